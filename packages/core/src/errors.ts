@@ -1,0 +1,103 @@
+/**
+ * Every failure @skill/* reports has one of these codes. They are stable: match on `code`,
+ * never on the message text.
+ */
+export type SkillErrorCode =
+  | "NOT_FOUND"
+  | "READ_ERROR"
+  | "PARSE_ERROR"
+  | "MISSING_FIELD"
+  | "INVALID_FIELD"
+  | "DUPLICATE_NAME"
+  | "HTTP_ERROR"
+  | "INVALID_URL"
+  | "REMOTE_ERROR"
+  | "UNSAFE_PATH"
+  | "INTEGRITY_ERROR"
+  | "LIMIT_EXCEEDED"
+  | "ABORTED";
+
+/** Extra facts attached to a {@link SkillError}; every field is optional. */
+export interface SkillErrorDetails {
+  /** The underlying error (an `fs` error, a YAML error, a network error…). */
+  readonly cause?: unknown;
+  /** The file or directory concerned, absolute where known. */
+  readonly path?: string;
+  /** The frontmatter field or config key path concerned, e.g. `name` or `permission.skill.internal-*`. */
+  readonly field?: string;
+  /** The URL concerned (remote packs). */
+  readonly url?: string;
+  /** The HTTP status code that came back (with `HTTP_ERROR`). */
+  readonly status?: number;
+}
+
+const MARKER = Symbol.for("skill.error");
+
+/**
+ * The one error type of @skill/*. Messages are written for people: what failed, what was
+ * expected, a truncated quote of what was found, and the path.
+ *
+ * Use {@link SkillError.isInstance} rather than `instanceof`: two copies of `@skill/core`
+ * in one install (normal with independently published packages) have two classes.
+ */
+export class SkillError extends Error {
+  readonly code: SkillErrorCode;
+  readonly path?: string;
+  readonly field?: string;
+  readonly url?: string;
+  readonly status?: number;
+
+  constructor(code: SkillErrorCode, message: string, details: SkillErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = "SkillError";
+    this.code = code;
+    if (details.path !== undefined) this.path = details.path;
+    if (details.field !== undefined) this.field = details.field;
+    if (details.url !== undefined) this.url = details.url;
+    if (details.status !== undefined) this.status = details.status;
+    Object.defineProperty(this, MARKER, { value: true });
+  }
+
+  /** True for a SkillError from any copy of `@skill/core` (checks a `Symbol.for` marker). */
+  static isInstance(value: unknown): value is SkillError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  }
+}
+
+/**
+ * Quotes a value for an error message: JSON-style quotes, at most `max` characters,
+ * an ellipsis when cut.
+ */
+export function quote(value: unknown, max = 60): string {
+  let text: string;
+  if (typeof value === "string") text = value;
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = String(value);
+    }
+  }
+  const cut = [...text.slice(0, max * 2)];
+  const shown = cut.length > max ? `${cut.slice(0, max).join("")}…` : cut.join("");
+  return typeof value === "string" ? JSON.stringify(shown) : shown;
+}
+
+/** Names a value's kind for messages: `a number`, `a list`, `null`… */
+export function describeKind(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (value instanceof Date) return "a date";
+  switch (typeof value) {
+    case "string":
+      return "a string";
+    case "number":
+      return "a number";
+    case "boolean":
+      return "a boolean";
+    case "object":
+      return "a mapping";
+    default:
+      return typeof value;
+  }
+}
