@@ -42,10 +42,10 @@ const MARKER = Symbol.for("skill.error");
  */
 export class SkillError extends Error {
   readonly code: SkillErrorCode;
-  readonly path?: string;
-  readonly field?: string;
-  readonly url?: string;
-  readonly status?: number;
+  declare readonly path?: string;
+  declare readonly field?: string;
+  declare readonly url?: string;
+  declare readonly status?: number;
 
   constructor(code: SkillErrorCode, message: string, details: SkillErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });

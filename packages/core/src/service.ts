@@ -100,7 +100,16 @@ export class SkillService {
   constructor(options: SkillServiceOptions = {}) {
     this.#options = options;
     this.#sources = options.sources ?? [];
-    this.#logger = options.logger ?? NO_LOGGER;
+    const logger = options.logger ?? NO_LOGGER;
+    this.#logger = {
+      warn(message, fields) {
+        try {
+          logger.warn(message, fields);
+        } catch {
+          // A logger is an observer too.
+        }
+      },
+    };
   }
 
   /**

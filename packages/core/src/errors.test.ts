@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { SkillError } from "./errors.js";
+
+describe("SkillError", () => {
+  it("carries a code, details and a cause", () => {
+    const cause = new Error("EACCES");
+    const error = new SkillError("HTTP_ERROR", "HTTP error: 404 for https://x/index.json", {
+      url: "https://x/index.json",
+      status: 404,
+      cause,
+    });
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe("SkillError");
+    expect(error.code).toBe("HTTP_ERROR");
+    expect(error.status).toBe(404);
+    expect(error.url).toBe("https://x/index.json");
+    expect(error.cause).toBe(cause);
+    expect(error.path).toBeUndefined();
+    expect("path" in error).toBe(false);
+  });
+
+  it("isInstance sees the marker, not the class", () => {
+    expect(SkillError.isInstance(new SkillError("ABORTED", "stop"))).toBe(true);
+    expect(SkillError.isInstance(Object.assign(new Error("x"), { code: "ABORTED" }))).toBe(false);
+    expect(SkillError.isInstance(null)).toBe(false);
+    expect(SkillError.isInstance("SkillError")).toBe(false);
+  });
+});
