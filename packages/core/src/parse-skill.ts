@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { constants, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { open } from "node:fs/promises";
 import { describeKind, quote, SkillError } from "./errors.js";
 import { locateFrontmatter, missingDelimitersError, normalizeText } from "./frontmatter.js";
@@ -253,6 +253,71 @@ function kindOf(stats: Stats): string {
   return "not a regular file";
 }
 
+function checkStats(path: string, stats: Stats, maxBytes: number): void {
+  if (!stats.isFile()) {
+    throw new SkillError(
+      "READ_ERROR",
+      `Failed to read skill file: ${path} (expected a file, found ${kindOf(stats)})`,
+      {
+        path,
+      },
+    );
+  }
+  if (stats.size > maxBytes) throw tooLargeError(path, stats.size, maxBytes);
+}
+
+function decode(buffer: Buffer, filled: number, stats: Stats): SkillFileText {
+  const bytes = filled === buffer.length ? buffer : buffer.subarray(0, filled);
+  return { text: bytes.toString("utf8"), invalidUtf8: !isUtf8(bytes), id: `${stats.dev}:${stats.ino}` };
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** True when bytes [from, to) are `---` or `...` then only blanks. */
+function isDelimiterBytes(bytes: Buffer, from: number, to: number, allowDots: boolean): boolean {
+  if (to - from < 3) return false;
+  const c = bytes[from];
+  if (!(c === 0x2d || (allowDots && c === 0x2e)) || bytes[from + 1] !== c || bytes[from + 2] !== c)
+    return false;
+  for (let i = from + 3; i < to; i++) if (bytes[i] !== 0x20 && bytes[i] !== 0x09) return false;
+  return true;
+}
+
+/**
+ * Byte offset just past the line that closes the frontmatter in `bytes[0, length)`, or 0 when
+ * it is not there (then the caller reads the whole file). Mirrors locateFrontmatter on bytes,
+ * so only the frontmatter is decoded. A UTF-8 BOM, LF, CRLF and CR are handled.
+ */
+function frontmatterEnd(bytes: Buffer, length: number): number {
+  let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  let first = true;
+  while (start < length) {
+    let end = start;
+    while (end < length && bytes[end] !== LF && bytes[end] !== CR) end++;
+    if (end === length) return 0; // the line may continue past the head
+    if (first) {
+      if (!isDelimiterBytes(bytes, start, end, false)) return 0;
+      first = false;
+    } else if (isDelimiterBytes(bytes, start, end, true)) {
+      return end;
+    }
+    start = bytes[end] === CR && bytes[end + 1] === LF ? end + 2 : end + 1;
+  }
+  return 0;
+}
+
+// Synchronous reads decode into a string straight away, so one scratch buffer serves them
+// all: thousands of fresh buffers would each count as external memory and provoke full GCs.
+let scratch = Buffer.allocUnsafeSlow(64 * 1024);
+function scratchBuffer(size: number): Buffer {
+  if (scratch.length < size) scratch = Buffer.allocUnsafeSlow(Math.max(size, scratch.length * 2));
+  return scratch;
+}
+
+// Non-blocking open: a FIFO named SKILL.md must not hang the reader waiting for a writer.
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
 /**
  * Reads a SKILL.md, refusing it before reading when it is larger than `maxBytes`, and never
  * blocking on a FIFO.
@@ -260,22 +325,13 @@ function kindOf(stats: Stats): string {
 export async function readSkillFile(path: string, maxBytes = DEFAULT_MAX_BYTES): Promise<SkillFileText> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    handle = await open(path, OPEN_FLAGS);
   } catch (error) {
     throw readError(path, error);
   }
   try {
     const stats = await handle.stat();
-    if (!stats.isFile()) {
-      throw new SkillError(
-        "READ_ERROR",
-        `Failed to read skill file: ${path} (expected a file, found ${kindOf(stats)})`,
-        {
-          path,
-        },
-      );
-    }
-    if (stats.size > maxBytes) throw tooLargeError(path, stats.size, maxBytes);
+    checkStats(path, stats, maxBytes);
     const buffer = Buffer.allocUnsafe(stats.size);
     let filled = 0;
     while (filled < buffer.length) {
@@ -283,13 +339,73 @@ export async function readSkillFile(path: string, maxBytes = DEFAULT_MAX_BYTES):
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    const bytes = filled === buffer.length ? buffer : buffer.subarray(0, filled);
-    return { text: bytes.toString("utf8"), invalidUtf8: !isUtf8(bytes), id: `${stats.dev}:${stats.ino}` };
+    return decode(buffer, filled, stats);
   } catch (error) {
     throw SkillError.isInstance(error) ? error : readError(path, error);
   } finally {
     await handle.close().catch(() => {});
   }
+}
+
+/**
+ * The synchronous twin of {@link readSkillFile}, for bulk loads: on local disks a sync read
+ * of a small file costs a fraction of the promise round trips (the service yields to the
+ * event loop between batches).
+ *
+ * With `headBytes`, reads only that much when it already holds the whole frontmatter (the
+ * text is then cut after its last complete line and `complete` is false): listing skills
+ * needs the frontmatter, not the body.
+ */
+export function readSkillFileSync(
+  path: string,
+  maxBytes = DEFAULT_MAX_BYTES,
+  headBytes = Number.POSITIVE_INFINITY,
+): SkillFileText & { readonly complete: boolean } {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    throw readError(path, error);
+  }
+  try {
+    const stats = fstatSync(fd);
+    checkStats(path, stats, maxBytes);
+    if (stats.size > headBytes) {
+      const head = scratchBuffer(headBytes);
+      const got = readSync(fd, head, 0, headBytes, 0);
+      const end = frontmatterEnd(head, got);
+      if (end > 0) return { ...decode(head, end, stats), complete: false };
+    }
+    const buffer = scratchBuffer(stats.size);
+    let filled = 0;
+    while (filled < stats.size) {
+      const bytesRead = readSync(fd, buffer, filled, stats.size - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { ...decode(buffer.subarray(0, stats.size), filled, stats), complete: true };
+  } catch (error) {
+    throw SkillError.isInstance(error) ? error : readError(path, error);
+  } finally {
+    try {
+      closeSync(fd);
+    } catch {
+      // Closing a read-only descriptor cannot lose data.
+    }
+  }
+}
+
+/**
+ * Reads the body of a SKILL.md now: what a registry's lazily loaded `content` returns.
+ *
+ * @throws SkillError when the file can no longer be read or has lost its frontmatter
+ */
+export function readSkillBody(path: string, maxBytes = DEFAULT_MAX_BYTES): string {
+  const file = readSkillFileSync(path, maxBytes);
+  const normalized = normalizeText(file.text);
+  const bounds = locateFrontmatter(normalized);
+  if (!bounds) throw missingDelimitersError(path, normalized);
+  return bounds.body;
 }
 
 /**

@@ -397,3 +397,75 @@ describe("SkillService", () => {
     await expect(service.discoverAndLoad()).resolves.toMatchObject({ loaded: 1 });
   });
 });
+
+describe("SkillService content", () => {
+  async function writeSkill(folder: string, text: string): Promise<string> {
+    const path = join(root, folder, "SKILL.md");
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, text);
+    return path;
+  }
+
+  it("reads each skill's body on first use (progressive disclosure) and keeps it", async () => {
+    const path = await writeSkill(
+      "s/lazy",
+      `---\nname: lazy\ndescription: d\n---\nfirst body\n${"x".repeat(20_000)}\n`,
+    );
+    const service = new SkillService({ sources: [folderSource("s", "s")] });
+    await service.discoverAndLoad();
+    const skill = service.require("lazy");
+    await writeFile(path, "---\nname: lazy\ndescription: d\n---\nsecond body\n");
+    // Listing never needed the body, so the first read sees the file as it is now…
+    expect(skill.content).toBe("second body\n");
+    await writeFile(path, "---\nname: lazy\ndescription: d\n---\nthird body\n");
+    // …and then it is kept.
+    expect(skill.content).toBe("second body\n");
+    expect(Object.keys(skill)).toEqual([
+      "name",
+      "description",
+      "location",
+      "content",
+      "frontmatter",
+      "source",
+    ]);
+    expect(JSON.parse(JSON.stringify(skill)).content).toBe("second body\n");
+  });
+
+  it("reports a body that vanished since the listing as a SkillError", async () => {
+    const path = await writeSkill("s/gone", "---\nname: gone\ndescription: d\n---\nbody\n");
+    const service = new SkillService({ sources: [folderSource("s", "s")] });
+    await service.discoverAndLoad();
+    await rm(path);
+    expect(() => service.require("gone").content).toThrow(/^Skill file not found: /);
+  });
+
+  it("parses frontmatter longer than the listing's head read, and every line ending", async () => {
+    const long = `---\nname: long\ndescription: d\nmetadata:\n${Array.from({ length: 600 }, (_, i) => `  key${i}: value ${i}`).join("\n")}\n---\nlong body\n`;
+    await writeSkill("s/long", `${long}${"y".repeat(10_000)}`);
+    const crlf = `---\r\nname: crlf\r\ndescription: windows\r\n---\r\ncrlf body\r\n${"z\r\n".repeat(5_000)}`;
+    await writeSkill("s/crlf", crlf);
+    const cr = `\uFEFF---\rname: cr\rdescription: classic mac\r---\rcr body\r${"w\r".repeat(5_000)}`;
+    await writeSkill("s/cr", cr);
+    const service = new SkillService({ sources: [folderSource("s", "s")] });
+    const report = await service.discoverAndLoad();
+    expect(report.failed).toEqual([]);
+    expect(Object.keys(service.require("long").frontmatter.metadata as object)).toHaveLength(600);
+    expect(service.require("long").content.startsWith("long body\n")).toBe(true);
+    expect(service.require("crlf").description).toBe("windows");
+    expect(service.require("crlf").content.startsWith("crlf body\nz\n")).toBe(true);
+    expect(service.require("cr").description).toBe("classic mac");
+    expect(service.require("cr").content.startsWith("cr body\nw\n")).toBe(true);
+  });
+
+  it("reports a FIFO named SKILL.md without hanging", async () => {
+    const { execFileSync } = await import("node:child_process");
+    await mkdir(join(root, "s", "fifo"), { recursive: true });
+    execFileSync("mkfifo", [join(root, "s", "fifo", "SKILL.md")]);
+    await skill("s", "normal");
+    const service = new SkillService({ sources: [folderSource("s", "s")] });
+    const report = await service.discoverAndLoad();
+    expect(report.loaded).toBe(1);
+    expect(report.failed[0]?.error.code).toBe("READ_ERROR");
+    expect(report.failed[0]?.error.message).toContain("found a FIFO");
+  });
+});

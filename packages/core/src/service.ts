@@ -1,6 +1,14 @@
 import { dirname } from "node:path";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { SkillError } from "./errors.js";
-import { analyzeSkill, DEFAULT_MAX_BYTES, readSkillFile } from "./parse-skill.js";
+import {
+  analyzeSkill,
+  DEFAULT_MAX_BYTES,
+  readSkillBody,
+  readSkillFile,
+  readSkillFileSync,
+  type SkillFileText,
+} from "./parse-skill.js";
 import type {
   AgentInfo,
   Diagnostic,
@@ -15,8 +23,10 @@ import type {
   SkillSource,
 } from "./types.js";
 
-/** Files read at once: enough to keep the thread pool busy, few enough to bound memory. */
-const READ_CONCURRENCY = 32;
+/** Longest stretch of synchronous reading before the event loop gets a turn, in ms. */
+const SLICE_MS = 10;
+/** Bytes read to list a skill; the frontmatter nearly always fits, the body is read on use. */
+const HEAD_BYTES = 8 * 1024;
 
 const NO_LOGGER: Logger = { warn() {} };
 
@@ -61,24 +71,6 @@ function toSkillError(error: unknown, path: string): SkillError {
 
 function byCodeUnit(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Runs `task` over `items` with at most `limit` at once; results keep the items' order. */
-async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  task: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await task(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /**
@@ -147,7 +139,24 @@ export class SkillService {
       }
     });
 
-    const outcomes = await mapLimit(candidates, READ_CONCURRENCY, (c) => this.#read(c, signal));
+    // Small local files read fastest synchronously; slices keep the event loop responsive.
+    const outcomes = new Array<Outcome>(candidates.length);
+    let sliceStart = performance.now();
+    for (let i = 0; i < candidates.length; i++) {
+      const candidate = candidates[i] as Candidate;
+      let file: SkillFileText | SkillError;
+      try {
+        file = readSkillFileSync(candidate.path, this.#maxBytes, HEAD_BYTES);
+      } catch (error) {
+        file = toSkillError(error, candidate.path);
+      }
+      outcomes[i] = this.#analyze(candidate, file);
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await yieldToEventLoop();
+        if (signal?.aborted) throw aborted();
+        sliceStart = performance.now();
+      }
+    }
     if (signal?.aborted) throw aborted();
 
     // The same file reached twice loads once, at its highest-precedence position.
@@ -192,7 +201,11 @@ export class SkillService {
    * @throws SkillError as {@link loadSkillFile} does
    */
   async load(path: string, sourceId?: string): Promise<SkillInfo> {
-    const outcome = await this.#read(sourceId === undefined ? { path } : { path, source: sourceId });
+    const candidate = sourceId === undefined ? { path } : { path, source: sourceId };
+    const file = await readSkillFile(path, this.#maxBytes).catch((error: unknown) =>
+      toSkillError(error, path),
+    );
+    const outcome = this.#analyze(candidate, file);
     if (!outcome.ok) {
       this.#reportFailure({ path, error: outcome.error });
       throw outcome.error;
@@ -256,20 +269,17 @@ export class SkillService {
     return this.#registry.diagnostics;
   }
 
-  async #read(candidate: Candidate, signal?: AbortSignal): Promise<Outcome> {
+  get #maxBytes(): number {
+    return this.#options.maxBytes ?? DEFAULT_MAX_BYTES;
+  }
+
+  #analyze(candidate: Candidate, file: SkillFileText | SkillError): Outcome {
     const { path } = candidate;
-    if (signal?.aborted) return { ok: false, error: aborted(), diagnostics: [] };
+    if (SkillError.isInstance(file))
+      return { ok: false, error: file, diagnostics: [failureDiagnostic(file, path)] };
     const lenient = this.#options.lenient ?? true;
-    let id: string;
-    let analysis: ReturnType<typeof analyzeSkill>;
-    try {
-      const file = await readSkillFile(path, this.#options.maxBytes ?? DEFAULT_MAX_BYTES);
-      id = file.id;
-      analysis = analyzeSkill(file.text, path, { lenient, invalidUtf8: file.invalidUtf8 });
-    } catch (error) {
-      const e = toSkillError(error, path);
-      return { ok: false, error: e, diagnostics: [failureDiagnostic(e, path)] };
-    }
+    const id = file.id;
+    const analysis = analyzeSkill(file.text, path, { lenient, invalidUtf8: file.invalidUtf8 });
     if (analysis.error || !analysis.skill) {
       const error = analysis.error ?? toSkillError(undefined, path);
       const diagnostics = analysis.diagnostics.some((d) => d.severity === "error")
@@ -288,10 +298,7 @@ export class SkillService {
         return { ok: false, id, error, diagnostics: analysis.diagnostics };
       }
     }
-    const skill =
-      candidate.source === undefined
-        ? analysis.skill
-        : Object.freeze({ ...analysis.skill, source: candidate.source });
+    const skill = registrySkill(analysis.skill, candidate.source, this.#maxBytes);
     return { ok: true, id, skill, diagnostics: analysis.diagnostics };
   }
 
@@ -322,6 +329,33 @@ export class SkillService {
     const type = wholeSource ? "skill_source_error" : "skill_parse_error";
     publish(this.#options.bus, "session.error", { type, path: f.path, error: f.error.message });
   }
+}
+
+/**
+ * The registry's copy of a skill. Its `content` is read from disk on first access and then
+ * kept (progressive disclosure: listing needs names and descriptions, an agent reads the
+ * body of the few skills it loads), so a registry of thousands of skills holds no bodies.
+ */
+function registrySkill(parsed: SkillInfo, source: string | undefined, maxBytes: number): SkillInfo {
+  // The getter must not capture `parsed`: its content is a slice that would pin the whole file text.
+  const location = parsed.location;
+  let body: string | undefined;
+  const skill = { name: parsed.name, description: parsed.description, location };
+  Object.defineProperty(skill, "content", {
+    enumerable: true,
+    get: () => {
+      body ??= readSkillBody(location, maxBytes);
+      return body;
+    },
+  });
+  return Object.freeze(
+    Object.assign(
+      skill,
+      source === undefined
+        ? { frontmatter: parsed.frontmatter }
+        : { frontmatter: parsed.frontmatter, source },
+    ),
+  ) as SkillInfo;
 }
 
 function failureDiagnostic(error: SkillError, path: string): Diagnostic {

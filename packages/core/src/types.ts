@@ -11,7 +11,11 @@ export interface SkillInfo {
   readonly description: string;
   /** Absolute path of the SKILL.md file, as the source reached it (a symlink stays a symlink). */
   readonly location: string;
-  /** Markdown body: everything after the closing frontmatter line, untrimmed, LF line endings. */
+  /**
+   * Markdown body: everything after the closing frontmatter line, untrimmed, LF line endings.
+   * Skills held by a {@link SkillService} read it from disk on first access and keep it
+   * (progressive disclosure); reading it then may throw a `SkillError` if the file is gone.
+   */
   readonly content: string;
   /** Every frontmatter field as parsed, in document order. */
   readonly frontmatter: Readonly<Record<string, unknown>>;
