@@ -1,0 +1,141 @@
+import { randomBytes } from "node:crypto";
+import { lstat, readFile, unlink, utimes, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { LOCK_FILE } from "./cache-state.js";
+import { abortError } from "./http.js";
+
+/** A lock whose holder neither lives nor touched it for this long is taken over. */
+const STALE_MS = 30_000;
+const HEARTBEAT_MS = 5_000;
+const POLL_MIN_MS = 25;
+const POLL_MAX_MS = 500;
+
+interface LockInfo {
+  readonly raw: string;
+  readonly mtimeMs: number;
+  readonly pid?: number;
+  readonly host?: string;
+}
+
+export interface PackLock {
+  release(): Promise<void>;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }
+    function onAbort() {
+      clearTimeout(timer);
+      reject(abortError(signal as AbortSignal));
+    }
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+async function readLock(path: string): Promise<LockInfo | undefined> {
+  try {
+    const stats = await lstat(path);
+    if (!stats.isFile()) return { raw: "", mtimeMs: 0 };
+    const raw = await readFile(path, "utf8");
+    let parsed: { pid?: unknown; host?: unknown } = {};
+    try {
+      parsed = JSON.parse(raw) as typeof parsed;
+    } catch {
+      // Being written right now, or garbage: only its age can tell.
+    }
+    return {
+      raw,
+      mtimeMs: stats.mtimeMs,
+      ...(typeof parsed.pid === "number" ? { pid: parsed.pid } : {}),
+      ...(typeof parsed.host === "string" ? { host: parsed.host } : {}),
+    };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function isStale(info: LockInfo): boolean {
+  if (Date.now() - info.mtimeMs > STALE_MS) return true;
+  return info.pid !== undefined && info.host === hostname() && !alive(info.pid);
+}
+
+function same(a: LockInfo, b: LockInfo): boolean {
+  return a.raw === b.raw && a.mtimeMs === b.mtimeMs;
+}
+
+/**
+ * Removes a stale lock, unless someone else is already doing so or it changed since it was
+ * judged stale. The `.break` file (created exclusively) makes the check-then-unlink atomic
+ * between processes, so a fresh lock is never removed by a late breaker.
+ */
+async function breakLock(path: string, stale: LockInfo): Promise<void> {
+  const guard = `${path}.break`;
+  try {
+    await writeFile(guard, String(process.pid), { flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const other = await readLock(guard);
+    if (other && Date.now() - other.mtimeMs > STALE_MS) await unlink(guard).catch(() => {});
+    return;
+  }
+  try {
+    const now = await readLock(path);
+    if (now && same(now, stale)) await unlink(path).catch(() => {});
+  } finally {
+    await unlink(guard).catch(() => {});
+  }
+}
+
+/**
+ * Takes the pack's lock file (created with O_EXCL), waiting while a live process holds it.
+ * A lock left by a dead process on this host, or not refreshed for 30 s, is taken over.
+ */
+export async function acquireLock(packDir: string, signal?: AbortSignal): Promise<PackLock> {
+  const path = join(packDir, LOCK_FILE);
+  const token = randomBytes(8).toString("hex");
+  const body = JSON.stringify({ pid: process.pid, host: hostname(), token, since: new Date().toISOString() });
+  let wait = POLL_MIN_MS;
+  for (;;) {
+    if (signal?.aborted) throw abortError(signal);
+    try {
+      await writeFile(path, body, { flag: "wx" });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const info = await readLock(path);
+    if (info && isStale(info)) {
+      await breakLock(path, info);
+      continue;
+    }
+    await sleep(wait, signal);
+    wait = Math.min(wait * 2, POLL_MAX_MS);
+  }
+  const heartbeat = setInterval(() => {
+    const now = new Date();
+    utimes(path, now, now).catch(() => {});
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  return {
+    async release() {
+      clearInterval(heartbeat);
+      const info = await readLock(path).catch(() => undefined);
+      if (info?.raw === body) await unlink(path).catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,302 @@
+import { SkillError } from "@skill/core";
+import { errorText, formatBytes, quote } from "./text.js";
+
+/** What {@link FetchLike} is called with. */
+export interface FetchInit {
+  readonly signal?: AbortSignal;
+  readonly headers?: Record<string, string>;
+  /** Always `"manual"`: redirects are followed (same origin only) by the caller. */
+  readonly redirect?: "manual";
+}
+
+/** The part of a fetch `Response` a pull reads (node-fetch's and the global `fetch`'s both fit). */
+export interface FetchResponseLike {
+  readonly status: number;
+  readonly statusText?: string;
+  /** The URL that answered; a fetch that followed redirects itself is checked against the origin. */
+  readonly url?: string;
+  readonly headers: { get(name: string): string | null };
+  /** The body as chunks, read as they arrive. */
+  readonly body: AsyncIterable<Uint8Array | string> | null;
+}
+
+/**
+ * An HTTP client: node-fetch's `fetch`, the global `fetch`, or your own (to add auth headers,
+ * a proxy, a test double). It must honour `signal` and should honour `redirect: "manual"`.
+ */
+export type FetchLike = (url: string, init?: FetchInit) => Promise<FetchResponseLike>;
+
+let nodeFetch: Promise<FetchLike> | undefined;
+
+/** node-fetch, imported on first use: it is ESM-only, and a lazy import works from the CJS build too. */
+export function defaultFetch(): Promise<FetchLike> {
+  nodeFetch ??= import("node-fetch").then(
+    (module) => module.default as unknown as FetchLike,
+    (error: unknown) => {
+      nodeFetch = undefined;
+      throw new SkillError(
+        "REMOTE_ERROR",
+        `Remote fetch failed: cannot load node-fetch (${errorText(error)})`,
+        {
+          cause: error,
+        },
+      );
+    },
+  );
+  return nodeFetch;
+}
+
+/** Bytes a whole pull may still transfer (`maxTotalBytes`). Shared by every request of a pull. */
+export interface Budget {
+  used: number;
+  readonly limit: number;
+  exhausted?: SkillError;
+}
+
+export interface RequestOptions {
+  readonly fetch: FetchLike;
+  /** Origin every hop must stay on. */
+  readonly origin: string;
+  readonly signal?: AbortSignal | undefined;
+  /** Longest wait for a response, and between two chunks of its body. */
+  readonly timeoutMs: number;
+  /** Largest body, counted as it streams. */
+  readonly maxBytes: number;
+  readonly budget?: Budget;
+  readonly headers?: Record<string, string>;
+  /** Conditional headers were sent: a 304 is an answer, not an error. */
+  readonly conditional?: boolean;
+  /** Called once the answer is a 2xx, before the first byte; returns where the bytes go. */
+  readonly open: () => Promise<(chunk: Uint8Array) => Promise<void> | void>;
+}
+
+export type RequestResult =
+  | { readonly notModified: true }
+  | {
+      readonly notModified: false;
+      readonly bytes: number;
+      readonly etag?: string;
+      readonly lastModified?: string;
+    };
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+
+export function abortError(signal: AbortSignal, url?: string): SkillError {
+  if (SkillError.isInstance(signal.reason)) return signal.reason;
+  return new SkillError("ABORTED", url ? `Remote fetch was aborted: ${url}` : "Remote fetch was aborted", {
+    cause: signal.reason,
+    ...(url === undefined ? {} : { url }),
+  });
+}
+
+function remoteError(message: string, url: string, cause?: unknown): SkillError {
+  return new SkillError("REMOTE_ERROR", `Remote fetch failed: ${message}`, {
+    url,
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+function limitError(url: string, found: string, limit: number, option: string): SkillError {
+  return new SkillError(
+    "LIMIT_EXCEEDED",
+    `Remote fetch failed: ${url} ${found}, over the limit of ${formatBytes(limit)} (${option})`,
+    { url },
+  );
+}
+
+/** Lets go of a response we will not read, so its connection is released. */
+function discard(response: FetchResponseLike): void {
+  const body = response.body as { cancel?: () => Promise<void>; destroy?: () => void } | null;
+  try {
+    if (typeof body?.destroy === "function") body.destroy();
+    else if (typeof body?.cancel === "function") body.cancel().catch(() => {});
+  } catch {
+    // Releasing is best effort; the abort that follows closes the connection anyway.
+  }
+}
+
+async function readSnippet(body: FetchResponseLike["body"], max: number): Promise<string> {
+  if (!body) return "";
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      const bytes = typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk);
+      chunks.push(bytes);
+      size += bytes.length;
+      if (size >= max) break;
+    }
+  } catch {
+    // What arrived before the failure is enough to quote.
+  }
+  return Buffer.concat(chunks).subarray(0, max).toString("utf8").replace(/\s+/g, " ").trim();
+}
+
+function parseLength(value: string | null): number | undefined {
+  return value !== null && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
+}
+
+/**
+ * One GET: follows same-origin redirects (at most 5, loops refused), enforces the timeout
+ * between chunks, the per-body and per-pull byte limits while streaming, and Content-Length.
+ *
+ * @throws SkillError `HTTP_ERROR`, `REMOTE_ERROR`, `LIMIT_EXCEEDED`, `INTEGRITY_ERROR`, `ABORTED`
+ */
+export async function request(url: string, options: RequestOptions): Promise<RequestResult> {
+  const { signal, timeoutMs, budget } = options;
+  if (signal?.aborted) throw abortError(signal, url);
+  if (budget?.exhausted) throw budget.exhausted;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const onAbort = () => controller.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+
+  let current = url;
+  let answered = false;
+  let received = 0;
+  let expected: number | undefined;
+  let done = false;
+  try {
+    let response: FetchResponseLike;
+    const visited = new Set([url]);
+    for (let hops = 0; ; hops++) {
+      response = await options.fetch(current, {
+        signal: controller.signal,
+        redirect: "manual",
+        ...(options.headers ? { headers: options.headers } : {}),
+      });
+      answered = true;
+      timer.refresh();
+      if (typeof response.url === "string" && response.url !== "" && response.url !== current) {
+        const final = new URL(response.url);
+        if (final.origin !== options.origin) {
+          discard(response);
+          throw remoteError(
+            `${url} was redirected to ${quote(response.url)}, outside ${options.origin}`,
+            url,
+          );
+        }
+      }
+      if (!REDIRECTS.has(response.status)) break;
+      discard(response);
+      const location = response.headers.get("location");
+      if (!location) {
+        throw new SkillError(
+          "HTTP_ERROR",
+          `HTTP error: ${response.status} redirect without a Location header from ${current}`,
+          { url: current, status: response.status },
+        );
+      }
+      let next: URL;
+      try {
+        next = new URL(location, current);
+      } catch (error) {
+        throw remoteError(`${current} redirects to an invalid URL ${quote(location)}`, current, error);
+      }
+      next.hash = "";
+      if (next.origin !== options.origin) {
+        throw remoteError(
+          `${current} redirects to ${quote(next.href)}, outside ${options.origin} (only same-origin redirects are followed)`,
+          current,
+        );
+      }
+      if (visited.has(next.href))
+        throw remoteError(`redirect loop: ${current} redirects back to ${next.href}`, url);
+      if (hops + 1 > MAX_REDIRECTS)
+        throw remoteError(`${url} redirects more than ${MAX_REDIRECTS} times`, url);
+      visited.add(next.href);
+      current = next.href;
+    }
+
+    const status = response.status;
+    if (status === 304 && options.conditional) {
+      discard(response);
+      done = true;
+      return { notModified: true };
+    }
+    if (status < 200 || status > 299 || status === 206) {
+      const snippet = await readSnippet(response.body, 200);
+      const text = response.statusText ? ` ${response.statusText}` : "";
+      throw new SkillError(
+        "HTTP_ERROR",
+        `HTTP error: ${status}${text} from ${current}${snippet ? ` (body: ${quote(snippet, 80)})` : ""}`,
+        { url: current, status },
+      );
+    }
+
+    const encoding = (response.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
+    expected = encoding === "identity" ? parseLength(response.headers.get("content-length")) : undefined;
+    if (expected !== undefined && expected > options.maxBytes) {
+      throw limitError(current, `announces ${formatBytes(expected)}`, options.maxBytes, "maxFileBytes");
+    }
+    const write = await options.open();
+    if (response.body) {
+      for await (const chunk of response.body) {
+        timer.refresh();
+        const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+        received += bytes.byteLength;
+        if (received > options.maxBytes) {
+          throw limitError(
+            current,
+            `sent more than ${formatBytes(options.maxBytes)}`,
+            options.maxBytes,
+            "maxFileBytes",
+          );
+        }
+        if (budget) {
+          budget.used += bytes.byteLength;
+          if (budget.used > budget.limit) {
+            budget.exhausted ??= limitError(
+              current,
+              `took the pack past ${formatBytes(budget.limit)}`,
+              budget.limit,
+              "maxTotalBytes",
+            );
+            throw budget.exhausted;
+          }
+        }
+        await write(bytes);
+      }
+    }
+    if (expected !== undefined && received !== expected) {
+      throw new SkillError(
+        "INTEGRITY_ERROR",
+        `Remote fetch failed: ${current} sent ${received} bytes, but its Content-Length is ${expected}`,
+        { url: current },
+      );
+    }
+    done = true;
+    const etag = response.headers.get("etag");
+    const lastModified = response.headers.get("last-modified");
+    return {
+      notModified: false,
+      bytes: received,
+      ...(etag ? { etag } : {}),
+      ...(lastModified ? { lastModified } : {}),
+    };
+  } catch (error) {
+    if (signal?.aborted) throw abortError(signal, url);
+    if (SkillError.isInstance(error)) throw error;
+    if (timedOut) {
+      const waiting = answered ? `stalled after ${formatBytes(received)}` : "no response";
+      throw remoteError(`${current} timed out after ${timeoutMs} ms (${waiting})`, current, error);
+    }
+    if (expected !== undefined && received < expected) {
+      throw new SkillError(
+        "INTEGRITY_ERROR",
+        `Remote fetch failed: ${current} ended after ${received} of ${expected} bytes (Content-Length): ${errorText(error)}`,
+        { url: current, cause: error },
+      );
+    }
+    throw remoteError(`${current} (${errorText(error)})`, current, error);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+    if (!done) controller.abort();
+  }
+}

@@ -1,0 +1,10 @@
+export type { BuildManifestOptions, BuildManifestResult } from "./build-manifest.js";
+export { buildManifest, writeManifest } from "./build-manifest.js";
+export { defaultCacheDir, urlToDirName } from "./cache-dir.js";
+export type { FetchInit, FetchLike, FetchResponseLike } from "./http.js";
+export type { RemoteSkillEntry, RemoteSkillManifest, SkippedSkill } from "./manifest.js";
+export { parseManifest } from "./manifest.js";
+export type { PullOptions, PullProgress, PullResult } from "./pull.js";
+export { pull } from "./pull.js";
+export type { RemoteSourceOptions } from "./remote-source.js";
+export { remoteSource } from "./remote-source.js";
