@@ -1,0 +1,60 @@
+// Test helpers: real temporary folders, skills written to disk, a logger that remembers.
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Logger } from "@skill/core";
+
+/** The read-only real-skill corpus shared by every package. */
+export const CORPUS = fileURLToPath(new URL("../../../../shared/corpus", import.meta.url));
+
+const made: string[] = [];
+
+/** A new empty folder under the OS temp folder (real path); removed by {@link removeTempDirs}. */
+export async function tempDir(prefix = "skill-discovery-"): Promise<string> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
+}
+
+export async function removeTempDirs(): Promise<void> {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+}
+
+export function skillText(name: string, description = `The ${name} skill.`): string {
+  return `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\nInstructions.\n`;
+}
+
+/** Writes `<dir>/SKILL.md` for a skill called `name` (default: the folder name); returns its path. */
+export async function writeSkill(dir: string, name?: string, text?: string): Promise<string> {
+  const file = join(dir, "SKILL.md");
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, text ?? skillText(name ?? dir.split(/[\\/]/).pop() ?? "skill"));
+  return file;
+}
+
+export interface Recorded {
+  readonly message: string;
+  readonly fields?: object;
+}
+
+export interface MemoryLogger extends Logger {
+  readonly warnings: Recorded[];
+  readonly debugs: Recorded[];
+}
+
+export function memoryLogger(onWarn?: (message: string) => void): MemoryLogger {
+  const warnings: Recorded[] = [];
+  const debugs: Recorded[] = [];
+  return {
+    warnings,
+    debugs,
+    warn(message, fields) {
+      warnings.push(fields === undefined ? { message } : { message, fields });
+      onWarn?.(message);
+    },
+    debug(message, fields) {
+      debugs.push(fields === undefined ? { message } : { message, fields });
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export { DEFAULT_IGNORE } from "./ignore.js";
+export type { ScanOptions } from "./scan.js";
+export { SKILL_FILE, scanSkillFiles } from "./scan.js";

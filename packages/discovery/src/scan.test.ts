@@ -1,0 +1,272 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { chmod, mkdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { SkillError } from "@skill/core";
+import { afterEach, describe, expect, it } from "vitest";
+import { CORPUS, memoryLogger, removeTempDirs, tempDir, writeSkill } from "./fixture.js";
+import { DEFAULT_IGNORE } from "./ignore.js";
+import { scanSkillFiles } from "./scan.js";
+
+afterEach(removeTempDirs);
+
+const warned = (logger: { warnings: { message: string }[] }) => logger.warnings.map((w) => w.message);
+
+describe("scanSkillFiles", () => {
+  it("finds SKILL.md (exact name) at any depth, sorted by code unit, as absolute paths", async () => {
+    const root = await tempDir();
+    await writeSkill(join(root, "b"));
+    await writeSkill(join(root, "a", "deep", "er", "still"));
+    await writeSkill(join(root, "B"));
+    await writeSkill(join(root, "Z"));
+    await writeSkill(join(root, "é"));
+    await mkdir(join(root, "other"), { recursive: true });
+    for (const wrong of ["skill.md", "SKILL.MD", "SKILL.md.bak", "XSKILL.md"]) {
+      await writeFile(join(root, "other", wrong), "---\nname: x\ndescription: y\n---\n");
+    }
+    const files = await scanSkillFiles(root);
+    expect(files).toEqual([
+      join(root, "B", "SKILL.md"),
+      join(root, "Z", "SKILL.md"),
+      join(root, "a", "deep", "er", "still", "SKILL.md"),
+      join(root, "b", "SKILL.md"),
+      join(root, "é", "SKILL.md"),
+    ]);
+  });
+
+  it("enters dot-folders but not node_modules or .git", async () => {
+    const root = await tempDir();
+    await writeSkill(join(root, ".curated", "one"));
+    await writeSkill(join(root, ".system", "two"));
+    await writeSkill(join(root, "node_modules", "pkg", "three"));
+    await writeSkill(join(root, "deep", "node_modules", "four"));
+    await writeSkill(join(root, ".git", "five"));
+    expect(await scanSkillFiles(root)).toEqual([
+      join(root, ".curated", "one", "SKILL.md"),
+      join(root, ".system", "two", "SKILL.md"),
+    ]);
+    expect(DEFAULT_IGNORE).toEqual(["node_modules", ".git"]);
+  });
+
+  it("takes picomatch globs in ignore, which replace the default", async () => {
+    const root = await tempDir();
+    for (const dir of [
+      "node_modules/a",
+      "x.cache/b",
+      "docs/old/c",
+      "docs/new/d",
+      "src/docs/old/e",
+      "keep/f",
+    ]) {
+      await writeSkill(join(root, dir));
+    }
+    const files = await scanSkillFiles(root, { ignore: ["*.cache", "docs/old", "dist/"] });
+    expect(files.map((f) => f.slice(root.length + 1))).toEqual([
+      "docs/new/d/SKILL.md",
+      "keep/f/SKILL.md",
+      "node_modules/a/SKILL.md",
+      "src/docs/old/e/SKILL.md",
+    ]);
+    const withDefault = await scanSkillFiles(root, { ignore: [...DEFAULT_IGNORE, "**/old"] });
+    expect(withDefault.map((f) => f.slice(root.length + 1))).toEqual([
+      "docs/new/d/SKILL.md",
+      "keep/f/SKILL.md",
+      "x.cache/b/SKILL.md",
+    ]);
+  });
+
+  it("gives [] for a missing root, quietly, and returns a root that is itself a SKILL.md", async () => {
+    const root = await tempDir();
+    const logger = memoryLogger();
+    expect(await scanSkillFiles(join(root, "nope"), { logger })).toEqual([]);
+    expect(logger.warnings).toEqual([]);
+    const file = await writeSkill(join(root, "pdf"));
+    expect(await scanSkillFiles(file, { logger })).toEqual([file]);
+    await writeFile(join(root, "notes.txt"), "hi");
+    expect(await scanSkillFiles(join(root, "notes.txt"), { logger })).toEqual([]);
+    expect(warned(logger)).toEqual([
+      `Cannot scan ${join(root, "notes.txt")}: expected a folder, found a file`,
+    ]);
+  });
+
+  it("matches the real-skill corpus exactly, dot-folders included", async () => {
+    const expected = JSON.parse(readFileSync(join(CORPUS, "expected.json"), "utf8")) as {
+      skills: { path: string }[];
+    };
+    const want = expected.skills.map((s) => join(CORPUS, s.path)).sort();
+    expect(want).toHaveLength(68);
+    expect(await scanSkillFiles(join(CORPUS, "real"))).toEqual(want);
+  });
+
+  it("rejects with ABORTED when the signal is aborted", async () => {
+    const root = await tempDir();
+    await writeSkill(join(root, "a"));
+    const controller = new AbortController();
+    controller.abort();
+    const error = await scanSkillFiles(root, { signal: controller.signal }).catch((e: unknown) => e);
+    expect(SkillError.isInstance(error) && error.code).toBe("ABORTED");
+  });
+});
+
+describe("scanSkillFiles and symlinks", () => {
+  it("follows symlinked folders and symlinked SKILL.md files", async () => {
+    const base = await tempDir();
+    const root = join(base, "skills");
+    await writeSkill(join(base, "dotfiles", "pdf"));
+    await writeSkill(join(base, "dotfiles", "nested", "deep"));
+    const lone = await writeSkill(join(base, "elsewhere", "lone"));
+    await mkdir(join(root, "single"), { recursive: true });
+    await symlink(join(base, "dotfiles"), join(root, "linked"));
+    await symlink(lone, join(root, "single", "SKILL.md"));
+    expect(await scanSkillFiles(root)).toEqual([
+      join(root, "linked", "nested", "deep", "SKILL.md"),
+      join(root, "linked", "pdf", "SKILL.md"),
+      join(root, "single", "SKILL.md"),
+    ]);
+  });
+
+  it("returns each real file once: at its own path inside the root, else at the first link in sorted order", async () => {
+    const base = await tempDir();
+    const root = join(base, "skills");
+    await writeSkill(join(root, "zeta"));
+    await symlink(join(root, "zeta"), join(root, "alpha")); // inside the root: the real path wins
+    await mkdir(join(root, "files"), { recursive: true });
+    await symlink(join(root, "zeta", "SKILL.md"), join(root, "files", "SKILL.md"));
+    await writeSkill(join(base, "outside", "shared"));
+    await symlink(join(base, "outside"), join(root, "m-link"));
+    await symlink(join(base, "outside"), join(root, "b-link"));
+    await symlink(join(base, "outside", "shared"), join(root, "a-link"));
+    expect(await scanSkillFiles(root)).toEqual([
+      join(root, "a-link", "SKILL.md"),
+      join(root, "zeta", "SKILL.md"),
+    ]);
+  });
+
+  it("ends symlink loops with a warning", async () => {
+    const root = await tempDir();
+    await writeSkill(join(root, "a", "one"));
+    await symlink(root, join(root, "a", "up")); // to an ancestor
+    await symlink(join(root, "self"), join(root, "self")); // to itself
+    await symlink(join(root, "pong"), join(root, "ping"));
+    await symlink(join(root, "ping"), join(root, "pong"));
+    const logger = memoryLogger();
+    expect(await scanSkillFiles(root, { logger })).toEqual([join(root, "a", "one", "SKILL.md")]);
+    expect(warned(logger).sort()).toEqual([
+      `Skipping symlink loop ${join(root, "a", "up")}: it points to ${root}, which holds the link itself`,
+      `Skipping symlink loop ${join(root, "ping")}: it resolves back to itself`,
+      `Skipping symlink loop ${join(root, "pong")}: it resolves back to itself`,
+      `Skipping symlink loop ${join(root, "self")}: it resolves back to itself`,
+    ]);
+  });
+
+  it("skips dangling links with a warning", async () => {
+    const root = await tempDir();
+    await writeSkill(join(root, "ok"));
+    await mkdir(join(root, "broken"), { recursive: true });
+    await symlink(join(root, "gone", "SKILL.md"), join(root, "broken", "SKILL.md"));
+    await symlink(join(root, "gone-folder"), join(root, "folder-link"));
+    const logger = memoryLogger();
+    expect(await scanSkillFiles(root, { logger })).toEqual([join(root, "ok", "SKILL.md")]);
+    expect(warned(logger).sort()).toEqual([
+      `Skipping dangling symlink ${join(root, "broken", "SKILL.md")} -> ${join(root, "gone", "SKILL.md")}: its target does not exist`,
+      `Skipping dangling symlink ${join(root, "folder-link")} -> ${join(root, "gone-folder")}: its target does not exist`,
+    ]);
+  });
+
+  it("does not follow links with followSymlinks: false", async () => {
+    const base = await tempDir();
+    await writeSkill(join(base, "real", "pdf"));
+    await writeSkill(join(base, "skills", "own"));
+    await symlink(join(base, "real"), join(base, "skills", "linked"));
+    expect(await scanSkillFiles(join(base, "skills"), { followSymlinks: false })).toEqual([
+      join(base, "skills", "own", "SKILL.md"),
+    ]);
+  });
+});
+
+describe("scanSkillFiles and odd entries", () => {
+  it("warns about a FIFO named SKILL.md (and a link to one) without opening it", async () => {
+    const root = await tempDir();
+    await writeSkill(join(root, "good"));
+    await mkdir(join(root, "pipe"), { recursive: true });
+    execFileSync("mkfifo", [join(root, "pipe", "SKILL.md")]);
+    await mkdir(join(root, "via-link"), { recursive: true });
+    await symlink(join(root, "pipe", "SKILL.md"), join(root, "via-link", "SKILL.md"));
+    const logger = memoryLogger();
+    expect(await scanSkillFiles(root, { logger })).toEqual([join(root, "good", "SKILL.md")]);
+    expect(warned(logger).sort()).toEqual([
+      `Skipping ${join(root, "pipe", "SKILL.md")}: expected a SKILL.md file, found a FIFO`,
+      `Skipping ${join(root, "via-link", "SKILL.md")}: expected a SKILL.md file, found a symlink to a FIFO`,
+    ]);
+  });
+
+  it("warns about a folder named SKILL.md and still finds the skills inside it", async () => {
+    const root = await tempDir();
+    await writeSkill(join(root, "odd", "SKILL.md", "inner"));
+    const logger = memoryLogger();
+    expect(await scanSkillFiles(root, { logger })).toEqual([
+      join(root, "odd", "SKILL.md", "inner", "SKILL.md"),
+    ]);
+    expect(warned(logger)).toEqual([
+      `Skipping ${join(root, "odd", "SKILL.md")}: expected a SKILL.md file, found a folder`,
+    ]);
+  });
+
+  it("warns about a folder that vanishes mid-scan and goes on", async () => {
+    const root = await tempDir();
+    await writeSkill(join(root, "stays"));
+    await writeSkill(join(root, "goes", "deep"));
+    await mkdir(join(root, "SKILL.md"));
+    // The first warning (the folder named SKILL.md, met while reading the root) removes "goes"
+    // after it was listed but before it is read.
+    const logger = memoryLogger((message) => {
+      if (message.includes("found a folder")) rmSync(join(root, "goes"), { recursive: true });
+    });
+    expect(await scanSkillFiles(root, { logger })).toEqual([join(root, "stays", "SKILL.md")]);
+    expect(warned(logger)).toContain(`Folder ${join(root, "goes")} vanished during the skill scan`);
+  });
+
+  it("warns about a folder it cannot read and goes on (scan run as an unprivileged user)", async (ctx) => {
+    const nobody = 65534;
+    const probe = spawnSync("setpriv", [`--reuid=${nobody}`, `--regid=${nobody}`, "--clear-groups", "true"]);
+    if (probe.error || probe.status !== 0) {
+      // Tests run as root, which reads every folder; without setpriv (or uid 65534) there is
+      // no way to make a folder unreadable, so only this case is skipped.
+      ctx.skip();
+      return;
+    }
+    const base = await tempDir();
+    const root = join(base, "skills");
+    await writeSkill(join(root, "open"));
+    await writeSkill(join(root, "locked", "secret"));
+    await chmod(base, 0o755);
+    await chmod(join(root, "locked"), 0o700); // owned by root: unreadable for uid 65534
+    const dist = new URL("../dist/index.js", import.meta.url).href;
+    expect(existsSync(new URL(dist)), "run `pnpm --filter @skill/discovery build` first").toBe(true);
+    const script = `
+      const { scanSkillFiles } = await import(${JSON.stringify(dist)});
+      const warnings = [];
+      const files = await scanSkillFiles(${JSON.stringify(root)}, { logger: { warn: (m) => warnings.push(m) } });
+      console.log(JSON.stringify({ files, warnings }));`;
+    const child = spawnSync(
+      "setpriv",
+      [
+        `--reuid=${nobody}`,
+        `--regid=${nobody}`,
+        "--clear-groups",
+        process.execPath,
+        "--input-type=module",
+        "-e",
+        script,
+      ],
+      { encoding: "utf8", cwd: base, timeout: 30_000 },
+    );
+    expect(child.stderr).toBe("");
+    expect(JSON.parse(child.stdout)).toEqual({
+      files: [join(root, "open", "SKILL.md")],
+      warnings: [
+        `Cannot read folder ${join(root, "locked")} (permission denied); skills inside it are skipped`,
+      ],
+    });
+  });
+});

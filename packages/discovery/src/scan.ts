@@ -1,0 +1,366 @@
+import { type Dirent, readdirSync, readlinkSync, realpathSync, type Stats, statSync } from "node:fs";
+import { basename, dirname, resolve, sep } from "node:path";
+import { type Logger, SkillError } from "@skill/core";
+import { compileIgnore, type IgnoreTest } from "./ignore.js";
+import { isWithin } from "./paths.js";
+
+/** The one file name a skill folder is recognised by (exact case). */
+export const SKILL_FILE = "SKILL.md";
+
+/**
+ * The crawl reads folders synchronously (about 1.7× faster than callback `readdir` here) and
+ * yields to the event loop after this many milliseconds, so timers and I/O keep running.
+ */
+const SLICE_MS = 8;
+
+const NO_LOGGER: Logger = { warn() {} };
+
+/** Options of {@link scanSkillFiles}. */
+export interface ScanOptions {
+  /**
+   * Folders not to enter, as picomatch globs: a name (`node_modules`), a name glob (`*.cache`),
+   * or a path glob below the root (`docs/**`). Default `["node_modules", ".git"]`; a list given
+   * here replaces the default. The root itself is always entered.
+   */
+  readonly ignore?: readonly string[];
+  /**
+   * Follow symlinked folders and symlinked `SKILL.md` files (default `true`). Each real file
+   * is returned once; symlink loops end with a warning.
+   */
+  readonly followSymlinks?: boolean;
+  /** Receives a warning for every folder or file that could not be used. */
+  readonly logger?: Logger;
+  /** Rejects the scan with `ABORTED`. */
+  readonly signal?: AbortSignal;
+}
+
+/** Internal: several roots in one pass (shared de-duplication) and a hook for missing roots. */
+export interface RootsScanOptions extends ScanOptions {
+  readonly onMissingRoot?: (root: string) => void;
+}
+
+/** A folder tree crawled without following symlinks: a root, or the target of a followed link. */
+interface Tree {
+  /** The folder as reached; paths returned below it are built from it. */
+  readonly path: string;
+  /** Its real path. Trees never overlap: a folder inside an earlier tree is not entered again. */
+  readonly real: string;
+  /** `path` below the scan root, `/`-separated, for path globs (`""` for a root). */
+  readonly rel: string;
+}
+
+interface Link {
+  readonly path: string;
+  readonly name: string;
+  readonly rel: string;
+  /** Real path of the folder holding the link (a loop points at it or above it). */
+  readonly parentReal: string;
+}
+
+/**
+ * Finds every `SKILL.md` (exact name) at any depth under `root` and returns the absolute
+ * paths, sorted by code unit. Dot-folders are entered; `node_modules` and `.git` are not
+ * (see {@link ScanOptions.ignore}). A missing root gives `[]`.
+ *
+ * Symlinks: a file reachable without passing through a symlink is returned at that path;
+ * otherwise at the first path reached, links being followed in sorted order. Folders that
+ * cannot be read, dangling links, loops, and a `SKILL.md` that is a folder or a FIFO are
+ * logger warnings; the scan goes on.
+ *
+ * @throws SkillError `ABORTED` when `options.signal` aborts
+ * @example
+ * const files = await scanSkillFiles(`${os.homedir()}/.claude/skills`);
+ */
+export async function scanSkillFiles(root: string, options: ScanOptions = {}): Promise<string[]> {
+  return scanRoots([resolve(root)], options);
+}
+
+/** Scans absolute `roots` together: a file reached from two roots is returned once. */
+export async function scanRoots(roots: readonly string[], options: RootsScanOptions = {}): Promise<string[]> {
+  const scan = new Scan(options);
+  return scan.run(roots);
+}
+
+function child(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
+}
+
+function byCodeUnit(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+function kindOf(entry: Dirent | Stats): string {
+  if (entry.isFile()) return "a file";
+  if (entry.isDirectory()) return "a folder";
+  if (entry.isFIFO()) return "a FIFO";
+  if (entry.isSocket()) return "a socket";
+  if (entry.isCharacterDevice() || entry.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+function codeOf(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The part of `path` below `base` (which `path` is within). */
+function below(base: string, path: string): string {
+  return path.slice(base.length + (base.endsWith(sep) ? 0 : 1));
+}
+
+function toPosix(path: string): string {
+  return sep === "/" ? path : path.split(sep).join("/");
+}
+
+class Scan {
+  readonly #ignored: IgnoreTest;
+  readonly #follow: boolean;
+  readonly #logger: Logger;
+  readonly #signal: AbortSignal | undefined;
+  readonly #onMissingRoot: ((root: string) => void) | undefined;
+  readonly #files: string[] = [];
+  /** Real paths of SKILL.md files returned through a link because no tree holds them. */
+  readonly #linkedFiles = new Set<string>();
+  readonly #trees: Tree[] = [];
+  #links: Link[] = [];
+  #sliceStart = 0;
+  #root = "";
+
+  constructor(options: RootsScanOptions) {
+    this.#ignored = compileIgnore(options.ignore);
+    this.#follow = options.followSymlinks ?? true;
+    this.#logger = options.logger ?? NO_LOGGER;
+    this.#signal = options.signal;
+    this.#onMissingRoot = options.onMissingRoot;
+  }
+
+  async run(roots: readonly string[]): Promise<string[]> {
+    this.#sliceStart = performance.now();
+    this.#checkAbort();
+    // Every root before any link, and roots that are no symlink first, so a file is returned
+    // at a path free of symlinks whenever it has one.
+    const trees = roots.map((root) => this.#rootTree(root)).filter((tree) => tree !== undefined);
+    const direct = trees.filter((tree) => tree.path === tree.real);
+    for (const tree of [...direct, ...trees.filter((tree) => tree.path !== tree.real)]) {
+      this.#root = tree.path;
+      this.#checkAbort();
+      if (!this.#covered(tree.real)) await this.#crawl(tree);
+    }
+    while (this.#links.length > 0) {
+      const batch = this.#links.sort(byCodeUnit);
+      this.#links = [];
+      for (const link of batch) {
+        this.#checkAbort();
+        if (this.#due()) await this.#yield();
+        const tree = this.#followLink(link);
+        if (tree) await this.#crawl(tree);
+      }
+    }
+    return this.#files.sort();
+  }
+
+  #rootTree(root: string): Tree | undefined {
+    let stats: Stats;
+    let real: string;
+    try {
+      stats = statSync(root);
+      real = realpathSync(root);
+    } catch (error) {
+      const code = codeOf(error);
+      if (code === "ENOENT" || code === "ENOTDIR") {
+        if (this.#onMissingRoot) this.#onMissingRoot(root);
+        else this.#logger.debug?.(`Skill folder does not exist: ${root}`, { path: root });
+      } else {
+        this.#warn(`Cannot scan skill folder ${root} (${reasonOf(error)})`, root, code);
+      }
+      return undefined;
+    }
+    if (stats.isFile() && basename(root) === SKILL_FILE) {
+      this.#addLinkedFile(root, real);
+      return undefined;
+    }
+    if (!stats.isDirectory()) {
+      this.#warn(`Cannot scan ${root}: expected a folder, found ${kindOf(stats)}`, root);
+      return undefined;
+    }
+    return { path: root, real, rel: "" };
+  }
+
+  /** Walks one tree without following links (they are queued); never enters earlier trees. */
+  async #crawl(tree: Tree): Promise<void> {
+    const earlier = this.#trees.length > 0 ? [...this.#trees] : undefined;
+    this.#trees.push(tree);
+    const stack = [tree.path];
+    for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
+      if (this.#due()) await this.#yield();
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch (error) {
+        this.#unreadable(dir, error);
+        continue;
+      }
+      for (const entry of entries) {
+        const name = entry.name;
+        if (entry.isDirectory()) {
+          const path = child(dir, name);
+          if (name === SKILL_FILE) this.#notAFile(path, "a folder");
+          if (this.#ignored(name, this.#ignored.usesPaths ? this.#relOf(tree, path) : "")) continue;
+          if (earlier && this.#covered(this.#realOf(tree, path), earlier)) continue;
+          stack.push(path);
+        } else if (entry.isSymbolicLink()) {
+          const path = child(dir, name);
+          if (!this.#follow) {
+            this.#logger.debug?.(`Not following symlink ${path} (followSymlinks is false)`, { path });
+            continue;
+          }
+          this.#links.push({ path, name, rel: this.#relOf(tree, path), parentReal: this.#realOf(tree, dir) });
+        } else if (name === SKILL_FILE) {
+          const path = child(dir, name);
+          if (entry.isFile()) this.#files.push(path);
+          else this.#notAFile(path, kindOf(entry));
+        }
+      }
+    }
+  }
+
+  #relOf(tree: Tree, path: string): string {
+    const rest = toPosix(below(tree.path, path));
+    return tree.rel === "" ? rest : `${tree.rel}/${rest}`;
+  }
+
+  #realOf(tree: Tree, path: string): string {
+    return path === tree.path ? tree.real : child(tree.real, below(tree.path, path));
+  }
+
+  /** True when a tree already entered (or will enter) the real folder `real`. */
+  #covered(real: string, trees: readonly Tree[] = this.#trees): boolean {
+    for (const tree of trees) {
+      if (!isWithin(real, tree.real)) continue;
+      if (real === tree.real) return true;
+      let rel = tree.rel;
+      let ignored = false;
+      for (const name of below(tree.real, real).split(sep)) {
+        rel = rel === "" ? name : `${rel}/${name}`;
+        if (this.#ignored(name, rel)) {
+          ignored = true;
+          break;
+        }
+      }
+      if (!ignored) return true;
+    }
+    return false;
+  }
+
+  #followLink(link: Link): Tree | undefined {
+    let stats: Stats;
+    try {
+      stats = statSync(link.path);
+    } catch (error) {
+      this.#brokenLink(link.path, error);
+      return undefined;
+    }
+    if (stats.isDirectory()) {
+      if (link.name === SKILL_FILE) this.#notAFile(link.path, "a folder");
+      if (this.#ignored(link.name, link.rel)) return undefined;
+      const real = this.#realpath(link.path);
+      if (real === undefined) return undefined;
+      if (!this.#covered(real)) return { path: link.path, real, rel: link.rel };
+      if (isWithin(link.parentReal, real)) {
+        this.#warn(
+          `Skipping symlink loop ${link.path}: it points to ${real}, which holds the link itself`,
+          link.path,
+          "ELOOP",
+        );
+      } else {
+        this.#logger.debug?.(`Already scanned ${real}, reached again through ${link.path}`, {
+          path: link.path,
+        });
+      }
+      return undefined;
+    }
+    if (link.name !== SKILL_FILE) return undefined;
+    if (!stats.isFile()) {
+      this.#notAFile(link.path, `a symlink to ${kindOf(stats)}`);
+      return undefined;
+    }
+    const real = this.#realpath(link.path);
+    if (real !== undefined) this.#addLinkedFile(link.path, real);
+    return undefined;
+  }
+
+  /** Adds a SKILL.md reached through a link unless a tree holds it or another link gave it. */
+  #addLinkedFile(path: string, real: string): void {
+    if (basename(real) === SKILL_FILE && this.#covered(dirname(real))) return;
+    if (this.#linkedFiles.has(real)) return;
+    this.#linkedFiles.add(real);
+    this.#files.push(path);
+  }
+
+  #realpath(path: string): string | undefined {
+    try {
+      return realpathSync(path);
+    } catch (error) {
+      this.#brokenLink(path, error);
+      return undefined;
+    }
+  }
+
+  #notAFile(path: string, found: string): void {
+    this.#warn(`Skipping ${path}: expected a SKILL.md file, found ${found}`, path);
+  }
+
+  #unreadable(path: string, error: unknown): void {
+    const code = codeOf(error);
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      this.#warn(`Folder ${path} vanished during the skill scan`, path, code);
+    } else if (code === "EACCES" || code === "EPERM") {
+      this.#warn(`Cannot read folder ${path} (permission denied); skills inside it are skipped`, path, code);
+    } else {
+      this.#warn(`Cannot read folder ${path} (${reasonOf(error)}); skills inside it are skipped`, path, code);
+    }
+  }
+
+  #brokenLink(path: string, error: unknown): void {
+    const code = codeOf(error);
+    if (code === "ELOOP") {
+      this.#warn(`Skipping symlink loop ${path}: it resolves back to itself`, path, code);
+    } else if (code === "ENOENT" || code === "ENOTDIR") {
+      let target = "";
+      try {
+        target = ` -> ${readlinkSync(path)}`;
+      } catch {
+        // The link itself vanished: the message still names it.
+      }
+      this.#warn(`Skipping dangling symlink ${path}${target}: its target does not exist`, path, code);
+    } else {
+      this.#warn(`Cannot follow symlink ${path} (${reasonOf(error)})`, path, code);
+    }
+  }
+
+  #warn(message: string, path: string, code?: string): void {
+    this.#logger.warn(message, code === undefined ? { path } : { path, code });
+  }
+
+  #due(): boolean {
+    return performance.now() - this.#sliceStart >= SLICE_MS;
+  }
+
+  async #yield(): Promise<void> {
+    await new Promise<void>((resolveTick) => setImmediate(resolveTick));
+    this.#checkAbort();
+    this.#sliceStart = performance.now();
+  }
+
+  #checkAbort(): void {
+    if (this.#signal?.aborted) {
+      throw new SkillError("ABORTED", `Skill scan was aborted${this.#root ? ` in ${this.#root}` : ""}`, {
+        cause: this.#signal.reason,
+        ...(this.#root ? { path: this.#root } : {}),
+      });
+    }
+  }
+}
