@@ -1,0 +1,176 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { memoryLogger, removeTempDirs, skillText, tempDir, writeSkill } from "./fixture.js";
+import { type SkillChange, type SkillWatcher, watchSkills } from "./watch.js";
+
+const open: SkillWatcher[] = [];
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((w) => w.close()));
+  await removeTempDirs();
+});
+
+/** Polls until `check` passes; generous timeout for a loaded 2-core machine. */
+async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+function start(options: Parameters<typeof watchSkills>[0]) {
+  const batches: SkillChange[][] = [];
+  const watcher = watchSkills({ env: {}, debounceMs: 50, ...options }, (changes) =>
+    batches.push([...changes]),
+  );
+  open.push(watcher);
+  const events = () => batches.flat();
+  const saw = (type: SkillChange["type"], path: string) =>
+    events().some((e) => e.type === type && e.path === path);
+  return { watcher, batches, events, saw };
+}
+
+async function world() {
+  const base = await tempDir();
+  const home = join(base, "home");
+  const project = join(base, "project");
+  await mkdir(home, { recursive: true });
+  await mkdir(join(project, ".git"), { recursive: true });
+  return { base, home, project };
+}
+
+describe("watchSkills", () => {
+  it("reports skills written, edited, renamed and deleted", { timeout: 90_000 }, async () => {
+    const { home, project } = await world();
+    const skills = join(project, ".claude", "skills");
+    await writeSkill(join(skills, "existing"));
+    const w = start({ cwd: project, home });
+    await w.watcher.ready;
+
+    const fresh = await writeSkill(join(skills, "fresh"));
+    await until(() => w.saw("added", fresh), "the new skill");
+
+    await writeFile(fresh, skillText("fresh", "Edited description."));
+    await until(() => w.saw("changed", fresh), "the edit");
+
+    const renamed = join(skills, "renamed", "SKILL.md");
+    await rename(join(skills, "fresh"), join(skills, "renamed"));
+    await until(() => w.saw("removed", fresh) && w.saw("added", renamed), "the rename");
+
+    await rm(join(skills, "renamed"), { recursive: true });
+    await until(() => w.saw("removed", renamed), "the deletion");
+
+    // Not skills: other files, and SKILL.md under an ignored folder.
+    await writeFile(join(skills, "existing", "notes.md"), "notes");
+    await writeSkill(join(skills, "node_modules", "dep"));
+    const sentinel = await writeSkill(join(skills, "sentinel"));
+    await until(() => w.saw("added", sentinel), "the sentinel");
+    expect(w.events().filter((e) => e.path.includes("node_modules") || e.path.endsWith("notes.md"))).toEqual(
+      [],
+    );
+    expect(w.saw("added", join(skills, "existing", "SKILL.md"))).toBe(false);
+  });
+
+  it("notices roots that appear later, like a new .agents/skills", { timeout: 90_000 }, async () => {
+    const { home, project } = await world();
+    const cwd = join(project, "packages", "app");
+    await mkdir(cwd, { recursive: true });
+    const w = start({ cwd, home, paths: ["../../configured/skills"] });
+    await w.watcher.ready;
+
+    const projectSkill = await writeSkill(join(project, ".agents", "skills", "new-root"));
+    await until(() => w.saw("added", projectSkill), "a skill in a new project .agents/skills");
+
+    const nearSkill = await writeSkill(join(cwd, ".claude", "skills", "nested", "deep"));
+    await until(() => w.saw("added", nearSkill), "a skill in a new .claude/skills at cwd");
+
+    const globalSkill = await writeSkill(join(home, ".agents", "skills", "global"));
+    await until(() => w.saw("added", globalSkill), "a skill in a new ~/.agents/skills");
+
+    const configured = await writeSkill(join(project, "configured", "skills", "cfg"));
+    await until(() => w.saw("added", configured), "a skill in a configured path created later");
+
+    // Folders beside the roots are not skill roots.
+    await writeSkill(join(project, "src", "not-a-root"));
+    const sentinel = await writeSkill(join(cwd, ".agents", "skills", "sentinel"));
+    await until(() => w.saw("added", sentinel), "the sentinel");
+    expect(w.events().some((e) => e.path.includes(`${join(project, "src")}`))).toBe(false);
+  });
+
+  it("batches changes made together into one sorted call", { timeout: 90_000 }, async () => {
+    const { home, project } = await world();
+    await mkdir(join(project, ".agents", "skills"), { recursive: true });
+    const w = start({ cwd: project, home, debounceMs: 1_000 });
+    await w.watcher.ready;
+    const files = await Promise.all(
+      ["c", "a", "b"].map((n) => writeSkill(join(project, ".agents", "skills", n))),
+    );
+    await until(() => w.events().length >= 3, "three events");
+    expect(w.batches).toEqual([[...files].sort().map((path) => ({ type: "added", path }))]);
+  });
+
+  it("keeps reporting after a listener throws, with a logger warning", { timeout: 90_000 }, async () => {
+    const { home, project } = await world();
+    await mkdir(join(project, ".agents", "skills"), { recursive: true });
+    const logger = memoryLogger();
+    const seen: SkillChange[] = [];
+    const watcher = watchSkills({ cwd: project, home, env: {}, logger, debounceMs: 50 }, (changes) => {
+      seen.push(...changes);
+      if (seen.length === 1) throw new Error("listener bug");
+    });
+    open.push(watcher);
+    await watcher.ready;
+    await writeSkill(join(project, ".agents", "skills", "one"));
+    await until(() => seen.length === 1, "the first event");
+    const two = await writeSkill(join(project, ".agents", "skills", "two"));
+    await until(() => seen.some((c) => c.path === two), "the second event");
+    expect(logger.warnings.map((w) => w.message)).toContain("Skill watch listener threw: listener bug");
+  });
+
+  it("stops reporting once closed", { timeout: 90_000 }, async () => {
+    const { home, project } = await world();
+    await mkdir(join(project, ".agents", "skills"), { recursive: true });
+    const first = start({ cwd: project, home });
+    await first.watcher.ready;
+    await first.watcher.close();
+    // A second watcher proves the write was observable: when it has seen the event, the closed
+    // one would have too.
+    const second = start({ cwd: project, home });
+    await second.watcher.ready;
+    const file = await writeSkill(join(project, ".agents", "skills", "after-close"));
+    await until(() => second.saw("added", file), "the second watcher's event");
+    expect(first.batches).toEqual([]);
+  });
+
+  it("releases every handle on close: the process exits by itself", { timeout: 90_000 }, async () => {
+    const { home, project } = await world();
+    await writeSkill(join(project, ".claude", "skills", "pdf"));
+    const dist = new URL("../dist/index.js", import.meta.url).href;
+    expect(existsSync(new URL(dist)), "run `pnpm --filter @skill/discovery build` first").toBe(true);
+    const script = `
+      const { watchSkills } = await import(${JSON.stringify(dist)});
+      const watcher = watchSkills({ cwd: ${JSON.stringify(project)}, home: ${JSON.stringify(home)}, env: {} }, () => {});
+      await watcher.ready;
+      await watcher.close();
+      console.log("closed");`;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect({
+      status: child.status,
+      signal: child.signal,
+      stdout: child.stdout.trim(),
+      stderr: child.stderr,
+    }).toEqual({
+      status: 0,
+      signal: null,
+      stdout: "closed",
+      stderr: "",
+    });
+  });
+});

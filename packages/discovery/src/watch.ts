@@ -1,0 +1,153 @@
+import type { Stats } from "node:fs";
+import { statSync } from "node:fs";
+import { basename, dirname } from "node:path";
+import type { Logger } from "@skill/core";
+import { type FSWatcher, watch } from "chokidar";
+import { compileIgnore } from "./ignore.js";
+import { isWithin, posixRelative } from "./paths.js";
+import { SKILL_FILE } from "./scan.js";
+import { type DiscoveryOptions, discoveryRoots } from "./sources.js";
+
+/** What happened to one `SKILL.md`. */
+export interface SkillChange {
+  readonly type: "added" | "changed" | "removed";
+  /** Absolute path of the SKILL.md, as reached under its root. */
+  readonly path: string;
+}
+
+/** A running watch; `close()` it to release every file handle. */
+export interface SkillWatcher {
+  /** Resolves once every root (or its nearest existing parent) is being watched. */
+  readonly ready: Promise<void>;
+  /** Stops watching; no listener call happens after it resolves. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link watchSkills}: the discovery options plus the debounce. */
+export interface WatchOptions extends DiscoveryOptions {
+  /** Quiet time in milliseconds before changes are reported together (default 100). */
+  readonly debounceMs?: number;
+}
+
+const NO_LOGGER: Logger = { warn() {} };
+
+/** Merges a new event into the one pending for the same file. `undefined`: nothing happened. */
+function merge(
+  previous: SkillChange["type"] | undefined,
+  next: SkillChange["type"],
+): SkillChange["type"] | undefined {
+  if (previous === undefined) return next;
+  if (previous === "added") return next === "removed" ? undefined : "added";
+  if (previous === "removed") return next === "removed" ? "removed" : "changed";
+  return next === "removed" ? "removed" : "changed";
+}
+
+function nearestExisting(dir: string): string {
+  let current = dir;
+  for (;;) {
+    if (statSync(current, { throwIfNoEntry: false })?.isDirectory()) return current;
+    const parent = dirname(current);
+    if (parent === current) return current;
+    current = parent;
+  }
+}
+
+/**
+ * Watches every root of `options` (as {@link discoverySources} would scan them) and reports
+ * added, changed and removed `SKILL.md` files, batched after `debounceMs` of quiet and sorted
+ * by path. Roots that do not exist yet are watched from their nearest existing parent, so a
+ * new `.agents/skills` is noticed. `SkillService` needs nothing new: reload on the event.
+ *
+ * @example
+ * const watcher = watchSkills({ cwd }, () => void service.discoverAndLoad());
+ * await watcher.ready;
+ * // later
+ * await watcher.close();
+ */
+export function watchSkills(
+  options: WatchOptions,
+  listener: (changes: readonly SkillChange[]) => void,
+): SkillWatcher {
+  const logger = options.logger ?? NO_LOGGER;
+  const debounceMs = options.debounceMs ?? 100;
+  const ignored = compileIgnore(options.ignore);
+  const roots = [...new Set(discoveryRoots({ ...options, logger }).flatMap((root) => root.dirs))];
+
+  // Watch each root from its nearest existing folder; drop anchors inside other anchors.
+  const anchors = [...new Set(roots.map(nearestExisting))].sort();
+  const watched = anchors.filter((a, i) => !anchors.slice(0, i).some((b) => a !== b && isWithin(a, b)));
+
+  const isIgnored = (path: string, stats?: Stats): boolean => {
+    let inside = false;
+    for (const root of roots) {
+      if (isWithin(root, path)) return false; // on the way to a root
+      if (!isWithin(path, root)) continue;
+      inside = true;
+      const name = basename(path);
+      if (stats?.isFile()) {
+        if (name !== SKILL_FILE) return true;
+      } else if (path !== root && ignored(name, posixRelative(root, path))) {
+        return true;
+      }
+    }
+    return !inside;
+  };
+
+  let pending = new Map<string, SkillChange["type"]>();
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  const flush = () => {
+    timer = undefined;
+    if (closed || pending.size === 0) return;
+    const batch = [...pending].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    pending = new Map();
+    try {
+      listener(batch.map(([path, type]) => ({ type, path })));
+    } catch (error) {
+      logger.warn(`Skill watch listener threw: ${error instanceof Error ? error.message : String(error)}`, {
+        error,
+      });
+    }
+  };
+  const record = (type: SkillChange["type"], path: string) => {
+    if (closed || basename(path) !== SKILL_FILE) return;
+    if (!roots.some((root) => isWithin(path, root))) return;
+    const next = merge(pending.get(path), type);
+    if (next === undefined) pending.delete(path);
+    else pending.set(path, next);
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(flush, debounceMs);
+  };
+
+  const watcher: FSWatcher = watch(watched, {
+    ignoreInitial: true,
+    followSymlinks: options.followSymlinks ?? true,
+    ignored: isIgnored,
+  });
+  watcher.on("add", (path) => record("added", path));
+  watcher.on("change", (path) => record("changed", path));
+  watcher.on("unlink", (path) => record("removed", path));
+  watcher.on("error", (error) => {
+    const message = error instanceof Error ? error.message : String(error);
+    logger.warn(`Skill watcher error: ${message}`, { error });
+  });
+
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolveReady) => {
+    markReady = resolveReady;
+  });
+  watcher.once("ready", () => markReady());
+
+  return {
+    ready,
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      pending.clear();
+      await watcher.close();
+      markReady();
+    },
+  };
+}
