@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { type Diagnostic, type Logger, loadSkillFile, SkillError } from "@skill/core";
 import { parseManifest, type RemoteSkillEntry, type RemoteSkillManifest } from "./manifest.js";
 import { nameProblem } from "./safe-path.js";
-import { byCodeUnit, errorText } from "./text.js";
+import { byCodeUnit, errorText, quote } from "./text.js";
 
 export interface BuildManifestOptions {
   /** Leave out skills with any spec finding (a name that does not match its folder, …). Default `false`. */
@@ -68,9 +68,13 @@ async function describeSkill(
 ): Promise<{ entry: RemoteSkillEntry; diagnostics: readonly Diagnostic[] }> {
   const problem = nameProblem(name);
   if (problem) {
-    throw new SkillError("UNSAFE_PATH", `Skill folder ${folder} cannot be listed: its name ${problem}`, {
-      path: folder,
-    });
+    throw new SkillError(
+      "UNSAFE_PATH",
+      `Skill folder ${folder} cannot be listed: unsafe name ${quote(name)}: ${problem}`,
+      {
+        path: folder,
+      },
+    );
   }
   const { skill, diagnostics } = await loadSkillFile(join(folder, "SKILL.md"), { lenient: !strict });
   const errors = diagnostics.filter((d) => d.severity === "error");

@@ -26,7 +26,7 @@ function segmentProblem(segment: string): string | undefined {
     }
   }
   if (segment.startsWith(" ") || segment.endsWith(" ") || segment.endsWith(".")) {
-    return "a segment starts or ends with a space, or ends with a dot";
+    return `${JSON.stringify(segment)} starts or ends with a space, or ends with a dot`;
   }
   if (WINDOWS_DEVICE.test(segment)) return `${JSON.stringify(segment)} is a reserved device name on Windows`;
   if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) return `a segment is over ${MAX_SEGMENT_BYTES} bytes`;

@@ -1,0 +1,124 @@
+import { readFile, unlink, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DIST_ESM, pullInProcess, requireBuild } from "../test/dist.js";
+import { pack, type Served, serve, skillMd, staticFiles, tempDir, tree, until } from "../test/server.js";
+import { urlToDirName } from "./cache-dir.js";
+import { pull } from "./pull.js";
+
+// Two processes, one cache: the pack lock serializes them, and a pull killed half-way leaves
+// the previous copy in place for the next one to recover.
+
+let root: string;
+let cacheDir: string;
+let cleanup: () => Promise<void>;
+const servers: Served[] = [];
+
+beforeAll(requireBuild);
+
+beforeEach(async () => {
+  ({ path: root, cleanup } = await tempDir());
+  cacheDir = join(root, "cache");
+});
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  await cleanup();
+});
+
+function slowPack(skills: Record<string, Record<string, string>>, delayMs: number) {
+  const files = pack(skills);
+  const handler = staticFiles(files);
+  return {
+    files,
+    handler: async (...args: Parameters<typeof handler>) => {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      return handler(...args);
+    },
+  };
+}
+
+describe("two processes pulling one pack", () => {
+  it("take turns, and leave one consistent copy", async () => {
+    const skills: Record<string, Record<string, string>> = {};
+    for (let i = 0; i < 4; i++) skills[`s${i}`] = { "SKILL.md": skillMd(`s${i}`), "ref.md": `ref ${i}` };
+    const { handler } = slowPack(skills, 25);
+    const server = await serve(handler);
+    servers.push(server);
+
+    const a = pullInProcess(DIST_ESM, server.url, cacheDir, { concurrency: 2 });
+    const b = pullInProcess(DIST_ESM, server.url, cacheDir, { concurrency: 2 });
+    const [ra, rb] = await Promise.all([a.done, b.done]);
+
+    expect([ra.code, rb.code, ra.stderr, rb.stderr]).toEqual([0, 0, "", ""]);
+    const paths = server.requests.map((r) => r.path);
+    // One pull ran whole (index + 8 files), then the other (index + 8 revalidations).
+    expect(paths.indexOf("/index.json", 1)).toBe(9);
+    expect(server.requests.slice(10).every((r) => r.status === 304)).toBe(true);
+    const dir = join(cacheDir, urlToDirName(server.url));
+    const expected = [".state.json"];
+    for (let i = 0; i < 4; i++) expected.push(`s${i}/`, `s${i}/SKILL.md`, `s${i}/ref.md`);
+    expect(await tree(dir)).toEqual(expected.sort());
+    for (let i = 0; i < 4; i++) expect(await readFile(join(dir, `s${i}`, "ref.md"), "utf8")).toBe(`ref ${i}`);
+  });
+
+  it("a pull killed mid-download leaves the previous copy; the next pull takes over its lock", async () => {
+    const { files, handler } = slowPack(
+      { a: { "SKILL.md": skillMd("a") }, b: { "SKILL.md": skillMd("b") } },
+      0,
+    );
+    let stall = false;
+    const server = await serve((req, res, log) => {
+      if (stall && req.url === "/b/SKILL.md") return; // never answers
+      return handler(req, res, log);
+    });
+    servers.push(server);
+    const first = await pull(server.url, { cacheDir });
+    const before = await tree(first.dir);
+    files.set("a/SKILL.md", skillMd("a", "v2"));
+    files.set("b/SKILL.md", skillMd("b", "v2"));
+    stall = true;
+
+    const doomed = pullInProcess(DIST_ESM, server.url, cacheDir);
+    await until(() => server.hits("/b/SKILL.md").length === 2);
+    doomed.child.kill("SIGKILL");
+    const { signal } = await doomed.done;
+
+    expect(signal).toBe("SIGKILL");
+    const left = await tree(first.dir);
+    expect(left.filter((p) => !p.startsWith(".tmp-") && p !== ".lock")).toEqual(before);
+    expect(left).toContain(".lock");
+    expect(await readFile(join(first.dir, "a", "SKILL.md"), "utf8")).toBe(skillMd("a"));
+
+    stall = false;
+    const next = await pull(server.url, { cacheDir });
+    expect(next.files).toEqual(first.files);
+    expect(await tree(first.dir)).toEqual(before);
+    expect(await readFile(join(first.dir, "b", "SKILL.md"), "utf8")).toBe(skillMd("b", "v2"));
+  });
+
+  it("waits for a live holder rather than breaking its lock", async () => {
+    const server = await serve(staticFiles(pack({ a: { "SKILL.md": skillMd("a") } })));
+    servers.push(server);
+    const first = await pull(server.url, { cacheDir });
+    const lock = join(first.dir, ".lock");
+    // This process is alive: its lock must be respected until it goes.
+    await writeFile(lock, JSON.stringify({ pid: process.pid, host: hostname(), token: "held" }), {
+      flag: "wx",
+    });
+    const controller = new AbortController();
+    const aborted = pull(server.url, { cacheDir, signal: controller.signal });
+    const waiting = pull(`${server.url}/`, { cacheDir, concurrency: 1 }); // joins the first one
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(server.hits("/index.json")).toHaveLength(1);
+    expect(await readFile(lock, "utf8")).toContain('"held"');
+
+    controller.abort();
+    await expect(aborted).rejects.toMatchObject({ code: "ABORTED" });
+    await unlink(lock);
+    const result = await waiting;
+    expect(result.files).toEqual(first.files);
+    expect(server.hits("/index.json")).toHaveLength(2);
+  });
+});
