@@ -21,6 +21,16 @@ export async function removeTempDirs(): Promise<void> {
   await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
+/** A temp home and a temp git project (`.git` folder) side by side in one temp folder. */
+export async function tempWorld(): Promise<{ base: string; home: string; project: string }> {
+  const base = await tempDir();
+  const home = join(base, "home");
+  const project = join(base, "project");
+  await mkdir(home, { recursive: true });
+  await mkdir(join(project, ".git"), { recursive: true });
+  return { base, home, project };
+}
+
 export function skillText(name: string, description = `The ${name} skill.`): string {
   return `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\nInstructions.\n`;
 }

@@ -1,12 +1,11 @@
 // The published shape: run `pnpm --filter @skill/discovery build` first. Both builds are
 // loaded the way consumers load them and exercised through real calls.
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { removeTempDirs, tempDir, writeSkill } from "./fixture.js";
+import { removeTempDirs, tempWorld, writeSkill } from "./fixture.js";
 import type * as Api from "./index.js";
 
 afterEach(removeTempDirs);
@@ -43,11 +42,7 @@ describe("the built package", () => {
 
   it("scans, builds sources and watches through each build", { timeout: 60_000 }, async () => {
     for (const [kind, api] of await loadBuilds()) {
-      const base = await tempDir();
-      const home = join(base, "home");
-      const project = join(base, "project");
-      await mkdir(join(project, ".git"), { recursive: true });
-      await mkdir(home, { recursive: true });
+      const { home, project } = await tempWorld();
       const file = await writeSkill(join(project, ".agents", "skills", "pdf"));
       expect(await api.scanSkillFiles(join(project, ".agents")), kind).toEqual([file]);
       const sources = api.discoverySources({ cwd: project, home, env: {} });

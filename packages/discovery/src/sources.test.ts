@@ -3,20 +3,10 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SkillService } from "@skill/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { CORPUS, memoryLogger, removeTempDirs, tempDir, writeSkill } from "./fixture.js";
+import { CORPUS, memoryLogger, removeTempDirs, tempWorld, writeSkill } from "./fixture.js";
 import { type DiscoveryOptions, discoveryRoots, discoverySources, isExternalDisabled } from "./sources.js";
 
 afterEach(removeTempDirs);
-
-/** A temp home and a temp git project inside one temp folder. */
-async function world() {
-  const base = await tempDir();
-  const home = join(base, "home");
-  const project = join(base, "project");
-  await mkdir(home, { recursive: true });
-  await mkdir(join(project, ".git"), { recursive: true });
-  return { base, home, project };
-}
 
 async function load(options: DiscoveryOptions) {
   const logger = memoryLogger();
@@ -29,7 +19,7 @@ const names = (service: SkillService) => service.all().map((s) => s.name);
 
 describe("the reference agent's discovery cases (opencode preset)", () => {
   it("finds skills in project .opencode/skill and .opencode/skills", async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     await writeSkill(join(project, ".opencode", "skill", "test-skill"));
     await writeSkill(join(project, ".opencode", "skills", "other-skill"));
     const { service, report } = await load({ cwd: project, home, preset: "opencode" });
@@ -43,14 +33,14 @@ describe("the reference agent's discovery cases (opencode preset)", () => {
   });
 
   it("returns the skill's folder from dirs()", async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     await writeSkill(join(project, ".opencode", "skill", "dir-skill"));
     const { service } = await load({ cwd: project, home, preset: "opencode" });
     expect(service.dirs()).toEqual([join(project, ".opencode", "skill", "dir-skill")]);
   });
 
   it("finds several skills in one folder", async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     await writeSkill(join(project, ".opencode", "skill", "skill-one"));
     await writeSkill(join(project, ".opencode", "skill", "skill-two"));
     const { service } = await load({ cwd: project, home, preset: "opencode" });
@@ -58,7 +48,7 @@ describe("the reference agent's discovery cases (opencode preset)", () => {
   });
 
   it("yields no skill, and no crash, for a SKILL.md without frontmatter", async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     const file = await writeSkill(
       join(project, ".opencode", "skill", "no-frontmatter"),
       undefined,
@@ -70,7 +60,7 @@ describe("the reference agent's discovery cases (opencode preset)", () => {
   });
 
   it("finds project .claude/skills and .agents/skills, alone and together", async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     await writeSkill(join(project, ".claude", "skills", "claude-skill"));
     let { service } = await load({ cwd: project, home, preset: "opencode" });
     expect(service.get("claude-skill")?.location).toBe(
@@ -85,7 +75,7 @@ describe("the reference agent's discovery cases (opencode preset)", () => {
   });
 
   it("finds global ~/.claude/skills and ~/.agents/skills", async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     await writeSkill(join(home, ".claude", "skills", "global-test-skill"));
     await writeSkill(join(home, ".agents", "skills", "global-agent-skill"));
     const { service } = await load({ cwd: project, home, preset: "opencode" });
@@ -95,7 +85,7 @@ describe("the reference agent's discovery cases (opencode preset)", () => {
   });
 
   it("returns nothing when no skills exist", async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     const { service, report, logger } = await load({ cwd: project, home, preset: "opencode" });
     expect(service.all()).toEqual([]);
     expect(report).toEqual({ loaded: 0, failed: [], shadowed: [] });
@@ -103,7 +93,7 @@ describe("the reference agent's discovery cases (opencode preset)", () => {
   });
 
   it("counts four folders in dirs() when two of four skills share a name", async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     await writeSkill(join(project, ".opencode", "skill", "agent-skill"), "opencode-skill");
     await writeSkill(join(project, ".opencode", "skills", "agent-skill"), "opencode-skill");
     await writeSkill(join(project, ".claude", "skills", "claude-skill"));
@@ -123,7 +113,7 @@ describe("the reference agent's discovery cases (opencode preset)", () => {
 
 describe("default preset", () => {
   it("lists roots lowest precedence first: global, then each project level down to cwd, then paths", async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     const cwd = join(project, "packages", "app");
     await mkdir(cwd, { recursive: true });
     const roots = discoveryRoots({ cwd, home, env: {}, paths: ["extra"] });
@@ -142,7 +132,7 @@ describe("default preset", () => {
   });
 
   it("lets the project win over global, and the nearest project level over farther ones", async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     const cwd = join(project, "packages", "app");
     await writeSkill(join(home, ".claude", "skills", "review"));
     await writeSkill(join(home, ".agents", "skills", "lint"));
@@ -160,7 +150,7 @@ describe("default preset", () => {
   });
 
   it("lets .agents win over .claude at the same level", async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     await writeSkill(join(project, ".claude", "skills", "pdf"));
     await writeSkill(join(project, ".agents", "skills", "pdf"));
     const { service } = await load({ cwd: project, home });
@@ -168,7 +158,7 @@ describe("default preset", () => {
   });
 
   it("finds skills nested inside a skill folder", async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     await writeSkill(join(project, ".claude", "skills", "outer"));
     await writeSkill(join(project, ".claude", "skills", "outer", "parts", "inner"));
     const { service } = await load({ cwd: project, home });
@@ -176,7 +166,7 @@ describe("default preset", () => {
   });
 
   it("stops the project walk at the git worktree root, a .git file included", async () => {
-    const { base, home } = await world();
+    const { base, home } = await tempWorld();
     const repo = join(base, "worktree");
     const cwd = join(repo, "src");
     await mkdir(cwd, { recursive: true });
@@ -198,7 +188,7 @@ describe("default preset", () => {
   });
 
   it("outside a git repository searches cwd alone, and still finds its skills", async () => {
-    const { base, home } = await world();
+    const { base, home } = await tempWorld();
     const cwd = join(base, "loose", "dir");
     await writeSkill(join(base, "loose", ".claude", "skills", "parent-skill"));
     await writeSkill(join(cwd, ".agents", "skills", "here"));
@@ -207,7 +197,7 @@ describe("default preset", () => {
   });
 
   it("takes an explicit stopAt, and warns about one that is not above cwd", async () => {
-    const { base, home, project } = await world();
+    const { base, home, project } = await tempWorld();
     const cwd = join(project, "a", "b");
     const ids = (options: Partial<DiscoveryOptions>) =>
       discoveryRoots({ cwd, home, env: {}, ...options })
@@ -225,7 +215,7 @@ describe("default preset", () => {
   });
 
   it("resolves configured paths (relative to cwd, ~/ to home), ranks them highest, and only warns when one is missing", async () => {
-    const { base, home, project } = await world();
+    const { base, home, project } = await tempWorld();
     await writeSkill(join(project, "tools", "skills", "tool"));
     await writeSkill(join(home, "shared", "pdf"));
     await writeSkill(join(base, "abs", "abs-skill"));
@@ -246,7 +236,7 @@ describe("default preset", () => {
   });
 
   it("reports each source's folders and sorted files", async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     await writeSkill(join(project, ".claude", "skills", "b"));
     await writeSkill(join(project, ".claude", "skills", "a"));
     const source = discoverySources({ cwd: project, home, env: {} }).find(
@@ -283,7 +273,7 @@ describe("OPENCODE_DISABLE_EXTERNAL_SKILLS and the flags that imply it", () => {
   });
 
   it("drops every .claude and .agents root, global and project, and keeps configured paths", async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     await writeSkill(join(home, ".claude", "skills", "g-claude"));
     await writeSkill(join(home, ".agents", "skills", "g-agents"));
     await writeSkill(join(project, ".claude", "skills", "p-claude"));
@@ -354,7 +344,7 @@ describe("agent presets", () => {
   });
 
   it("claude-code reads .claude/skills only, and lets personal skills win over the project's", async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     expect(dirsOf({ cwd: project, home, env: {}, preset: "claude-code" })).toEqual([
       [`project:${join(project, ".claude")}`, "<cwd>/.claude/skills"],
       ["global:.claude", join(home, ".claude", "skills")],
@@ -373,7 +363,7 @@ describe("agent presets", () => {
   });
 
   it("codex reads /etc/codex/skills, $CODEX_HOME/skills, ~/.agents/skills and project .agents/skills", async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     expect(dirsOf({ cwd: project, home, env: {}, preset: "codex" })).toEqual([
       ["admin:/etc/codex", "/etc/codex/skills"],
       ["global:.codex", join(home, ".codex", "skills")],
@@ -411,7 +401,7 @@ describe("agent presets", () => {
 
 describe("the real-skill corpus through SkillService", () => {
   it("loads all 68 SKILL.md files from a configured path", async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     const expected = JSON.parse(readFileSync(join(CORPUS, "expected.json"), "utf8")) as {
       skills: { path: string; name: string }[];
     };

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { memoryLogger, removeTempDirs, skillText, tempDir, writeSkill } from "./fixture.js";
+import { memoryLogger, removeTempDirs, skillText, tempWorld, writeSkill } from "./fixture.js";
 import { type SkillChange, type SkillWatcher, watchSkills } from "./watch.js";
 
 const open: SkillWatcher[] = [];
@@ -34,18 +34,9 @@ function start(options: Parameters<typeof watchSkills>[0]) {
   return { watcher, batches, events, saw };
 }
 
-async function world() {
-  const base = await tempDir();
-  const home = join(base, "home");
-  const project = join(base, "project");
-  await mkdir(home, { recursive: true });
-  await mkdir(join(project, ".git"), { recursive: true });
-  return { base, home, project };
-}
-
 describe("watchSkills", () => {
   it("reports skills written, edited, renamed and deleted", { timeout: 90_000 }, async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     const skills = join(project, ".claude", "skills");
     await writeSkill(join(skills, "existing"));
     const w = start({ cwd: project, home });
@@ -76,7 +67,7 @@ describe("watchSkills", () => {
   });
 
   it("notices roots that appear later, like a new .agents/skills", { timeout: 90_000 }, async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     const cwd = join(project, "packages", "app");
     await mkdir(cwd, { recursive: true });
     const w = start({ cwd, home, paths: ["../../configured/skills"] });
@@ -102,7 +93,7 @@ describe("watchSkills", () => {
   });
 
   it("batches changes made together into one sorted call", { timeout: 90_000 }, async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     await mkdir(join(project, ".agents", "skills"), { recursive: true });
     const w = start({ cwd: project, home, debounceMs: 1_000 });
     await w.watcher.ready;
@@ -114,7 +105,7 @@ describe("watchSkills", () => {
   });
 
   it("keeps reporting after a listener throws, with a logger warning", { timeout: 90_000 }, async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     await mkdir(join(project, ".agents", "skills"), { recursive: true });
     const logger = memoryLogger();
     const seen: SkillChange[] = [];
@@ -132,7 +123,7 @@ describe("watchSkills", () => {
   });
 
   it("stops reporting once closed", { timeout: 90_000 }, async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     await mkdir(join(project, ".agents", "skills"), { recursive: true });
     const first = start({ cwd: project, home });
     await first.watcher.ready;
@@ -147,7 +138,7 @@ describe("watchSkills", () => {
   });
 
   it("releases every handle on close: the process exits by itself", { timeout: 90_000 }, async () => {
-    const { home, project } = await world();
+    const { home, project } = await tempWorld();
     await writeSkill(join(project, ".claude", "skills", "pdf"));
     const dist = new URL("../dist/index.js", import.meta.url).href;
     expect(existsSync(new URL(dist)), "run `pnpm --filter @skill/discovery build` first").toBe(true);
