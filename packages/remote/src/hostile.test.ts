@@ -386,6 +386,11 @@ describe("hostile indexes", () => {
     ["an array", "[]", 'is not a skill index: expected an object with a "skills" list, found a list []'],
     ["null", "null", 'is not a skill index: expected an object with a "skills" list, found null null'],
     [
+      "JSON nested 100,000 levels deep",
+      `${"[".repeat(100_000)}${"]".repeat(100_000)}`,
+      'is not a skill index: expected an object with a "skills" list, found a list […]',
+    ],
+    [
       "skills as an object",
       '{"skills": {"a": {"files": ["SKILL.md"]}}}',
       'is not a skill index: expected an object with a "skills" list, found an object whose "skills" is an object',

@@ -46,11 +46,11 @@ export function defaultFetch(): Promise<FetchLike> {
   return nodeFetch;
 }
 
-/** Bytes a whole pull may still transfer (`maxTotalBytes`). Shared by every request of a pull. */
+/** Bytes a whole pull may transfer (`maxTotalBytes`). Shared by every request of a pull. */
 export interface Budget {
   used: number;
   readonly limit: number;
-  exhausted?: SkillError;
+  exhausted?: boolean;
 }
 
 export interface RequestOptions {
@@ -105,6 +105,14 @@ function limitError(url: string, found: string, limit: number, option: string): 
   );
 }
 
+function totalError(url: string, limit: number, what: string): SkillError {
+  return new SkillError(
+    "LIMIT_EXCEEDED",
+    `Remote fetch failed: ${url} ${what} its limit of ${formatBytes(limit)} (maxTotalBytes)`,
+    { url },
+  );
+}
+
 /** Lets go of a response we will not read, so its connection is released. */
 function discard(response: FetchResponseLike): void {
   const body = response.body as { cancel?: () => Promise<void>; destroy?: () => void } | null;
@@ -146,7 +154,7 @@ function parseLength(value: string | null): number | undefined {
 export async function request(url: string, options: RequestOptions): Promise<RequestResult> {
   const { signal, timeoutMs, budget } = options;
   if (signal?.aborted) throw abortError(signal, url);
-  if (budget?.exhausted) throw budget.exhausted;
+  if (budget?.exhausted) throw totalError(url, budget.limit, "was not fetched: the pull already reached");
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -251,13 +259,8 @@ export async function request(url: string, options: RequestOptions): Promise<Req
         if (budget) {
           budget.used += bytes.byteLength;
           if (budget.used > budget.limit) {
-            budget.exhausted ??= limitError(
-              current,
-              `took the pack past ${formatBytes(budget.limit)}`,
-              budget.limit,
-              "maxTotalBytes",
-            );
-            throw budget.exhausted;
+            budget.exhausted = true;
+            throw totalError(current, budget.limit, "took the pull past");
           }
         }
         await write(bytes);

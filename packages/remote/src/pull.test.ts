@@ -362,15 +362,26 @@ describe("pull: a failed skill keeps its previous copy", () => {
       a: { "SKILL.md": skillMd("a"), "big.md": big },
       b: { "SKILL.md": skillMd("b"), "big.md": big },
       c: { "SKILL.md": skillMd("c"), "big.md": big },
+      d: { "SKILL.md": skillMd("d") },
     });
     const server = await start(staticFiles(files));
 
     const result = await pull(server.url, { cacheDir, maxTotalBytes: 100_000, concurrency: 1 });
 
     expect(result.files.map((f) => f.split("/").at(-2))).toEqual(["a", "b"]);
-    expect(result.skipped).toHaveLength(1);
-    expect(result.skipped[0]?.code).toBe("LIMIT_EXCEEDED");
-    expect(result.skipped[0]?.reason).toContain("(maxTotalBytes)");
+    expect(result.skipped).toEqual([
+      {
+        name: "c",
+        code: "LIMIT_EXCEEDED",
+        reason: `Remote fetch failed: ${server.url}c/big.md took the pull past its limit of 97.7 KiB (maxTotalBytes)`,
+      },
+      {
+        name: "d",
+        code: "LIMIT_EXCEEDED",
+        reason: `Remote fetch failed: ${server.url}d/SKILL.md was not fetched: the pull already reached its limit of 97.7 KiB (maxTotalBytes)`,
+      },
+    ]);
+    expect(server.hits("/d/")).toEqual([]);
     expect(await tree(result.dir)).not.toContain("c/");
   });
 });

@@ -16,7 +16,8 @@ export function quote(value: unknown, max = 60): string {
     try {
       text = JSON.stringify(value) ?? String(value);
     } catch {
-      text = String(value);
+      // Too deep to print (JSON nested a million levels): its kind says enough.
+      text = Array.isArray(value) ? "[…]" : "{…}";
     }
   }
   const chars = [...text.slice(0, max * 2)];
