@@ -6,6 +6,7 @@ import { SkillError, type SkillErrorCode } from "@skill/core";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Handler, type Served, send, serve, skillMd, tempDir, tree, until } from "../test/server.js";
 import { urlToDirName } from "./cache-dir.js";
+import type { FetchLike } from "./http.js";
 import { type PullOptions, pull } from "./pull.js";
 
 // Every case: a pack with two good skills and one hostile entry (or a hostile answer), served
@@ -269,6 +270,23 @@ describe("hostile answers fail one skill; the good ones still arrive", () => {
       `Remote fetch failed: ${server.url}bad/SKILL.md redirects to "${elsewhere.url}bad/SKILL.md", outside ${server.origin} (only same-origin redirects are followed)`,
     );
     expect(elsewhere.requests).toEqual([]);
+  });
+
+  it("a cross-origin redirect followed by an injected fetch that ignores redirect: manual", async () => {
+    const elsewhere = await serve((_req, res, log) => send(res, log, 200, "PWNED"));
+    servers.push(elsewhere);
+    const following: FetchLike = (url, init) => fetch(url, { ...init, redirect: "follow" });
+    const { server, skipped } = await answerCase(
+      {
+        "bad/SKILL.md": (_req, res, log) =>
+          send(res, log, 302, "", { location: `${elsewhere.url}bad/SKILL.md` }),
+      },
+      ["SKILL.md"],
+      { fetch: following },
+    );
+    expect(skipped.reason).toBe(
+      `Remote fetch failed: ${server.url}bad/SKILL.md was redirected to "${elsewhere.url}bad/SKILL.md", outside ${server.origin}`,
+    );
   });
 
   it("a redirect loop", async () => {

@@ -132,7 +132,8 @@ function settle(options: PullOptions): Settings {
     cacheDir: resolve(options.cacheDir),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     concurrency: positive(options.concurrency, DEFAULT_CONCURRENCY, "concurrency", true),
-    timeoutMs: positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, "timeoutMs"),
+    // setTimeout fires at once past 2^31 - 1 ms; that is 24 days, as good as no timeout.
+    timeoutMs: Math.min(positive(options.timeoutMs, DEFAULT_TIMEOUT_MS, "timeoutMs"), 2 ** 31 - 1),
     maxFileBytes: positive(options.maxFileBytes, DEFAULT_MAX_FILE_BYTES, "maxFileBytes"),
     maxTotalBytes: positive(options.maxTotalBytes, DEFAULT_MAX_TOTAL_BYTES, "maxTotalBytes"),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -237,7 +238,9 @@ async function pullLocked(base: URL, packDir: string, settings: Settings): Promi
   const { signal } = settings;
   if (signal?.aborted) throw abortError(signal);
   await preparePackDir(settings.cacheDir, packDir);
-  const lock = await acquireLock(packDir, signal);
+  const lock = await acquireLock(packDir, signal).catch((error: unknown) => {
+    throw cacheError(error, packDir);
+  });
   try {
     const state = await readState(packDir);
     await recover(packDir, state).catch((error: unknown) => {

@@ -1,7 +1,7 @@
 import { join, resolve } from "node:path";
 import { type ScanContext, SkillError, type SkillSource, type SourceScan } from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
-import { type PullOptions, type PullResult, pull } from "./pull.js";
+import { type PullOptions, pull } from "./pull.js";
 
 export interface RemoteSourceOptions extends PullOptions {
   /** The source id in reports and on `SkillInfo.source` (default `remote`). */
@@ -35,11 +35,11 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
         throw new SkillError("ABORTED", `Skill source ${id} was aborted`, { cause: signal.reason });
       const files: string[] = [];
       const dirs: string[] = [];
-      const errors: SkillError[] = [];
+      const errors: { url: string; error: SkillError }[] = [];
       settled.forEach((s, i) => {
         const url = list[i] as string;
         if (s.status === "fulfilled") {
-          files.push(...(s.value as PullResult).files);
+          files.push(...s.value.files);
           dirs.push(s.value.dir);
           return;
         }
@@ -49,7 +49,7 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
               url,
               cause: s.reason,
             });
-        errors.push(error);
+        errors.push({ url, error });
         try {
           dirs.push(join(resolve(options.cacheDir), urlToDirName(url)));
         } catch {
@@ -57,14 +57,14 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
         }
       });
       if (errors.length < list.length) {
-        for (const error of errors)
-          options.logger?.warn(error.message, { code: error.code, url: error.url, source: id });
+        for (const { url, error } of errors)
+          options.logger?.warn(error.message, { code: error.code, url, source: id });
       } else if (errors.length > 0) {
-        if (errors.length === 1) throw errors[0];
+        if (errors.length === 1) throw errors[0]?.error;
         throw new SkillError(
           "REMOTE_ERROR",
-          `Remote fetch failed: none of the ${errors.length} skill packs could be loaded (${errors.map((e) => e.message).join("; ")})`,
-          { cause: errors[0] },
+          `Remote fetch failed: none of the ${errors.length} skill packs could be loaded (${errors.map((e) => e.error.message).join("; ")})`,
+          { cause: errors[0]?.error },
         );
       }
       return { files, dirs };
