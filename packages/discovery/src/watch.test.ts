@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { existsSync, writeFileSync } from "node:fs";
+import { mkdir, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryLogger, removeTempDirs, skillText, tempWorld, writeSkill } from "./fixture.js";
@@ -92,14 +92,38 @@ describe("watchSkills", () => {
     expect(w.events().some((e) => e.path.includes(`${join(project, "src")}`))).toBe(false);
   });
 
+  it("follows symlinked skill folders: edits at the target, new links, removed links", {
+    timeout: 90_000,
+  }, async () => {
+    const { base, home, project } = await tempWorld();
+    const skills = join(project, ".claude", "skills");
+    await mkdir(skills, { recursive: true });
+    const target = await writeSkill(join(base, "dotfiles", "pdf"));
+    await symlink(join(base, "dotfiles", "pdf"), join(skills, "pdf"));
+    const w = start({ cwd: project, home });
+    await w.watcher.ready;
+    const viaLink = join(skills, "pdf", "SKILL.md");
+
+    await writeFile(target, skillText("pdf", "Edited at the target."));
+    await until(() => w.saw("changed", viaLink), "the edit through the link");
+
+    await writeSkill(join(base, "dotfiles", "csv"));
+    await symlink(join(base, "dotfiles", "csv"), join(skills, "csv"));
+    await until(() => w.saw("added", join(skills, "csv", "SKILL.md")), "the new link");
+
+    await unlink(join(skills, "pdf"));
+    await until(() => w.saw("removed", viaLink), "the removed link");
+  });
+
   it("batches changes made together into one sorted call", { timeout: 90_000 }, async () => {
     const { home, project } = await tempWorld();
-    await mkdir(join(project, ".agents", "skills"), { recursive: true });
+    const dirs = ["c", "a", "b"].map((n) => join(project, ".agents", "skills", n));
+    for (const dir of dirs) await mkdir(dir, { recursive: true });
     const w = start({ cwd: project, home, debounceMs: 1_000 });
     await w.watcher.ready;
-    const files = await Promise.all(
-      ["c", "a", "b"].map((n) => writeSkill(join(project, ".agents", "skills", n))),
-    );
+    // Written in one tick into folders already watched: the events arrive well within 1 s.
+    const files = dirs.map((dir) => join(dir, "SKILL.md"));
+    for (const [i, file] of files.entries()) writeFileSync(file, skillText(`s${i}`));
     await until(() => w.events().length >= 3, "three events");
     expect(w.batches).toEqual([[...files].sort().map((path) => ({ type: "added", path }))]);
   });
