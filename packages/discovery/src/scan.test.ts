@@ -142,6 +142,17 @@ describe("scanSkillFiles and symlinks", () => {
     ]);
   });
 
+  it("returns a file once when a linked SKILL.md and a linked folder reach it", async () => {
+    const base = await tempDir();
+    const root = join(base, "skills");
+    await writeSkill(join(base, "out", "x"));
+    await mkdir(join(root, "a"), { recursive: true });
+    await symlink(join(base, "out", "x", "SKILL.md"), join(root, "a", "SKILL.md"));
+    await symlink(join(base, "out", "x"), join(root, "b"));
+    expect(await scanSkillFiles(root)).toEqual([join(root, "a", "SKILL.md")]);
+    expect(await scanSkillFiles(join(root, "a", "SKILL.md"))).toEqual([join(root, "a", "SKILL.md")]);
+  });
+
   it("ends symlink loops with a warning", async () => {
     const root = await tempDir();
     await writeSkill(join(root, "a", "one"));

@@ -220,8 +220,10 @@ class Scan {
           this.#links.push({ path, name, rel: this.#relOf(tree, path), parentReal: this.#realOf(tree, dir) });
         } else if (name === SKILL_FILE) {
           const path = child(dir, name);
-          if (entry.isFile()) this.#files.push(path);
-          else this.#notAFile(path, kindOf(entry));
+          if (!entry.isFile()) this.#notAFile(path, kindOf(entry));
+          else if (this.#linkedFiles.size === 0 || !this.#linkedFiles.has(this.#realOf(tree, path))) {
+            this.#files.push(path);
+          }
         }
       }
     }
