@@ -1,0 +1,18 @@
+/** Every approach a child process can run, loaded only in the child that runs it. */
+export const APPROACHES = {
+  floor: () => import("./floor.js"),
+  crawl: () => import("./crawl.js"),
+  "opencode-style": () => import("./opencode-style.js"),
+  ours: () => import("./ours.js"),
+  pull: () => import("./pull.js"),
+  "sequential-fetch": () => import("./sequential-fetch.js"),
+} as const;
+
+export type ApproachId = keyof typeof APPROACHES;
+
+type InputOf<K extends ApproachId> = Parameters<Awaited<ReturnType<(typeof APPROACHES)[K]>>["run"]>[0];
+
+/** One run of one approach, as the child process receives it. */
+export type ChildTask = {
+  [K in ApproachId]: { readonly approach: K; readonly input: InputOf<K> };
+}[ApproachId];

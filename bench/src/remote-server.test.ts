@@ -1,0 +1,96 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { urlToDirName } from "@skill/remote";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { runChild } from "./harness.js";
+import { bigFilePack, type PackServer, skillPack, startPackServer } from "./remote-server.js";
+
+const pack = skillPack({ skills: 5, filesPerSkill: 4 });
+const BIG = 200_000;
+let server: PackServer;
+let work: string;
+
+beforeAll(async () => {
+  server = await startPackServer({ pack, big: bigFilePack(BIG) });
+  work = mkdtempSync(join(tmpdir(), "skill-bench-remote-"));
+});
+
+afterAll(async () => {
+  await server.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  server.resetStats();
+});
+
+function expectCopy(dir: string): void {
+  for (const skill of pack.skills) {
+    for (const [path, body] of skill.files) expect(readFileSync(join(dir, skill.name, path))).toEqual(body);
+  }
+}
+
+describe("the loopback pack server", () => {
+  it("serves the index and files, answers validators with 304, and counts what it sent", async () => {
+    const index = await fetch(`${server.url("pack")}index.json`);
+    const etag = index.headers.get("etag") ?? "";
+    const listed = (await index.json()) as { skills: { name: string; files: string[] }[] };
+    expect(listed.skills.map((s) => s.name)).toEqual(pack.skills.map((s) => s.name));
+    expect(listed.skills[0]?.files).toEqual([
+      "SKILL.md",
+      "references/guide.md",
+      "scripts/run.sh",
+      "assets/data.json",
+    ]);
+
+    const again = await fetch(`${server.url("pack")}index.json`, { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    const since = await fetch(`${server.url("pack")}index.json`, {
+      headers: { "if-modified-since": index.headers.get("last-modified") ?? "" },
+    });
+    expect(since.status).toBe(304);
+    expect((await fetch(`${server.url("pack")}nope/SKILL.md`)).status).toBe(404);
+
+    const stats = server.stats();
+    expect(stats).toEqual({
+      requests: 4,
+      notModified: 2,
+      indexBodies: 1,
+      fileBodies: 0,
+      bodyBytes: Number(index.headers.get("content-length")),
+    });
+  });
+
+  it("streams a big file whole, with its Content-Length", async () => {
+    const name = bigFilePack(BIG).skills[0]?.name;
+    const response = await fetch(`${server.url("big")}${name}/assets/big.bin`);
+    expect(response.headers.get("content-length")).toBe(String(BIG));
+    expect((await response.arrayBuffer()).byteLength).toBe(BIG);
+    expect(server.stats()).toMatchObject({ fileBodies: 1, bodyBytes: BIG });
+  });
+});
+
+describe("download approaches in a child process, on a tiny pack", () => {
+  it("the sequential baseline fetches every file once and writes it", async () => {
+    const dir = join(work, "sequential");
+    const result = await runChild({ approach: "sequential-fetch", input: { url: server.url("pack"), dir } });
+    expect(result).toMatchObject({ found: 5, files: 20 });
+    expect(server.stats()).toMatchObject({ requests: 21, indexBodies: 1, fileBodies: 20 });
+    expectCopy(dir);
+  }, 60_000);
+
+  it("pull downloads the pack into its cache, then pulls it again from the same cache", async () => {
+    const cacheDir = join(work, "cache");
+    const cold = await runChild({ approach: "pull", input: { url: server.url("pack"), cacheDir } });
+    expect(cold).toMatchObject({ found: 5, fromCache: false, skipped: 0 });
+    expect(server.stats().fileBodies).toBe(20);
+    expectCopy(join(cacheDir, urlToDirName(server.url("pack"))));
+
+    server.resetStats();
+    const warm = await runChild({ approach: "pull", input: { url: server.url("pack"), cacheDir } });
+    expect(warm).toMatchObject({ found: 5, fromCache: false });
+    expect(server.stats().requests).toBeGreaterThan(0);
+    expectCopy(join(cacheDir, urlToDirName(server.url("pack"))));
+  }, 60_000);
+});

@@ -1,0 +1,455 @@
+import type { RunRecord, Summary } from "./harness.js";
+import { summarize } from "./harness.js";
+import type { ProfileSummary } from "./profile.js";
+
+export interface Machine {
+  readonly cpu: string;
+  readonly cores: number;
+  readonly memGiB: number;
+  readonly node: string;
+  readonly platform: string;
+  readonly date: string;
+  readonly loadStart: number;
+  readonly loadEnd: number;
+}
+
+/** One approach's runs in one series. */
+export interface ApproachStats {
+  readonly id: string;
+  readonly label: string;
+  readonly runs: number;
+  readonly time: Summary;
+  readonly rssMB: Summary;
+  /** Skills found: one number when every run agreed, else `min–max`. */
+  readonly found: string;
+  /** Why a run did not match the expected result; absent when all matched. */
+  readonly problem?: string;
+  /** What the loopback server saw per run (remote approaches). */
+  readonly server?: ServerSummary;
+}
+
+export interface LocalSeries {
+  readonly size: string;
+  readonly skills: number;
+  readonly files: number;
+  readonly decoys: number;
+  readonly approaches: readonly ApproachStats[];
+}
+
+export interface ServerSummary {
+  readonly requests: Summary;
+  readonly notModified: Summary;
+  readonly fileBodies: Summary;
+  readonly indexBodies: Summary;
+  readonly bodyBytes: Summary;
+}
+
+export interface RemoteResults {
+  readonly delayMs: number;
+  readonly skills: number;
+  readonly files: number;
+  readonly cold: { readonly pull: ApproachStats; readonly sequential: ApproachStats };
+  readonly warm: ApproachStats;
+  readonly memory: {
+    readonly bigBytes: number;
+    readonly hugeBytes: number;
+    /** The same pack with a 1 KB file instead. */
+    readonly small: ApproachStats;
+    readonly big: ApproachStats;
+    readonly huge: ApproachStats;
+    /** The big file fetched whole with `arrayBuffer()` (reference). */
+    readonly buffered: ApproachStats;
+  };
+}
+
+export interface BenchResults {
+  readonly command: string;
+  readonly machine: Machine;
+  readonly runs: number;
+  readonly warmup: number;
+  readonly seed: number;
+  readonly notes: readonly string[];
+  readonly local: readonly LocalSeries[];
+  readonly remote?: RemoteResults;
+  readonly profile?: { readonly size: string; readonly summary: ProfileSummary };
+  readonly durationMs: number;
+}
+
+/** Targets of issue 8; each is checked against this run's own numbers. */
+export const TARGETS = {
+  oursOverFloor: 1.6,
+  oursOverOpencode: 0.4,
+  rssOverFloor: 1.3,
+  /** Per-skill cost at L over per-skill cost at S: 1.0 is exactly linear; 10% allows for noise. */
+  perSkillGrowth: 1.1,
+  pullSpeedup: 6,
+  warmFileBodies: 0,
+  /** Growth of peak RSS while pulling the big file, as a share of the file: "far less than" it. */
+  bigFileRssShare: 0.25,
+} as const;
+
+const MIB = 1024 * 1024;
+
+export function approachStats(
+  id: string,
+  label: string,
+  records: readonly RunRecord[],
+  check: (record: RunRecord) => string | undefined,
+): ApproachStats {
+  const found = records.map((r) => r.found);
+  const lo = Math.min(...found);
+  const hi = Math.max(...found);
+  const problem = records.map(check).find((p) => p !== undefined);
+  return {
+    id,
+    label,
+    runs: records.length,
+    time: summarize(records.map((r) => r.ms)),
+    rssMB: summarize(records.map((r) => r.maxRssKB / 1024)),
+    found: lo === hi ? int(lo) : `${int(lo)}–${int(hi)}`,
+    ...(problem === undefined ? {} : { problem }),
+    ...(records.some((r) => r.server) ? { server: serverSummary(records) } : {}),
+  };
+}
+
+function serverSummary(records: readonly RunRecord[]): ServerSummary {
+  const of = (pick: (r: NonNullable<RunRecord["server"]>) => number) =>
+    summarize(records.flatMap((r) => (r.server ? [pick(r.server)] : [])));
+  return {
+    requests: of((s) => s.requests),
+    notModified: of((s) => s.notModified),
+    fileBodies: of((s) => s.fileBodies),
+    indexBodies: of((s) => s.indexBodies),
+    bodyBytes: of((s) => s.bodyBytes),
+  };
+}
+
+function int(n: number): string {
+  return Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "–";
+}
+
+function ms(n: number): string {
+  if (!Number.isFinite(n)) return "–";
+  return n >= 100 ? int(n) : n.toFixed(1);
+}
+
+function mb(n: number): string {
+  return Number.isFinite(n) ? n.toFixed(1) : "–";
+}
+
+function ratio(n: number): string {
+  return Number.isFinite(n) ? `${n.toFixed(2)}×` : "–";
+}
+
+function verdict(ok: boolean): string {
+  return ok ? "met" : "**missed**";
+}
+
+function find(series: LocalSeries | undefined, id: string): ApproachStats | undefined {
+  return series?.approaches.find((a) => a.id === id);
+}
+
+interface TargetRow {
+  readonly target: string;
+  readonly measured: string;
+  readonly result: string;
+}
+
+/** The targets table rows, from the largest measured size (targets are set at L). */
+export function targetRows(results: BenchResults): TargetRow[] {
+  const rows: TargetRow[] = [];
+  const main = results.local.find((s) => s.size === "L") ?? results.local.find((s) => s.size === "S");
+  const at = main ? ` (at ${main.size})` : "";
+  const ours = find(main, "ours");
+  const floor = find(main, "floor");
+  const opencode = find(main, "opencode-style");
+  if (ours && floor && opencode) {
+    const t1 = ours.time.median / floor.time.median;
+    const t2 = ours.time.median / opencode.time.median;
+    const r = ours.rssMB.median / floor.rssMB.median;
+    rows.push(
+      {
+        target: `ours ≤ ${TARGETS.oursOverFloor}× floor, median wall time${at}`,
+        measured: ratio(t1),
+        result: verdict(t1 <= TARGETS.oursOverFloor),
+      },
+      {
+        target: `ours ≤ ${TARGETS.oursOverOpencode}× opencode-style, median wall time${at}`,
+        measured: ratio(t2),
+        result: verdict(t2 <= TARGETS.oursOverOpencode),
+      },
+      {
+        target: `ours peak RSS ≤ ${TARGETS.rssOverFloor}× floor's${at}`,
+        measured: ratio(r),
+        result: verdict(r <= TARGETS.rssOverFloor),
+      },
+    );
+  }
+  const s = find(
+    results.local.find((x) => x.size === "S"),
+    "ours",
+  );
+  const l = find(
+    results.local.find((x) => x.size === "L"),
+    "ours",
+  );
+  const sSeries = results.local.find((x) => x.size === "S");
+  const lSeries = results.local.find((x) => x.size === "L");
+  if (s && l && sSeries && lSeries) {
+    const growth = l.time.median / lSeries.skills / (s.time.median / sSeries.skills);
+    rows.push({
+      target: `ours: cost per skill grows no more than linearly from S to L (per-skill ratio ≤ ${TARGETS.perSkillGrowth})`,
+      measured: `${ratio(growth)} (${(s.time.median / sSeries.skills).toFixed(3)} → ${(l.time.median / lSeries.skills).toFixed(3)} ms/skill)`,
+      result: verdict(growth <= TARGETS.perSkillGrowth),
+    });
+  } else {
+    rows.push({
+      target: "ours: cost per skill grows no more than linearly from S to L",
+      measured: "not measured (needs `--size L`)",
+      result: "–",
+    });
+  }
+  rows.push({
+    target: "warm start with a persistent index ≤ 0.8× floor",
+    measured: "not measured: no package keeps a persistent index",
+    result: "–",
+  });
+  const remote = results.remote;
+  if (remote) {
+    const speedup = remote.cold.sequential.time.median / remote.cold.pull.time.median;
+    const bodies = remote.warm.server?.fileBodies.max ?? Number.NaN;
+    const growth = remote.memory.big.rssMB.median - remote.memory.small.rssMB.median;
+    const hugeGrowth = remote.memory.huge.rssMB.median - remote.memory.small.rssMB.median;
+    const limit = (remote.memory.bigBytes / MIB) * TARGETS.bigFileRssShare;
+    rows.push(
+      {
+        target: `cold pull ≥ ${TARGETS.pullSpeedup}× faster than sequential fetch`,
+        measured: `${ratio(speedup)} faster`,
+        result: verdict(speedup >= TARGETS.pullSpeedup),
+      },
+      {
+        target: "warm pull downloads 0 file bodies",
+        measured: `${int(bodies)} file bodies (max of runs)`,
+        result: verdict(bodies <= TARGETS.warmFileBodies),
+      },
+      {
+        target: `pull's peak RSS grows by far less than the ${int(remote.memory.bigBytes / MIB)} MB file (≤ ${mb(limit)} MB)`,
+        measured: `+${mb(growth)} MB (+${mb(hugeGrowth)} MB for a ${int(remote.memory.hugeBytes / MIB)} MB file)`,
+        result: verdict(growth <= limit),
+      },
+    );
+  }
+  return rows;
+}
+
+function table(
+  header: readonly string[],
+  align: readonly ("l" | "r")[],
+  rows: readonly (readonly string[])[],
+): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(align.map((a) => (a === "r" ? "---:" : "---"))), ...rows.map(line)].join("\n");
+}
+
+function mark(a: ApproachStats): string {
+  return a.problem ? `✗ ${a.problem}` : "✓";
+}
+
+function approachRow(a: ApproachStats): string[] {
+  return [a.label, ms(a.time.median), ms(a.time.min), ms(a.time.max), mb(a.rssMB.median), a.found, mark(a)];
+}
+
+const APPROACH_HEADER = [
+  "approach",
+  "median ms",
+  "min ms",
+  "max ms",
+  "peak RSS MB",
+  "skills found",
+  "matches",
+];
+const APPROACH_ALIGN = ["l", "r", "r", "r", "r", "r", "l"] as const;
+
+function localSection(series: LocalSeries): string {
+  const ours = find(series, "ours");
+  const floor = find(series, "floor");
+  const opencode = find(series, "opencode-style");
+  const lines = [
+    `### ${series.size}: ${int(series.skills)} skills, ${int(series.files)} files (${int(series.decoys)} decoy SKILL.md files in node_modules)`,
+    "",
+    table(APPROACH_HEADER, APPROACH_ALIGN, series.approaches.map(approachRow)),
+  ];
+  if (ours && floor && opencode) {
+    lines.push(
+      "",
+      `ours / floor: ${ratio(ours.time.median / floor.time.median)} wall time, ${ratio(ours.rssMB.median / floor.rssMB.median)} peak RSS. ` +
+        `ours / opencode-style: ${ratio(ours.time.median / opencode.time.median)} wall time, ${ratio(ours.rssMB.median / opencode.rssMB.median)} peak RSS.`,
+    );
+  }
+  return lines.join("\n");
+}
+
+function scalingSection(local: readonly LocalSeries[]): string {
+  const rows = local.flatMap((series) => {
+    const ours = find(series, "ours");
+    const floor = find(series, "floor");
+    if (!ours) return [];
+    return [
+      [
+        int(series.skills),
+        ms(ours.time.median),
+        (ours.time.median / series.skills).toFixed(3),
+        floor ? (floor.time.median / series.skills).toFixed(3) : "–",
+        mb(ours.rssMB.median),
+      ],
+    ];
+  });
+  return table(
+    ["skills", "ours median ms", "ours ms per skill", "floor ms per skill", "ours peak RSS MB"],
+    ["r", "r", "r", "r", "r"],
+    rows,
+  );
+}
+
+function remoteSection(remote: RemoteResults): string {
+  const { cold, warm, memory } = remote;
+  const speedup = cold.sequential.time.median / cold.pull.time.median;
+  const growth = (a: ApproachStats) => a.rssMB.median - memory.small.rssMB.median;
+  const server = warm.server;
+  const count = (pick: (s: ServerSummary) => Summary) => (server ? int(pick(server).median) : "–");
+  return [
+    `Loopback server (node:http on 127.0.0.1), ${int(remote.skills)} skills × ${remote.files / remote.skills} files, ${remote.delayMs} ms before every answer. \`pull\` runs with its defaults (node-fetch, concurrency 8).`,
+    "",
+    "### Cold pull",
+    "",
+    table(
+      ["approach", "median ms", "min ms", "max ms", "requests", "peak RSS MB", "skills", "complete"],
+      ["l", "r", "r", "r", "r", "r", "r", "l"],
+      [cold.pull, cold.sequential].map((a) => [
+        a.label,
+        ms(a.time.median),
+        ms(a.time.min),
+        ms(a.time.max),
+        a.server ? int(a.server.requests.median) : "–",
+        mb(a.rssMB.median),
+        a.found,
+        mark(a),
+      ]),
+    ),
+    "",
+    `pull is ${ratio(speedup)} faster than the sequential baseline.`,
+    "",
+    "### Warm pull (unchanged server, same cache)",
+    "",
+    table(
+      [
+        "median ms",
+        "min ms",
+        "max ms",
+        "requests",
+        "304 answers",
+        "file bodies",
+        "index bodies",
+        "body bytes",
+        "complete",
+      ],
+      ["r", "r", "r", "r", "r", "r", "r", "r", "l"],
+      [
+        [
+          ms(warm.time.median),
+          ms(warm.time.min),
+          ms(warm.time.max),
+          count((s) => s.requests),
+          count((s) => s.notModified),
+          count((s) => s.fileBodies),
+          count((s) => s.indexBodies),
+          count((s) => s.bodyBytes),
+          mark(warm),
+        ],
+      ],
+    ),
+    "",
+    `Counts are medians over the runs${server ? ` (file bodies: max ${int(server.fileBodies.max)})` : ""}.`,
+    "",
+    "### Memory while pulling one big file",
+    "",
+    table(
+      ["child", "peak RSS MB (median)", "min", "max", "growth MB", "median ms", "complete"],
+      ["l", "r", "r", "r", "r", "r", "l"],
+      [memory.small, memory.big, memory.huge, memory.buffered].map((a) => [
+        a.label,
+        mb(a.rssMB.median),
+        mb(a.rssMB.min),
+        mb(a.rssMB.max),
+        a === memory.small ? "–" : `+${mb(growth(a))}`,
+        ms(a.time.median),
+        mark(a),
+      ]),
+    ),
+    "",
+    `Growth is each child's median peak RSS minus the baseline's. A streaming download grows by about the same amount for ${int(memory.bigBytes / MIB)} MB and ${int(memory.hugeBytes / MIB)} MB; buffering grows with the file.`,
+  ].join("\n");
+}
+
+function profileSection(profile: NonNullable<BenchResults["profile"]>): string {
+  const rows = (lines: ProfileSummary["packages"]) =>
+    lines.map((l) => [`\`${l.name}\``, ms(l.selfMs), `${(l.share * 100).toFixed(1)}%`]);
+  return [
+    `One extra run of ours at ${profile.size} under \`node --cpu-prof\` (the whole child process, module loading included; ${ms(profile.summary.totalMs)} ms sampled). Self time:`,
+    "",
+    table(["by package", "self ms", "share"], ["l", "r", "r"], rows(profile.summary.packages)),
+    "",
+    table(["by function", "self ms", "share"], ["l", "r", "r"], rows(profile.summary.functions)),
+  ].join("\n");
+}
+
+/** BENCHMARKS.md for one run. */
+export function renderReport(results: BenchResults): string {
+  const m = results.machine;
+  const out = [
+    "# Benchmarks",
+    "",
+    `Written by \`${results.command}\` from one run (${ms(results.durationMs / 1000)} s); do not edit by hand. Ratios compare approaches measured in that same run.`,
+    "",
+    `**Machine:** ${m.cpu}, ${m.cores} cores, ${m.memGiB.toFixed(1)} GiB RAM, Node ${m.node}, ${m.platform}, ${m.date} (load average ${m.loadStart.toFixed(2)} at the start, ${m.loadEnd.toFixed(2)} at the end).`,
+  ];
+  if (results.notes.length > 0) out.push("", ...results.notes.map((n) => `> ${n}`));
+  out.push(
+    "",
+    "## Commands",
+    "",
+    "```sh",
+    "pnpm bench              # S (1,000 skills) and remote: a few minutes",
+    "pnpm bench --size L     # adds L (10,000 skills, ~200,000 files)",
+    "```",
+    "",
+    "Options (after `pnpm bench`): `--runs N` (default 5), `--warmup N` (1), `--seed N` (42), `--delay MS` (20),",
+    "`--only local|remote`, `--profile` (profile ours at the largest size), `--note TEXT`, `--out FILE`.",
+    "",
+    "## Method",
+    "",
+    `- Every run is a fresh \`node\` child process running compiled JavaScript. It loads the approach's modules, then times the work alone (\`performance.now()\` around it) and reports its peak RSS (\`process.resourceUsage().maxRSS\`, which includes Node's own ~40 MB).`,
+    `- ${results.warmup} warm-up round(s), then ${results.runs} measured rounds; approaches are interleaved (ABCABC…) so machine noise hits all alike. Tables show the median, min and max wall time and the median peak RSS.`,
+    `- Trees are generated from seed ${results.seed} (\`bench/.trees/\`, reused while seed, size and generator version match): skills at depths 2–5 under \`.agents/skills\`, \`.claude/skills\` and a configured path (a cloned skills repository with \`.git\` and \`node_modules\`), descriptions of 100–600 characters (plain, quoted, folded and literal block scalars), extra fields, 10% CRLF, bodies of 2–20 KB, 6–14 bundled files per skill, 5 \`node_modules\` files and 4 \`.git\` files per skill, and decoy SKILL.md files inside \`node_modules\`.`,
+    "- Every approach must find exactly the generated skills and the same checksum (SHA-256 over the sorted (name, trimmed description) pairs), computed after the clock stops.",
+    "- **ours**: `new SkillService({ sources: discoverySources({ cwd, home, paths: [configured path] }) }).discoverAndLoad()`, then `all()`: full YAML parse and validation through the public API.",
+    "- **floor**: fdir crawl of the same roots skipping `node_modules` and `.git`, `readFileSync` of each SKILL.md, the closing `---` found by `indexOf`, `name`/`description` read by a line regex that understands only what the generator writes (no YAML parser). The cost of touching the bytes at all.",
+    "- **fdir crawl only**: the floor's crawl without reading any file (reference).",
+    "- **opencode-style**: root by root, npm `glob` `**/SKILL.md` with `follow: true, dot: true`, then `gray-matter` on every file in `Promise.all`, as opencode does. It is given `ignore: ['**/node_modules/**', '**/.git/**']` so that it does the same job as the others (opencode itself prunes nothing and would also return the decoys).",
+    "",
+    "## Targets",
+    "",
+    table(
+      ["target", "measured", "result"],
+      ["l", "l", "l"],
+      targetRows(results).map((r) => [r.target, r.measured, r.result]),
+    ),
+    "",
+    "## Discovery and load",
+  );
+  for (const series of results.local) out.push("", localSection(series));
+  if (results.local.length > 0) out.push("", "### Scaling", "", scalingSection(results.local));
+  if (results.remote) out.push("", "## Remote", "", remoteSection(results.remote));
+  if (results.profile) out.push("", "## Where ours spends its time", "", profileSection(results.profile));
+  return `${out.join("\n")}\n`;
+}
