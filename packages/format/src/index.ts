@@ -1,0 +1,3 @@
+export { escapeXml } from "./escape.js";
+export type { FmtOptions } from "./fmt.js";
+export { fmt } from "./fmt.js";
