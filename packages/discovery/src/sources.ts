@@ -174,7 +174,7 @@ function keepLastById(roots: readonly DiscoveryRoot[]): DiscoveryRoot[] {
 }
 
 /** The scan options every source of one discovery shares. */
-export function scanOptionsOf(options: DiscoveryOptions): RootsScanOptions {
+function scanOptionsOf(options: DiscoveryOptions): RootsScanOptions {
   return {
     ...(options.ignore === undefined ? {} : { ignore: options.ignore }),
     ...(options.followSymlinks === undefined ? {} : { followSymlinks: options.followSymlinks }),

@@ -128,6 +128,21 @@ describe("watchSkills", () => {
     expect(w.batches).toEqual([[...files].sort().map((path) => ({ type: "added", path }))]);
   });
 
+  it("reports during a steady stream of writes instead of waiting for quiet", {
+    timeout: 90_000,
+  }, async () => {
+    const { home, project } = await tempWorld();
+    const file = await writeSkill(join(project, ".agents", "skills", "busy"));
+    const w = start({ cwd: project, home, debounceMs: 200 }); // reports at least every 2 s
+    await w.watcher.ready;
+    const end = Date.now() + 20_000;
+    for (let i = 0; w.batches.length === 0 && Date.now() < end; i++) {
+      await writeFile(file, skillText("busy", `Version ${i}.`));
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+    expect(w.batches[0]).toEqual([{ type: "changed", path: file }]);
+  });
+
   it("keeps reporting after a listener throws, with a logger warning", { timeout: 90_000 }, async () => {
     const { home, project } = await tempWorld();
     await mkdir(join(project, ".agents", "skills"), { recursive: true });

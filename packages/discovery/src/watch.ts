@@ -25,11 +25,17 @@ export interface SkillWatcher {
 
 /** Options of {@link watchSkills}: the discovery options plus the debounce. */
 export interface WatchOptions extends DiscoveryOptions {
-  /** Quiet time in milliseconds before changes are reported together (default 100). */
+  /**
+   * Quiet time in milliseconds before changes are reported together (default 100); under a
+   * steady stream of changes they are reported at least every `10 × debounceMs`.
+   */
   readonly debounceMs?: number;
 }
 
 const NO_LOGGER: Logger = { warn() {} };
+
+/** Changes are reported at the latest this many debounce periods after the first one. */
+const MAX_WAIT_FACTOR = 10;
 
 /** Merges a new event into the one pending for the same file. `undefined`: nothing happened. */
 function merge(
@@ -95,6 +101,7 @@ export function watchSkills(
 
   let pending = new Map<string, SkillChange["type"]>();
   let timer: NodeJS.Timeout | undefined;
+  let firstPendingAt = 0;
   let closed = false;
 
   const flush = () => {
@@ -113,11 +120,14 @@ export function watchSkills(
   const record = (type: SkillChange["type"], path: string) => {
     if (closed || basename(path) !== SKILL_FILE) return;
     if (!roots.some((root) => isWithin(path, root))) return;
+    if (pending.size === 0) firstPendingAt = Date.now();
     const next = merge(pending.get(path), type);
     if (next === undefined) pending.delete(path);
     else pending.set(path, next);
     if (timer) clearTimeout(timer);
-    timer = setTimeout(flush, debounceMs);
+    // A steady stream of writes must not postpone the report forever.
+    const latest = firstPendingAt + MAX_WAIT_FACTOR * debounceMs - Date.now();
+    timer = setTimeout(flush, Math.max(0, Math.min(debounceMs, latest)));
   };
 
   const watcher: FSWatcher = watch(watched, {
