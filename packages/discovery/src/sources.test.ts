@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -232,6 +233,19 @@ describe("default preset", () => {
     expect(logger.warnings.map((w) => w.message)).toEqual([
       `Skill path not found: ${join(project, "missing")} (configured as "missing")`,
       expect.stringMatching(/^Duplicate skill name: pdf/),
+    ]);
+  });
+
+  it("never hangs on a FIFO named SKILL.md: scanned past with a warning, never loaded", async () => {
+    const { home, project } = await tempWorld();
+    await writeSkill(join(project, ".claude", "skills", "good"));
+    await mkdir(join(project, ".claude", "skills", "pipe"), { recursive: true });
+    execFileSync("mkfifo", [join(project, ".claude", "skills", "pipe", "SKILL.md")]);
+    const { service, report, logger } = await load({ cwd: project, home });
+    expect(names(service)).toEqual(["good"]);
+    expect(report.failed).toEqual([]);
+    expect(logger.warnings.map((w) => w.message)).toEqual([
+      `Skipping ${join(project, ".claude", "skills", "pipe", "SKILL.md")}: expected a SKILL.md file, found a FIFO`,
     ]);
   });
 
