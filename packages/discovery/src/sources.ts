@@ -22,7 +22,7 @@ export interface DiscoveryOptions {
    */
   readonly stopAt?: string;
   /**
-   * Extra folders (config `skills.paths`), highest precedence, each scanned for `**\/SKILL.md`:
+   * Extra folders (config `skills.paths`), highest precedence, each scanned for `SKILL.md` at any depth:
    * `~/` is the home directory, relative paths resolve against `cwd`, a missing folder is a
    * logger warning.
    */
@@ -43,7 +43,7 @@ export interface DiscoveryOptions {
 export interface DiscoveryRoot {
   /** The source id, e.g. `global:.claude`, `project:/abs/dir/.agents`, `config:/abs/path`. */
   readonly id: string;
-  /** Absolute folders scanned for `**\/SKILL.md`, existing or not. */
+  /** Absolute folders scanned for `SKILL.md` at any depth, existing or not. */
   readonly dirs: readonly string[];
   /** For `paths` entries: the value as configured (a missing folder is then a warning). */
   readonly configured?: string;
@@ -184,7 +184,7 @@ function scanOptionsOf(options: DiscoveryOptions): RootsScanOptions {
 
 /**
  * The skill sources an agent sees from `options.cwd`, lowest precedence first: hand them to
- * `new SkillService({ sources })`. Each source scans its folders for `**\/SKILL.md` on every
+ * `new SkillService({ sources })`. Each source scans its folders for `SKILL.md` files on every
  * `scan()`, so skills added later are found by the next `discoverAndLoad()`.
  *
  * @example
