@@ -31,10 +31,12 @@ async function put(files: Record<string, string | Buffer>, base = join(root, "pa
   return base;
 }
 
-/** Every file under `dir`, as path → bytes. */
-async function contents(dir: string): Promise<Record<string, Buffer>> {
-  const out: Record<string, Buffer> = {};
-  for (const path of await tree(dir)) if (!path.endsWith("/")) out[path] = await readFile(join(dir, path));
+/** Every file under `dir`, as path → bytes in base64 (strings compare fast; Buffers element by element). */
+async function contents(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const path of await tree(dir)) {
+    if (!path.endsWith("/")) out[path] = (await readFile(join(dir, path))).toString("base64");
+  }
   return out;
 }
 

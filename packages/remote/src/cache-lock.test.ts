@@ -39,7 +39,8 @@ function slowPack(skills: Record<string, Record<string, string>>, delayMs: numbe
   };
 }
 
-describe("two processes pulling one pack", () => {
+// Child processes start slowly on a loaded machine: allow them time.
+describe("two processes pulling one pack", { timeout: 30_000 }, () => {
   it("take turns, and leave one consistent copy", async () => {
     const skills: Record<string, Record<string, string>> = {};
     for (let i = 0; i < 4; i++) skills[`s${i}`] = { "SKILL.md": skillMd(`s${i}`), "ref.md": `ref ${i}` };

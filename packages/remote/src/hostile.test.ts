@@ -224,7 +224,8 @@ describe("hostile manifest entries are skipped whole; the good ones still arrive
 });
 
 const TEN_MB = Buffer.alloc(10 * 1024 * 1024, 0x61);
-const LIMITS: Partial<PullOptions> = { maxFileBytes: 1024 * 1024, timeoutMs: 300 };
+// The timeout also applies to the good files: generous enough for a loaded machine.
+const LIMITS: Partial<PullOptions> = { maxFileBytes: 1024 * 1024, timeoutMs: 1000 };
 const loopRoutes: Record<string, Handler> = {
   "bad/SKILL.md": (_req, res, log) => send(res, log, 301, "", { location: "/bad/again" }),
   "bad/again": (_req, res, log) => send(res, log, 307, "", { location: "SKILL.md" }),
@@ -353,7 +354,7 @@ describe("hostile answers fail one skill; the good ones still arrive", () => {
   it("a server that stalls mid-body", async () => {
     const { skipped } = await answerCase({ "bad/SKILL.md": stallAnswer }, ["SKILL.md"], LIMITS);
     expect(skipped.code).toBe("REMOTE_ERROR");
-    expect(skipped.reason).toMatch(/bad\/SKILL\.md timed out after 300 ms \(stalled after 10 bytes\)$/);
+    expect(skipped.reason).toMatch(/bad\/SKILL\.md timed out after 1000 ms \(stalled after 10 bytes\)$/);
   });
 
   it("a body shorter than its Content-Length", async () => {

@@ -33,7 +33,7 @@ afterEach(async () => {
   await cleanup();
 });
 
-describe("the built package", () => {
+describe("the built package", { timeout: 30_000 }, () => {
   it("require()s as CommonJS and pulls through node-fetch, loaded lazily", async () => {
     const remote = createRequire(import.meta.url)(DIST_CJS) as Record<string, unknown>;
     expect(Object.keys(remote).sort()).toEqual(EXPORTS);
