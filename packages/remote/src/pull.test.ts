@@ -332,6 +332,28 @@ describe("pull: a failed skill keeps its previous copy", () => {
     expect((await tree(first.dir)).filter((p) => p.startsWith(".tmp") || p.startsWith(".old"))).toEqual([]);
   });
 
+  it("keeps the old copy of a skill whose entry turned invalid", async () => {
+    const files = pack({ a: { "SKILL.md": skillMd("a") }, b: { "SKILL.md": skillMd("b") } });
+    const server = await start(staticFiles(files));
+    const first = await pull(server.url, { cacheDir });
+    files.set(
+      "index.json",
+      indexJson([
+        { name: "a", files: ["SKILL.md", "../../x"] },
+        { name: "b", files: ["SKILL.md"] },
+      ]),
+    );
+    const events: PullProgress[] = [];
+
+    const second = await pull(server.url, { cacheDir, onProgress: (e) => events.push(e) });
+
+    expect(second.files).toEqual(first.files);
+    const reason = 'unsafe file "../../x": it has a ".." segment; the previous copy was kept';
+    expect(second.skipped).toEqual([{ name: "a", code: "UNSAFE_PATH", reason }]);
+    expect(events).toContainEqual({ type: "skill", name: "a", status: "skipped", reason });
+    expect(await tree(first.dir)).toEqual([".state.json", "a/", "a/SKILL.md", "b/", "b/SKILL.md"]);
+  });
+
   it("leaves the cache as it was when the caller aborts mid-download", async () => {
     const files = pack({ a: { "SKILL.md": skillMd("a") }, b: { "SKILL.md": skillMd("b") } }, {});
     let stall = false;

@@ -94,6 +94,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_FILE_BYTES = 10 * MIB;
 const DEFAULT_MAX_TOTAL_BYTES = 200 * MIB;
 const NO_LOGGER: Logger = { warn() {} };
+const KEPT = "; the previous copy was kept";
 
 interface Settings {
   readonly cacheDir: string;
@@ -409,7 +410,21 @@ class PackSync {
 
   async run(index: unknown): Promise<PullResult> {
     const { settings, packDir } = this;
-    const { manifest, skipped: invalid, listed } = checkManifest(index);
+    const checked = checkManifest(index);
+    const { manifest, listed } = checked;
+    // An entry that is listed but invalid now keeps the copy an earlier, valid index brought.
+    const keptInvalid: Record<string, SkillState> = {};
+    const valid = new Set(manifest.skills.map((e) => e.name));
+    for (const s of checked.skipped) {
+      const previous = this.state?.skills[s.name];
+      if (!previous || !listed.has(s.name) || valid.has(s.name)) continue;
+      const files = Object.keys(previous.files);
+      if ((await presentFiles(join(packDir, s.name), files)).size === files.length)
+        keptInvalid[s.name] = previous;
+    }
+    const invalid = checked.skipped.map((s) =>
+      keptInvalid[s.name] ? { ...s, reason: `${s.reason}${KEPT}` } : s,
+    );
     settings.emit({
       type: "index",
       url: this.indexUrl,
@@ -431,22 +446,18 @@ class PackSync {
       throw abortError(settings.signal);
     }
 
-    const skills: Record<string, SkillState> = {};
+    const skills: Record<string, SkillState> = { ...keptInvalid };
     const failed: SkippedSkill[] = [];
     for (const o of outcomes) {
       if (o.kind !== "failed") skills[o.entry.name] = o.state;
       else {
         if (o.kept) skills[o.entry.name] = o.kept;
-        const kept = o.kept ? "; the previous copy was kept" : "";
-        failed.push({ name: o.entry.name, reason: `${o.error.message}${kept}`, code: o.error.code });
+        failed.push({
+          name: o.entry.name,
+          reason: `${o.error.message}${o.kept ? KEPT : ""}`,
+          code: o.error.code,
+        });
       }
-    }
-    // An entry that is listed but invalid keeps the copy an earlier, valid index brought.
-    for (const s of invalid) {
-      const previous = this.state?.skills[s.name];
-      if (!previous || !listed.has(s.name) || skills[s.name]) continue;
-      const present = await presentFiles(join(packDir, s.name), Object.keys(previous.files));
-      if (present.size === Object.keys(previous.files).length) skills[s.name] = previous;
     }
 
     const removed = await this.#commit(outcomes, listed, skills);
@@ -513,7 +524,7 @@ class PackSync {
     } catch (error) {
       if (staging) await rm(staging, { recursive: true, force: true }).catch(() => {});
       const e = cacheError(error, dir);
-      const reason = `${e.message}${kept ? "; the previous copy was kept" : ""}`;
+      const reason = `${e.message}${kept ? KEPT : ""}`;
       settings.emit({ type: "skill", name: entry.name, status: "skipped", reason });
       return { kind: "failed", entry, error: e, ...(kept ? { kept } : {}) };
     }
