@@ -1,3 +1,4 @@
+import { XMLParser, XMLValidator } from "fast-xml-parser";
 import type { SkillInfo } from "@skill/core";
 
 /** A skill as SkillService would hand it over; only the fields formatting reads matter. */
@@ -43,4 +44,72 @@ export function onlyXmlChars(text: string): boolean {
     if (!ok) return false;
   }
   return true;
+}
+
+/** What a reader of a catalog sees for one skill. */
+export interface Listed {
+  readonly name: string;
+  readonly description?: string;
+  readonly location?: string;
+}
+
+const xmlParser = new XMLParser({
+  trimValues: false,
+  parseTagValue: false,
+  processEntities: true,
+  htmlEntities: false,
+  ignoreAttributes: false,
+  isArray: (tag) => tag === "skill" || tag === "file",
+});
+
+/** Parses an XML document with fast-xml-parser, failing loudly on anything not well-formed. */
+export function parseXml(text: string): Record<string, unknown> {
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) throw new Error(`Not well-formed XML: ${JSON.stringify(valid.err)}\n${text}`);
+  if (!onlyXmlChars(text)) throw new Error(`Characters XML 1.0 forbids in:\n${JSON.stringify(text)}`);
+  return xmlParser.parse(text) as Record<string, unknown>;
+}
+
+function fromXmlSkill(s: Record<string, unknown>): Listed {
+  const text = (v: unknown) => (v === "" || typeof v === "string" ? v : v === undefined ? undefined : String(v));
+  const description = text(s.description);
+  return {
+    name: text(s.name) ?? "",
+    ...(description === undefined ? {} : { description }),
+    location: text(s.location) ?? "",
+  };
+}
+
+/** Reads a catalog back as an agent would, in any style. */
+export function readCatalog(text: string, style: "xml" | "markdown" | "json"): Listed[] {
+  if (text === "") return [];
+  if (style === "xml") {
+    const doc = parseXml(text) as { available_skills?: { skill?: Record<string, unknown>[] } | string };
+    if (Object.keys(doc).join() !== "available_skills") throw new Error(`Unexpected root in ${text}`);
+    const root = doc.available_skills;
+    return typeof root === "object" ? (root.skill ?? []).map(fromXmlSkill) : [];
+  }
+  if (style === "json") return JSON.parse(text) as Listed[];
+  const [header, ...lines] = text.split("\n");
+  if (header !== "## Available Skills") throw new Error(`Unexpected header in ${text}`);
+  return lines.map((line) => {
+    const m = /^- \*\*(.*?)\*\*(?:: (.*))?$/s.exec(line);
+    if (!m) throw new Error(`Not a bullet: ${JSON.stringify(line)}`);
+    return m[2] === undefined ? { name: m[1] as string } : { name: m[1] as string, description: m[2] };
+  });
+}
+
+/** What XML 1.0 gives back for text: forbidden characters gone, line ends normalised (XML §2.11). */
+export function afterXml(text: string): string {
+  return Array.from(text)
+    .filter(onlyXmlChars)
+    .join("")
+    .replace(/\r\n?/g, "\n");
+}
+
+/** The markdown bullet rule restated: whitespace runs holding a line break become one space. */
+export function oneLine(text: string): string {
+  return Array.from(text.replace(/[\s\u0085]+/g, (run) => (/[\n\r\v\f\u0085\u2028\u2029]/.test(run) ? " " : run)))
+    .filter(onlyXmlChars)
+    .join("");
 }

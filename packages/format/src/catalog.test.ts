@@ -1,0 +1,320 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadSkillFile, SkillError, type SkillInfo } from "@skill/core";
+import { describe, expect, it } from "vitest";
+import { afterXml, oneLine, random, readCatalog, skill } from "./__fixtures__/skills.js";
+import { type CatalogOptions, type CatalogResult, formatCatalog, MIN_DESCRIPTION_LENGTH } from "./catalog.js";
+
+const STYLES = ["xml", "markdown", "json"] as const;
+type Style = (typeof STYLES)[number];
+
+const pdf = skill(
+  "pdf",
+  "Extract text and tables from PDF files, fill forms and merge documents. Use when working with PDFs.",
+  "/home/me/.agents/skills/pdf/SKILL.md",
+);
+const notes = skill(
+  "release-notes",
+  'Write release notes from the git log & changesets. Use when asked "what changed".',
+  "/work/app/.claude/skills/release-notes/SKILL.md",
+);
+
+function codePoints(text: string): number {
+  return Array.from(text).length;
+}
+
+/**
+ * Checks every promise of formatCatalog's budget rule on one result, reading the text back
+ * the way an agent would.
+ */
+function checkCatalog(
+  skills: readonly SkillInfo[],
+  style: Style,
+  budget: number,
+  result: CatalogResult,
+): void {
+  const names = skills.map((s) => s.name);
+  expect(result.text.length).toBeLessThanOrEqual(budget);
+  expect([...result.included, ...result.omitted]).toEqual(names);
+  if (result.included.length === 0) expect(result.text).toBe("");
+
+  const listed = readCatalog(result.text, style);
+  expect(listed.map((l) => l.name)).toEqual(result.included);
+  const truncated: string[] = [];
+  let described = true;
+  listed.forEach((shown, i) => {
+    const raw = (skills[i] as SkillInfo).description;
+    const original = style === "markdown" ? oneLine(raw) : style === "xml" ? afterXml(raw) : raw;
+    if (style !== "markdown") expect(shown.location).toBe((skills[i] as SkillInfo).location);
+    if (shown.description === undefined) {
+      described = false;
+      if (raw !== "") truncated.push(shown.name);
+      return;
+    }
+    // Descriptions are dropped from the end of the list only.
+    expect(described).toBe(true);
+    if (shown.description === original) return;
+    truncated.push(shown.name);
+    expect(shown.description.endsWith("…")).toBe(true);
+    expect(codePoints(shown.description)).toBeGreaterThanOrEqual(Math.min(MIN_DESCRIPTION_LENGTH, 2));
+    const kept = shown.description.slice(0, -1);
+    expect(original.startsWith(kept)).toBe(true);
+    expect(kept).toBe(kept.trimEnd());
+  });
+  expect(result.truncated).toEqual(truncated);
+
+  if (result.omitted.length > 0) {
+    // Skills are dropped only when not even every name fits: no descriptions are left...
+    expect(listed.every((l) => l.description === undefined)).toBe(true);
+    // ...and one more skill would not have fitted.
+    const k = result.included.length;
+    expect(formatCatalog(skills.slice(0, k + 1), { style, budget }).omitted).toEqual([names[k]]);
+  }
+}
+
+describe("formatCatalog styles", () => {
+  it("xml follows the Agent Skills guide layout", () => {
+    expect(formatCatalog([pdf, notes]).text).toBe(
+      [
+        "<available_skills>",
+        "  <skill>",
+        "    <name>pdf</name>",
+        `    <description>${pdf.description}</description>`,
+        "    <location>/home/me/.agents/skills/pdf/SKILL.md</location>",
+        "  </skill>",
+        "  <skill>",
+        "    <name>release-notes</name>",
+        "    <description>Write release notes from the git log &amp; changesets. Use when asked &quot;what changed&quot;.</description>",
+        "    <location>/work/app/.claude/skills/release-notes/SKILL.md</location>",
+        "  </skill>",
+        "</available_skills>",
+      ].join("\n"),
+    );
+  });
+
+  it("markdown is a heading and one compact bullet per skill", () => {
+    expect(formatCatalog([pdf, notes], { style: "markdown" }).text).toBe(
+      `## Available Skills\n- **pdf**: ${pdf.description}\n- **release-notes**: ${notes.description}`,
+    );
+    const multi = skill("m", "line one\n\n  line two");
+    expect(formatCatalog([multi], { style: "markdown" }).text).toBe(
+      "## Available Skills\n- **m**: line one line two",
+    );
+  });
+
+  it("json is an array with one object per line", () => {
+    const text = formatCatalog([pdf, notes], { style: "json" }).text;
+    expect(text.split("\n")).toHaveLength(4);
+    expect(JSON.parse(text)).toEqual([
+      { name: "pdf", description: pdf.description, location: pdf.location },
+      { name: "release-notes", description: notes.description, location: notes.location },
+    ]);
+  });
+
+  it("reports everything included and nothing cut without a budget", () => {
+    for (const style of STYLES) {
+      expect(formatCatalog([pdf, notes], { style })).toMatchObject({
+        included: ["pdf", "release-notes"],
+        omitted: [],
+        truncated: [],
+      });
+    }
+  });
+
+  it("keeps the order given", () => {
+    expect(formatCatalog([notes, pdf]).included).toEqual(["release-notes", "pdf"]);
+  });
+
+  it("gives an empty text for an empty list, in every style", () => {
+    for (const style of STYLES) {
+      expect(formatCatalog([], { style })).toEqual({ text: "", included: [], omitted: [], truncated: [] });
+      expect(formatCatalog([], { style, budget: 0 }).text).toBe("");
+    }
+  });
+
+  it("writes absolute locations as file URLs on request, percent-encoded", () => {
+    const odd = skill("odd", "x", "/tmp/a b/#x%y/é/SKILL.md");
+    const rel = skill("rel", "x", "skills/rel/SKILL.md");
+    const xml = formatCatalog([odd, rel], { locationStyle: "file-url" }).text;
+    expect(xml).toContain("<location>file:///tmp/a%20b/%23x%25y/%C3%A9/SKILL.md</location>");
+    expect(xml).toContain("<location>skills/rel/SKILL.md</location>");
+    const json = JSON.parse(formatCatalog([odd], { style: "json", locationStyle: "file-url" }).text);
+    expect(json[0].location).toBe("file:///tmp/a%20b/%23x%25y/%C3%A9/SKILL.md");
+  });
+
+  it("refuses unknown options with INVALID_FIELD", () => {
+    const bad: [CatalogOptions, string][] = [
+      [{ style: "yaml" as never }, "style"],
+      [{ locationStyle: "url" as never }, "locationStyle"],
+      [{ budget: -1 }, "budget"],
+      [{ budget: Number.NaN }, "budget"],
+      [{ budget: "100" as never }, "budget"],
+    ];
+    for (const [options, field] of bad) {
+      let error: unknown;
+      try {
+        formatCatalog([pdf], options);
+      } catch (e) {
+        error = e;
+      }
+      expect(SkillError.isInstance(error) && error.code === "INVALID_FIELD" && error.field).toBe(field);
+    }
+  });
+});
+
+describe("formatCatalog budget", () => {
+  const full = formatCatalog([pdf, notes]).text.length;
+
+  it("changes nothing when the text fits exactly", () => {
+    expect(formatCatalog([pdf, notes], { budget: full })).toMatchObject({ omitted: [], truncated: [] });
+    expect(formatCatalog([pdf, notes], { budget: Number.POSITIVE_INFINITY }).truncated).toEqual([]);
+  });
+
+  it("shortens only the longest description first, at a word boundary, with an ellipsis", () => {
+    const result = formatCatalog([pdf, notes], { budget: full - 10 });
+    expect(result.truncated).toEqual(["pdf"]);
+    const [shown] = readCatalog(result.text, "xml");
+    expect(shown?.description).toBe(
+      "Extract text and tables from PDF files, fill forms and merge documents. Use when working…",
+    );
+    checkCatalog([pdf, notes], "xml", full - 10, result);
+  });
+
+  it("shortens every description over the cap alike, leaving shorter ones whole", () => {
+    const short = skill("short", "Tiny.");
+    const skills = [pdf, short, notes];
+    const budget = formatCatalog(skills).text.length - 100;
+    const result = formatCatalog(skills, { budget });
+    expect(result.truncated).toEqual(["pdf", "release-notes"]);
+    const [a, b, c] = readCatalog(result.text, "xml");
+    expect(b?.description).toBe("Tiny.");
+    expect(Math.abs(codePoints(a?.description ?? "") - codePoints(c?.description ?? ""))).toBeLessThan(32);
+    checkCatalog(skills, "xml", budget, result);
+  });
+
+  it("cuts mid-word only when no space is near (CJK text, long identifiers)", () => {
+    const cjk = skill("cjk", "技能描述".repeat(40));
+    const budget = formatCatalog([cjk]).text.length - 60;
+    const result = formatCatalog([cjk], { budget });
+    const [shown] = readCatalog(result.text, "xml");
+    expect(shown?.description).toMatch(/^(技能描述)+[技能描述]*…$/);
+    expect(result.text.length).toBeGreaterThan(budget - 4);
+  });
+
+  it("never splits an emoji", () => {
+    const emoji = skill("emoji", "😀".repeat(100));
+    for (let budget = 80; budget < 300; budget++) {
+      const result = formatCatalog([emoji], { budget, style: "json" });
+      expect(result.text).not.toMatch(/[\uD800-\uDFFF]/u); // no lone surrogate
+      checkCatalog([emoji], "json", budget, result);
+    }
+  });
+
+  it("drops descriptions from the end of the list, keeping every name, before dropping skills", () => {
+    const skills = Array.from({ length: 10 }, (_, i) =>
+      skill(`skill-${i}`, `Description number ${i} `.repeat(8).trim()),
+    );
+    const namesOnly = formatCatalog(
+      skills.map((s) => ({ ...s, description: "" })),
+      { style: "markdown" },
+    ).text.length;
+    const result = formatCatalog(skills, { style: "markdown", budget: namesOnly + 200 });
+    expect(result.omitted).toEqual([]);
+    const listed = readCatalog(result.text, "markdown");
+    const withDescription = listed.filter((l) => l.description !== undefined).length;
+    expect(withDescription).toBeGreaterThan(0);
+    expect(withDescription).toBeLessThan(10);
+    expect(result.truncated).toEqual(skills.map((s) => s.name));
+    checkCatalog(skills, "markdown", namesOnly + 200, result);
+  });
+
+  it("drops whole skills from the end when not every name fits", () => {
+    const skills = Array.from({ length: 10 }, (_, i) => skill(`skill-${i}`));
+    const result = formatCatalog(skills, { budget: 400 });
+    expect(result.included.length).toBeGreaterThan(0);
+    expect(result.omitted).toEqual(skills.slice(result.included.length).map((s) => s.name));
+    expect(result.truncated).toEqual(result.included);
+    checkCatalog(skills, "xml", 400, result);
+  });
+
+  it("gives an empty text when not even one name fits", () => {
+    for (const style of STYLES) {
+      expect(formatCatalog([pdf, notes], { style, budget: 20 })).toEqual({
+        text: "",
+        included: [],
+        omitted: ["pdf", "release-notes"],
+        truncated: [],
+      });
+    }
+  });
+
+  it("holds every promise on random skills, styles and budgets", () => {
+    const next = random(7);
+    const words = [
+      "use",
+      "when",
+      "PDF",
+      "&",
+      "<tag>",
+      "quotes\"'",
+      "é",
+      "😀",
+      "supercalifragilistic",
+      "技能描述技能描述",
+    ];
+    const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)] as T;
+    for (let round = 0; round < 150; round++) {
+      const skills = Array.from({ length: 1 + Math.floor(next() * 12) }, (_, i) => {
+        const description = Array.from({ length: Math.floor(next() * 60) }, () => pick(words)).join(" ");
+        return skill(
+          `s${i}-${"x".repeat(Math.floor(next() * 20))}`,
+          description,
+          `/r/${i}/${pick(words)}/SKILL.md`,
+        );
+      });
+      for (const style of STYLES) {
+        const budget = Math.floor(next() * (formatCatalog(skills, { style }).text.length + 40));
+        const result = formatCatalog(skills, { style, budget });
+        checkCatalog(skills, style, budget, result);
+        expect(formatCatalog(skills, { style, budget })).toEqual(result);
+      }
+    }
+  });
+
+  it("never lists fewer skills or descriptions for a larger budget", () => {
+    const skills = Array.from({ length: 8 }, (_, i) =>
+      skill(`skill-${i}`, `Use when ${"task ".repeat(10 * i)}`),
+    );
+    const described = (r: CatalogResult) => readCatalog(r.text, "xml").filter((l) => l.description).length;
+    let previous = formatCatalog(skills, { budget: 0 });
+    for (let budget = 1; budget < 2000; budget += 7) {
+      const result = formatCatalog(skills, { budget });
+      expect(result.included.length).toBeGreaterThanOrEqual(previous.included.length);
+      expect(described(result)).toBeGreaterThanOrEqual(described(previous));
+      previous = result;
+    }
+  });
+});
+
+describe("formatCatalog on the real-skill corpus", () => {
+  const corpus = fileURLToPath(new URL("../../../../shared/corpus/real", import.meta.url));
+
+  it("keeps every promise for all corpus skills, in every style, at many budgets", async () => {
+    const files = (await readdir(corpus, { recursive: true }))
+      .filter((f) => f.endsWith("SKILL.md"))
+      .map((f) => join(corpus, f))
+      .sort();
+    expect(files.length).toBeGreaterThanOrEqual(60);
+    const skills = (await Promise.all(files.map((f) => loadSkillFile(f).then((p) => p.skill)))).sort(
+      (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    );
+    for (const style of STYLES) {
+      const whole = formatCatalog(skills, { style });
+      checkCatalog(skills, style, Number.POSITIVE_INFINITY, whole);
+      for (const budget of [whole.text.length, 16000, 8000, 4000, 2000, 500, 100, 0]) {
+        checkCatalog(skills, style, budget, formatCatalog(skills, { style, budget }));
+      }
+    }
+  });
+});

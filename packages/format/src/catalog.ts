@@ -1,0 +1,206 @@
+import { SkillError, type SkillInfo } from "@skill/core";
+import { skillBullet, skillElement } from "./elements.js";
+import { checkLocationStyle, formatLocation, type LocationStyle } from "./location.js";
+
+/** The layout of a catalog: see {@link formatCatalog}. */
+export type CatalogStyle = "xml" | "markdown" | "json";
+
+/** Options of {@link formatCatalog}. */
+export interface CatalogOptions {
+  /** `xml` (default), `markdown` or `json`. */
+  readonly style?: CatalogStyle;
+  /** `path` (default): locations as given; `file-url`: absolute paths as `file://` URLs. */
+  readonly locationStyle?: LocationStyle;
+  /** Largest `text.length` allowed (UTF-16 code units). Default: no limit. */
+  readonly budget?: number;
+}
+
+/** What {@link formatCatalog} wrote, and what it had to leave out to stay within the budget. */
+export interface CatalogResult {
+  /** The catalog; `""` when there is nothing to list. */
+  readonly text: string;
+  /** Names of the skills listed, in order. */
+  readonly included: string[];
+  /** Names of the skills left out entirely (the end of the list), in order. */
+  readonly omitted: string[];
+  /** Names of listed skills whose description was shortened or left out, in order. */
+  readonly truncated: string[];
+}
+
+/** A shortened description keeps at least this many characters (`…` included); below that it is dropped. */
+export const MIN_DESCRIPTION_LENGTH = 24;
+
+const ELLIPSIS = "…";
+const WHITESPACE = /\s/;
+
+interface Entry {
+  readonly name: string;
+  readonly description: string;
+  /** The description's code points, so a cut never splits a surrogate pair. */
+  readonly chars: readonly string[];
+  readonly location: string;
+}
+
+/** Which skills a rendering lists: the first `count`, the first `described` of them with descriptions of at most `cap` characters. */
+interface Plan {
+  readonly count: number;
+  readonly described: number;
+  readonly cap: number;
+}
+
+interface View {
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly location: string;
+}
+
+const RENDER: Readonly<Record<CatalogStyle, (views: readonly View[]) => string>> = {
+  xml: (views) =>
+    [
+      "<available_skills>",
+      ...views.map((v) => skillElement("  ", v.name, v.description, v.location)),
+      "</available_skills>",
+    ].join("\n"),
+  markdown: (views) =>
+    ["## Available Skills", ...views.map((v) => skillBullet(v.name, v.description))].join("\n"),
+  json: (views) => {
+    const lines = views.map((v) => {
+      const entry =
+        v.description === undefined
+          ? { name: v.name, location: v.location }
+          : { name: v.name, description: v.description, location: v.location };
+      return `  ${JSON.stringify(entry)}`;
+    });
+    return ["[", lines.join(",\n"), "]"].join("\n");
+  },
+};
+
+/**
+ * Shortens a description to at most `cap` characters, `…` included: the cut falls on the
+ * last whitespace within the final third of the allowance (at most 30 characters back), or
+ * mid-word when there is none (CJK text, long identifiers). The kept prefix never shrinks as
+ * `cap` grows, which is what lets the budget search below be a binary search.
+ */
+function shorten(chars: readonly string[], cap: number): string {
+  const hard = cap - 1;
+  const lowest = hard - Math.min(30, Math.floor(cap / 3));
+  let cut = hard;
+  for (let i = hard; i >= lowest; i--) {
+    if (WHITESPACE.test(chars[i] as string)) {
+      cut = i;
+      break;
+    }
+  }
+  return chars.slice(0, cut).join("").trimEnd() + ELLIPSIS;
+}
+
+function descriptionFor(entry: Entry, index: number, plan: Plan): string | undefined {
+  if (index >= plan.described) return undefined;
+  return entry.chars.length > plan.cap ? shorten(entry.chars, plan.cap) : entry.description;
+}
+
+function largest(low: number, high: number, ok: (n: number) => boolean): number {
+  // Invariant: ok(low) holds; find the largest n in [low, high] with ok(n).
+  let lo = low;
+  let hi = high;
+  while (lo < hi) {
+    const mid = lo + Math.ceil((hi - lo) / 2);
+    if (ok(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function checkBudget(budget: number | undefined): number {
+  if (budget === undefined) return Number.POSITIVE_INFINITY;
+  if (typeof budget !== "number" || Number.isNaN(budget) || budget < 0) {
+    throw new SkillError(
+      "INVALID_FIELD",
+      `Invalid catalog budget: expected a number of characters >= 0, found ${JSON.stringify(budget) ?? String(budget)}`,
+      { field: "budget" },
+    );
+  }
+  return Math.floor(budget);
+}
+
+function checkStyle(style: unknown): CatalogStyle {
+  if (style === "xml" || style === "markdown" || style === "json") return style;
+  throw new SkillError(
+    "INVALID_FIELD",
+    `Invalid catalog style: expected "xml", "markdown" or "json", found ${JSON.stringify(style)}`,
+    { field: "style" },
+  );
+}
+
+/**
+ * The skill catalog for a system prompt or a skill tool description, in the order given.
+ * An empty list (or a budget too small for even one name) gives `text: ""`: leave the block out.
+ *
+ * Styles, per the Agent Skills integration guide and opencode:
+ * - `xml`: `<available_skills>`, a two-space-indented `<skill>` per skill with four-space
+ *   `<name>`, `<description>`, `<location>`; text escaped by {@link escapeXml}.
+ * - `markdown`: `## Available Skills`, then `- **name**: description` per skill, each on one line.
+ * - `json`: an array with one `{"name","description","location"}` object per line.
+ *
+ * Budget rule (deterministic; `budget` counts UTF-16 code units of `text`):
+ * 1. Everything fits: done.
+ * 2. Else shorten the longest descriptions first: find the largest cap `c >= 24` such that
+ *    every description longer than `c` characters, cut to `c` with a trailing `…` (on a word
+ *    boundary where there is one near), fits. Shorter descriptions stay whole.
+ * 3. Else drop descriptions from the end of the list: keep them (capped as in 2, cap at least 24)
+ *    on as many leading skills as fit, and list the others by name (and location) only.
+ * 4. Else, when not even every name fits, drop whole skills from the end of the list.
+ * Nothing is ever cut inside an element or a bullet. Put the skills that matter most first.
+ *
+ * @example
+ * const { text, omitted } = formatCatalog(service.all(agent), { budget: 8000 });
+ * if (omitted.length > 0) logger.warn(`Not listed for the agent: ${omitted.join(", ")}`);
+ *
+ * @throws SkillError `INVALID_FIELD` for an unknown `style` or `locationStyle`, or a negative or NaN `budget`
+ */
+export function formatCatalog(skills: readonly SkillInfo[], options: CatalogOptions = {}): CatalogResult {
+  const render = RENDER[checkStyle(options.style ?? "xml")];
+  const locationStyle = checkLocationStyle(options.locationStyle ?? "path");
+  const budget = checkBudget(options.budget);
+
+  const entries: Entry[] = skills.map((s) => ({
+    name: s.name,
+    description: s.description,
+    chars: Array.from(s.description),
+    location: formatLocation(s.location, locationStyle),
+  }));
+  const n = entries.length;
+  const text = (plan: Plan): string =>
+    plan.count === 0
+      ? ""
+      : render(
+          entries
+            .slice(0, plan.count)
+            .map((e, i) => ({ name: e.name, description: descriptionFor(e, i, plan), location: e.location })),
+        );
+  const fits = (plan: Plan): boolean => text(plan).length <= budget;
+
+  const longest = entries.reduce((max, e) => Math.max(max, e.chars.length), MIN_DESCRIPTION_LENGTH);
+  let plan: Plan = { count: n, described: n, cap: longest };
+  if (!fits(plan)) {
+    const capped = (described: number): Plan => ({ count: n, described, cap: MIN_DESCRIPTION_LENGTH });
+    if (fits({ count: n, described: 0, cap: 0 })) {
+      const described = fits(capped(n)) ? n : largest(0, n - 1, (d) => fits(capped(d)));
+      const cap = largest(MIN_DESCRIPTION_LENGTH, longest, (c) => fits({ count: n, described, cap: c }));
+      plan = { count: n, described, cap };
+    } else {
+      const count = largest(0, n - 1, (k) => fits({ count: k, described: 0, cap: 0 }));
+      plan = { count, described: 0, cap: 0 };
+    }
+  }
+
+  const listed = entries.slice(0, plan.count);
+  return {
+    text: text(plan),
+    included: listed.map((e) => e.name),
+    omitted: entries.slice(plan.count).map((e) => e.name),
+    truncated: listed
+      .filter((e, i) => (i >= plan.described ? e.description !== "" : e.chars.length > plan.cap))
+      .map((e) => e.name),
+  };
+}
