@@ -33,6 +33,14 @@ export function oldName(pullId: string, name: string): string {
   return `.old-${pullId}-${name}`;
 }
 
+/**
+ * An empty map keyed by skill names or file paths. No prototype: a skill named `constructor`
+ * or `__proto__` is an ordinary key, never an inherited property.
+ */
+export function table<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -54,10 +62,10 @@ export async function readState(packDir: string): Promise<PackState | undefined>
     const value: unknown = JSON.parse(await readFile(path, "utf8"));
     if (!isRecord(value) || value.format !== 1 || !isRecord(value.skills)) return undefined;
     if (typeof value.pullId !== "string" || typeof value.url !== "string") return undefined;
-    const skills: Record<string, SkillState> = {};
+    const skills = table<SkillState>();
     for (const [name, raw] of Object.entries(value.skills)) {
       if (!isRecord(raw) || !isRecord(raw.files)) continue;
-      const files: Record<string, FileState> = {};
+      const files = table<FileState>();
       for (const [file, meta] of Object.entries(raw.files)) {
         const state = readFileState(meta);
         if (state) files[file] = state;

@@ -274,6 +274,33 @@ describe("pull: revalidation", () => {
     ]);
   });
 
+  it("treats skills and files named like Object properties as plain names", async () => {
+    const names = ["constructor", "__proto__", "toString", "hasOwnProperty"];
+    const files = new Map<string, string | Buffer>();
+    for (const name of names) {
+      files.set(`${name}/SKILL.md`, skillMd(name));
+      files.set(`${name}/constructor`, "c");
+      files.set(`${name}/__proto__`, "p");
+    }
+    const entries = names.map((name) => ({
+      name,
+      version: "1",
+      files: ["SKILL.md", "constructor", "__proto__"],
+    }));
+    files.set("index.json", indexJson(entries));
+    const server = await start(staticFiles(files));
+
+    const first = await pull(server.url, { cacheDir });
+    server.requests.length = 0;
+    const second = await pull(server.url, { cacheDir });
+
+    expect(first.skipped).toEqual([]);
+    expect(second.files).toEqual(first.files);
+    expect(first.files.map((f) => f.split("/").at(-2))).toEqual([...names].sort());
+    expect(server.requests.map((r) => r.path)).toEqual(["/index.json"]);
+    expect(await readFile(join(first.dir, "__proto__", "__proto__"), "utf8")).toBe("p");
+  });
+
   it("downloads only what changed, and replaces the skill whole", async () => {
     const files = pack({ a: { "SKILL.md": skillMd("a"), "one.md": "1", "two.md": "2" } });
     const server = await start(staticFiles(files));

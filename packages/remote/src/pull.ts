@@ -25,6 +25,7 @@ import {
   recover,
   type SkillState,
   STAGING_PREFIX,
+  table,
   writeState,
 } from "./cache-state.js";
 import { abortError, type Budget, defaultFetch, type FetchLike, request } from "./http.js";
@@ -413,7 +414,7 @@ class PackSync {
     const checked = checkManifest(index);
     const { manifest, listed } = checked;
     // An entry that is listed but invalid now keeps the copy an earlier, valid index brought.
-    const keptInvalid: Record<string, SkillState> = {};
+    const keptInvalid = table<SkillState>();
     const valid = new Set(manifest.skills.map((e) => e.name));
     for (const s of checked.skipped) {
       const previous = this.state?.skills[s.name];
@@ -446,7 +447,7 @@ class PackSync {
       throw abortError(settings.signal);
     }
 
-    const skills: Record<string, SkillState> = { ...keptInvalid };
+    const skills = Object.assign(table<SkillState>(), keptInvalid);
     const failed: SkippedSkill[] = [];
     for (const o of outcomes) {
       if (o.kind !== "failed") skills[o.entry.name] = o.state;
@@ -506,7 +507,7 @@ class PackSync {
       });
       await chmod(staging, 0o755);
       const results = await this.#fetchFiles(entry, staging, previous, present);
-      const files: Record<string, FileState> = {};
+      const files = table<FileState>();
       for (const r of results) files[r.file] = r.state;
       const state: SkillState = { files, ...(entry.version === undefined ? {} : { version: entry.version }) };
       if (sameFiles && results.every((r) => r.reused)) {
