@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// The five-minute tour: serves examples/remote-pack on 127.0.0.1, then runs the
+// `skill` CLI over the bundled examples. Writes nothing but a temporary cache.
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { serveDir } from "./serve.mjs";
+
+const repo = fileURLToPath(new URL("../../../", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const project = join(repo, "examples", "project");
+const home = join(repo, "examples", "home");
+const pack = join(repo, "examples", "remote-pack");
+
+const cache = await mkdtemp(join(tmpdir(), "skill-demo-cache-"));
+const server = await serveDir(pack);
+const base = ["--cwd", project, "--home", home, "--cache", cache];
+const shown = (args) =>
+  args
+    .map((a) =>
+      a === project ? "examples/project" : a === home ? "examples/home" : a === cache ? "$CACHE" : a,
+    )
+    .join(" ");
+
+let failures = 0;
+// Asynchronous on purpose: the pack server lives in this process and must keep answering.
+async function step(title, args, expectedExit = 0) {
+  console.log(`\n# ${title}\n$ skill ${shown(args)}`);
+  const child = spawn(process.execPath, [cli, ...base, ...args], { stdio: "inherit" });
+  const status = await new Promise((resolve) => child.on("close", resolve));
+  if (status !== expectedExit) {
+    failures++;
+    console.log(`!! expected exit ${expectedExit}, got ${status}`);
+  } else if (expectedExit !== 0) {
+    console.log(`(exit ${status}, as expected)`);
+  }
+}
+
+try {
+  console.log(`Serving ${relative(repo, pack)} at ${server.url}; cache in ${cache}`);
+  await step("Every skill the default agent sees: project, home and config paths", ["list", "--verbose"]);
+  await step("The system-prompt catalog for agent 'review' (internal-deploy is denied to it)", [
+    "prompt",
+    "--agent",
+    "review",
+  ]);
+  await step("Why 'review' does not see internal-deploy", ["why", "internal-deploy", "--agent", "review"]);
+  await step("Download the remote pack", ["pull", server.url]);
+  await step("What an agent receives when it loads the remote skill", [
+    "show",
+    "remote-skill",
+    "--url",
+    server.url,
+  ]);
+  await step("A compact catalog within a 300-character budget", [
+    "prompt",
+    "--style",
+    "markdown",
+    "--budget",
+    "300",
+  ]);
+  await step(
+    "Check every skill here against the Agent Skills rules (the broken example is an error)",
+    ["validate"],
+    1,
+  );
+} finally {
+  await server.close();
+  await rm(cache, { recursive: true, force: true });
+}
+console.log(
+  failures === 0
+    ? "\nDemo finished: every step behaved as expected."
+    : `\nDemo: ${failures} step(s) misbehaved.`,
+);
+process.exit(failures === 0 ? 0 : 1);

@@ -1,0 +1,342 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error: a plain .mjs helper shared with the demo script
+import { serveDir } from "../scripts/serve.mjs";
+
+const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const examples = fileURLToPath(new URL("../../../examples/", import.meta.url));
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `skill` binary; asynchronous so the in-process test server keeps answering. */
+function run(
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd: options.cwd ?? root,
+      env: { ...process.env, NO_COLOR: "1", ...options.env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let root: string;
+let project: string;
+let home: string;
+let cache: string;
+let server: { url: string; close(): Promise<void>; requests: string[] };
+let base: string[];
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "skill-cli-"));
+  project = join(root, "project");
+  home = join(root, "home");
+  cache = join(root, "cache");
+  await cp(join(examples, "project"), project, { recursive: true });
+  await cp(join(examples, "home"), home, { recursive: true });
+  server = await serveDir(join(examples, "remote-pack"));
+  base = ["--cwd", project, "--home", home, "--cache", cache];
+});
+
+afterAll(async () => {
+  await server?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("skill list", () => {
+  it("shows what the agent sees and summarises shadowed and failed skills", async () => {
+    const { code, stdout } = await run([...base, "list"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^NAME\s+DESCRIPTION\s+SOURCE\s+LOCATION/);
+    expect(stdout).toContain("git-helper");
+    expect(stdout).toContain("team-skills/release-notes/SKILL.md");
+    expect(stdout).toContain("8 skills, 2 shadowed, 1 failed — run with --verbose");
+  });
+
+  it("--json gives skills, shadowed and failed entries", async () => {
+    const { code, stdout } = await run([...base, "list", "--json"]);
+    expect(code).toBe(0);
+    const data = JSON.parse(stdout);
+    expect(data.skills.map((s: { name: string }) => s.name)).toEqual([
+      "code-review",
+      "commit-messages",
+      "e2e",
+      "git-helper",
+      "internal-deploy",
+      "pdf-tools",
+      "release-notes",
+      "testing",
+    ]);
+    expect(data.skills.find((s: { name: string }) => s.name === "code-review").location).toBe(
+      join(project, ".claude/skills/code-review/SKILL.md"),
+    );
+    expect(data.shadowed).toContainEqual({
+      name: "code-review",
+      kept: join(project, ".claude/skills/code-review/SKILL.md"),
+      dropped: join(home, ".claude/skills/code-review/SKILL.md"),
+    });
+    expect(data.failed).toEqual([
+      expect.objectContaining({
+        path: join(project, ".agents/skills/broken/SKILL.md"),
+        code: "MISSING_FIELD",
+      }),
+    ]);
+  });
+
+  it("hides skills the agent is denied", async () => {
+    const data = JSON.parse((await run([...base, "list", "--json", "--agent", "review"])).stdout);
+    expect(data.skills.map((s: { name: string }) => s.name)).not.toContain("internal-deploy");
+    expect(data.hidden).toEqual(["internal-deploy"]);
+  });
+});
+
+describe("skill show", () => {
+  it("prints the <skill_content> block with bundled files", async () => {
+    const { code, stdout } = await run([...base, "show", "pdf-tools"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('<skill_content name="pdf-tools">');
+    expect(stdout).toContain("# Skill: pdf-tools");
+    expect(stdout).toContain(`Base directory for this skill: ${join(project, ".agents/skills/pdf-tools")}`);
+    expect(stdout).toContain(join(project, ".agents/skills/pdf-tools/scripts/extract.py"));
+    const data = JSON.parse((await run([...base, "show", "pdf-tools", "--json"])).stdout);
+    expect(data.files).toEqual([
+      join(project, ".agents/skills/pdf-tools/forms.md"),
+      join(project, ".agents/skills/pdf-tools/scripts/extract.py"),
+    ]);
+  });
+
+  it("names the available skills when one is missing", async () => {
+    const { code, stdout, stderr } = await run([...base, "show", "x"]);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toBe(
+      'skill: Skill "x" not found. Available skills: code-review, commit-messages, e2e, git-helper, internal-deploy, pdf-tools, release-notes, testing\n',
+    );
+  });
+
+  it("refuses a skill denied to the agent", async () => {
+    const { code, stderr } = await run([...base, "show", "internal-deploy", "--agent", "review"]);
+    expect(code).toBe(1);
+    expect(stderr).toContain("denied to agent 'review'");
+  });
+});
+
+describe("skill prompt", () => {
+  it("prints the XML catalog without the denied skill", async () => {
+    const { code, stdout } = await run([...base, "prompt", "--agent", "review"]);
+    expect(code).toBe(0);
+    expect(stdout.startsWith("<available_skills>\n")).toBe(true);
+    expect(stdout).toContain("<name>pdf-tools</name>");
+    expect(stdout).not.toContain("internal-deploy");
+  });
+
+  it("says on stderr what a budget left out", async () => {
+    const { code, stdout, stderr } = await run([...base, "prompt", "--budget", "120", "--json"]);
+    expect(code).toBe(0);
+    const data = JSON.parse(stdout);
+    expect(data.text.length).toBeLessThanOrEqual(120);
+    expect(data.omitted.length).toBeGreaterThan(0);
+    const human = await run([...base, "prompt", "--budget", "120"]);
+    expect(human.stderr).toContain(`left out ${data.omitted.length} skill(s): ${data.omitted.join(", ")}`);
+    expect(stderr).toBe("");
+  });
+
+  it("rejects an unknown style as a usage error", async () => {
+    const { code, stderr } = await run([...base, "prompt", "--style", "yaml"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("yaml");
+  });
+});
+
+describe("skill validate", () => {
+  it("reports file:line and rule ids, exit 1 on errors", async () => {
+    const { code, stdout } = await run([...base, "validate"]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/\.agents\/skills\/broken\/SKILL\.md:1\s+error\s+description-missing/);
+    expect(stdout).toMatch(/\.agents\/skills\/testing\/e2e\/SKILL\.md:3\s+warning\s+yaml-repaired/);
+    expect(stdout).toContain("11 files checked: 9 clean, 1 error, 1 warning");
+  });
+
+  it("--strict turns spec findings into errors", async () => {
+    const dir = join(root, "strict", "wrong-folder");
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "SKILL.md"), "---\nname: right-name\ndescription: d\n---\n");
+    expect((await run([...base, "validate", dir])).code).toBe(0);
+    const strict = await run([...base, "validate", "--strict", "--json", dir]);
+    expect(strict.code).toBe(1);
+    const data = JSON.parse(strict.stdout);
+    expect(data.files[0].diagnostics).toEqual([
+      expect.objectContaining({ code: "name-mismatch", severity: "error", line: 2 }),
+    ]);
+  });
+
+  it("resolves relative paths against where it runs", async () => {
+    const { code, stdout } = await run(["validate", "project/.agents/skills/pdf-tools"], { cwd: root });
+    expect(code).toBe(0);
+    expect(stdout).toContain("1 file checked: 1 clean");
+  });
+});
+
+describe("skill pull, pack and remote skills", () => {
+  it("downloads a pack and loads its skills", async () => {
+    const pulled = await run([...base, "pull", server.url, "--json"]);
+    expect(pulled.code).toBe(0);
+    const data = JSON.parse(pulled.stdout);
+    expect(data.packs[0].files).toHaveLength(2);
+    expect(data.packs[0].fromCache).toBe(false);
+    const listed = JSON.parse((await run([...base, "--url", server.url, "list", "--json"])).stdout);
+    expect(listed.skills.map((s: { name: string }) => s.name)).toContain("remote-skill");
+    const shown = await run([...base, "--url", server.url, "show", "remote-skill"]);
+    expect(shown.stdout).toContain("reference.md");
+  });
+
+  it("reports an unreachable pack with exit 1", async () => {
+    const { code, stderr } = await run([...base, "pull", "http://127.0.0.1:9/nothing/"]);
+    expect(code).toBe(1);
+    expect(stderr).toContain("http://127.0.0.1:9/nothing/");
+  });
+
+  it("pack writes the index.json that the bundled remote pack holds", async () => {
+    const copy = join(root, "pack-copy");
+    await cp(join(examples, "remote-pack"), copy, { recursive: true });
+    await rm(join(copy, "index.json"));
+    const { code, stdout } = await run([...base, "pack", copy, "--json"]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).manifest.skills.map((s: { name: string }) => s.name)).toEqual([
+      "changelog-writer",
+      "remote-skill",
+    ]);
+    // The committed examples/remote-pack/index.json is what `skill pack` writes today.
+    expect(await readFile(join(copy, "index.json"), "utf8")).toBe(
+      await readFile(join(examples, "remote-pack", "index.json"), "utf8"),
+    );
+  });
+});
+
+describe("skill why", () => {
+  it("names the deciding rule and its layer", async () => {
+    const { code, stdout } = await run([...base, "why", "internal-deploy", "--agent", "review"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("Agent 'review' does not see 'internal-deploy'.");
+    expect(stdout).toContain('skill "internal-*" → deny');
+    const data = JSON.parse((await run([...base, "why", "release-notes", "--json"])).stdout);
+    expect(data).toMatchObject({ agent: "build", action: "ask", layer: "config", visible: true });
+    expect(data.rule).toEqual({ permission: "skill", pattern: "release-*", action: "ask" });
+  });
+});
+
+describe("errors and usage", () => {
+  it("explains a bad config in one line, naming the key", async () => {
+    const config = join(root, "bad.json");
+    await writeFile(config, JSON.stringify({ permission: { skill: { "internal-*": "hide" } } }));
+    const { code, stdout, stderr } = await run([...base, "--config", config, "list"]);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+    expect(stderr).toContain("permission.skill.internal-*");
+    expect(stderr).not.toMatch(/\n\s+at /);
+    await writeFile(config, JSON.stringify({ skils: {} }));
+    expect((await run([...base, "--config", config, "list"])).stderr).toContain("unknown key 'skils'");
+    await writeFile(config, "{ not json");
+    expect((await run([...base, "--config", config, "list"])).stderr).toContain("not valid JSON");
+  });
+
+  it("exits 2 on usage mistakes and 0 on --help and --version", async () => {
+    expect((await run(["list", "--no-such-flag"])).code).toBe(2);
+    expect((await run(["frobnicate"])).code).toBe(2);
+    expect((await run(["show"])).code).toBe(2);
+    const help = await run(["show", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Usage: skill show [options] <name>");
+    const version = await run(["--version"]);
+    const pkg = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
+    expect(version.stdout.trim()).toBe(pkg.version);
+  });
+});
+
+describe("skill watch", () => {
+  it("sees a new skill appear", async () => {
+    const child: ChildProcess = spawn(process.execPath, [cli, ...base, "watch", "--json"], {
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    const lines: Record<string, unknown>[] = [];
+    let buffer = "";
+    child.stdout?.on("data", (d) => {
+      buffer += d;
+      let at = buffer.indexOf("\n");
+      while (at >= 0) {
+        lines.push(JSON.parse(buffer.slice(0, at)));
+        buffer = buffer.slice(at + 1);
+        at = buffer.indexOf("\n");
+      }
+    });
+    const until = async (predicate: () => boolean) => {
+      for (let i = 0; i < 300 && !predicate(); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(predicate()).toBe(true);
+    };
+    try {
+      await until(() => lines.some((l) => l.event === "ready"));
+      const dir = join(project, ".agents/skills/fresh-skill");
+      await mkdir(dir, { recursive: true });
+      await writeFile(
+        join(dir, "SKILL.md"),
+        "---\nname: fresh-skill\ndescription: Appeared while watching\n---\n",
+      );
+      await until(() =>
+        lines.some((l) => l.event === "skills" && (l.appeared as string[]).includes("fresh-skill")),
+      );
+      expect(lines).toContainEqual({ event: "added", path: join(dir, "SKILL.md") });
+    } finally {
+      const exited = new Promise((r) => child.on("close", r));
+      child.kill("SIGINT");
+      expect(await exited).toBe(0);
+      await rm(join(project, ".agents/skills/fresh-skill"), { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the demo script", () => {
+  it("runs every step over the examples and exits 0", async () => {
+    const script = fileURLToPath(new URL("../scripts/demo.mjs", import.meta.url));
+    const result = await new Promise<Result>((resolve) => {
+      const child = spawn(process.execPath, [script], { env: { ...process.env, NO_COLOR: "1" } });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d) => {
+        stdout += d;
+      });
+      child.stderr.on("data", (d) => {
+        stderr += d;
+      });
+      child.on("close", (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Demo finished: every step behaved as expected.");
+    const reviewPrompt = result.stdout.slice(
+      result.stdout.indexOf("$ skill prompt --agent review"),
+      result.stdout.indexOf("</available_skills>"),
+    );
+    expect(reviewPrompt).toContain("<name>pdf-tools</name>");
+    expect(reviewPrompt).not.toContain("internal-deploy");
+    expect(result.stdout).toContain('<skill_content name="remote-skill">');
+  }, 60_000);
+});

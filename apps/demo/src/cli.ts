@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+import { createRequire } from "node:module";
+import { SkillError } from "@skill/core";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { list } from "./commands/list.js";
+import { pack } from "./commands/pack.js";
+import { prompt } from "./commands/prompt.js";
+import { pull } from "./commands/pull.js";
+import { show } from "./commands/show.js";
+import { validate } from "./commands/validate.js";
+import { watch } from "./commands/watch.js";
+import { why } from "./commands/why.js";
+import { type Context, createContext, type GlobalOptions } from "./context.js";
+import { UsageError, UserError } from "./errors.js";
+import { createOutput, type Output } from "./output.js";
+
+const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected a whole number");
+  return n;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Builds the `skill` program; `setExit` receives the exit code of the command that ran. */
+function createProgram(setExit: (code: number) => void): Command {
+  const program = new Command("skill")
+    .description(
+      "Find, check, format and download Agent Skills (SKILL.md folders) the way coding agents see them.",
+    )
+    .version(version, "-V, --version")
+    .option("--cwd <dir>", "project directory (default: the current directory)")
+    .option("--home <dir>", "home directory for global skills (default: $HOME)")
+    .option("--config <file>", "config file (default: ./skill.config.json when present)")
+    .addOption(
+      new Option("--preset <name>", "which agent's folders to scan").choices([
+        "default",
+        "opencode",
+        "claude-code",
+        "codex",
+        "agents",
+      ]),
+    )
+    .option("--agent <name>", "agent whose permissions apply", "build")
+    .option("--cache <dir>", "cache for remote packs (default: $XDG_CACHE_HOME/skill/remote)")
+    .option("--url <url>", "also load a remote skill pack (repeatable)", collect)
+    .option("--json", "machine-readable output on stdout")
+    .option("--no-color", "no colours")
+    .option("--verbose", "show shadowed and failed skills, warnings and stack traces")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride();
+
+  const action =
+    <A extends unknown[]>(fn: (ctx: Context, ...args: A) => Promise<number>) =>
+    async (...args: unknown[]) => {
+      const command = args[args.length - 1] as Command;
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      const out = createOutput(globals);
+      try {
+        const ctx = await createContext(globals, out);
+        setExit(await fn(ctx, ...(args.slice(0, -1) as A)));
+      } catch (error) {
+        setExit(report(error, out));
+      }
+    };
+
+  program
+    .command("list")
+    .description("list the skills this agent would see from here")
+    .action(action((ctx) => list(ctx)));
+  program
+    .command("show <name>")
+    .description("print the <skill_content> block an agent receives when it loads a skill")
+    .option("--limit <n>", "bundled files to list", positiveInt)
+    .action(action((ctx, name: string, opts: { limit?: number }) => show(ctx, name, opts)));
+  program
+    .command("prompt")
+    .description("print the skill catalog for the system prompt")
+    .addOption(
+      new Option("--style <style>", "catalog style").choices(["xml", "markdown", "json"]).default("xml"),
+    )
+    .option("--budget <chars>", "largest catalog in characters; says on stderr what it left out", positiveInt)
+    .addOption(
+      new Option("--location <style>", "how locations are written")
+        .choices(["path", "file-url"])
+        .default("path"),
+    )
+    .action(action((ctx, opts: { style?: string; budget?: number; location?: string }) => prompt(ctx, opts)));
+  program
+    .command("validate [paths...]")
+    .description(
+      "check skill files or folders against the Agent Skills rules (default: every skill found here)",
+    )
+    .option("--strict", "findings are errors (skills-ref parity)")
+    .action(action((ctx, paths: string[], opts: { strict?: boolean }) => validate(ctx, paths, opts)));
+  program
+    .command("pull <urls...>")
+    .description("download remote skill packs into the cache")
+    .action(action((ctx, urls: string[]) => pull(ctx, urls)));
+  program
+    .command("pack <dir>")
+    .description("write index.json for a folder of skills, ready for any static web server")
+    .action(action((ctx, dir: string) => pack(ctx, dir)));
+  program
+    .command("why <name>")
+    .description("which permission rule decides whether --agent sees a skill")
+    .action(action((ctx, name: string) => why(ctx, name)));
+  program
+    .command("watch")
+    .description("print skills appearing, changing and disappearing until Ctrl-C")
+    .action(action((ctx) => watch(ctx)));
+  return program;
+}
+
+/** Prints an error for people and returns the exit code. */
+function report(error: unknown, out: Output): number {
+  if (error instanceof UserError) {
+    out.error(`skill: ${error.message}`);
+    return error.exitCode;
+  }
+  if (SkillError.isInstance(error)) {
+    out.error(`skill: ${error.message}`);
+    if (out.verbose && error.cause) out.error(String((error.cause as Error).stack ?? error.cause));
+    return 1;
+  }
+  out.error(`skill: unexpected error: ${(error as Error).message ?? String(error)}`);
+  out.error(out.verbose ? String((error as Error).stack) : "(run with --verbose for the stack trace)");
+  return 1;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let code = 0;
+  const program = createProgram((c) => {
+    code = c;
+  });
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; every other commander error is a usage mistake.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`skill: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  return code;
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    process.stderr.write(`skill: ${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,68 @@
+import { stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { type Diagnostic, validateSkillFile } from "@skill/core";
+import { scanSkillFiles } from "@skill/discovery";
+import { type Context, sources } from "../context.js";
+import { displayPath, plural, table } from "../output.js";
+
+/** SKILL.md files named by the arguments: a file, a skill folder, or a tree of skills. */
+async function filesFor(ctx: Context, args: readonly string[]): Promise<string[]> {
+  if (args.length === 0) {
+    const scans = await Promise.all(sources(ctx).map((s) => s.scan({}).catch(() => ({ files: [] }))));
+    return [...new Set(scans.flatMap((s) => s.files))];
+  }
+  const files: string[] = [];
+  for (const arg of args) {
+    const path = resolve(arg); // relative to where the command runs, like every path argument
+    const info = await stat(path).catch(() => undefined);
+    if (info?.isDirectory()) {
+      const direct = join(path, "SKILL.md");
+      const hasDirect = await stat(direct).then(
+        (s) => s.isFile(),
+        () => false,
+      );
+      files.push(...(hasDirect ? [direct] : await scanSkillFiles(path, { logger: ctx.logger })));
+    } else {
+      files.push(path); // a missing path is reported by validateSkillFile as file-not-found
+    }
+  }
+  return [...new Set(files)];
+}
+
+/** `skill validate [PATH…]`: Agent Skills rules, `file:line rule message` per finding. */
+export async function validate(
+  ctx: Context,
+  args: readonly string[],
+  options: { strict?: boolean },
+): Promise<number> {
+  const files = await filesFor(ctx, args);
+  const results: { path: string; diagnostics: Diagnostic[] }[] = [];
+  for (const path of files) {
+    results.push({ path, diagnostics: await validateSkillFile(path, { strict: options.strict === true }) });
+  }
+  const all = results.flatMap((r) => r.diagnostics);
+  const errors = all.filter((d) => d.severity === "error").length;
+  const warnings = all.length - errors;
+  const { out } = ctx;
+  if (out.json) {
+    out.data({ strict: options.strict === true, files: results, errors, warnings });
+    return errors > 0 ? 1 : 0;
+  }
+  const c = out.color;
+  const rows = results.flatMap(({ path, diagnostics }) => {
+    const shown = displayPath(path, ctx.cwd, ctx.home);
+    return diagnostics.map((d) => [
+      d.line === undefined ? shown : `${shown}:${d.line}`,
+      d.severity === "error" ? c.red("error") : c.yellow("warning"),
+      c.dim(d.code),
+      d.message.replace(` in ${path}`, ""),
+    ]);
+  });
+  for (const line of table(rows)) out.line(line);
+  if (files.length === 0) out.line("No SKILL.md files found.");
+  const clean = results.filter((r) => r.diagnostics.length === 0).length;
+  out.line(
+    `${plural(files.length, "file")} checked${options.strict ? " (strict)" : ""}: ${clean} clean, ${plural(errors, "error")}, ${plural(warnings, "warning")}`,
+  );
+  return errors > 0 ? 1 : 0;
+}

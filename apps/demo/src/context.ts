@@ -1,0 +1,96 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { type AgentInfo, type Logger, SkillService, type SkillSource } from "@skill/core";
+import { type DiscoveryOptions, discoverySources } from "@skill/discovery";
+import { createPermissionPolicy } from "@skill/permissions";
+import { defaultCacheDir, remoteSource } from "@skill/remote";
+import { type Config, loadConfig } from "./config.js";
+import { UsageError } from "./errors.js";
+import type { Output } from "./output.js";
+
+/** Options every command accepts. */
+export interface GlobalOptions {
+  readonly cwd?: string;
+  readonly home?: string;
+  readonly config?: string;
+  readonly preset?: string;
+  readonly agent?: string;
+  readonly cache?: string;
+  readonly url?: string[];
+  readonly json?: boolean;
+  readonly color?: boolean;
+  readonly verbose?: boolean;
+}
+
+const PRESETS = ["default", "opencode", "claude-code", "codex", "agents"] as const;
+type Preset = (typeof PRESETS)[number];
+
+/** Everything a command needs, resolved once from flags, environment and config. */
+export interface Context {
+  readonly cwd: string;
+  readonly home: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly config: Config;
+  readonly preset: Preset;
+  readonly agent: AgentInfo;
+  readonly cacheDir: string;
+  readonly urls: readonly string[];
+  readonly out: Output;
+  /** Warnings the libraries reported; shown with --verbose. */
+  readonly warnings: string[];
+  readonly logger: Logger;
+}
+
+export async function createContext(options: GlobalOptions, out: Output): Promise<Context> {
+  const env = process.env;
+  // Paths given on the command line are relative to where the command runs, not to --cwd.
+  const here = process.cwd();
+  const cwd = resolve(here, options.cwd ?? ".");
+  const home = resolve(here, options.home ?? env.HOME ?? homedir());
+  const preset = (options.preset ?? "default") as Preset;
+  if (!PRESETS.includes(preset)) {
+    throw new UsageError(`Unknown preset '${options.preset}' (expected one of: ${PRESETS.join(", ")})`);
+  }
+  const config = await loadConfig(
+    cwd,
+    options.config === undefined ? undefined : resolve(here, options.config),
+  );
+  const agentName = options.agent ?? "build";
+  const agentPermission = config.agent[agentName]?.permission;
+  const agent: AgentInfo = agentPermission
+    ? { name: agentName, permission: agentPermission }
+    : { name: agentName };
+  const warnings: string[] = [];
+  const logger: Logger = { warn: (message) => warnings.push(message) };
+  const cacheDir = options.cache
+    ? resolve(here, options.cache)
+    : defaultCacheDir({ ...env, HOME: options.home ? home : env.HOME });
+  const urls = [...config.skills.urls, ...(options.url ?? [])];
+  return { cwd, home, env, config, preset, agent, cacheDir, urls, out, warnings, logger };
+}
+
+export function discoveryOptions(ctx: Context): DiscoveryOptions {
+  return {
+    cwd: ctx.cwd,
+    home: ctx.home,
+    env: ctx.env,
+    preset: ctx.preset,
+    paths: ctx.config.skills.paths,
+    logger: ctx.logger,
+  };
+}
+
+/** The sources an agent here would load, lowest precedence first: disk, then remote packs. */
+export function sources(ctx: Context): SkillSource[] {
+  const list = discoverySources(discoveryOptions(ctx));
+  if (ctx.urls.length > 0) list.push(remoteSource(ctx.urls, { cacheDir: ctx.cacheDir, logger: ctx.logger }));
+  return list;
+}
+
+export function policy(ctx: Context) {
+  return createPermissionPolicy(ctx.config.permission ? { config: ctx.config.permission } : {});
+}
+
+export function createService(ctx: Context): SkillService {
+  return new SkillService({ sources: sources(ctx), permission: policy(ctx), logger: ctx.logger });
+}
