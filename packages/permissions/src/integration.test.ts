@@ -1,9 +1,10 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type AgentInfo, SkillError, SkillService, type SkillSource } from "@skill/core";
+import { type AgentInfo, SkillService, type SkillSource } from "@skill/core";
 import { fmt, formatCatalog } from "@skill/format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skillErrorFrom } from "./__fixtures__/errors.js";
 import { createPermissionPolicy } from "./policy.js";
 
 // Goes through the real @skill/core service and the built @skill/format, as the CLI does.
@@ -96,13 +97,6 @@ describe("permissions through SkillService and @skill/format", () => {
   it("fails the listing, not open, when an agent's rules are invalid", async () => {
     const s = await service();
     const typo = { name: "build", permission: { skill: { "internal-*": "dney" } } } as unknown as AgentInfo;
-    let error: unknown;
-    try {
-      s.all(typo);
-    } catch (e) {
-      error = e;
-    }
-    expect(SkillError.isInstance(error)).toBe(true);
-    expect((error as SkillError).field).toBe("agent.build.permission.skill.internal-*");
+    expect(skillErrorFrom(() => s.all(typo)).field).toBe("agent.build.permission.skill.internal-*");
   });
 });

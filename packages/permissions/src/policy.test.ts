@@ -1,18 +1,9 @@
-import { type AgentInfo, type PermissionConfig, SkillError } from "@skill/core";
+import type { AgentInfo, PermissionConfig } from "@skill/core";
 import { describe, expect, it } from "vitest";
+import { skillErrorFrom } from "./__fixtures__/errors.js";
 import { createPermissionPolicy } from "./policy.js";
 
 const build: AgentInfo = { name: "build" };
-
-function thrown(run: () => unknown): SkillError {
-  try {
-    run();
-  } catch (error) {
-    if (SkillError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a SkillError");
-}
 
 describe("createPermissionPolicy", () => {
   it("allows everything by default", () => {
@@ -75,12 +66,13 @@ describe("createPermissionPolicy", () => {
 
   it("refuses a bad action in config or defaults when created, naming the key path", () => {
     const bad = { skill: { "*": "allow", "internal-*": "nope" } } as unknown as PermissionConfig;
-    const error = thrown(() => createPermissionPolicy({ config: bad }));
+    const error = skillErrorFrom(() => createPermissionPolicy({ config: bad }));
     expect(error.code).toBe("INVALID_FIELD");
     expect(error.field).toBe("permission.skill.internal-*");
     expect(error.message).toContain("permission.skill.internal-*");
     expect(
-      thrown(() => createPermissionPolicy({ defaults: { "*": 1 } as unknown as PermissionConfig })).field,
+      skillErrorFrom(() => createPermissionPolicy({ defaults: { "*": 1 } as unknown as PermissionConfig }))
+        .field,
     ).toBe("defaults.*");
   });
 
@@ -91,7 +83,7 @@ describe("createPermissionPolicy", () => {
       () => policy.evaluate(agent, "skill", "pdf"),
       () => policy.explain(agent, "skill", "x"),
     ]) {
-      const error = thrown(run);
+      const error = skillErrorFrom(run);
       expect(error.code).toBe("INVALID_FIELD");
       expect(error.field).toBe("agent.build.permission.skill.internal-*");
     }

@@ -1,16 +1,7 @@
-import { type PermissionConfig, SkillError } from "@skill/core";
+import type { PermissionConfig } from "@skill/core";
 import { describe, expect, it } from "vitest";
+import { skillErrorFrom } from "./__fixtures__/errors.js";
 import { evaluate, fromConfig } from "./ruleset.js";
-
-function invalid(run: () => unknown): SkillError {
-  try {
-    run();
-  } catch (error) {
-    if (SkillError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a SkillError");
-}
 
 describe("fromConfig", () => {
   it("turns a string value into one rule with pattern *", () => {
@@ -76,7 +67,7 @@ describe("fromConfig", () => {
       'found {"y":"deny"} (a mapping)',
     ],
   ])("refuses %s with INVALID_FIELD naming the key path", (_, config, path, foundText) => {
-    const error = invalid(() => fromConfig(config as unknown as PermissionConfig));
+    const error = skillErrorFrom(() => fromConfig(config as unknown as PermissionConfig));
     expect(error.code).toBe("INVALID_FIELD");
     expect(error.field).toBe(path);
     expect(error.message).toContain(
@@ -87,14 +78,14 @@ describe("fromConfig", () => {
 
   it("refuses a config that is not a mapping", () => {
     for (const config of [null, 3, ["skill"], "yes"]) {
-      const error = invalid(() => fromConfig(config as unknown as PermissionConfig));
+      const error = skillErrorFrom(() => fromConfig(config as unknown as PermissionConfig));
       expect(error.code).toBe("INVALID_FIELD");
       expect(error.field).toBe("permission");
     }
   });
 
   it("names the key path under the prefix given, quoting long values truncated", () => {
-    const error = invalid(() =>
+    const error = skillErrorFrom(() =>
       fromConfig({ skill: { x: "y".repeat(500) } } as unknown as PermissionConfig, "agent.build.permission"),
     );
     expect(error.field).toBe("agent.build.permission.skill.x");
