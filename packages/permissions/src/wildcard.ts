@@ -44,12 +44,17 @@ function globMatch(value: string, glob: string): boolean {
   return g === glob.length;
 }
 
+function isAllStars(pattern: string): boolean {
+  for (let i = 0; i < pattern.length; i++) if (pattern[i] !== "*") return false;
+  return true;
+}
+
 /**
  * Compiles a pattern once, for matching many values. See {@link wildcardMatch} for the rules.
  */
 export function compileWildcard(pattern: string): Matcher {
   if (!pattern.includes("*") && !pattern.includes("?")) return (value) => value === pattern;
-  if (/^\*+$/.test(pattern)) return () => true;
+  if (isAllStars(pattern)) return () => true;
   if (pattern.endsWith(" *")) {
     const bare = pattern.slice(0, -2);
     return (value) => globMatch(value, pattern) || globMatch(value, bare);
@@ -75,5 +80,6 @@ export function compileWildcard(pattern: string): Matcher {
  * wildcardMatch("ls", "ls *"); // true
  */
 export function wildcardMatch(value: string, pattern: string): boolean {
-  return compileWildcard(pattern)(value);
+  if (globMatch(value, pattern)) return true;
+  return pattern.endsWith(" *") && globMatch(value, pattern.slice(0, -2));
 }
