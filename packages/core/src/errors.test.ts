@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SkillError } from "./errors.js";
+import { quote, SkillError } from "./errors.js";
 
 describe("SkillError", () => {
   it("carries a code, details and a cause", () => {
@@ -24,5 +24,13 @@ describe("SkillError", () => {
     expect(SkillError.isInstance(Object.assign(new Error("x"), { code: "ABORTED" }))).toBe(false);
     expect(SkillError.isInstance(null)).toBe(false);
     expect(SkillError.isInstance("SkillError")).toBe(false);
+  });
+});
+
+describe("quote", () => {
+  it("cuts long values and escapes control and bidi characters", () => {
+    expect(quote("a".repeat(100), 10)).toBe(`"${"a".repeat(10)}…"`);
+    expect(quote("red\u001b[31m\u009b2J\u202eevil")).toBe('"red\\u001b[31m\\u009b2J\\u202eevil"');
+    expect(quote([1, "x"])).toBe('[1,"x"]');
   });
 });

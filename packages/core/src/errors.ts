@@ -80,7 +80,17 @@ export function quote(value: unknown, max = 60): string {
   }
   const cut = [...text.slice(0, max * 2)];
   const shown = cut.length > max ? `${cut.slice(0, max).join("")}…` : cut.join("");
-  return typeof value === "string" ? JSON.stringify(shown) : shown;
+  return escapeInvisible(typeof value === "string" ? JSON.stringify(shown) : shown);
+}
+
+// C0/C1 controls, DEL, line/paragraph separators and bidi overrides: a hostile file must not
+// smuggle terminal escape sequences or reordered text into a message.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it escapes
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** Writes control and bidi-override characters as `\uXXXX` escapes. */
+export function escapeInvisible(text: string): string {
+  return text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** Names a value's kind for messages: `a number`, `a list`, `null`… */
