@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { relative, sep } from "node:path";
+import { printable } from "@skill/core";
 import pc from "picocolors";
 
 type Colors = ReturnType<typeof pc.createColors>;
@@ -46,19 +47,9 @@ export function displayPath(path: string, cwd: string, home = homedir()): string
   return path;
 }
 
-// Control characters (ANSI escapes among them) and bidi overrides from a skill file must
-// never reach the terminal as themselves.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it replaces
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-
-/** Makes text from skill files safe to print: unsafe characters become `\uXXXX`. */
-export function safe(text: string): string {
-  return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
 /** Cuts text to `width` code points, with an ellipsis; collapses whitespace first. */
 export function cut(text: string, width: number): string {
-  const flat = safe(text.replace(/\s+/g, " ").trim());
+  const flat = printable(text.replace(/\s+/g, " ").trim());
   const chars = [...flat];
   if (chars.length <= width) return flat;
   return width <= 1 ? "…".slice(0, width) : `${chars.slice(0, width - 1).join("")}…`;

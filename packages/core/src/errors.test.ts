@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quote, SkillError } from "./errors.js";
+import { printable, quote, SkillError } from "./errors.js";
 
 describe("SkillError", () => {
   it("carries a code, details and a cause", () => {
@@ -32,5 +32,9 @@ describe("quote", () => {
     expect(quote("a".repeat(100), 10)).toBe(`"${"a".repeat(10)}…"`);
     expect(quote("red\u001b[31m\u009b2J\u202eevil")).toBe('"red\\u001b[31m\\u009b2J\\u202eevil"');
     expect(quote([1, "x"])).toBe('[1,"x"]');
+    let deep: unknown[] = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(quote(deep)).toBe("[…]");
+    expect(printable("tab\there \ud800 ok 😀")).toBe("tab\\u0009here \\ud800 ok 😀");
   });
 });

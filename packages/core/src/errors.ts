@@ -65,8 +65,11 @@ export class SkillError extends Error {
 }
 
 /**
- * Quotes a value for an error message: JSON-style quotes, at most `max` characters,
- * an ellipsis when cut.
+ * Quotes a value for a message: JSON-style quotes, at most `max` characters, an ellipsis when
+ * cut, and unprintable characters escaped (see {@link printable}).
+ *
+ * @example
+ * quote("Use when: x"); // "\"Use when: x\""
  */
 export function quote(value: unknown, max = 60): string {
   let text: string;
@@ -75,22 +78,25 @@ export function quote(value: unknown, max = 60): string {
     try {
       text = JSON.stringify(value) ?? String(value);
     } catch {
-      text = String(value);
+      // Too deep to print (JSON nested a million levels deep): its kind says enough.
+      text = Array.isArray(value) ? "[…]" : "{…}";
     }
   }
-  const cut = [...text.slice(0, max * 2)];
-  const shown = cut.length > max ? `${cut.slice(0, max).join("")}…` : cut.join("");
-  return escapeInvisible(typeof value === "string" ? JSON.stringify(shown) : shown);
+  const chars = [...text.slice(0, max * 2)];
+  const shown = chars.length > max ? `${chars.slice(0, max).join("")}…` : chars.join("");
+  return printable(typeof value === "string" ? JSON.stringify(shown) : shown);
 }
 
-// C0/C1 controls, DEL, line/paragraph separators and bidi overrides: a hostile file must not
-// smuggle terminal escape sequences or reordered text into a message.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it escapes
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// Control characters (C0, DEL, C1), lone surrogates, line/paragraph separators and bidi
+// overrides: a hostile file must not smuggle terminal escapes or reordered text into output.
+const UNPRINTABLE = /[\p{Cc}\p{Cs}\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 
-/** Writes control and bidi-override characters as `\uXXXX` escapes. */
-export function escapeInvisible(text: string): string {
-  return text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+/**
+ * Makes text from a skill file, a manifest or a server safe to print: control characters,
+ * lone surrogates and bidi overrides become `\uXXXX` escapes.
+ */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`);
 }
 
 /** Names a value's kind for messages: `a number`, `a list`, `null`… */

@@ -1,5 +1,5 @@
 export type { SkillErrorCode, SkillErrorDetails } from "./errors.js";
-export { SkillError } from "./errors.js";
+export { printable, quote, SkillError } from "./errors.js";
 export { splitFrontmatter } from "./frontmatter.js";
 export { DEFAULT_MAX_BYTES, loadSkillFile, parseSkill, validateSkillFile } from "./parse-skill.js";
 export { SkillService } from "./service.js";

@@ -48,6 +48,8 @@ describe("built package", () => {
         "SkillService",
         "loadSkillFile",
         "parseSkill",
+        "printable",
+        "quote",
         "splitFrontmatter",
         "validateFrontmatter",
         "validateSkill",

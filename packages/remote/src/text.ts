@@ -1,34 +1,11 @@
-/** C0 and C1 control characters, DEL, and lone surrogates: nothing a terminal should receive raw. */
-const UNPRINTABLE = /[\p{Cc}\p{Cs}]/gu;
+import { printable } from "@skill/core";
 
-function escapeUnprintable(text: string): string {
-  return text.replace(UNPRINTABLE, (ch) => `\\u${(ch.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`);
-}
-
-/**
- * Quotes a value for a message: JSON-style, control characters escaped (a hostile manifest
- * must not reach a terminal as escape sequences), at most `max` characters, `…` when cut.
- */
-export function quote(value: unknown, max = 60): string {
-  let text: string;
-  if (typeof value === "string") text = value;
-  else {
-    try {
-      text = JSON.stringify(value) ?? String(value);
-    } catch {
-      // Too deep to print (JSON nested a million levels): its kind says enough.
-      text = Array.isArray(value) ? "[…]" : "{…}";
-    }
-  }
-  const chars = [...text.slice(0, max * 2)];
-  const shown = chars.length > max ? `${chars.slice(0, max).join("")}…` : chars.join("");
-  return escapeUnprintable(typeof value === "string" ? JSON.stringify(shown) : shown);
-}
+export { quote } from "@skill/core";
 
 /** A name from a manifest, safe to print: control characters escaped, at most 128 characters (a safe name is never cut). */
 export function label(name: string): string {
   const chars = [...name.slice(0, 256)];
-  return escapeUnprintable(chars.length > 128 ? `${chars.slice(0, 128).join("")}…` : chars.join(""));
+  return printable(chars.length > 128 ? `${chars.slice(0, 128).join("")}…` : chars.join(""));
 }
 
 /** Names a value's kind for messages: `a number`, `a list`, `null`… */

@@ -1,5 +1,6 @@
+import { printable } from "@skill/core";
 import { type Context, createService } from "../context.js";
-import { cut, displayPath, plural, safe, table } from "../output.js";
+import { cut, displayPath, plural, table } from "../output.js";
 
 /** `project:/abs/dir/.agents` → `project:.agents` (paths shown relative to cwd or home). */
 function sourceLabel(id: string | undefined, ctx: Context): string {
@@ -40,7 +41,7 @@ export async function list(ctx: Context): Promise<number> {
     out.line(`No skills visible to agent '${ctx.agent.name}' from ${ctx.cwd}.`);
   } else {
     const rows = visible.map((s) => [
-      c.bold(safe(s.name)),
+      c.bold(printable(s.name)),
       s.description,
       sourceLabel(s.source, ctx),
       displayPath(s.location, ctx.cwd, ctx.home),
@@ -73,7 +74,7 @@ export async function list(ctx: Context): Promise<number> {
         `  shadowed ${s.name}: ${displayPath(s.kept, ctx.cwd, ctx.home)} replaces ${displayPath(s.dropped, ctx.cwd, ctx.home)}`,
       );
     }
-    for (const f of report.failed) out.line(`  ${c.red("failed")}   ${safe(f.error.message)}`);
+    for (const f of report.failed) out.line(`  ${c.red("failed")}   ${printable(f.error.message)}`);
     // Shadowed and failed skills were listed above; the other warnings come from discovery.
     const listed = new Set(report.failed.map((f) => f.error.message));
     for (const w of ctx.warnings) {

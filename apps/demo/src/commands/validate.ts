@@ -1,9 +1,9 @@
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { type Diagnostic, validateSkillFile } from "@skill/core";
+import { type Diagnostic, printable, validateSkillFile } from "@skill/core";
 import { scanSkillFiles } from "@skill/discovery";
 import { type Context, sources } from "../context.js";
-import { displayPath, plural, safe, table } from "../output.js";
+import { displayPath, plural, table } from "../output.js";
 
 /** SKILL.md files named by the arguments: a file, a skill folder, or a tree of skills. */
 async function filesFor(ctx: Context, args: readonly string[]): Promise<string[]> {
@@ -55,7 +55,7 @@ export async function validate(
       d.line === undefined ? shown : `${shown}:${d.line}`,
       d.severity === "error" ? c.red("error") : c.yellow("warning"),
       c.dim(d.code),
-      safe(d.message.replace(` in ${path}`, "")),
+      printable(d.message.replace(` in ${path}`, "")),
     ]);
   });
   for (const line of table(rows)) out.line(line);
