@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChildResult, mismatch, runChild, summarize } from "./harness.js";
-import { ensureTree, type TreeManifest } from "./tree.js";
+import { ensureTree, layoutOf, type TreeManifest } from "./tree.js";
 
 let base: string;
 let manifest: TreeManifest;
@@ -18,12 +18,7 @@ afterAll(() => {
 });
 
 describe("every approach in a child process, on a tiny tree", () => {
-  const layout = () => ({
-    home: manifest.home,
-    cwd: manifest.cwd,
-    paths: manifest.paths,
-    roots: manifest.roots,
-  });
+  const layout = () => layoutOf(manifest);
 
   it.each(["floor", "opencode-style", "ours"] as const)(
     "%s finds exactly the generated skills, with the generator's checksum",

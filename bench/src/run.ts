@@ -19,7 +19,7 @@ import {
   renderReport,
   targetRows,
 } from "./report.js";
-import { DEFAULT_SEED, ensureTree, type TreeManifest } from "./tree.js";
+import { DEFAULT_SEED, ensureTree, layoutOf, type TreeManifest } from "./tree.js";
 
 const USAGE = `Usage: pnpm bench [--size S|L] [--runs N] [--warmup N] [--seed N] [--delay MS]
                   [--only local|remote] [--profile] [--note TEXT] [--out FILE]
@@ -116,7 +116,7 @@ function progress(prefix: string, options: Options) {
 }
 
 async function measureLocal(manifest: TreeManifest, size: string, options: Options): Promise<LocalSeries> {
-  const layout = { home: manifest.home, cwd: manifest.cwd, paths: manifest.paths, roots: manifest.roots };
+  const layout = layoutOf(manifest);
   const plans: Plan[] = LOCAL_APPROACHES.map(({ id }) => ({
     id,
     task: () => ({ approach: id, input: layout }),
@@ -175,33 +175,27 @@ async function remoteSeries(
 ): Promise<RemoteResults> {
   const url = server.url("pack");
   const limits = { maxFileBytes: 2 * HUGE_FILE_BYTES, maxTotalBytes: 2 * HUGE_FILE_BYTES };
-  const pullPlan = (id: string, pack: keyof typeof packs, extra: object = {}): Plan => {
+  /** A download into a fresh folder per run, checked file by file against the pack afterwards. */
+  const downloadPlan = (
+    id: string,
+    approach: "pull" | "sequential-fetch",
+    pack: keyof typeof packs,
+    extra: object = {},
+  ): Plan => {
     let dir = "";
     return {
       id,
       task: () => {
         dir = freshDir(work);
         server.resetStats();
-        return { approach: "pull", input: { url: server.url(pack), cacheDir: dir, ...extra } };
+        const target = server.url(pack);
+        return approach === "pull"
+          ? { approach, input: { url: target, cacheDir: dir, ...extra } }
+          : { approach, input: { url: target, dir } };
       },
       after: () => {
-        const problem = checkDownload(join(dir, urlToDirName(server.url(pack))), packs[pack]);
-        rmSync(dir, { recursive: true, force: true });
-        return { server: server.stats(), ...(problem ? { problem } : {}) };
-      },
-    };
-  };
-  const sequentialPlan = (id: string, pack: keyof typeof packs): Plan => {
-    let dir = "";
-    return {
-      id,
-      task: () => {
-        dir = freshDir(work);
-        server.resetStats();
-        return { approach: "sequential-fetch", input: { url: server.url(pack), dir } };
-      },
-      after: () => {
-        const problem = checkDownload(dir, packs[pack]);
+        const copy = approach === "pull" ? join(dir, urlToDirName(server.url(pack))) : dir;
+        const problem = checkDownload(copy, packs[pack]);
         rmSync(dir, { recursive: true, force: true });
         return { server: server.stats(), ...(problem ? { problem } : {}) };
       },
@@ -211,10 +205,13 @@ async function remoteSeries(
     r.problem ?? (r.found === skills ? undefined : `found ${r.found} skills, expected ${skills}`);
 
   log(`remote: cold pull vs sequential fetch (${REMOTE_SKILLS} × ${REMOTE_FILES_PER_SKILL} files)`);
-  const cold = await interleave([pullPlan("pull", "pack"), sequentialPlan("sequential", "pack")], {
-    ...options,
-    onRun: progress("cold", options),
-  });
+  const cold = await interleave(
+    [downloadPlan("pull", "pull", "pack"), downloadPlan("sequential", "sequential-fetch", "pack")],
+    {
+      ...options,
+      onRun: progress("cold", options),
+    },
+  );
 
   log("remote: warm pull");
   const warmDir = freshDir(work);
@@ -241,10 +238,10 @@ async function remoteSeries(
   log(`remote: peak RSS while pulling one big file`);
   const memory = await interleave(
     [
-      pullPlan("small", "small", limits),
-      pullPlan("big", "big", limits),
-      pullPlan("huge", "huge", limits),
-      sequentialPlan("buffered", "big"),
+      downloadPlan("small", "pull", "small", limits),
+      downloadPlan("big", "pull", "big", limits),
+      downloadPlan("huge", "pull", "huge", limits),
+      downloadPlan("buffered", "sequential-fetch", "big"),
     ],
     { ...options, onRun: progress("memory", options) },
   );
@@ -285,7 +282,7 @@ function remoteMemoryStats(remote: RemoteResults): ApproachStats[] {
 async function profileOurs(manifest: TreeManifest, size: string): Promise<BenchResults["profile"]> {
   const dir = join(TREES_DIR, "profiles", `${size}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
-  const layout = { home: manifest.home, cwd: manifest.cwd, paths: manifest.paths, roots: manifest.roots };
+  const layout = layoutOf(manifest);
   await runChild({ approach: "ours", input: layout }, { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
   const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
   if (!file) throw new Error(`node --cpu-prof wrote no profile in ${dir}`);

@@ -309,8 +309,11 @@ export function generateTree(dir: string, options: TreeOptions): TreeManifest {
   };
 }
 
-/** The directories of a tree generated in `dir`; they do not depend on the seed. */
-export function layoutOf(dir: string): TreeLayout {
+/** The directories of a tree (from its folder, or from its manifest); they do not depend on the seed. */
+export function layoutOf(tree: string | TreeLayout): TreeLayout {
+  if (typeof tree !== "string")
+    return { home: tree.home, cwd: tree.cwd, paths: tree.paths, roots: tree.roots };
+  const dir = tree;
   const home = join(dir, "home");
   const cwd = join(dir, "project");
   const team = join(dir, "team-skills");
