@@ -2,7 +2,7 @@ import type { Stats } from "node:fs";
 import { statSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { Logger } from "@skill/core";
-import { type FSWatcher, watch } from "chokidar";
+import type { FSWatcher } from "chokidar";
 import { compileIgnore } from "./ignore.js";
 import { isWithin, posixRelative } from "./paths.js";
 import { SKILL_FILE } from "./scan.js";
@@ -130,34 +130,50 @@ export function watchSkills(
     timer = setTimeout(flush, Math.max(0, Math.min(debounceMs, latest)));
   };
 
-  const watcher: FSWatcher = watch(watched, {
-    ignoreInitial: true,
-    followSymlinks: options.followSymlinks ?? true,
-    ignored: isIgnored,
-  });
-  watcher.on("add", (path) => record("added", path));
-  watcher.on("change", (path) => record("changed", path));
-  watcher.on("unlink", (path) => record("removed", path));
-  watcher.on("error", (error) => {
-    const message = error instanceof Error ? error.message : String(error);
-    logger.warn(`Skill watcher error: ${message}`, { error });
+  let markClosed: () => void = () => {};
+  const closing = new Promise<void>((resolveClosed) => {
+    markClosed = resolveClosed;
   });
 
-  let markReady: () => void = () => {};
-  const ready = new Promise<void>((resolveReady) => {
-    markReady = resolveReady;
+  // chokidar loads on first watch: a harness that only scans never pays for it.
+  const started: Promise<FSWatcher | undefined> = import("chokidar").then(({ watch }) => {
+    if (closed) return undefined;
+    const watcher = watch(watched, {
+      ignoreInitial: true,
+      followSymlinks: options.followSymlinks ?? true,
+      ignored: isIgnored,
+    });
+    watcher.on("add", (path) => record("added", path));
+    watcher.on("change", (path) => record("changed", path));
+    watcher.on("unlink", (path) => record("removed", path));
+    watcher.on("error", (error) => {
+      const message = error instanceof Error ? error.message : String(error);
+      logger.warn(`Skill watcher error: ${message}`, { error });
+    });
+    return watcher;
   });
-  watcher.once("ready", () => markReady());
+
+  const ready = started.then(
+    (watcher) =>
+      watcher ? new Promise<void>((resolveReady) => watcher.once("ready", () => resolveReady())) : undefined,
+    (error: unknown) => {
+      logger.warn(
+        `Skill watcher could not start: ${error instanceof Error ? error.message : String(error)}`,
+        { error },
+      );
+    },
+  );
 
   return {
-    ready,
+    ready: Promise.race([ready, closing]),
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
       timer = undefined;
       pending.clear();
-      await watcher.close();
-      markReady();
+      markClosed();
+      const watcher = await started.catch(() => undefined);
+      await watcher?.close();
     },
   };
 }
