@@ -191,7 +191,7 @@ async function remoteSeries(
         const target = server.url(pack);
         return approach === "pull"
           ? { approach, input: { url: target, cacheDir: dir, ...extra } }
-          : { approach, input: { url: target, dir } };
+          : { approach, input: { url: target, dir, ...extra } };
       },
       after: () => {
         const copy = approach === "pull" ? join(dir, urlToDirName(server.url(pack))) : dir;
@@ -242,6 +242,7 @@ async function remoteSeries(
       downloadPlan("big", "pull", "big", limits),
       downloadPlan("huge", "pull", "huge", limits),
       downloadPlan("buffered", "sequential-fetch", "big"),
+      downloadPlan("streamed", "sequential-fetch", "big", { stream: true }),
     ],
     { ...options, onRun: progress("memory", options) },
   );
@@ -270,13 +271,19 @@ async function remoteSeries(
         `sequential \`fetch\` + \`arrayBuffer()\`, the ${BIG_FILE_BYTES / MIB} MB file (reference)`,
         1,
       ),
+      streamed: stats(
+        memory,
+        "streamed",
+        `Node's \`fetch\` streamed to the file, the ${BIG_FILE_BYTES / MIB} MB file (reference)`,
+        1,
+      ),
     },
   };
 }
 
 function remoteMemoryStats(remote: RemoteResults): ApproachStats[] {
-  const { small, big, huge, buffered } = remote.memory;
-  return [small, big, huge, buffered];
+  const { small, big, huge, buffered, streamed } = remote.memory;
+  return [small, big, huge, buffered, streamed];
 }
 
 async function profileOurs(manifest: TreeManifest, size: string): Promise<BenchResults["profile"]> {

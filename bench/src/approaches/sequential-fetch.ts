@@ -1,10 +1,16 @@
+import { createWriteStream } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { RemoteOutput } from "./types.js";
 
 export interface SequentialInput {
   readonly url: string;
   readonly dir: string;
+  /** Stream each body to its file instead of buffering it: the floor of a streaming download. */
+  readonly stream?: boolean;
 }
 
 interface Index {
@@ -17,17 +23,21 @@ async function get(url: string): Promise<Response> {
   return response;
 }
 
-/** The baseline: the index, then every file one at a time with plain fetch, each buffered whole. */
+/** The baseline: the index, then every file one at a time with plain fetch, each buffered whole (or streamed). */
 export async function run(input: SequentialInput): Promise<RemoteOutput> {
   const base = input.url.endsWith("/") ? input.url : `${input.url}/`;
   const index = (await (await get(new URL("index.json", base).href)).json()) as Index;
   let files = 0;
   for (const skill of index.skills) {
     for (const file of skill.files) {
-      const bytes = Buffer.from(await (await get(`${base}${skill.name}/${file}`)).arrayBuffer());
+      const response = await get(`${base}${skill.name}/${file}`);
       const target = join(input.dir, skill.name, file);
       await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, bytes);
+      if (input.stream && response.body) {
+        await pipeline(Readable.fromWeb(response.body as WebReadableStream), createWriteStream(target));
+      } else {
+        await writeFile(target, Buffer.from(await response.arrayBuffer()));
+      }
       files++;
     }
   }
