@@ -59,10 +59,14 @@ export async function list(ctx: Context): Promise<number> {
     }
   }
 
+  // Shadowed and failed skills have their own notes; the other warnings come from discovery.
+  const listed = new Set(report.failed.map((f) => f.error.message));
+  const otherWarnings = ctx.warnings.filter((w) => !listed.has(w) && !w.startsWith("Duplicate skill name:"));
   const notes: string[] = [];
   if (hidden.length > 0) notes.push(`${hidden.length} hidden from '${ctx.agent.name}'`);
   if (report.shadowed.length > 0) notes.push(`${report.shadowed.length} shadowed`);
   if (report.failed.length > 0) notes.push(c.red(`${report.failed.length} failed`));
+  if (otherWarnings.length > 0) notes.push(c.yellow(plural(otherWarnings.length, "warning")));
   out.line();
   const summary = `${plural(visible.length, "skill")}${notes.length > 0 ? `, ${notes.join(", ")}` : ""}`;
   out.line(notes.length > 0 && !out.verbose ? `${summary} — run with --verbose` : summary);
