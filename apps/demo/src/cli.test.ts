@@ -16,13 +16,14 @@ interface Result {
   stderr: string;
 }
 
-/** Runs the built `skill` binary; asynchronous so the in-process test server keeps answering. */
-function run(
+/** Runs a node script; asynchronous so the in-process test server keeps answering. */
+function runScript(
+  script: string,
   args: readonly string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
+    const child = spawn(process.execPath, [script, ...args], {
       cwd: options.cwd ?? root,
       env: { ...process.env, NO_COLOR: "1", ...options.env },
     });
@@ -37,6 +38,14 @@ function run(
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Runs the built `skill` binary. */
+function run(
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Result> {
+  return runScript(cli, args, options);
 }
 
 let root: string;
@@ -317,18 +326,7 @@ describe("skill watch", () => {
 describe("the demo script", () => {
   it("runs every step over the examples and exits 0", async () => {
     const script = fileURLToPath(new URL("../scripts/demo.mjs", import.meta.url));
-    const result = await new Promise<Result>((resolve) => {
-      const child = spawn(process.execPath, [script], { env: { ...process.env, NO_COLOR: "1" } });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d) => {
-        stdout += d;
-      });
-      child.stderr.on("data", (d) => {
-        stderr += d;
-      });
-      child.on("close", (code) => resolve({ code, stdout, stderr }));
-    });
+    const result = await runScript(script, []);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Demo finished: every step behaved as expected.");
     const reviewPrompt = result.stdout.slice(
