@@ -127,10 +127,8 @@ describe("skill show", () => {
     expect(stdout).toContain(`Base directory for this skill: ${join(project, ".agents/skills/pdf-tools")}`);
     expect(stdout).toContain(join(project, ".agents/skills/pdf-tools/scripts/extract.py"));
     const data = JSON.parse((await run([...base, "show", "pdf-tools", "--json"])).stdout);
-    expect(data.files).toEqual([
-      join(project, ".agents/skills/pdf-tools/forms.md"),
-      join(project, ".agents/skills/pdf-tools/scripts/extract.py"),
-    ]);
+    expect(data.files).toEqual(["forms.md", "scripts/extract.py"]);
+    expect(data.access).toBe("allow");
   });
 
   it("names the available skills when one is missing", async () => {
@@ -142,10 +140,29 @@ describe("skill show", () => {
     );
   });
 
-  it("refuses a skill denied to the agent", async () => {
-    const { code, stderr } = await run([...base, "show", "internal-deploy", "--agent", "review"]);
-    expect(code).toBe(1);
-    expect(stderr).toContain("denied to agent 'review'");
+  it("treats a skill denied to the agent as missing, and names no denied skill", async () => {
+    const extra = join(project, ".agents/skills/internal-secrets");
+    await mkdir(extra, { recursive: true });
+    await writeFile(
+      join(extra, "SKILL.md"),
+      "---\nname: internal-secrets\ndescription: Keys.\n---\nsecret body\n",
+    );
+    try {
+      const hidden = JSON.parse((await run([...base, "list", "--agent", "review", "--json"])).stdout).hidden;
+      expect(hidden).toEqual(["internal-deploy", "internal-secrets"]);
+      for (const name of hidden) {
+        const { code, stdout, stderr } = await run([...base, "show", name, "--agent", "review"]);
+        expect(code).toBe(1);
+        expect(stdout).toBe("");
+        expect(stderr).toMatch(new RegExp(`^skill: Skill "${name}" not found\\. Available skills: `));
+        for (const denied of hidden) expect(stderr.split(`"${name}"`).join("")).not.toContain(denied);
+        expect(stderr).not.toContain("secret body");
+      }
+      // The same skill is there for an agent that may see it.
+      expect((await run([...base, "show", "internal-secrets"])).stdout).toContain("secret body");
+    } finally {
+      await rm(extra, { recursive: true, force: true });
+    }
   });
 });
 

@@ -39,6 +39,8 @@ export interface Context {
   /** Warnings the libraries reported; shown with --verbose. */
   readonly warnings: string[];
   readonly logger: Logger;
+  /** True when the agent's permissions deny it the skill of that name. */
+  readonly denied: (name: string) => boolean;
 }
 
 export async function createContext(options: GlobalOptions, out: Output): Promise<Context> {
@@ -66,7 +68,9 @@ export async function createContext(options: GlobalOptions, out: Output): Promis
     ? resolve(here, options.cache)
     : defaultCacheDir({ ...env, HOME: options.home ? home : env.HOME });
   const urls = [...config.skills.urls, ...(options.url ?? [])];
-  return { cwd, home, env, config, preset, agent, cacheDir, urls, out, warnings, logger };
+  const permission = createPermissionPolicy(config.permission ? { config: config.permission } : {});
+  const denied = (name: string) => permission.evaluate(agent, "skill", name) === "deny";
+  return { cwd, home, env, config, preset, agent, cacheDir, urls, out, warnings, logger, denied };
 }
 
 export function discoveryOptions(ctx: Context): DiscoveryOptions {
@@ -91,6 +95,6 @@ export function policy(ctx: Context) {
   return createPermissionPolicy(ctx.config.permission ? { config: ctx.config.permission } : {});
 }
 
-export function createService(ctx: Context): SkillService {
-  return new SkillService({ sources: sources(ctx), permission: policy(ctx), logger: ctx.logger });
+export function createService(ctx: Context, list: readonly SkillSource[] = sources(ctx)): SkillService {
+  return new SkillService({ sources: list, permission: policy(ctx), logger: ctx.logger });
 }

@@ -15,7 +15,8 @@ export type SkillErrorCode =
   | "UNSAFE_PATH"
   | "INTEGRITY_ERROR"
   | "LIMIT_EXCEEDED"
-  | "ABORTED";
+  | "ABORTED"
+  | "WRITE_ERROR";
 
 /** Extra facts attached to a {@link SkillError}; every field is optional. */
 export interface SkillErrorDetails {
@@ -99,7 +100,7 @@ export function printable(text: string): string {
   return text.replace(UNPRINTABLE, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`);
 }
 
-/** Names a value's kind for messages: `a number`, `a list`, `null`… */
+/** Names a value's kind for messages: `a number`, `a list`, `a mapping`, `null`… */
 export function describeKind(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";

@@ -1,14 +1,21 @@
+export { DEFAULT_MAX_BYTES, SKILL_FILE } from "./constants.js";
 export type { SkillErrorCode, SkillErrorDetails } from "./errors.js";
-export { printable, quote, SkillError } from "./errors.js";
+export { describeKind, printable, quote, SkillError } from "./errors.js";
 export { splitFrontmatter } from "./frontmatter.js";
-export { DEFAULT_MAX_BYTES, loadSkillFile, parseSkill, validateSkillFile } from "./parse-skill.js";
+export { noopLogger } from "./logger.js";
+export type { MemorySkill } from "./memory-source.js";
+export { memorySource } from "./memory-source.js";
+export { loadSkillFile, parseSkill, validateSkillFile } from "./parse-skill.js";
 export { SkillService } from "./service.js";
+export { compareCodeUnits, formatBytes } from "./text.js";
 export type {
   AgentInfo,
   Diagnostic,
   EventBus,
   LoadFailure,
   LoadReport,
+  LoadRules,
+  LogFields,
   Logger,
   ParsedSkill,
   ParseOptions,
@@ -17,11 +24,15 @@ export type {
   PermissionPolicy,
   ScanContext,
   ShadowedSkill,
+  SkillEvents,
   SkillInfo,
+  SkillMetadata,
   SkillServiceOptions,
   SkillSource,
+  SourceEntry,
   SourceScan,
   ValidateOptions,
+  ValidationTarget,
 } from "./types.js";
 export { SKILL_SPEC_VERSION } from "./types.js";
 export { SPEC_FIELDS, SPEC_LIMITS, validateFrontmatter, validateSkill } from "./validate.js";

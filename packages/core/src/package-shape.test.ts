@@ -11,7 +11,7 @@ describe("built package", () => {
   it("works through require() of the CJS entry", () => {
     const cjs = require(`${dist}index.cjs`) as typeof import("./index.js");
     expect(cjs.parseSkill(TEXT, "/x/shape/SKILL.md").skill.description).toBe("Loaded from dist");
-    expect(cjs.SKILL_SPEC_VERSION).toBe(1);
+    expect(cjs.SKILL_SPEC_VERSION).toBe(2);
     expect(typeof cjs.SkillService).toBe("function");
   });
 
@@ -41,12 +41,18 @@ describe("built package", () => {
     expect(Object.keys(esm).sort()).toEqual(
       [
         "DEFAULT_MAX_BYTES",
+        "SKILL_FILE",
         "SKILL_SPEC_VERSION",
         "SPEC_FIELDS",
         "SPEC_LIMITS",
         "SkillError",
         "SkillService",
+        "compareCodeUnits",
+        "describeKind",
+        "formatBytes",
         "loadSkillFile",
+        "memorySource",
+        "noopLogger",
         "parseSkill",
         "printable",
         "quote",

@@ -51,6 +51,8 @@ describe("parseSkill", () => {
         license: "MIT",
         metadata: { author: "me" },
       },
+      modelInvocable: true,
+      userInvocable: true,
     });
     expect(diagnostics).toEqual([]);
   });

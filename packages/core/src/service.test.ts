@@ -37,7 +37,7 @@ function folderSource(id: string, dir: string, delayMs = 0): SkillSource {
         .filter((e) => e.endsWith("SKILL.md"))
         .map((e) => join(root, dir, e))
         .sort();
-      return { files, dirs: [join(root, dir)] };
+      return { entries: files.map((location) => ({ location })), dirs: [join(root, dir)] };
     },
   };
 }
@@ -75,7 +75,7 @@ describe("SkillService", () => {
     expect(service.get("dup")?.description).toBe("second");
     expect(r.warnings).toHaveLength(1);
     expect(r.warnings[0]?.message).toMatch(/^Duplicate skill name: dup/);
-    expect(r.warnings[0]?.fields).toMatchObject({ code: "DUPLICATE_NAME", kept: second, dropped: first });
+    expect(r.warnings[0]?.fields).toEqual({ code: "DUPLICATE_NAME", name: "dup", path: first });
     expect(r.events).toEqual([
       { topic: "skill.shadowed", payload: { name: "dup", kept: second, dropped: first } },
     ]);
@@ -96,6 +96,7 @@ describe("SkillService", () => {
       loaded: 2,
       failed: [],
       shadowed: [{ name: "shared", kept: high, dropped: low }],
+      diagnostics: [expect.objectContaining({ code: "duplicate-name", path: low, severity: "warning" })],
     });
     expect(service.get("shared")).toMatchObject({ description: "from high", source: "high", location: high });
     expect(service.get("only-low")?.source).toBe("low");
@@ -149,7 +150,7 @@ describe("SkillService", () => {
       bus: r.bus,
     });
     const report = await service.discoverAndLoad();
-    expect(report).toEqual({ loaded: 1, failed: [], shadowed: [] });
+    expect(report).toEqual({ loaded: 1, failed: [], shadowed: [], diagnostics: [] });
     expect(r.warnings).toEqual([]);
     expect(r.events).toEqual([]);
     // Reached last through the third source, so that position decides its precedence.
@@ -297,7 +298,7 @@ describe("SkillService", () => {
     expect(service.get("fine")).toBeDefined();
     expect(r.events[0]).toMatchObject({
       topic: "session.error",
-      payload: { type: "skill_source_error", path: "broken-source" },
+      payload: { type: "skill_parse_error", path: "broken-source" },
     });
   });
 
@@ -406,37 +407,60 @@ describe("SkillService content", () => {
     return path;
   }
 
-  it("reads each skill's body on first use (progressive disclosure) and keeps it", async () => {
+  it("holds metadata only: read() parses metadata and body from the bytes on disk now", async () => {
     const path = await writeSkill(
       "s/lazy",
-      `---\nname: lazy\ndescription: d\n---\nfirst body\n${"x".repeat(20_000)}\n`,
+      `---\nname: lazy\ndescription: first\n---\nfirst body\n${"x".repeat(20_000)}\n`,
     );
     const service = new SkillService({ sources: [folderSource("s", "s")] });
     await service.discoverAndLoad();
-    const skill = service.require("lazy");
-    await writeFile(path, "---\nname: lazy\ndescription: d\n---\nsecond body\n");
-    // Listing never needed the body, so the first read sees the file as it is now…
-    expect(skill.content).toBe("second body\n");
-    await writeFile(path, "---\nname: lazy\ndescription: d\n---\nthird body\n");
-    // …and then it is kept.
-    expect(skill.content).toBe("second body\n");
-    expect(Object.keys(skill)).toEqual([
-      "name",
-      "description",
-      "location",
-      "content",
-      "frontmatter",
-      "source",
-    ]);
-    expect(JSON.parse(JSON.stringify(skill)).content).toBe("second body\n");
+    const meta = service.require("lazy");
+    expect(Object.keys(meta).sort()).toEqual(
+      ["description", "frontmatter", "location", "modelInvocable", "name", "source", "userInvocable"].sort(),
+    );
+    expect(Object.isFrozen(meta)).toBe(true);
+    await writeFile(path, "---\nname: lazy\ndescription: second\n---\nsecond body\n");
+    const read = await service.read("lazy");
+    expect(read.content).toBe("second body\n");
+    expect(read.description).toBe("second");
+    expect(read.frontmatter.description).toBe("second");
+    // The registry keeps what it loaded until the next load.
+    expect(service.require("lazy").description).toBe("first");
   });
 
-  it("reports a body that vanished since the listing as a SkillError", async () => {
+  it("read() of a skill renamed on disk rejects NOT_FOUND 'changed on disk'", async () => {
+    const path = await writeSkill("s/renamed", "---\nname: renamed\ndescription: d\n---\nbody\n");
+    const service = new SkillService({ sources: [folderSource("s", "s")] });
+    await service.discoverAndLoad();
+    await writeFile(path, "---\nname: other-name\ndescription: d\n---\nnew body\n");
+    const error = await service.read("renamed").catch((e: unknown) => e);
+    expect(SkillError.isInstance(error) && error.code).toBe("NOT_FOUND");
+    expect((error as Error).message).toMatch(/^Skill "renamed" changed on disk since it was loaded: /);
+    expect((error as Error).message).toContain('"other-name"');
+    await writeFile(path, "no frontmatter any more");
+    await expect(service.read("renamed")).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: expect.stringContaining("changed on disk since it was loaded: Failed to parse frontmatter"),
+    });
+  });
+
+  it("metadata survives its file: spread, JSON and structuredClone touch no disk", async () => {
     const path = await writeSkill("s/gone", "---\nname: gone\ndescription: d\n---\nbody\n");
     const service = new SkillService({ sources: [folderSource("s", "s")] });
     await service.discoverAndLoad();
+    const meta = service.require("gone");
     await rm(path);
-    expect(() => service.require("gone").content).toThrow(/^Skill file not found: /);
+    expect({ ...meta }.name).toBe("gone");
+    expect(JSON.parse(JSON.stringify(meta))).toMatchObject({
+      name: "gone",
+      description: "d",
+      location: path,
+    });
+    expect(structuredClone(meta)).toEqual({ ...meta });
+    await expect(service.read("gone")).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: expect.stringContaining("changed on disk since it was loaded: Skill file not found"),
+    });
   });
 
   it("parses frontmatter longer than the listing's head read, and every line ending", async () => {
@@ -450,11 +474,11 @@ describe("SkillService content", () => {
     const report = await service.discoverAndLoad();
     expect(report.failed).toEqual([]);
     expect(Object.keys(service.require("long").frontmatter.metadata as object)).toHaveLength(600);
-    expect(service.require("long").content.startsWith("long body\n")).toBe(true);
+    expect((await service.read("long")).content.startsWith("long body\n")).toBe(true);
     expect(service.require("crlf").description).toBe("windows");
-    expect(service.require("crlf").content.startsWith("crlf body\nz\n")).toBe(true);
+    expect((await service.read("crlf")).content.startsWith("crlf body\nz\n")).toBe(true);
     expect(service.require("cr").description).toBe("classic mac");
-    expect(service.require("cr").content.startsWith("cr body\nw\n")).toBe(true);
+    expect((await service.read("cr")).content.startsWith("cr body\nw\n")).toBe(true);
   });
 
   it("reports a FIFO named SKILL.md without hanging", async () => {

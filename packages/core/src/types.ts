@@ -1,55 +1,84 @@
-import type { SkillError } from "./errors.js";
+import type { SkillError, SkillErrorCode } from "./errors.js";
 
 /** Version of the SKILL.md contract this package implements. */
-export const SKILL_SPEC_VERSION = 1 as const;
+export const SKILL_SPEC_VERSION = 2 as const;
 
-/** One loaded skill. */
-export interface SkillInfo {
+/**
+ * What a registry holds for a skill: everything but its body. A plain frozen object with no
+ * getters, so spreading, `JSON.stringify` and `structuredClone` never touch a disk.
+ */
+export interface SkillMetadata {
   /** The `name` frontmatter field, surrounding whitespace trimmed. Unique in a registry. */
   readonly name: string;
   /** The `description` frontmatter field, surrounding whitespace trimmed. */
   readonly description: string;
-  /** Absolute path of the SKILL.md file, as the source reached it (a symlink stays a symlink). */
-  readonly location: string;
   /**
-   * Markdown body: everything after the closing frontmatter line, untrimmed, LF line endings.
-   * Skills held by a {@link SkillService} read it from disk on first access and keep it
-   * (progressive disclosure); reading it then may throw a `SkillError` if the file is gone.
+   * Absolute path of the SKILL.md file as the source reached it (a symlink stays a symlink),
+   * or a URI for a skill that is not a local file (`skill://server/pdf/SKILL.md`, `builtin:pdf`).
    */
-  readonly content: string;
+  readonly location: string;
   /** Every frontmatter field as parsed, in document order. */
   readonly frontmatter: Readonly<Record<string, unknown>>;
   /** Id of the {@link SkillSource} that found it, when loaded through one. */
   readonly source?: string;
+  /** `false` when the frontmatter says `disable-model-invocation: true`: keep it out of the model's catalog. */
+  readonly modelInvocable: boolean;
+  /** `false` when the frontmatter says `user-invocable: false`: no slash command for people. */
+  readonly userInvocable: boolean;
 }
 
-/** One finding about a skill file. */
+/** A skill with its body: what `parseSkill`, `loadSkillFile` and `SkillService.read` return. */
+export interface SkillInfo extends SkillMetadata {
+  /** Markdown body: everything after the closing frontmatter line, untrimmed, LF line endings. */
+  readonly content: string;
+}
+
+/** One finding about a skill file or a source. */
 export interface Diagnostic {
-  /** Stable rule id, e.g. `name-mismatch`, `unknown-field:version`, `yaml-repaired`. */
+  /** Stable rule id, e.g. `name-mismatch`, `unknown-field:version`, `yaml-repaired`, `folder-unreadable`. */
   readonly code: string;
   /** `error` stops the skill from loading (or fails strict validation); `warning` does not. */
   readonly severity: "error" | "warning";
   /** A sentence for people, naming the file. */
   readonly message: string;
-  /** Absolute path of the file concerned. */
+  /** Absolute path (or URI) of the file or folder concerned. */
   readonly path?: string;
   /** The frontmatter field concerned. */
   readonly field?: string;
   /** 1-based line in the file, where known. */
   readonly line?: number;
+  /** Id of the source that reported it, for findings a source made while scanning. */
+  readonly source?: string;
+}
+
+/**
+ * How strictly a skill file is read. The defaults follow the Agent Skills specification;
+ * agent presets set these to reproduce one agent (see `@skill/discovery`'s `agentProfile`).
+ */
+export interface LoadRules {
+  /**
+   * Repair what other agents accept (default `true`): a plain scalar holding `: ` is re-read
+   * as a quoted string, with a `yaml-repaired` warning. `false` repairs nothing and refuses a
+   * skill with any spec finding.
+   */
+  readonly lenient?: boolean;
+  /** Largest SKILL.md accepted, in bytes (default 1 MiB). Larger files fail with `LIMIT_EXCEEDED`. */
+  readonly maxBytes?: number;
+  /**
+   * `"none"` (default, as the specification): a missing `name` fails the skill with
+   * `MISSING_FIELD`. `"folder"` (Claude Code, Codex): the SKILL.md folder's name is used, with a
+   * `name-missing` warning.
+   */
+  readonly nameFallback?: "none" | "folder";
+  /**
+   * `true` (Codex): a name over 64 or a description over 1,024 characters fails the skill with
+   * `INVALID_FIELD`. Default `false`: a warning.
+   */
+  readonly rejectLongFields?: boolean;
 }
 
 /** Options of {@link parseSkill} and {@link loadSkillFile}. */
-export interface ParseOptions {
-  /**
-   * Repair what other agents accept (default `true`): a plain scalar holding `: ` is re-read
-   * as a quoted string, with a `yaml-repaired` warning. `false` repairs nothing and reports
-   * spec findings as errors.
-   */
-  readonly lenient?: boolean;
-  /** Largest file accepted, in bytes (default 1 MiB). Larger files fail with `LIMIT_EXCEEDED`. */
-  readonly maxBytes?: number;
-}
+export interface ParseOptions extends LoadRules {}
 
 /** A parsed skill and what was noticed while parsing it. */
 export interface ParsedSkill {
@@ -57,41 +86,113 @@ export interface ParsedSkill {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/**
+ * Where a skill file is going, and so how it is judged: `spec` (default) the Agent Skills
+ * specification; `skills-ref` its reference validator; `claude-code`, `codex` those agents'
+ * loaders; `gh-publish` what `gh skill publish` accepts.
+ */
+export type ValidationTarget = "spec" | "skills-ref" | "claude-code" | "codex" | "gh-publish";
+
 /** Validation options. */
 export interface ValidateOptions {
   /** Report findings as errors (skills-ref parity). Default `false`: warnings. */
   readonly strict?: boolean;
+  /** Judge the file as this place would (default `spec`). */
+  readonly target?: ValidationTarget;
 }
 
-/** What a scan may be cancelled with. */
+/** What a scan or a read may be cancelled with, and where a source may log. */
 export interface ScanContext {
+  /** Aborting it rejects the work with `ABORTED`. */
   readonly signal?: AbortSignal;
+  /** Receives debug lines and warnings that are not findings (a `SkillService` passes its own). */
+  readonly logger?: Logger;
 }
 
-/** What one source found. */
+/**
+ * One skill a source found.
+ *
+ * - Without `read`, `location` is an absolute path and core reads it from disk (size-capped,
+ *   never blocking on a FIFO), de-duplicating files reached twice by device and inode.
+ * - With `read`, `location` may be any URI (`skill://server/pdf/SKILL.md`, `builtin:pdf`); it
+ *   names the skill in every message and identifies it (the same URI twice loads once).
+ */
+export interface SourceEntry {
+  /** Absolute SKILL.md path, or a URI when `read` is given. */
+  readonly location: string;
+  /**
+   * The SKILL.md bytes (or text), read now. Called when the registry is loaded and again by
+   * `SkillService.read`. Reject with a `SkillError` (`NOT_FOUND`, `INTEGRITY_ERROR`…) to fail
+   * this skill alone; reject `ABORTED` when `ctx.signal` aborts.
+   */
+  read?(ctx: ScanContext): Promise<string | Uint8Array>;
+  /**
+   * Files bundled with the skill, relative to the SKILL.md folder, `/`-separated. Without it,
+   * `SkillService.files` walks the SKILL.md folder (for file locations).
+   */
+  listFiles?(ctx: ScanContext): Promise<readonly string[]>;
+}
+
+/**
+ * What one scan of a source found. The port's rules:
+ * - `entries` are sorted (code-unit order of `location`), locations absolute or URIs;
+ *   inside one source, a later entry wins a name collision;
+ * - a scan rejects `ABORTED` when `ctx.signal` aborts, and otherwise reports what it could
+ *   not use in `diagnostics` instead of rejecting, so the skills it did find still load.
+ */
 export interface SourceScan {
-  /** Absolute SKILL.md paths, sorted; later files take precedence over earlier ones. */
-  readonly files: readonly string[];
-  /** The root directories the source looked in (existing or not), for watchers and reports. */
+  /** The skills found, sorted; later entries take precedence over earlier ones. */
+  readonly entries: readonly SourceEntry[];
+  /** The root directories the source looked in (existing or not), for watchers and `update`. */
   readonly dirs: readonly string[];
+  /** Source-level findings: an unreadable folder, a pack served from cache, an entry a pack skipped. */
+  readonly diagnostics?: readonly Diagnostic[];
 }
 
-/** A place skills come from: a folder tree, a remote pack, a database… */
+/** A place skills come from: a folder tree, a remote pack, an MCP server, memory… */
 export interface SkillSource {
   /** Readable, unique id, e.g. `global:.claude` or `project:/abs/dir/.agents`. */
   readonly id: string;
   scan(ctx: ScanContext): Promise<SourceScan>;
 }
 
-/** Where libraries publish events (`session.error`, `skill.shadowed`). Return values are ignored. */
+/** Where libraries publish events; see {@link SkillEvents} for the payloads. Return values are ignored. */
 export interface EventBus {
   publish(topic: string, payload: unknown): unknown;
 }
 
+/** Payloads a {@link SkillService} publishes, by topic; a typed bus can use `keyof SkillEvents`. */
+export interface SkillEvents {
+  /** A SKILL.md (or a whole source, `path` = its id) could not be loaded. */
+  "session.error": { readonly type: "skill_parse_error"; readonly path: string; readonly error: string };
+  /** Two skills had the same name; the later one won. */
+  "skill.shadowed": ShadowedSkill;
+  /** What an `update` changed, by skill name (sorted). */
+  "skill.changed": {
+    readonly added: readonly string[];
+    readonly changed: readonly string[];
+    readonly removed: readonly string[];
+  };
+}
+
+/** Structured fields of a log line: what a program filters on, instead of the wording. */
+export interface LogFields {
+  /** A {@link SkillErrorCode} or a {@link Diagnostic} rule id. */
+  readonly code?: SkillErrorCode | (string & {});
+  /** The system error code behind it: `ENOENT`, `EACCES`, `ELOOP`… */
+  readonly errno?: string;
+  readonly path?: string;
+  readonly url?: string;
+  /** The id of the source concerned. */
+  readonly source?: string;
+  /** The skill name concerned. */
+  readonly name?: string;
+}
+
 /** Where libraries send warnings; they never print. */
 export interface Logger {
-  warn(message: string, fields?: object): void;
-  debug?(message: string, fields?: object): void;
+  warn(message: string, fields?: LogFields): void;
+  debug?(message: string, fields?: LogFields): void;
 }
 
 /** What a permission rule decides. `ask` keeps a skill listed; `deny` hides it. */
@@ -105,7 +206,7 @@ export type PermissionConfig = Readonly<
   Record<string, PermissionAction | Readonly<Record<string, PermissionAction>>>
 >;
 
-/** The agent a listing is for. */
+/** The agent a lookup is for. */
 export interface AgentInfo {
   readonly name: string;
   /** The agent's own rules; they override config and defaults. */
@@ -117,40 +218,40 @@ export interface PermissionPolicy {
   evaluate(agent: AgentInfo, permission: string, pattern: string): PermissionAction;
 }
 
-/** Options of {@link SkillService}. */
-export interface SkillServiceOptions {
+/** Options of {@link SkillService}: where skills come from, who may see them, how they are read. */
+export interface SkillServiceOptions extends LoadRules {
   /** Where skills come from, lowest precedence first. */
   readonly sources?: readonly SkillSource[];
-  /** Filters `all(agent)`; absent: every skill is visible. */
+  /** Decides what an agent sees; absent: every skill is visible to every agent. */
   readonly permission?: PermissionPolicy;
-  /** Receives `session.error` and `skill.shadowed`. */
+  /** Receives the events of {@link SkillEvents}. */
   readonly bus?: EventBus;
-  /** Receives warnings (duplicate names, failed files). */
+  /** Receives warnings (duplicate names, failed files, source findings). */
   readonly logger?: Logger;
-  /** Repair and warn (default `true`); `false` rejects skills with any spec finding. */
-  readonly lenient?: boolean;
-  /** Largest SKILL.md accepted, in bytes (default 1 MiB). */
-  readonly maxBytes?: number;
 }
 
 /** A file (or source) that could not be loaded. */
 export interface LoadFailure {
-  /** The SKILL.md path, or the source id when a whole source failed to scan. */
+  /** The SKILL.md location, or the source id when a whole source failed to scan. */
   readonly path: string;
   readonly error: SkillError;
 }
 
-/** A name collision: the skill at `kept` replaced the one at `dropped` (both SKILL.md paths). */
+/** A name collision: the skill at `kept` replaced the one at `dropped` (both locations). */
 export interface ShadowedSkill {
   readonly name: string;
   readonly kept: string;
   readonly dropped: string;
 }
 
-/** The outcome of {@link SkillService.discoverAndLoad}. */
+/** The registry after a load or an update. */
 export interface LoadReport {
-  /** Skills in the registry after the load. */
+  /** Skills in the registry. */
   readonly loaded: number;
+  /** Files and sources that could not be loaded. */
   readonly failed: readonly LoadFailure[];
+  /** Name collisions, in precedence order. */
   readonly shadowed: readonly ShadowedSkill[];
+  /** Warnings and errors from sources and files, with rule ids. */
+  readonly diagnostics: readonly Diagnostic[];
 }

@@ -79,8 +79,9 @@ describe("validateFrontmatter", () => {
       name: "x",
       description: "d",
       location: LOC,
-      content: "",
       frontmatter: { name: "x", description: "d" },
+      modelInvocable: true,
+      userInvocable: true,
     };
     expect(validateSkill(skill).map((d) => d.code)).toEqual(["name-mismatch"]);
   });

@@ -1,6 +1,6 @@
 import { basename, dirname } from "node:path";
-import { describeKind, quote } from "./errors.js";
-import type { Diagnostic, SkillInfo, ValidateOptions } from "./types.js";
+import { describeKind, printable, quote } from "./errors.js";
+import type { Diagnostic, SkillMetadata, ValidateOptions } from "./types.js";
 
 /** Fields of the Agent Skills specification; any other top-level key is `unknown-field:<key>`. */
 export const SPEC_FIELDS: readonly string[] = [
@@ -198,7 +198,7 @@ export function validateFrontmatter(
       add(
         `unknown-field:${key}`,
         key,
-        `Field '${key}' is not in the Agent Skills specification (known: ${SPEC_FIELDS.join(", ")})${where}`,
+        `Field '${printable(key)}' is not in the Agent Skills specification (known: ${SPEC_FIELDS.join(", ")})${where}`,
       );
     }
   }
@@ -212,6 +212,6 @@ export function validateFrontmatter(
  * const { skill } = await loadSkillFile("/s/pdf/SKILL.md");
  * for (const d of validateSkill(skill, { strict: true })) console.log(d.code, d.message);
  */
-export function validateSkill(skill: SkillInfo, options: ValidateOptions = {}): Diagnostic[] {
+export function validateSkill(skill: SkillMetadata, options: ValidateOptions = {}): Diagnostic[] {
   return validateFrontmatter(skill.frontmatter, skill.location, options);
 }

@@ -1,7 +1,4 @@
-import frontMatter from "front-matter";
-
-// front-matter's typings declare an ESM default export over a CJS module (see TOOLCHAIN).
-const fm = frontMatter as unknown as typeof frontMatter.default;
+import jsYaml from "js-yaml";
 
 /** A YAML error with the 1-based line inside the frontmatter text, where js-yaml gave one. */
 export interface YamlFailure {
@@ -12,45 +9,22 @@ export interface YamlFailure {
 export type YamlResult = { ok: true; value: unknown } | { ok: false; failure: YamlFailure };
 
 /**
- * Parses frontmatter text through front-matter (js-yaml `safeLoad`: no custom tags, no code).
- * front-matter trims the text before parsing, so error lines are shifted back by the
- * number of leading lines it dropped.
+ * Parses frontmatter text with js-yaml 3's `safeLoad` (no custom tags, no code), the parser
+ * the front-matter package wraps. We call it directly because the wrapper is a trap on
+ * hostile input: it trims the YAML with `/^\s+|\s+$/g`, quadratic in a run of blanks (an
+ * 80 KB run took seconds, a 1 MiB file minutes), and its delimiter regex ends the
+ * frontmatter at U+2028, U+2029 or `---\u00a0`. Delimiters are found by `frontmatter.ts`;
+ * js-yaml itself scans in linear time.
  */
 export function parseYaml(text: string): YamlResult {
-  if (text.trim() === "") return { ok: true, value: null };
   try {
-    const result = fm(`---\n${text}\n---\n`);
-    // front-matter maps every falsy document (`false`, `0`, `~`, comments only) to {}.
-    if (isEmptyObject(result.attributes)) {
-      const stripped = text.replace(/^[ \t]*#.*$/gm, "").trim();
-      if (stripped === "") return { ok: true, value: null };
-      if (!stripped.startsWith("{")) return { ok: true, value: falsyScalar(stripped) };
-    }
-    return { ok: true, value: result.attributes };
+    const value = jsYaml.safeLoad(text);
+    return { ok: true, value: value === undefined ? null : value };
   } catch (error) {
     const mark = (error as { mark?: { line?: number } }).mark;
-    const leading = /^\s*/.exec(text)?.[0] ?? "";
-    const shift = leading.split("\n").length - 1;
     const reason = String((error as { reason?: string }).reason ?? (error as Error).message ?? error);
-    return {
-      ok: false,
-      failure: mark?.line === undefined ? { reason } : { reason, line: mark.line + 1 + shift },
-    };
+    return { ok: false, failure: mark?.line === undefined ? { reason } : { reason, line: mark.line + 1 } };
   }
-}
-
-function isEmptyObject(value: unknown): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  for (const _ in value) return false;
-  return Object.getPrototypeOf(value) === Object.prototype;
-}
-
-function falsyScalar(text: string): unknown {
-  if (/^(false|False|FALSE)$/.test(text)) return false;
-  if (/^(~|null|Null|NULL)$/.test(text)) return null;
-  if (/^[-+]?0+(\.0*)?$/.test(text)) return 0;
-  if (text === "''" || text === '""') return "";
-  return text;
 }
 
 const KEY_LINE = /^([A-Za-z_][\w.-]*)([ \t]*):[ \t]+(\S.*)$/;

@@ -20,6 +20,7 @@ const API = [
   "discoverySources",
   "isExternalDisabled",
   "scanSkillFiles",
+  "watchSkillFiles",
   "watchSkills",
 ];
 
@@ -48,11 +49,11 @@ describe("the built package", () => {
       const sources = api.discoverySources({ cwd: project, home, env: {} });
       const scans = await Promise.all(sources.map((s) => s.scan({})));
       expect(
-        scans.flatMap((s) => s.files),
+        scans.flatMap((s) => s.entries.map((e) => e.location)),
         kind,
       ).toEqual([file]);
       expect(api.isExternalDisabled({ OPENCODE_DISABLE_EXTERNAL_SKILLS: "true" }), kind).toBe(true);
-      const watcher = api.watchSkills({ cwd: project, home, env: {} }, () => {});
+      const watcher = api.watchSkillFiles({ cwd: project, home, env: {} }, () => {});
       await watcher.ready;
       await watcher.close();
     }

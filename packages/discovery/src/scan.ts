@@ -1,19 +1,16 @@
 import { type Dirent, readdirSync, readlinkSync, realpathSync, type Stats, statSync } from "node:fs";
 import { basename, dirname, resolve, sep } from "node:path";
-import { type Logger, SkillError } from "@skill/core";
+import { type Diagnostic, type Logger, noopLogger, SKILL_FILE, SkillError } from "@skill/core";
 import { compileIgnore, type IgnoreTest } from "./ignore.js";
 import { isWithin } from "./paths.js";
 
-/** The one file name a skill folder is recognised by (exact case). */
-export const SKILL_FILE = "SKILL.md";
+export { SKILL_FILE };
 
 /**
  * The crawl reads folders synchronously (about 1.7× faster than callback `readdir` here) and
  * yields to the event loop after this many milliseconds, so timers and I/O keep running.
  */
 const SLICE_MS = 8;
-
-const NO_LOGGER: Logger = { warn() {} };
 
 /** Options of {@link scanSkillFiles}. */
 export interface ScanOptions {
@@ -37,6 +34,8 @@ export interface ScanOptions {
 /** Internal: several roots in one pass (shared de-duplication) and a hook for missing roots. */
 export interface RootsScanOptions extends ScanOptions {
   readonly onMissingRoot?: (root: string) => void;
+  /** Receives each warning as a diagnostic instead of the logger (a source returns them). */
+  readonly onWarning?: (diagnostic: Diagnostic) => void;
 }
 
 /** A folder tree crawled without following symlinks: a root, or the target of a followed link. */
@@ -121,6 +120,7 @@ class Scan {
   readonly #logger: Logger;
   readonly #signal: AbortSignal | undefined;
   readonly #onMissingRoot: ((root: string) => void) | undefined;
+  readonly #onWarning: ((diagnostic: Diagnostic) => void) | undefined;
   readonly #files: string[] = [];
   /** Real paths of SKILL.md files returned through a link because no tree holds them. */
   readonly #linkedFiles = new Set<string>();
@@ -132,9 +132,10 @@ class Scan {
   constructor(options: RootsScanOptions) {
     this.#ignored = compileIgnore(options.ignore);
     this.#follow = options.followSymlinks ?? true;
-    this.#logger = options.logger ?? NO_LOGGER;
+    this.#logger = options.logger ?? noopLogger;
     this.#signal = options.signal;
     this.#onMissingRoot = options.onMissingRoot;
+    this.#onWarning = options.onWarning;
   }
 
   async run(roots: readonly string[]): Promise<string[]> {
@@ -174,7 +175,7 @@ class Scan {
         if (this.#onMissingRoot) this.#onMissingRoot(root);
         else this.#logger.debug?.(`Skill folder does not exist: ${root}`, { path: root });
       } else {
-        this.#warn(`Cannot scan skill folder ${root} (${reasonOf(error)})`, root, code);
+        this.#warn("root-unreadable", `Cannot scan skill folder ${root} (${reasonOf(error)})`, root, code);
       }
       return undefined;
     }
@@ -183,7 +184,7 @@ class Scan {
       return undefined;
     }
     if (!stats.isDirectory()) {
-      this.#warn(`Cannot scan ${root}: expected a folder, found ${kindOf(stats)}`, root);
+      this.#warn("root-not-a-folder", `Cannot scan ${root}: expected a folder, found ${kindOf(stats)}`, root);
       return undefined;
     }
     return { path: root, real, rel: "" };
@@ -273,6 +274,7 @@ class Scan {
       if (!this.#covered(real)) return { path: link.path, real, rel: link.rel };
       if (isWithin(link.parentReal, real)) {
         this.#warn(
+          "symlink-loop",
           `Skipping symlink loop ${link.path}: it points to ${real}, which holds the link itself`,
           link.path,
           "ELOOP",
@@ -312,24 +314,34 @@ class Scan {
   }
 
   #notAFile(path: string, found: string): void {
-    this.#warn(`Skipping ${path}: expected a SKILL.md file, found ${found}`, path);
+    this.#warn("skill-file-not-a-file", `Skipping ${path}: expected a SKILL.md file, found ${found}`, path);
   }
 
   #unreadable(path: string, error: unknown): void {
     const code = codeOf(error);
     if (code === "ENOENT" || code === "ENOTDIR") {
-      this.#warn(`Folder ${path} vanished during the skill scan`, path, code);
+      this.#warn("folder-vanished", `Folder ${path} vanished during the skill scan`, path, code);
     } else if (code === "EACCES" || code === "EPERM") {
-      this.#warn(`Cannot read folder ${path} (permission denied); skills inside it are skipped`, path, code);
+      this.#warn(
+        "folder-unreadable",
+        `Cannot read folder ${path} (permission denied); skills inside it are skipped`,
+        path,
+        code,
+      );
     } else {
-      this.#warn(`Cannot read folder ${path} (${reasonOf(error)}); skills inside it are skipped`, path, code);
+      this.#warn(
+        "folder-unreadable",
+        `Cannot read folder ${path} (${reasonOf(error)}); skills inside it are skipped`,
+        path,
+        code,
+      );
     }
   }
 
   #brokenLink(path: string, error: unknown): void {
     const code = codeOf(error);
     if (code === "ELOOP") {
-      this.#warn(`Skipping symlink loop ${path}: it resolves back to itself`, path, code);
+      this.#warn("symlink-loop", `Skipping symlink loop ${path}: it resolves back to itself`, path, code);
     } else if (code === "ENOENT" || code === "ENOTDIR") {
       let target = "";
       try {
@@ -337,14 +349,20 @@ class Scan {
       } catch {
         // The link itself vanished: the message still names it.
       }
-      this.#warn(`Skipping dangling symlink ${path}${target}: its target does not exist`, path, code);
+      this.#warn(
+        "symlink-dangling",
+        `Skipping dangling symlink ${path}${target}: its target does not exist`,
+        path,
+        code,
+      );
     } else {
-      this.#warn(`Cannot follow symlink ${path} (${reasonOf(error)})`, path, code);
+      this.#warn("symlink-unreadable", `Cannot follow symlink ${path} (${reasonOf(error)})`, path, code);
     }
   }
 
-  #warn(message: string, path: string, code?: string): void {
-    this.#logger.warn(message, code === undefined ? { path } : { path, code });
+  #warn(rule: string, message: string, path: string, errno?: string): void {
+    if (this.#onWarning) this.#onWarning({ code: rule, severity: "warning", message, path });
+    else this.#logger.warn(message, errno === undefined ? { code: rule, path } : { code: rule, errno, path });
   }
 
   #due(): boolean {

@@ -89,7 +89,7 @@ describe("the reference agent's discovery cases (opencode preset)", () => {
     const { home, project } = await tempWorld();
     const { service, report, logger } = await load({ cwd: project, home, preset: "opencode" });
     expect(service.all()).toEqual([]);
-    expect(report).toEqual({ loaded: 0, failed: [], shadowed: [] });
+    expect(report).toEqual({ loaded: 0, failed: [], shadowed: [], diagnostics: [] });
     expect(logger.warnings).toEqual([]);
   });
 
@@ -257,14 +257,19 @@ describe("default preset", () => {
       (s) => s.id === `project:${join(project, ".claude")}`,
     );
     expect(await source?.scan({})).toEqual({
-      files: [
-        join(project, ".claude", "skills", "a", "SKILL.md"),
-        join(project, ".claude", "skills", "b", "SKILL.md"),
+      entries: [
+        { location: join(project, ".claude", "skills", "a", "SKILL.md") },
+        { location: join(project, ".claude", "skills", "b", "SKILL.md") },
       ],
       dirs: [join(project, ".claude", "skills")],
+      diagnostics: [],
     });
     const missing = discoverySources({ cwd: project, home, env: {} }).find((s) => s.id === "global:.agents");
-    expect(await missing?.scan({})).toEqual({ files: [], dirs: [join(home, ".agents", "skills")] });
+    expect(await missing?.scan({})).toEqual({
+      entries: [],
+      dirs: [join(home, ".agents", "skills")],
+      diagnostics: [],
+    });
   });
 });
 

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Logger, SkillSource } from "@skill/core";
+import type { Diagnostic, Logger, SkillSource } from "@skill/core";
 import { findWorktreeRoot, foldersBetween, isWithin, posixRelative, resolvePath } from "./paths.js";
 import { type RootsScanOptions, scanRoots } from "./scan.js";
 
@@ -193,26 +193,33 @@ function scanOptionsOf(options: DiscoveryOptions): RootsScanOptions {
  */
 export function discoverySources(options: DiscoveryOptions): SkillSource[] {
   const base = scanOptionsOf(options);
-  const logger = options.logger ?? NO_LOGGER;
-  return discoveryRoots(options).map((root): SkillSource => {
+  return discoveryRoots(options).map((root): SkillSource & { readonly dirs: readonly string[] } => {
     const dirs = [...root.dirs];
     const configured = root.configured;
-    const onMissingRoot =
-      configured === undefined
-        ? undefined
-        : (dir: string) =>
-            logger.warn(`Skill path not found: ${dir} (configured as ${JSON.stringify(configured)})`, {
-              path: dir,
-            });
     return {
       id: root.id,
+      // Known before any scan, so a watcher can start without scanning.
+      dirs,
       async scan(ctx) {
+        const diagnostics: Diagnostic[] = [];
         const files = await scanRoots(dirs, {
           ...base,
           ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
-          ...(onMissingRoot === undefined ? {} : { onMissingRoot }),
+          onWarning: (d) => diagnostics.push({ ...d, source: root.id }),
+          ...(configured === undefined
+            ? {}
+            : {
+                onMissingRoot: (dir: string) =>
+                  diagnostics.push({
+                    code: "path-not-found",
+                    severity: "warning",
+                    message: `Skill path not found: ${dir} (configured as ${JSON.stringify(configured)})`,
+                    path: dir,
+                    source: root.id,
+                  }),
+              }),
         });
-        return { files, dirs: [...dirs] };
+        return { entries: files.map((location) => ({ location })), dirs: [...dirs], diagnostics };
       },
     };
   });

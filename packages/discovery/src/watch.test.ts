@@ -4,7 +4,7 @@ import { mkdir, rename, rm, symlink, unlink, writeFile } from "node:fs/promises"
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryLogger, removeTempDirs, skillText, tempWorld, writeSkill } from "./fixture.js";
-import { type SkillChange, type SkillWatcher, watchSkills } from "./watch.js";
+import { type SkillChange, type SkillWatcher, watchSkillFiles } from "./watch.js";
 
 const open: SkillWatcher[] = [];
 
@@ -22,9 +22,9 @@ async function until(check: () => boolean, what: string, timeoutMs = 20_000): Pr
   }
 }
 
-function start(options: Parameters<typeof watchSkills>[0]) {
+function start(options: Parameters<typeof watchSkillFiles>[0]) {
   const batches: SkillChange[][] = [];
-  const watcher = watchSkills({ env: {}, debounceMs: 50, ...options }, (changes) =>
+  const watcher = watchSkillFiles({ env: {}, debounceMs: 50, ...options }, (changes) =>
     batches.push([...changes]),
   );
   open.push(watcher);
@@ -34,7 +34,7 @@ function start(options: Parameters<typeof watchSkills>[0]) {
   return { watcher, batches, events, saw };
 }
 
-describe("watchSkills", () => {
+describe("watchSkillFiles", () => {
   it("reports skills written, edited, renamed and deleted", { timeout: 90_000 }, async () => {
     const { home, project } = await tempWorld();
     const skills = join(project, ".claude", "skills");
@@ -148,7 +148,7 @@ describe("watchSkills", () => {
     await mkdir(join(project, ".agents", "skills"), { recursive: true });
     const logger = memoryLogger();
     const seen: SkillChange[] = [];
-    const watcher = watchSkills({ cwd: project, home, env: {}, logger, debounceMs: 50 }, (changes) => {
+    const watcher = watchSkillFiles({ cwd: project, home, env: {}, logger, debounceMs: 50 }, (changes) => {
       seen.push(...changes);
       if (seen.length === 1) throw new Error("listener bug");
     });
@@ -182,8 +182,8 @@ describe("watchSkills", () => {
     const dist = new URL("../dist/index.js", import.meta.url).href;
     expect(existsSync(new URL(dist)), "run `pnpm --filter @skill/discovery build` first").toBe(true);
     const script = `
-      const { watchSkills } = await import(${JSON.stringify(dist)});
-      const watcher = watchSkills({ cwd: ${JSON.stringify(project)}, home: ${JSON.stringify(home)}, env: {} }, () => {});
+      const { watchSkillFiles } = await import(${JSON.stringify(dist)});
+      const watcher = watchSkillFiles({ cwd: ${JSON.stringify(project)}, home: ${JSON.stringify(home)}, env: {} }, () => {});
       await watcher.ready;
       await watcher.close();
       console.log("closed");`;

@@ -1,7 +1,7 @@
 import type { Stats } from "node:fs";
 import { statSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import type { Logger } from "@skill/core";
+import type { LoadReport, Logger, SkillService, SkillSource } from "@skill/core";
 import type { FSWatcher } from "chokidar";
 import { compileIgnore } from "./ignore.js";
 import { isWithin, posixRelative } from "./paths.js";
@@ -23,7 +23,7 @@ export interface SkillWatcher {
   close(): Promise<void>;
 }
 
-/** Options of {@link watchSkills}: the discovery options plus the debounce. */
+/** Options of {@link watchSkillFiles}: the discovery options plus the debounce. */
 export interface WatchOptions extends DiscoveryOptions {
   /**
    * Quiet time in milliseconds before changes are reported together (default 100); under a
@@ -62,22 +62,109 @@ function nearestExisting(dir: string): string {
  * Watches every root of `options` (as {@link discoverySources} would scan them) and reports
  * added, changed and removed `SKILL.md` files, batched after `debounceMs` of quiet and sorted
  * by path. Roots that do not exist yet are watched from their nearest existing parent, so a
- * new `.agents/skills` is noticed. `SkillService` needs nothing new: reload on the event.
+ * new `.agents/skills` is noticed. To keep a `SkillService` current, use {@link watchSkills}.
  *
  * @example
- * const watcher = watchSkills({ cwd }, () => void service.discoverAndLoad());
+ * const watcher = watchSkillFiles({ cwd }, (changes) => console.log(changes));
  * await watcher.ready;
- * // later
  * await watcher.close();
  */
-export function watchSkills(
+export function watchSkillFiles(
   options: WatchOptions,
+  listener: (changes: readonly SkillChange[]) => void,
+): SkillWatcher {
+  const logger = options.logger ?? NO_LOGGER;
+  const roots = [...new Set(discoveryRoots({ ...options, logger }).flatMap((root) => root.dirs))];
+  return watchRoots(roots, options, listener);
+}
+
+/** Options of {@link watchSkills}. */
+export interface ServiceWatchOptions {
+  /** Quiet time in milliseconds before changes are applied together (default 100). */
+  readonly debounceMs?: number;
+  /** Folder globs not to watch (default `["node_modules", ".git"]`). */
+  readonly ignore?: readonly string[];
+  /** Follow symlinked folders (default `true`). */
+  readonly followSymlinks?: boolean;
+  /** Receives watcher errors and a failed update. */
+  readonly logger?: Logger;
+  /** Called after each batch was applied with `service.update`. */
+  readonly onChange?: (changes: readonly SkillChange[], report: LoadReport) => void;
+}
+
+/** The folders a source looks in: discovery sources say so; any other source is scanned once. */
+async function rootsOf(sources: readonly SkillSource[]): Promise<string[]> {
+  const dirs = await Promise.all(
+    sources.map(async (source) => {
+      const known = (source as { dirs?: unknown }).dirs;
+      if (Array.isArray(known)) return known.filter((d): d is string => typeof d === "string");
+      try {
+        return [...(await source.scan({})).dirs];
+      } catch {
+        return [];
+      }
+    }),
+  );
+  return [...new Set(dirs.flat())];
+}
+
+/**
+ * Keeps `service` current: watches the folders of `sources` (the ones the service loads from)
+ * and applies every batch of changed `SKILL.md` files with `service.update`, which re-reads
+ * only those files and publishes `skill.changed`. Call `service.discoverAndLoad()` first.
+ *
+ * @example
+ * const sources = discoverySources({ cwd });
+ * const service = new SkillService({ sources, bus });
+ * await service.discoverAndLoad();
+ * const watcher = watchSkills(service, sources);
+ * await watcher.ready;
+ */
+export function watchSkills(
+  service: SkillService,
+  sources: readonly SkillSource[],
+  options: ServiceWatchOptions = {},
+): SkillWatcher {
+  const logger = options.logger ?? NO_LOGGER;
+  let inner: SkillWatcher | undefined;
+  let closed = false;
+  let queue = Promise.resolve();
+  const apply = (changes: readonly SkillChange[]) => {
+    // Batches apply in order: an update never overtakes the one before it.
+    queue = queue.then(async () => {
+      if (closed) return;
+      try {
+        const report = await service.update(changes.map((c) => c.path));
+        if (!closed) options.onChange?.(changes, report);
+      } catch (error) {
+        logger.warn(`Skill update failed: ${error instanceof Error ? error.message : String(error)}`, {});
+      }
+    });
+  };
+  const started = rootsOf(sources).then((roots) => {
+    if (closed) return undefined;
+    inner = watchRoots(roots, options, apply);
+    return inner;
+  });
+  return {
+    ready: started.then((w) => w?.ready),
+    async close() {
+      closed = true;
+      const w = await started;
+      await w?.close();
+      await queue;
+    },
+  };
+}
+
+function watchRoots(
+  roots: readonly string[],
+  options: Pick<WatchOptions, "debounceMs" | "ignore" | "followSymlinks" | "logger">,
   listener: (changes: readonly SkillChange[]) => void,
 ): SkillWatcher {
   const logger = options.logger ?? NO_LOGGER;
   const debounceMs = options.debounceMs ?? 100;
   const ignored = compileIgnore(options.ignore);
-  const roots = [...new Set(discoveryRoots({ ...options, logger }).flatMap((root) => root.dirs))];
 
   // Watch each root from its nearest existing folder; drop anchors inside other anchors.
   const anchors = [...new Set(roots.map(nearestExisting))].sort();
@@ -112,9 +199,10 @@ export function watchSkills(
     try {
       listener(batch.map(([path, type]) => ({ type, path })));
     } catch (error) {
-      logger.warn(`Skill watch listener threw: ${error instanceof Error ? error.message : String(error)}`, {
-        error,
-      });
+      logger.warn(
+        `Skill watch listener threw: ${error instanceof Error ? error.message : String(error)}`,
+        {},
+      );
     }
   };
   const record = (type: SkillChange["type"], path: string) => {
@@ -148,7 +236,7 @@ export function watchSkills(
     watcher.on("unlink", (path) => record("removed", path));
     watcher.on("error", (error) => {
       const message = error instanceof Error ? error.message : String(error);
-      logger.warn(`Skill watcher error: ${message}`, { error });
+      logger.warn(`Skill watcher error: ${message}`, {});
     });
     return watcher;
   });
@@ -159,7 +247,7 @@ export function watchSkills(
     (error: unknown) => {
       logger.warn(
         `Skill watcher could not start: ${error instanceof Error ? error.message : String(error)}`,
-        { error },
+        {},
       );
     },
   );

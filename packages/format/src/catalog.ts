@@ -1,4 +1,4 @@
-import { SkillError, type SkillInfo } from "@skill/core";
+import { SkillError, type SkillMetadata } from "@skill/core";
 import { skillBullet, skillElement } from "./elements.js";
 import { checkLocationStyle, formatLocation, type LocationStyle } from "./location.js";
 
@@ -158,7 +158,7 @@ function checkStyle(style: unknown): CatalogStyle {
  *
  * @throws SkillError `INVALID_FIELD` for an unknown `style` or `locationStyle`, or a negative or NaN `budget`
  */
-export function formatCatalog(skills: readonly SkillInfo[], options: CatalogOptions = {}): CatalogResult {
+export function formatCatalog(skills: readonly SkillMetadata[], options: CatalogOptions = {}): CatalogResult {
   const render = RENDER[checkStyle(options.style ?? "xml")];
   const locationStyle = checkLocationStyle(options.locationStyle ?? "path");
   const budget = checkBudget(options.budget);

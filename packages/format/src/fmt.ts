@@ -1,4 +1,4 @@
-import type { SkillInfo } from "@skill/core";
+import type { SkillMetadata } from "@skill/core";
 import { skillBullet, skillElement } from "./elements.js";
 
 /** Options of {@link fmt}. */
@@ -22,7 +22,7 @@ export interface FmtOptions {
  * fmt([pdf], { verbose: true });
  * // "<skill>\n  <name>pdf</name>\n  <description>Read PDFs</description>\n  <location>/s/pdf/SKILL.md</location>\n</skill>"
  */
-export function fmt(skills: readonly SkillInfo[], options: FmtOptions): string {
+export function fmt(skills: readonly SkillMetadata[], options: FmtOptions): string {
   return skills
     .map((s) =>
       options.verbose

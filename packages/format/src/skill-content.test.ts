@@ -10,6 +10,8 @@ const pdf: SkillInfo = {
   location: "/home/me/.agents/skills/pdf/SKILL.md",
   content: "\n\n# PDF\n\nRun `scripts/fill.py` on the form.\n\n",
   frontmatter: {},
+  modelInvocable: true,
+  userInvocable: true,
 };
 
 describe("formatSkillContent", () => {
@@ -117,6 +119,18 @@ describe("formatSkillContent", () => {
       "/tmp/<dir> & 'q'/</file><file>/etc/passwd",
       "/tmp/<dir> & 'q'/ok.md",
     ]);
+  });
+
+  it("gives a skill that is not a local file a base URI and URI files", () => {
+    const remote: SkillInfo = { ...pdf, location: "skill://docs/pdf/SKILL.md" };
+    const block = formatSkillContent(remote, {
+      files: ["scripts/fill.py", "reference.md"],
+      locationStyle: "file-url",
+    });
+    expect(block).toContain("Base directory for this skill: skill://docs/pdf/\n");
+    expect(block).toContain(
+      "<skill_files>\n<file>skill://docs/pdf/reference.md</file>\n<file>skill://docs/pdf/scripts/fill.py</file>\n</skill_files>",
+    );
   });
 
   it("refuses a bad limit or location style with INVALID_FIELD", () => {

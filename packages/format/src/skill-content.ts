@@ -6,8 +6,8 @@ import { checkLocationStyle, formatLocation, type LocationStyle } from "./locati
 /** Options of {@link formatSkillContent}. */
 export interface SkillContentOptions {
   /**
-   * Files bundled with the skill (absolute, or relative to the skill's folder). Given: a
-   * `<skill_files>` block lists them; absent: no such block.
+   * Files bundled with the skill: relative to the skill's folder (what `SkillService.files`
+   * returns) or absolute. Given: a `<skill_files>` block lists them; absent: no such block.
    */
   readonly files?: readonly string[];
   /** Most files listed (default 10); a note says when the list was cut. */
@@ -55,27 +55,32 @@ function checkLimit(limit: number | undefined): number {
  * most `limit` are listed, with a note saying how many there are when the list was cut.
  *
  * @example
- * const skill = service.require("pdf");
- * formatSkillContent(skill, { files: ["scripts/fill.py", "reference.md"] });
+ * const skill = await service.read("pdf", agent);
+ * formatSkillContent(skill, { files: await service.files("pdf", agent) });
  *
  * @throws SkillError `INVALID_FIELD` for a negative or NaN `limit` or an unknown `locationStyle`
  */
 export function formatSkillContent(skill: SkillInfo, options: SkillContentOptions = {}): string {
   const limit = checkLimit(options.limit);
   const style = checkLocationStyle(options.locationStyle ?? "path");
-  const dir = dirname(skill.location);
+  const uri = isUri(skill.location);
+  // A skill that is not a local file (skill://…, builtin:…) has a base URI, not a folder.
+  const dir = uri
+    ? skill.location.slice(0, skill.location.lastIndexOf("/") + 1) || skill.location
+    : dirname(skill.location);
+  const resolveFile = (f: string) => (uri ? (isUri(f) ? f : dir + f) : isAbsolute(f) ? f : join(dir, f));
   const name = escapeXml(skill.name);
   const body = skill.content.trim();
 
   const lines = [`<skill_content name="${name}">`, `# Skill: ${name}`, ""];
   if (body !== "") lines.push(body, "");
   lines.push(
-    `Base directory for this skill: ${escapeXml(formatLocation(dir, style))}`,
+    `Base directory for this skill: ${escapeXml(uri ? dir : formatLocation(dir, style))}`,
     "Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.",
   );
 
   if (options.files !== undefined) {
-    const files = [...new Set(options.files.map((f) => (isAbsolute(f) ? f : join(dir, f))))]
+    const files = [...new Set(options.files.map(resolveFile))]
       .filter((f) => f !== skill.location)
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const shown = files.slice(0, limit);
@@ -85,10 +90,15 @@ export function formatSkillContent(skill: SkillInfo, options: SkillContentOption
     lines.push(
       "",
       "<skill_files>",
-      ...shown.map((f) => `<file>${escapeXml(formatLocation(f, style))}</file>`),
+      ...shown.map((f) => `<file>${escapeXml(uri ? f : formatLocation(f, style))}</file>`),
       "</skill_files>",
     );
   }
   lines.push("</skill_content>");
   return lines.join("\n");
+}
+
+/** A URI such as `skill://server/pdf/SKILL.md` or `builtin:pdf` (a drive letter is not a scheme). */
+function isUri(location: string): boolean {
+  return /^[a-zA-Z][a-zA-Z0-9+.-]+:/.test(location) && !isAbsolute(location);
 }

@@ -25,7 +25,7 @@ beforeAll(async () => {
     id: "temp",
     async scan() {
       const files = (await readdir(root)).map((d) => join(root, d, "SKILL.md")).sort();
-      return { files, dirs: [root] };
+      return { entries: files.map((location) => ({ location })), dirs: [root] };
     },
   };
 });

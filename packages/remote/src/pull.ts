@@ -262,7 +262,7 @@ async function pullLocked(base: URL, packDir: string, settings: Settings): Promi
         {
           code: e.code,
           url: indexUrl,
-          dir: packDir,
+          path: packDir,
         },
       );
       return { files: await cachedFiles(packDir, state), skipped: [], fromCache: true, dir: packDir };
@@ -471,7 +471,7 @@ class PackSync {
       const first = skipped[0] as SkippedSkill;
       settings.logger.warn(
         `Skill pack ${this.base.href}: skipped ${skipped.length} of ${manifest.skills.length + invalid.length} skills (first: ${first.name}: ${first.reason})`,
-        { url: this.indexUrl, skipped: skipped.length },
+        { url: this.indexUrl, code: first.code },
       );
       for (const s of skipped)
         settings.logger.debug?.(`Skipped skill ${s.name}: ${s.reason}`, { code: s.code });

@@ -52,7 +52,7 @@ describe("remoteSource", () => {
     ]);
   });
 
-  it("reports a failed pack through the logger and still loads the others", async () => {
+  it("reports a failed pack as a diagnostic of the load and still loads the others", async () => {
     const good = await packServer({ a: { "SKILL.md": skillMd("a") } });
     const down = await packServer({});
     await down.close();
@@ -60,18 +60,23 @@ describe("remoteSource", () => {
     const source = remoteSource([down.url, good.url, "ftp://nope/"], {
       cacheDir: join(root, "cache"),
       id: "remote:team",
-      logger: { warn: (m) => warnings.push(m) },
     });
-    const service = new SkillService({ sources: [source] });
+    const service = new SkillService({ sources: [source], logger: { warn: (m) => warnings.push(m) } });
 
     const report = await service.discoverAndLoad();
 
     expect(report.failed).toEqual([]);
     expect(service.all().map((s) => s.name)).toEqual(["a"]);
     expect(service.get("a")?.source).toBe("remote:team");
-    expect(warnings).toHaveLength(2);
-    expect(warnings[0]).toContain(`Remote fetch failed: ${down.url}index.json`);
-    expect(warnings[1]).toMatch(/^Invalid URL: "ftp:\/\/nope\/"/);
+    const packs = report.diagnostics.filter((d) => d.code === "pack-unavailable");
+    expect(packs.map((d) => [d.path, d.source])).toEqual([
+      [down.url, "remote:team"],
+      ["ftp://nope/", "remote:team"],
+    ]);
+    expect(packs[0]?.message).toContain(`Remote fetch failed: ${down.url}index.json`);
+    expect(packs[1]?.message).toMatch(/^Invalid URL: "ftp:\/\/nope\/"/);
+    // The service logs what its sources report, once.
+    expect(warnings).toEqual(packs.map((d) => d.message));
   });
 
   it("throws when every pack fails, so the service reports it", async () => {

@@ -1,5 +1,11 @@
 import { join, resolve } from "node:path";
-import { type ScanContext, SkillError, type SkillSource, type SourceScan } from "@skill/core";
+import {
+  type Diagnostic,
+  type ScanContext,
+  SkillError,
+  type SkillSource,
+  type SourceScan,
+} from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
 import { type PullOptions, pull } from "./pull.js";
 
@@ -12,7 +18,7 @@ export interface RemoteSourceOptions extends PullOptions {
  * A {@link SkillSource} for `SkillService`: each scan pulls every URL (at once; a pack that
  * cannot be reached serves its cached copy) and returns the cached `SKILL.md` paths, pack by
  * pack in the order of `urls` (a later pack wins a name collision). A URL that fails with no
- * cached copy is reported through the logger and the others still load; when every URL fails,
+ * cached copy is reported as a `pack-unavailable` diagnostic and the others still load; when every URL fails,
  * the scan throws instead, so `SkillService` reports it in `LoadReport.failed`.
  *
  * @example
@@ -56,10 +62,14 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
           // An invalid URL has no cache folder.
         }
       });
-      if (errors.length < list.length) {
-        for (const { url, error } of errors)
-          options.logger?.warn(error.message, { code: error.code, url, source: id });
-      } else if (errors.length > 0) {
+      const diagnostics: Diagnostic[] = errors.map(({ url, error }) => ({
+        code: "pack-unavailable",
+        severity: "warning",
+        message: error.message,
+        path: url,
+        source: id,
+      }));
+      if (errors.length === list.length && errors.length > 0) {
         if (errors.length === 1) throw errors[0]?.error;
         throw new SkillError(
           "REMOTE_ERROR",
@@ -67,7 +77,7 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
           { cause: errors[0]?.error },
         );
       }
-      return { files, dirs };
+      return { entries: files.map((location) => ({ location })), dirs, diagnostics };
     },
   };
 }

@@ -17,6 +17,8 @@ export async function list(ctx: Context): Promise<number> {
   const all = service.all();
   const visible = service.all(ctx.agent);
   const hidden = all.filter((s) => !visible.includes(s)).map((s) => s.name);
+  // What the sources reported (unreadable folders, missing paths, packs served from cache…).
+  const sourceWarnings = report.diagnostics.filter((d) => d.source !== undefined && d.severity === "warning");
   const { out } = ctx;
 
   if (out.json) {
@@ -31,7 +33,12 @@ export async function list(ctx: Context): Promise<number> {
       hidden,
       shadowed: report.shadowed,
       failed: report.failed.map((f) => ({ path: f.path, code: f.error.code, message: f.error.message })),
-      warnings: ctx.warnings,
+      warnings: sourceWarnings.map((d) => ({
+        code: d.code,
+        message: d.message,
+        path: d.path,
+        source: d.source,
+      })),
     });
     return 0;
   }
@@ -59,14 +66,11 @@ export async function list(ctx: Context): Promise<number> {
     }
   }
 
-  // Shadowed and failed skills have their own notes; the other warnings come from discovery.
-  const listed = new Set(report.failed.map((f) => f.error.message));
-  const otherWarnings = ctx.warnings.filter((w) => !listed.has(w) && !w.startsWith("Duplicate skill name:"));
   const notes: string[] = [];
   if (hidden.length > 0) notes.push(`${hidden.length} hidden from '${ctx.agent.name}'`);
   if (report.shadowed.length > 0) notes.push(`${report.shadowed.length} shadowed`);
   if (report.failed.length > 0) notes.push(c.red(`${report.failed.length} failed`));
-  if (otherWarnings.length > 0) notes.push(c.yellow(plural(otherWarnings.length, "warning")));
+  if (sourceWarnings.length > 0) notes.push(c.yellow(plural(sourceWarnings.length, "warning")));
   out.line();
   const summary = `${plural(visible.length, "skill")}${notes.length > 0 ? `, ${notes.join(", ")}` : ""}`;
   out.line(notes.length > 0 && !out.verbose ? `${summary} — run with --verbose` : summary);
@@ -79,12 +83,7 @@ export async function list(ctx: Context): Promise<number> {
       );
     }
     for (const f of report.failed) out.line(`  ${c.red("failed")}   ${printable(f.error.message)}`);
-    // Shadowed and failed skills were listed above; the other warnings come from discovery.
-    const listed = new Set(report.failed.map((f) => f.error.message));
-    for (const w of ctx.warnings) {
-      if (!listed.has(w) && !w.startsWith("Duplicate skill name:"))
-        out.line(`  ${c.yellow("warning")}  ${w}`);
-    }
+    for (const d of sourceWarnings) out.line(`  ${c.yellow("warning")}  ${printable(d.message)}`);
   }
   return 0;
 }

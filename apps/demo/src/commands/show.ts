@@ -1,53 +1,61 @@
-import { readdir } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { basename, dirname } from "node:path";
+import { type LoadReport, printable, SkillError, type SkillService } from "@skill/core";
 import { formatSkillContent } from "@skill/format";
 import { type Context, createService } from "../context.js";
-import { UserError } from "../errors.js";
+import { displayPath } from "../output.js";
 
-const SKIP = new Set(["node_modules", ".git"]);
-
-/** Files bundled with a skill (absolute paths, sorted), SKILL.md and dotfiles left out. */
-export async function bundledFiles(skillDir: string): Promise<string[]> {
-  const found: string[] = [];
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      if (entry.name.startsWith(".") || SKIP.has(entry.name)) continue;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory() && depth < 8) await walk(path, depth + 1);
-      else if (entry.isFile() && !(depth === 0 && entry.name === "SKILL.md")) found.push(path);
-    }
-  };
-  await walk(skillDir, 0);
-  return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-/** `skill show NAME`: the block an agent receives when it loads the skill. */
+/**
+ * `skill show NAME`: the block an agent receives when it loads the skill. Goes through
+ * `read(name, agent)`: a skill the agent is denied is, for it, missing.
+ */
 export async function show(ctx: Context, name: string, options: { limit?: number }): Promise<number> {
   const service = createService(ctx);
-  await service.discoverAndLoad();
-  const skill = service.require(name);
-  if (!service.all(ctx.agent).includes(skill)) {
-    throw new UserError(
-      `Skill "${name}" is denied to agent '${ctx.agent.name}' (see: skill why ${name} --agent ${ctx.agent.name})`,
+  const report = await service.discoverAndLoad();
+  try {
+    const skill = await service.read(name, ctx.agent);
+    const files = await service.files(
+      name,
+      ctx.agent,
+      options.limit === undefined ? {} : { limit: options.limit },
     );
+    const block = formatSkillContent(skill, { files, limit: files.length });
+    if (ctx.out.json) {
+      ctx.out.data({
+        name: skill.name,
+        description: skill.description,
+        location: skill.location,
+        source: skill.source,
+        access: service.access(name, ctx.agent),
+        files,
+        content: block,
+      });
+    } else {
+      ctx.out.line(block);
+    }
+    return 0;
+  } catch (error) {
+    if (SkillError.isInstance(error) && error.code === "NOT_FOUND") {
+      throw new SkillError("NOT_FOUND", withFailure(error.message, name, report, service, ctx), {
+        cause: error,
+      });
+    }
+    throw error;
   }
-  const files = await bundledFiles(dirname(skill.location));
-  const block = formatSkillContent(
-    skill,
-    options.limit === undefined ? { files } : { files, limit: options.limit },
-  );
-  if (ctx.out.json) {
-    ctx.out.data({
-      name: skill.name,
-      description: skill.description,
-      location: skill.location,
-      source: skill.source,
-      files,
-      content: block,
-    });
-  } else {
-    ctx.out.line(block);
-  }
-  return 0;
+}
+
+/**
+ * A skill that failed to load has no name to look up; a failed SKILL.md in a folder of the
+ * name asked for is most likely it, so say why it failed. Never for a name the agent is denied.
+ */
+function withFailure(
+  message: string,
+  name: string,
+  report: LoadReport,
+  service: SkillService,
+  ctx: Context,
+): string {
+  if (service.get(name) !== undefined) return message; // it exists: this is "changed on disk"
+  const failure = report.failed.find((f) => basename(dirname(f.path)) === name);
+  if (!failure || ctx.denied(name)) return message;
+  return `${message}\n${printable(displayPath(failure.path, ctx.cwd, ctx.home))} may be it, but it failed to load: ${printable(failure.error.message)}`;
 }

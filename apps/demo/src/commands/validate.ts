@@ -8,8 +8,9 @@ import { displayPath, plural, table } from "../output.js";
 /** SKILL.md files named by the arguments: a file, a skill folder, or a tree of skills. */
 async function filesFor(ctx: Context, args: readonly string[]): Promise<string[]> {
   if (args.length === 0) {
-    const scans = await Promise.all(sources(ctx).map((s) => s.scan({}).catch(() => ({ files: [] }))));
-    return [...new Set(scans.flatMap((s) => s.files))];
+    const scans = await Promise.all(sources(ctx).map((s) => s.scan({}).catch(() => ({ entries: [] }))));
+    // Only files on disk can be validated as files.
+    return [...new Set(scans.flatMap((s) => s.entries.filter((e) => !e.read).map((e) => e.location)))];
   }
   const files: string[] = [];
   for (const arg of args) {

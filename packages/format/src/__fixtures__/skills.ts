@@ -3,7 +3,15 @@ import type { SkillInfo } from "@skill/core";
 
 /** A skill as SkillService would hand it over; only the fields formatting reads matter. */
 export function skill(name: string, description = `About ${name}`, location = `/skills/${name}/SKILL.md`): SkillInfo {
-  return { name, description, location, content: `# ${name}\n`, frontmatter: { name, description } };
+  return {
+    name,
+    description,
+    location,
+    content: `# ${name}\n`,
+    frontmatter: { name, description },
+    modelInvocable: true,
+    userInvocable: true,
+  };
 }
 
 /** Small deterministic PRNG (mulberry32) so property tests replay the same cases. */

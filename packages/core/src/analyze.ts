@@ -1,0 +1,316 @@
+import { basename, dirname } from "node:path";
+import { describeKind, printable, quote, SkillError } from "./errors.js";
+import { locateFrontmatter, missingDelimitersError, normalizeText } from "./frontmatter.js";
+import type { Diagnostic, LoadRules, SkillInfo } from "./types.js";
+import { SPEC_LIMITS, validateFrontmatter } from "./validate.js";
+import { exceedsNodeLimit, parseYaml, repairPlainScalars } from "./yaml.js";
+
+/** Values a frontmatter may expand to (aliases followed) before it is refused. */
+const MAX_FRONTMATTER_NODES = 10_000;
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Everything learned about one SKILL.md text; `error` set when it cannot become a skill. */
+export interface Analysis {
+  readonly skill?: SkillInfo;
+  readonly frontmatter?: Readonly<Record<string, unknown>>;
+  readonly diagnostics: Diagnostic[];
+  readonly error?: SkillError;
+}
+
+/** The load rules, resolved, plus what the reader learned about the bytes. */
+export interface AnalyzeOptions {
+  readonly lenient: boolean;
+  readonly nameFallback?: LoadRules["nameFallback"];
+  readonly rejectLongFields?: boolean;
+  readonly invalidUtf8?: boolean;
+  /** The id of the source, copied onto the skill. */
+  readonly source?: string;
+}
+
+/**
+ * Top-level keys of frontmatter text → 1-based line in the file (the opening `---` is line 1).
+ * A hand-written scan: a regex here was quadratic on long runs of blanks.
+ */
+function keyLines(frontmatter: string): Map<string, number> {
+  const lines = new Map<string, number>();
+  let from = 0;
+  for (let row = 0; from <= frontmatter.length; row++) {
+    let to = frontmatter.indexOf("\n", from);
+    if (to === -1) to = frontmatter.length;
+    const key = keyOf(frontmatter, from, to);
+    if (key !== undefined && !lines.has(key)) lines.set(key, row + 2);
+    from = to + 1;
+  }
+  return lines;
+}
+
+/** The key a top-level `key: value` line in `text[from, to)` starts with. */
+function keyOf(text: string, from: number, to: number): string | undefined {
+  const first = text[from];
+  if (first === undefined || from >= to) return undefined;
+  let end: number;
+  let key: string;
+  if (first === '"' || first === "'") {
+    end = text.indexOf(first, from + 1);
+    if (end === -1 || end >= to || end === from + 1) return undefined;
+    key = text.slice(from + 1, end);
+    end++;
+  } else {
+    if (first === " " || first === "\t" || first === "#" || first === ":") return undefined;
+    end = text.indexOf(":", from);
+    if (end === -1 || end >= to) return undefined;
+    key = text.slice(from, end).trimEnd();
+  }
+  while (end < to && (text[end] === " " || text[end] === "\t")) end++;
+  if (text[end] !== ":") return undefined;
+  const after = text[end + 1];
+  return end + 1 === to || after === " " || after === "\t" ? key : undefined;
+}
+
+function diagnostic(
+  code: string,
+  severity: Diagnostic["severity"],
+  message: string,
+  path: string,
+  extra: { field?: string; line?: number } = {},
+): Diagnostic {
+  const d: Mutable<Diagnostic> = { code, severity, message, path };
+  if (extra.field !== undefined) d.field = extra.field;
+  if (extra.line !== undefined) d.line = extra.line;
+  return d;
+}
+
+function fail(diagnostics: Diagnostic[], error: SkillError, code: string, line?: number): Analysis {
+  diagnostics.push(
+    diagnostic(code, "error", error.message, error.path ?? "", {
+      ...(error.field === undefined ? {} : { field: error.field }),
+      ...(line === undefined ? {} : { line }),
+    }),
+  );
+  return { diagnostics, error };
+}
+
+function optionalLine(line: number | undefined): { line?: number } {
+  return line === undefined ? {} : { line };
+}
+
+function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** `true`, `yes` (any case) or the YAML boolean. */
+function isTrue(value: unknown): boolean {
+  if (value === true) return true;
+  if (typeof value !== "string") return false;
+  const lower = value.trim().toLowerCase();
+  return lower === "true" || lower === "yes";
+}
+
+/** `false`, `no` (any case) or the YAML boolean. */
+function isFalse(value: unknown): boolean {
+  if (value === false) return true;
+  if (typeof value !== "string") return false;
+  const lower = value.trim().toLowerCase();
+  return lower === "false" || lower === "no";
+}
+
+/** Freezes a parsed document all the way down (its size is already bounded). */
+function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== "object" || node === null || Object.isFrozen(node)) continue;
+    Object.freeze(node);
+    if (node instanceof Date) continue;
+    for (const key of Object.keys(node)) stack.push((node as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+/** The folder a SKILL.md location sits in (a path or a URI): the name `nameFallback` uses. */
+export function folderName(location: string): string {
+  return basename(dirname(location));
+}
+
+/** Parses SKILL.md text without throwing: the shared core of every read path. */
+export function analyzeSkill(text: string, location: string, options: AnalyzeOptions): Analysis {
+  const severity = options.lenient ? "warning" : "error";
+  const diagnostics: Diagnostic[] = [];
+  if (options.invalidUtf8) {
+    diagnostics.push(
+      diagnostic(
+        "invalid-utf8",
+        severity,
+        `${location} is not valid UTF-8; the invalid bytes were read as U+FFFD`,
+        location,
+      ),
+    );
+  }
+  const normalized = normalizeText(text);
+  const bounds = locateFrontmatter(normalized);
+  if (!bounds)
+    return fail(diagnostics, missingDelimitersError(location, normalized), "frontmatter-missing", 1);
+
+  let parsed = parseYaml(bounds.frontmatter);
+  let fmText = bounds.frontmatter;
+  if (!parsed.ok) {
+    const failure = parsed.failure;
+    const repair = repairPlainScalars(bounds.frontmatter);
+    const retried = repair ? parseYaml(repair.text) : undefined;
+    const fileLine = failure.line === undefined ? undefined : failure.line + 1;
+    if (repair && retried?.ok && options.lenient) {
+      parsed = retried;
+      fmText = repair.text;
+      const lines = keyLines(repair.text);
+      for (const key of repair.keys) {
+        diagnostics.push(
+          diagnostic(
+            "yaml-repaired",
+            "warning",
+            `Field '${printable(key)}' holds ': ' in an unquoted value; it was read as a quoted string in ${location} (quote it to silence this warning)`,
+            location,
+            { field: key, ...optionalLine(lines.get(key)) },
+          ),
+        );
+      }
+    } else {
+      const found = fileLine === undefined ? "" : lineAt(normalized, fileLine);
+      let message = `Failed to parse frontmatter: ${failure.reason}`;
+      if (fileLine !== undefined) message += ` at line ${fileLine}`;
+      message += ` in ${location}`;
+      if (found) message += ` (found ${quote(found.trim())})`;
+      if (repair && retried?.ok)
+        message += `; put the value of '${printable(repair.keys[0] ?? "")}' in quotes`;
+      const error = new SkillError("PARSE_ERROR", message, { path: location });
+      return fail(diagnostics, error, "yaml-invalid", fileLine);
+    }
+  }
+
+  const value = parsed.value ?? {};
+  if (exceedsNodeLimit(value, MAX_FRONTMATTER_NODES)) {
+    const error = new SkillError(
+      "LIMIT_EXCEEDED",
+      `Failed to parse frontmatter: it expands to more than ${MAX_FRONTMATTER_NODES} values (YAML aliases) in ${location}`,
+      { path: location },
+    );
+    return fail(diagnostics, error, "frontmatter-too-large", 1);
+  }
+  if (typeof value !== "object" || Array.isArray(value) || value instanceof Date) {
+    const error = new SkillError(
+      "PARSE_ERROR",
+      `Failed to parse frontmatter: expected a mapping of fields (name: …, description: …), found ${describeKind(value)} ${quote(value)} in ${location}`,
+      { path: location },
+    );
+    return fail(diagnostics, error, "frontmatter-not-mapping", 2);
+  }
+  const frontmatter = deepFreeze(value as Record<string, unknown>);
+
+  let lines: Map<string, number> | undefined;
+  const lineOf = (field: string | undefined) => {
+    if (field === undefined) return undefined;
+    lines ??= keyLines(fmText);
+    return lines.get(field);
+  };
+  const fallback = options.nameFallback === "folder" && isBlank(frontmatter.name);
+  for (const d of validateFrontmatter(frontmatter, location, { strict: !options.lenient })) {
+    // A name taken from the folder is a warning, not a failure, and trivially matches it.
+    if (fallback && d.field === "name") {
+      if (d.code === "name-missing" || d.code === "name-empty") {
+        diagnostics.push({
+          ...d,
+          code: "name-missing",
+          severity: "warning",
+          message: `Missing frontmatter field 'name' in ${location}; the folder name ${quote(folderName(location))} is used`,
+          line: 1,
+        });
+      }
+      continue;
+    }
+    const line = lineOf(d.field) ?? (d.field === "name" || d.field === "description" ? 1 : undefined);
+    diagnostics.push(line === undefined ? d : { ...d, line });
+  }
+
+  const keys = Object.keys(frontmatter);
+  const found =
+    keys.length > 0 ? `found fields: ${keys.map((k) => printable(k)).join(", ")}` : "no fields found";
+  for (const field of ["name", "description"] as const) {
+    if (field === "name" && fallback) continue;
+    const raw = frontmatter[field];
+    if (isBlank(raw)) {
+      const why = raw === undefined || raw === null ? found : `the value is empty; ${found}`;
+      const error = new SkillError(
+        "MISSING_FIELD",
+        `Missing frontmatter field '${field}' in ${location} (${why})`,
+        {
+          path: location,
+          field,
+        },
+      );
+      return { diagnostics, frontmatter, error };
+    }
+    if (typeof raw !== "string") {
+      const error = new SkillError(
+        "INVALID_FIELD",
+        `Invalid frontmatter field '${field}' in ${location}: expected a string, found ${describeKind(raw)} ${quote(raw)}`,
+        { path: location, field },
+      );
+      return { diagnostics, frontmatter, error };
+    }
+  }
+
+  const name = fallback ? folderName(location) : (frontmatter.name as string).trim();
+  const description = (frontmatter.description as string).trim();
+  if (options.rejectLongFields) {
+    const error = longFieldError(name, description, location);
+    if (error) return fail(diagnostics, error, `${error.field}-too-long`, lineOf(error.field) ?? 1);
+  }
+
+  const skill: SkillInfo = Object.freeze({
+    name,
+    description,
+    location,
+    frontmatter,
+    ...(options.source === undefined ? {} : { source: options.source }),
+    modelInvocable: !isTrue(frontmatter["disable-model-invocation"]),
+    userInvocable: !isFalse(frontmatter["user-invocable"]),
+    content: bounds.body,
+  });
+  return { skill, frontmatter, diagnostics };
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
+}
+
+function longFieldError(name: string, description: string, location: string): SkillError | undefined {
+  for (const [field, value] of [
+    ["name", name],
+    ["description", description],
+  ] as const) {
+    const length = codePoints(value);
+    const limit = SPEC_LIMITS[field];
+    if (length > limit) {
+      return new SkillError(
+        "INVALID_FIELD",
+        `Field '${field}' is ${length} characters, over the limit of ${limit}, in ${location}; the skill is not loaded (rejectLongFields)`,
+        { path: location, field },
+      );
+    }
+  }
+  return undefined;
+}
+
+/** The 1-based line `n` of normalized text, found without splitting the whole text. */
+function lineAt(text: string, n: number): string {
+  let from = 0;
+  for (let i = 1; i < n; i++) {
+    const next = text.indexOf("\n", from);
+    if (next === -1) return "";
+    from = next + 1;
+  }
+  const to = text.indexOf("\n", from);
+  return text.slice(from, Math.min(to === -1 ? text.length : to, from + 200));
+}
