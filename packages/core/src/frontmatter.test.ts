@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { SkillError } from "./errors.js";
-import { splitFrontmatter } from "./frontmatter.js";
+import { frontmatterEndInBytes, locateFrontmatter, normalizeText, splitFrontmatter } from "./frontmatter.js";
+import { parseSkill } from "./parse-skill.js";
 
 describe("splitFrontmatter", () => {
-  it("extracts the frontmatter and the body (PRD)", () => {
+  it("extracts the frontmatter and the body", () => {
     const text = "---\nname: test-skill\ndescription: A test skill\n---\n# Instructions\n\nDo the thing.\n";
     expect(splitFrontmatter(text)).toEqual({
       frontmatter: "name: test-skill\ndescription: A test skill",
@@ -11,7 +12,7 @@ describe("splitFrontmatter", () => {
     });
   });
 
-  it("errors when the delimiters are missing (PRD)", () => {
+  it("errors when the delimiters are missing", () => {
     for (const text of ["name: x\ndescription: y\n", "# Just markdown", "", "---\nname: x\n", "---"]) {
       try {
         splitFrontmatter(text);
@@ -26,7 +27,7 @@ describe("splitFrontmatter", () => {
     }
   });
 
-  it("splits empty frontmatter (PRD)", () => {
+  it("splits empty frontmatter", () => {
     expect(splitFrontmatter("---\n---\nbody content")).toEqual({ frontmatter: "", body: "body content" });
     expect(splitFrontmatter("---\n---")).toEqual({ frontmatter: "", body: "" });
   });
@@ -85,5 +86,78 @@ describe("splitFrontmatter", () => {
 
   it("removes exactly one newline after the closing line", () => {
     expect(splitFrontmatter("---\nname: x\n---\n\n\nbody\n\n").body).toBe("\n\nbody\n\n");
+  });
+});
+
+describe("line endings and delimiters that are not", () => {
+  it("never ends the frontmatter at U+2028, U+2029, NBSP, form feed or NEL", () => {
+    for (const odd of ["\u2028", "\u2029", "\u0085"]) {
+      const text = `---\nname: a\ndescription: "x${odd}---${odd}y"\nlicense: MIT\n---\nbody\n`;
+      const { skill } = parseSkill(text, "/s/a/SKILL.md");
+      expect(skill.description).toBe(`x${odd}---${odd}y`);
+      expect(skill.frontmatter.license).toBe("MIT");
+    }
+    for (const close of ["---\u00a0", "...\f", "--- x", "----"]) {
+      const text = `---\nname: a\ndescription: d\n${close}\nlicense: MIT\n---\nbody\n`;
+      expect(() => splitFrontmatter(text)).not.toThrow();
+      expect(splitFrontmatter(text).frontmatter).toBe(`name: a\ndescription: d\n${close}\nlicense: MIT`);
+    }
+  });
+
+  it("parses a 1 MiB file of blanks and long lines in linear time", () => {
+    const inputs = [
+      `---\nname: a\ndescription: x${" ".repeat(1_000_000)}y\n---\n`,
+      `---\nname: a\ndescription: d\n${" ".repeat(1_000_000)}\n---\n`,
+      `---\nname: a\ndescription: d\nk${" ".repeat(1_000_000)}\n---\n`,
+      `---\nname: a\ndescription: d\n${"\n".repeat(500_000)}---\n`,
+      `---\nname: a\ndescription: "${"\\t ".repeat(300_000)}"\n---\n`,
+    ];
+    for (const text of inputs) {
+      const started = performance.now();
+      try {
+        parseSkill(text, "/s/a/SKILL.md", { maxBytes: 2 * 1024 * 1024 });
+      } catch {
+        // Some of these are invalid YAML; the point is how long it takes to say so.
+      }
+      // Linear parsing takes tens of milliseconds; the quadratic path took minutes.
+      expect(performance.now() - started).toBeLessThan(5_000);
+    }
+  });
+
+  it("finds the same closing line in bytes (the listing's head read) as in text, on every corpus file", async () => {
+    const { readdirSync, readFileSync, existsSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const corpus = new URL("../../../../shared/corpus/real/", import.meta.url).pathname;
+    const samples: string[] = [
+      "---\nname: a\n---\nbody",
+      "\uFEFF---\r\nname: a\r\n...\r\nbody",
+      "---\rname: a\r---   \rbody",
+      "---\nname: a\n--- x\n---\n",
+      "---\n---\n",
+      "--- \nname: a\n---\n",
+    ];
+    if (existsSync(corpus)) {
+      const walk = (dir: string): void => {
+        for (const entry of readdirSync(dir, { withFileTypes: true })) {
+          const path = join(dir, entry.name);
+          if (entry.isDirectory()) walk(path);
+          else if (entry.name === "SKILL.md") samples.push(readFileSync(path, "utf8"));
+        }
+      };
+      walk(corpus);
+    }
+    expect(samples.length).toBeGreaterThan(5);
+    for (const text of samples) {
+      const bytes = Buffer.from(text, "utf8");
+      const end = frontmatterEndInBytes(bytes, bytes.length);
+      const bounds = locateFrontmatter(normalizeText(text));
+      if (!bounds) {
+        expect(end).toBe(0);
+        continue;
+      }
+      // The head cut at `end` holds exactly the frontmatter the text scan found.
+      const head = locateFrontmatter(normalizeText(bytes.subarray(0, end).toString("utf8")));
+      expect(head?.frontmatter).toBe(bounds.frontmatter);
+    }
   });
 });

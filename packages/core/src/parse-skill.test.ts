@@ -253,7 +253,7 @@ describe("loadSkillFile", () => {
     return path;
   }
 
-  it("loads a file and extracts its fields (PRD)", async () => {
+  it("loads a file and extracts its fields", async () => {
     const path = await write(
       "test-skill",
       skillText("name: test-skill\ndescription: A test skill", "Instructions\n"),

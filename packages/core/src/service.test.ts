@@ -56,7 +56,7 @@ function recorder() {
 }
 
 describe("SkillService", () => {
-  it("loads a skill and gets it by name (PRD)", async () => {
+  it("loads a skill and gets it by name", async () => {
     const path = await skill("a", "test-skill", "A test skill");
     const service = new SkillService();
     const loaded = await service.load(path);
@@ -65,7 +65,7 @@ describe("SkillService", () => {
     expect(service.get("other")).toBeUndefined();
   });
 
-  it("warns on a duplicate name and keeps the last one (PRD)", async () => {
+  it("warns on a duplicate name and keeps the last one", async () => {
     const first = await skill("a", "dup", "first");
     const second = await skill("b", "dup", "second");
     const r = recorder();
@@ -243,36 +243,45 @@ describe("SkillService", () => {
     expect(service.all()).toHaveLength(3);
   });
 
-  it("swaps the registry in whole: a reader sees the old set or the new set, never a mix", async () => {
+  it("swaps the registry in whole: a reader polling during a reload sees 40 skills, old or new, every time", async () => {
     for (let i = 0; i < 40; i++) await skill("old", `old-${i}`);
-    for (let i = 0; i < 40; i++) await skill("new", `new-${i}`);
+    for (let i = 0; i < 40; i++) await skill("new", `new-${i}`, `About new-${i} ${"x".repeat(9_000)}`);
     let dir = "old";
     const source: SkillSource = { id: "s", scan: (ctx) => folderSource("s", dir).scan(ctx) };
     const service = new SkillService({ sources: [source] });
     await service.discoverAndLoad();
     const oldNames = service.all().map((s) => s.name);
+    expect(oldNames).toHaveLength(40);
     dir = "new";
-    const seen = new Set<string>();
+    const seen: string[] = [];
     let done = false;
     const reload = service.discoverAndLoad().finally(() => {
       done = true;
     });
+    let polls = 0;
     while (!done) {
       const names = service.all().map((s) => s.name);
-      seen.add(
-        names.every((n) => n.startsWith("old-"))
-          ? "old"
-          : names.every((n) => n.startsWith("new-"))
-            ? "new"
-            : "mix",
-      );
+      expect(names).toHaveLength(40);
+      const kind = names.every((n) => n.startsWith("old-"))
+        ? "old"
+        : names.every((n) => n.startsWith("new-"))
+          ? "new"
+          : "mix";
+      seen.push(kind);
       expect(service.get("old-0") === undefined).toBe(service.get("old-39") === undefined);
+      polls++;
       await new Promise((r) => setImmediate(r));
     }
     await reload;
-    expect(seen.has("mix")).toBe(false);
-    expect(seen.has("old")).toBe(true);
-    expect(service.all().map((s) => s.name)).not.toEqual(oldNames);
+    expect(polls).toBeGreaterThan(0);
+    expect(seen).not.toContain("mix");
+    expect(seen[0]).toBe("old");
+    expect(
+      service
+        .all()
+        .map((s) => s.name)
+        .every((n) => n.startsWith("new-")),
+    ).toBe(true);
     expect(service.all()).toHaveLength(40);
   });
 
@@ -303,34 +312,95 @@ describe("SkillService", () => {
   });
 
   it("rejects with ABORTED on an aborted signal and keeps the previous registry", async () => {
-    await skill("s", "kept");
-    const service = new SkillService({ sources: [folderSource("s", "s")] });
-    await service.discoverAndLoad();
-    await skill("s", "added-later");
-
-    const before = new AbortController();
-    before.abort();
-    await expect(service.discoverAndLoad({ signal: before.signal })).rejects.toMatchObject({
-      code: "ABORTED",
-    });
-
-    const during = new AbortController();
-    const aborting: SkillSource = {
-      id: "aborting",
+    for (let i = 0; i < 40; i++) await skill("s", `kept-${i}`);
+    let abortAfterScan: AbortController | undefined;
+    const source: SkillSource = {
+      id: "s",
       scan: async (ctx) => {
         const result = await folderSource("s", "s").scan(ctx);
-        during.abort();
+        abortAfterScan?.abort();
         return result;
       },
     };
     const r = recorder();
-    const service2 = new SkillService({ sources: [aborting], bus: r.bus });
-    await expect(service2.discoverAndLoad({ signal: during.signal })).rejects.toSatisfy(
+    const service = new SkillService({ sources: [source], bus: r.bus });
+    await service.discoverAndLoad();
+    const before = service.all();
+    expect(before).toHaveLength(40);
+    await skill("s", "added-later");
+    await rm(join(root, "s", "kept-0"), { recursive: true });
+
+    const already = new AbortController();
+    already.abort();
+    await expect(service.discoverAndLoad({ signal: already.signal })).rejects.toMatchObject({
+      code: "ABORTED",
+    });
+    expect(service.all()).toEqual(before);
+
+    // Aborted while loading: the scan has found the new set, the registry must not take it.
+    abortAfterScan = new AbortController();
+    await expect(service.discoverAndLoad({ signal: abortAfterScan.signal })).rejects.toSatisfy(
       (e) => SkillError.isInstance(e) && e.code === "ABORTED",
     );
-    expect(service2.all()).toEqual([]);
+    expect(service.all()).toEqual(before);
+    expect(service.get("added-later")).toBeUndefined();
     expect(r.events).toEqual([]);
+
+    abortAfterScan = undefined;
+    await service.discoverAndLoad();
+    expect(service.get("added-later")).toBeDefined();
+    expect(service.get("kept-0")).toBeUndefined();
+  });
+
+  it("an aborted signal wins over a source that never settles and ignores it", async () => {
+    await skill("s", "kept");
+    let hang = false;
+    const stuck: SkillSource = {
+      id: "stuck",
+      scan: (ctx) => (hang ? new Promise(() => {}) : folderSource("s", "s").scan(ctx)),
+    };
+    const service = new SkillService({ sources: [stuck] });
+    await service.discoverAndLoad();
+    hang = true;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = performance.now();
+    await expect(service.discoverAndLoad({ signal: controller.signal })).rejects.toMatchObject({
+      code: "ABORTED",
+    });
+    expect(performance.now() - started).toBeLessThan(5_000);
     expect(service.all().map((s) => s.name)).toEqual(["kept"]);
+  });
+
+  it("reports a source that throws synchronously or returns a malformed scan, and loads the others", async () => {
+    await skill("ok", "fine");
+    const bad = (id: string, scan: () => unknown): SkillSource => ({ id, scan: scan as SkillSource["scan"] });
+    const service = new SkillService({
+      sources: [
+        bad("sync-throw", () => {
+          throw new TypeError("scan exploded");
+        }),
+        bad("undefined", async () => undefined),
+        bad("empty", async () => ({})),
+        bad("files-null", async () => ({ files: null })),
+        bad("old-shape", async () => ({ files: ["/x/SKILL.md"], dirs: [] })),
+        bad("bad-entry", async () => ({ entries: [{ path: "/x" }], dirs: [] })),
+        folderSource("ok", "ok"),
+      ],
+    });
+    const report = await service.discoverAndLoad();
+    expect(service.all().map((s) => s.name)).toEqual(["fine"]);
+    expect(report.failed.map((f) => f.path)).toEqual([
+      "sync-throw",
+      "undefined",
+      "empty",
+      "files-null",
+      "old-shape",
+      "bad-entry",
+    ]);
+    expect(report.failed[0]?.error.message).toContain("scan exploded");
+    expect(report.failed[4]?.error.message).toContain("since contract 2");
+    for (const f of report.failed) expect(SkillError.isInstance(f.error)).toBe(true);
   });
 
   it("lets the newest of two overlapping loads own the registry", async () => {

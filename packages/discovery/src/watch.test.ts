@@ -4,7 +4,7 @@ import { mkdir, rename, rm, symlink, unlink, writeFile } from "node:fs/promises"
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryLogger, removeTempDirs, skillText, tempWorld, writeSkill } from "./fixture.js";
-import { type SkillChange, type SkillWatcher, watchSkillFiles } from "./watch.js";
+import { type SkillChange, type SkillWatcher, watchSkillFiles, watchSkills } from "./watch.js";
 
 const open: SkillWatcher[] = [];
 
@@ -202,5 +202,58 @@ describe("watchSkillFiles", () => {
       stdout: "closed",
       stderr: "",
     });
+  });
+});
+
+describe("watchSkills", () => {
+  it("keeps a service current through update: only changed files are re-read", {
+    timeout: 90_000,
+  }, async () => {
+    const { SkillService } = await import("@skill/core");
+    const { discoverySources } = await import("./sources.js");
+    const { home, project } = await tempWorld();
+    const low = await writeSkill(
+      join(home, ".claude", "skills", "shared"),
+      "shared",
+      skillText("shared", "From home."),
+    );
+    await writeSkill(join(project, ".agents", "skills", "stays"));
+    const sources = discoverySources({ cwd: project, home, env: {} });
+    const events: unknown[] = [];
+    const service = new SkillService({
+      sources,
+      bus: { publish: (topic, payload) => topic === "skill.changed" && events.push(payload) },
+    });
+    await service.discoverAndLoad();
+    const scans = sources.map((s) => s.scan.bind(s));
+    let rescans = 0;
+    for (const [i, source] of sources.entries()) {
+      (source as { scan: unknown }).scan = (ctx: Parameters<typeof source.scan>[0]) => {
+        rescans++;
+        return scans[i]?.(ctx);
+      };
+    }
+    const applied: string[][] = [];
+    const watcher = watchSkills(service, sources, {
+      debounceMs: 50,
+      onChange: (changes) => applied.push(changes.map((c) => `${c.type} ${c.path}`)),
+    });
+    open.push(watcher);
+    await watcher.ready;
+
+    const high = await writeSkill(
+      join(project, ".agents", "skills", "shared"),
+      "shared",
+      skillText("shared", "From project."),
+    );
+    await until(() => service.get("shared")?.location === high, "the project skill to win");
+    expect(events).toContainEqual({ added: [], changed: ["shared"], removed: [] });
+
+    await rm(join(project, ".agents", "skills", "shared"), { recursive: true });
+    await until(() => service.get("shared")?.location === low, "the home skill to come back");
+    expect(service.get("shared")?.description).toBe("From home.");
+    expect(service.get("stays")).toBeDefined();
+    expect(rescans).toBe(0);
+    expect(applied.flat()).toContain(`added ${high}`);
   });
 });

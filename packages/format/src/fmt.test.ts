@@ -5,7 +5,7 @@ import { fmt } from "./fmt.js";
 describe("fmt", () => {
   const skills = [skill("s1", "d1", "/a/s1/SKILL.md"), skill("s2", "d2", "/a/s2/SKILL.md")];
 
-  it("verbose: one <skill> element per skill (PRD)", () => {
+  it("verbose: one <skill> element per skill", () => {
     const text = fmt(skills, { verbose: true });
     expect(text).toContain("<skill>");
     expect(text).toContain("<name>s1</name>");
@@ -26,14 +26,14 @@ describe("fmt", () => {
     );
   });
 
-  it("compact: one markdown bullet per skill (PRD)", () => {
+  it("compact: one markdown bullet per skill", () => {
     const text = fmt(skills, { verbose: false });
     expect(text).toContain("- **s1**: d1");
     expect(text).not.toContain("<skill>");
     expect(text).toBe("- **s1**: d1\n- **s2**: d2");
   });
 
-  it("gives an empty string for no skills, in both modes (PRD)", () => {
+  it("gives an empty string for no skills, in both modes", () => {
     expect(fmt([], { verbose: true })).toBe("");
     expect(fmt([], { verbose: false })).toBe("");
   });

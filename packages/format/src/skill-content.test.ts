@@ -149,3 +149,46 @@ describe("formatSkillContent", () => {
     }
   });
 });
+
+describe("a built-in skill with no file on disk", () => {
+  it("loads, lists, reads and formats through SkillService and memorySource", async () => {
+    const { memorySource, SkillService } = await import("@skill/core");
+    const { formatCatalog } = await import("./catalog.js");
+    const service = new SkillService({
+      sources: [
+        memorySource("builtin", [
+          {
+            location: "builtin://tools/commit/SKILL.md",
+            text: "---\nname: commit\ndescription: Write commit messages\n---\n# Commit\n\nUse the imperative.\n",
+            files: ["templates/message.txt"],
+          },
+        ]),
+      ],
+    });
+    const report = await service.discoverAndLoad();
+    expect(report).toMatchObject({ loaded: 1, failed: [] });
+    const agent = { name: "build" };
+    const catalog = formatCatalog(service.all(agent));
+    expect(catalog.included).toEqual(["commit"]);
+    expect(catalog.text).toContain("<location>builtin://tools/commit/SKILL.md</location>");
+    const block = formatSkillContent(await service.read("commit", agent), {
+      files: await service.files("commit", agent),
+    });
+    expect(block).toBe(
+      [
+        '<skill_content name="commit">',
+        "# Skill: commit",
+        "",
+        "# Commit\n\nUse the imperative.",
+        "",
+        "Base directory for this skill: builtin://tools/commit/",
+        "Relative paths in this skill (e.g., scripts/, reference/) are relative to this base directory.",
+        "",
+        "<skill_files>",
+        "<file>builtin://tools/commit/templates/message.txt</file>",
+        "</skill_files>",
+        "</skill_content>",
+      ].join("\n"),
+    );
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compileWildcard, wildcardMatch } from "./wildcard.js";
 
-describe("wildcardMatch: the examples of issue 4", () => {
+describe("wildcardMatch: what * and ? match", () => {
   it.each([
     ["file1.txt", "file?.txt", true],
     ["file12.txt", "file?.txt", false],
