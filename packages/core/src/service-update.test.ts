@@ -172,6 +172,40 @@ describe("SkillService.update", () => {
   });
 });
 
+describe("update during a full load", () => {
+  it("a change reported while discoverAndLoad runs is not lost when that load read the file before", async () => {
+    let description = "old";
+    let gate: (() => void) | undefined;
+    let calls = 0;
+    const source: SkillSource = {
+      id: "mem",
+      scan: async () => ({
+        entries: [
+          {
+            location: "mem://x/slow/SKILL.md",
+            read: async () => {
+              calls++;
+              const text = `---\nname: slow\ndescription: ${description}\n---\n`;
+              if (calls === 2) await new Promise<void>((resolve) => (gate = resolve)); // the full load's read
+              return text;
+            },
+          },
+        ],
+        dirs: [],
+      }),
+    };
+    const service = new SkillService({ sources: [source] });
+    await service.discoverAndLoad();
+    const load = service.discoverAndLoad();
+    while (!gate) await new Promise((r) => setImmediate(r));
+    description = "new";
+    await service.update(["mem://x/slow/SKILL.md"]);
+    gate();
+    await load;
+    expect(service.get("slow")?.description).toBe("new");
+  });
+});
+
 describe("SkillService.load", () => {
   it("loads a file reached through a symlink once, silently, as discoverAndLoad does", async () => {
     const real = await write("s", "real", "linked");

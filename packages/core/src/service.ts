@@ -157,6 +157,8 @@ export class SkillService {
   readonly #rules: AnalyzeOptions;
   #registry: Registry;
   #generation = 0;
+  /** Locations updated while a full load was running: that load may have read them before the change. */
+  #updatedDuringLoad: Set<string> | undefined;
 
   constructor(options: SkillServiceOptions = {}) {
     this.#options = options;
@@ -187,6 +189,7 @@ export class SkillService {
     const signal = ctx.signal;
     if (signal?.aborted) throw aborted(signal);
     const scanCtx: ScanContext = { ...ctx, logger: ctx.logger ?? this.#logger };
+    this.#updatedDuringLoad = new Set();
 
     const scans = await raceAbort(
       Promise.allSettled(this.#sources.map((source) => scanOf(source, scanCtx))),
@@ -257,6 +260,10 @@ export class SkillService {
     for (const g of groups) for (const d of g.diagnostics) this.#logDiagnostic(d);
     for (const s of report.shadowed) this.#reportShadowed(s);
     for (const f of report.failed) this.#reportFailure(f);
+    const late = this.#updatedDuringLoad;
+    this.#updatedDuringLoad = undefined;
+    // A file a watcher reported during this load may have been read before it changed.
+    if (late && late.size > 0) return this.update([...late], ctx);
     return report;
   }
 
@@ -274,6 +281,7 @@ export class SkillService {
     if (signal?.aborted) throw aborted(signal);
     const scanCtx: ScanContext = { ...ctx, logger: ctx.logger ?? this.#logger };
     const wanted = [...new Set(locations)];
+    for (const location of wanted) this.#updatedDuringLoad?.add(location);
 
     // Read first (possibly asynchronously), then apply to whatever registry is current then.
     const before = this.#registry;
