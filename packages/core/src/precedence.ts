@@ -1,6 +1,5 @@
 import { dirname, isAbsolute } from "node:path";
 import { printable, type SkillError } from "./errors.js";
-import { compareCodeUnits } from "./text.js";
 import type { Diagnostic, LoadFailure, ShadowedSkill, SkillMetadata, SourceEntry } from "./types.js";
 
 /** What reading and parsing one entry gave. */
@@ -30,8 +29,8 @@ export interface Resolution {
   readonly failed: readonly LoadFailure[];
   /** Findings of every slot kept (a file reached twice counts once), in precedence order. */
   readonly diagnostics: readonly Diagnostic[];
-  /** Sorted folders of every loaded SKILL.md on disk, shadowed ones too. */
-  readonly dirs: readonly string[];
+  /** Folders of every loaded SKILL.md on disk, shadowed ones too (unsorted: sort on use). */
+  readonly dirs: ReadonlySet<string>;
 }
 
 type Winner = Slot & { readonly outcome: { readonly ok: true } };
@@ -68,7 +67,7 @@ export function resolvePrecedence(slots: readonly Slot[]): Resolution {
     winners.set(name, slot as Winner);
   });
   for (const s of shadowed) diagnostics.push(shadowDiagnostic(s));
-  return { winners, shadowed, failed, diagnostics, dirs: [...dirs].sort(compareCodeUnits) };
+  return { winners, shadowed, failed, diagnostics, dirs };
 }
 
 export function shadowDiagnostic(s: ShadowedSkill): Diagnostic {

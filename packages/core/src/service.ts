@@ -51,6 +51,8 @@ interface Registry {
   readonly groups: readonly Group[];
   readonly resolution: Resolution;
   readonly report: LoadReport;
+  /** `dirs()`, sorted on first use: an update should not pay for a sort nobody reads. */
+  sortedDirs?: string[];
 }
 
 const NO_SLOTS: readonly Slot[] = [];
@@ -486,7 +488,9 @@ export class SkillService {
 
   /** Every directory that held a loaded SKILL.md, shadowed ones too; sorted. */
   dirs(): string[] {
-    return [...this.#registry.resolution.dirs];
+    const registry = this.#registry;
+    registry.sortedDirs ??= [...registry.resolution.dirs].sort(compareCodeUnits);
+    return [...registry.sortedDirs];
   }
 
   /** Findings of the registry: source findings, spec warnings, repairs, failures and duplicate names. */
