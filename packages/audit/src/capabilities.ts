@@ -126,6 +126,7 @@ const ENV_CALLS: readonly RegExp[] = [
   /\bgetenv\(\s*["']([A-Za-z_]\w*)["']/g,
   /\bENV(?:\.fetch\(\s*|\[\s*)["']([A-Za-z_]\w*)["']/g,
   /\$env:([A-Za-z_]\w*)/gi,
+  /\bprintenv\s+([A-Za-z_]\w*)/g,
   /\[(?:System\.)?Environment\]::GetEnvironmentVariable\(\s*["']([A-Za-z_]\w*)["']/gi,
 ];
 

@@ -39,7 +39,8 @@ describe.skipIf(!present)("auditSkill over ../shared/corpus", () => {
     expect(audited.every((a) => a.result.complete)).toBe(true);
 
     const counts: Record<string, number> = {};
-    for (const { result } of audited) for (const f of result.findings) counts[f.rule] = (counts[f.rule] ?? 0) + 1;
+    for (const { result } of audited)
+      for (const f of result.findings) counts[f.rule] = (counts[f.rule] ?? 0) + 1;
     expect(counts).toEqual({ "remote-exec": 3, "credential-read": 10 });
 
     // The two skills that really pipe a download into a shell.

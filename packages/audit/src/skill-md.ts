@@ -18,7 +18,7 @@ export function hiddenUnicodeFindings(file: TextFile, code: readonly boolean[]):
     severity: "error",
     path: "SKILL.md",
     line,
-    message: `${describeHidden(cps)}: readers do not see them, the model does`,
+    message: `${describeHidden(cps)}: invisible to readers, read by the model`,
   }));
 }
 
