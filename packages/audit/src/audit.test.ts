@@ -305,6 +305,20 @@ describe("auditSkill on hostile bytes", () => {
     expect(result.capabilities.executables).toEqual(["bin/blob.bin"]);
   });
 
+  it("reads a megabyte of pathological lines in linear time (no regex blow-up)", async () => {
+    const line = (unit: string) => unit.repeat(Math.ceil((1024 * 1024) / unit.length)).slice(0, 1024 * 1024);
+    const dir = await skill({
+      "SKILL.md": `${CLEAN}${line("`")}\n${line("<!--")}\n${line("!`x")}\n${line("\u200d")}\n`,
+      "a.sh": `${line("curl ")}\n${line("curl | env a=")}\n${line("x=")}\n`,
+      "b.md": `${line("https://a.")}\n${line("$A")}\n${line(".env ")}\n${line("iwr ")}\n`,
+    });
+    const started = Date.now();
+    const result = await auditSkill(dir, { maxFileBytes: 8 * 1024 * 1024, maxBytes: 32 * 1024 * 1024 });
+    // Expected well under a second; the bound only catches a hang.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(result.complete).toBe(true);
+  });
+
   it("stops after maxFiles files and says so", async () => {
     const files: Record<string, string> = { "SKILL.md": CLEAN };
     for (let i = 0; i < 20; i++) files[`refs/r${String(i).padStart(2, "0")}.md`] = `https://h${i}.example/\n`;

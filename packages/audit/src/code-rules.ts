@@ -8,14 +8,14 @@ const SHELLS = "(?:(?:ba|z|k|da|fi)?sh|python[23]?|node|perl|ruby|php)";
 const REMOTE_EXEC: readonly RegExp[] = [
   // curl … | sh, wget -qO- … | sudo bash, fetch … | python3
   new RegExp(
-    String.raw`\b(?:curl|wget|fetch)\b[^|\n]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?${SHELLS}\b(?![\w.-])`,
+    String.raw`\b(?:curl|wget|fetch)\b[^|\n]{0,400}\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?${SHELLS}\b(?![\w.-])`,
     "g",
   ),
   // sh -c "$(curl …)", bash <(wget …), source <(curl …)
   new RegExp(String.raw`\b${SHELLS}\s+(?:-\w+\s+)*["']?\$\(\s*(?:curl|wget)\b`, "g"),
   /(?:\b(?:(?:ba|z|k)?sh|source)|(?:^|[\s;&|])\.)\s+<\(\s*(?:curl|wget)\b/gm,
   // iwr … | iex, irm … | Invoke-Expression
-  /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b[^|\n]*\|\s*(?:iex|Invoke-Expression)\b/gi,
+  /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b[^|\n]{0,400}\|\s*(?:iex|Invoke-Expression)\b/gi,
   // iex (New-Object Net.WebClient).DownloadString(…), iex (irm …)
   /\b(?:iex|Invoke-Expression)\s*\(*\s*(?:New-Object\s+(?:System\.)?Net\.WebClient|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/gi,
   // exec(urlopen(…).read()), eval(requests.get(…).text)

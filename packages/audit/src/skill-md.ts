@@ -37,7 +37,7 @@ export function htmlCommentFindings(
   for (let n = bodyLine; n <= file.lineCount; n++) {
     const text = file.line(n);
     lines.push(
-      code[n] ? " ".repeat(text.length) : text.replace(/(`+)[^`]*?\1/g, (s) => " ".repeat(s.length)),
+      code[n] ? " ".repeat(text.length) : text.replace(/(`{1,3})[^`]*?\1/g, (s) => " ".repeat(s.length)),
     );
   }
   const body = lines.join("\n");
