@@ -120,7 +120,9 @@ describe("skill audit", () => {
   it("with no argument audits every skill this agent sees", async () => {
     const { code, stdout } = await run([...base, "audit"], root);
     expect(code).toBe(0);
-    expect(stdout).toContain("pdf-tools  .agents/skills/pdf-tools\n  tools: Bash, Read\n  executables: scripts/extract.py\n");
+    expect(stdout).toContain(
+      "pdf-tools  .agents/skills/pdf-tools\n  tools: Bash, Read\n  executables: scripts/extract.py\n",
+    );
     expect(stdout).toMatch(/\n8 skills audited: 0 errors, 0 warnings\n$/);
   });
 
