@@ -54,6 +54,8 @@ export interface Fence {
   /** Line of the closing fence, or the last line when the block is never closed. */
   readonly close: number;
   readonly info: string;
+  /** False when no closing fence was found: the block runs to the end of the file. */
+  readonly closed: boolean;
 }
 
 /** Fenced code blocks (CommonMark ``` and ~~~ fences) of markdown text, from line `first` on. */
@@ -70,18 +72,22 @@ export function fences(file: TextFile, first = 1): Fence[] {
       if (marker[0] === "`" && rest.includes("`")) continue;
       open = { line: n, marker, info: rest.trim() };
     } else if (marker[0] === open.marker[0] && marker.length >= open.marker.length && rest.trim() === "") {
-      found.push({ open: open.line, close: n, info: open.info });
+      found.push({ open: open.line, close: n, info: open.info, closed: true });
       open = undefined;
     }
   }
-  if (open !== undefined) found.push({ open: open.line, close: file.lineCount, info: open.info });
+  if (open !== undefined)
+    found.push({ open: open.line, close: file.lineCount, info: open.info, closed: false });
   return found;
 }
 
-/** Per 1-based line (index 0 unused): true when the line is part of a fenced code block. */
+/**
+ * Per 1-based line (index 0 unused): true when the line is part of a closed fenced code
+ * block. A fence never closed does not count: it would turn everything after it into "code".
+ */
 export function codeLines(file: TextFile, blocks: readonly Fence[]): boolean[] {
   const code = new Array<boolean>(file.lineCount + 1).fill(false);
-  for (const b of blocks) for (let n = b.open; n <= b.close; n++) code[n] = true;
+  for (const b of blocks) if (b.closed) for (let n = b.open; n <= b.close; n++) code[n] = true;
   return code;
 }
 
