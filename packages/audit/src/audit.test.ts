@@ -337,6 +337,16 @@ describe("auditSkill on hostile bytes", () => {
     expect(result.capabilities.hosts).toEqual(["h0.example", "h1.example", "h2.example", "h3.example"]);
   });
 
+  it("stops walking a tree of empty folders after 10 × maxFiles entries", async () => {
+    const dir = await skill({ "SKILL.md": CLEAN });
+    for (let i = 0; i < 30; i++) await mkdir(join(dir, `d${String(i).padStart(2, "0")}`));
+    const result = await auditSkill(dir, { maxFiles: 2 }); // SKILL.md is entry 1, d19 the 21st
+    expect(result.complete).toBe(false);
+    expect(result.findings.map((f) => `${f.path} ${f.message}`)).toEqual([
+      "d19 stopped after 20 folder entries (10 × maxFiles)",
+    ]);
+  });
+
   it("stops at maxBytes across files", async () => {
     const dir = await skill({
       "SKILL.md": CLEAN,

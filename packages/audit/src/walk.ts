@@ -111,6 +111,9 @@ export async function walkSkill(root: string, limits: WalkLimits): Promise<WalkR
   const notes: { path: string; message: string }[] = [];
   let bytes = 0;
   let stopped = false;
+  // Folders, links and skipped entries count too: a tree of a million empty folders is no cheaper to walk.
+  const maxEntries = limits.maxFiles * 10;
+  let entriesSeen = 0;
 
   const take = async (abs: string, rel: string): Promise<void> => {
     if (limits.signal?.aborted) throw aborted();
@@ -167,6 +170,14 @@ export async function walkSkill(root: string, limits: WalkLimits): Promise<WalkR
     }
     for (const entry of entries.sort(byName)) {
       if (stopped) return;
+      if (++entriesSeen > maxEntries) {
+        notes.push({
+          path: `${prefix}${entry.name}`,
+          message: `stopped after ${maxEntries} folder entries (10 × maxFiles)`,
+        });
+        stopped = true;
+        return;
+      }
       const abs = join(dir, entry.name);
       const rel = `${prefix}${entry.name}`;
       if (entry.isSymbolicLink()) {
