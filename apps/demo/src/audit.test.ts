@@ -132,6 +132,15 @@ describe("skill audit", () => {
     expect(stdout).toMatch(/^git-helper {2}~\/\.agents\/skills\/git-helper\n/);
   });
 
+  it("treats a NAME the agent is denied as missing, and leaves it out when auditing everything", async () => {
+    const denied = await run([...base, "--agent", "review", "audit", "internal-deploy"], root);
+    expect(denied.code).toBe(1);
+    expect(denied.stderr).toContain('Skill "internal-deploy" not found');
+    const all = await run([...base, "--agent", "review", "audit"], root);
+    expect(all.stdout).not.toContain("internal-deploy");
+    expect((await run([...base, "audit", "internal-deploy"], root)).code).toBe(0);
+  });
+
   it("names the available skills for an unknown NAME, and the path for a missing folder", async () => {
     const unknown = await run([...base, "audit", "no-such-skill"], root);
     expect(unknown.code).toBe(1);

@@ -82,11 +82,12 @@ function readFrontmatter(text: string, location: string): Readonly<Record<string
   let attempt = text;
   for (let tries = 0; ; tries++) {
     try {
-      return parseSkill(attempt, location, { maxBytes: Number.MAX_SAFE_INTEGER }).skill.frontmatter;
+      return parseSkill(attempt, location, { maxBytes: Number.MAX_SAFE_INTEGER, nameFallback: "folder" })
+        .skill.frontmatter;
     } catch (error) {
       const field = SkillError.isInstance(error) && error.code === "MISSING_FIELD" ? error.field : undefined;
-      // Agents such as Claude Code load a skill without a name: its tools and hooks still count.
-      if (tries >= 2 || (field !== "name" && field !== "description")) throw error;
+      // Claude Code loads a skill without a name or description: its tools and hooks still count.
+      if (tries >= 1 || field !== "description") throw error;
       attempt = attempt.replace(/^---[ \t]*\n/, `---\n${field}: "-"\n`);
     }
   }

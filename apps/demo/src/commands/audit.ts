@@ -57,13 +57,8 @@ async function targetsFor(ctx: Context, args: readonly string[]): Promise<Target
     } else if (looksLikePath(arg)) {
       throw new UserError(`No such skill folder or file: ${path}`);
     } else {
-      const registry = await loaded();
-      const skill = registry.require(arg);
-      if (!registry.all(ctx.agent).includes(skill)) {
-        throw new UserError(
-          `Skill "${arg}" is denied to agent '${ctx.agent.name}' (see: skill why ${arg} --agent ${ctx.agent.name})`,
-        );
-      }
+      // A skill the agent is denied is, for it, missing (NOT_FOUND lists only what it sees).
+      const skill = (await loaded()).require(arg, ctx.agent);
       targets.push(fromLocation(skill.name, skill.location));
     }
   }
