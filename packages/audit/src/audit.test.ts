@@ -224,12 +224,13 @@ describe("auditSkill capabilities", () => {
         "```",
         "",
         "Docs at https://Docs.Example.com:8443/x and http://user@127.0.0.1/ (token in $API_TOKEN).",
+        "Then `cd $WORK` (set in reference.md, so the skill's own, not the environment's).",
       ].join("\n"),
       "scripts/run.py": "import os\nprint(os.environ['HOME'], os.getenv('PY_TOKEN'))\n",
       // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
       "scripts/run.sh": '#!/usr/bin/env bash\nOUT=/tmp/x\necho "$OUT" "${SH_TOKEN}" "$lower"\n',
       "bin/tool": "#!/usr/bin/env node\nconsole.log(process.env.NODE_TOKEN)\n",
-      "reference.md": "See https://ref.example.org/page.\n",
+      "reference.md": "See https://ref.example.org/page.\n\n```sh\nWORK=$(mktemp -d)\n```\n",
       "LICENSE.txt": "See http://www.apache.org/licenses/\n",
       "data.json": '{"a": 1}\n',
     });

@@ -3,7 +3,9 @@ import { basename, dirname, resolve } from "node:path";
 import { parseSkill, printable, SkillError, splitFrontmatter } from "@skill/core";
 import {
   commandsIn,
+  envEvidence,
   envIn,
+  envRead,
   extensionOf,
   hostsIn,
   isExecutable,
@@ -175,7 +177,7 @@ export async function auditSkill(dir: string, options: AuditOptions = {}): Promi
   const executables: string[] = [];
   const commands = new Set<string>();
   const hosts = new Set<string>();
-  const env = new Set<string>();
+  const env = envEvidence();
   let tools: string[] = [];
   let hooks = false;
 
@@ -213,7 +215,7 @@ export async function auditSkill(dir: string, options: AuditOptions = {}): Promi
     executables: sorted(executables),
     commands: sorted(commands),
     hosts: sorted(hosts),
-    env: sorted(env),
+    env: sorted(envRead(env)),
     hooks,
   };
   return {

@@ -140,29 +140,49 @@ const SUBSTITUTIONS = new Set(["ARGUMENTS", "CLAUDE_SKILL_DIR", "CLAUDE_SESSION_
 
 export type TextKind = "markdown" | "shell" | "other";
 
-/** Environment variables `file` reads. */
-export function envIn(file: TextFile, kind: TextKind, into: Set<string>): void {
+/** What one skill's files say about environment variables, gathered before deciding. */
+export interface EnvEvidence {
+  /** Named reads: `process.env.X`, `os.getenv("X")`, `printenv X`… always reads. */
+  readonly reads: Set<string>;
+  /** `$X` and `${X}` in shell code and markdown. */
+  readonly dollars: Set<string>;
+  /** Names the skill's own shell code or markdown sets (`X=…`, `export X=…`, `for X in`, `read X`). */
+  readonly assigned: Set<string>;
+}
+
+export function envEvidence(): EnvEvidence {
+  return { reads: new Set(), dollars: new Set(), assigned: new Set() };
+}
+
+/** Adds what `file` says about environment variables to `into`. */
+export function envIn(file: TextFile, kind: TextKind, into: EnvEvidence): void {
   const text = file.text;
   for (const pattern of ENV_CALLS) {
     pattern.lastIndex = 0;
-    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) if (m[1]) into.add(m[1]);
+    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) if (m[1]) into.reads.add(m[1]);
   }
   if (kind === "other") return;
-  const assigned = new Set<string>();
-  if (kind === "shell") {
-    SHELL_ASSIGN.lastIndex = 0;
-    for (let m = SHELL_ASSIGN.exec(text); m !== null; m = SHELL_ASSIGN.exec(text)) {
-      const name = m[1] ?? m[2] ?? m[3];
-      if (name) assigned.add(name);
-    }
+  SHELL_ASSIGN.lastIndex = 0;
+  for (let m = SHELL_ASSIGN.exec(text); m !== null; m = SHELL_ASSIGN.exec(text)) {
+    const name = m[1] ?? m[2] ?? m[3];
+    if (name) into.assigned.add(name);
   }
   SHELL_VAR.lastIndex = 0;
   for (let m = SHELL_VAR.exec(text); m !== null; m = SHELL_VAR.exec(text)) {
     const name = m[1] ?? "";
-    if (assigned.has(name) || (kind === "markdown" && SUBSTITUTIONS.has(name)) || name === "ARGUMENTS")
-      continue;
-    into.add(name);
+    if ((kind === "markdown" && SUBSTITUTIONS.has(name)) || name === "ARGUMENTS") continue;
+    into.dollars.add(name);
   }
+}
+
+/**
+ * The variables a skill reads from its environment: every named read, and every `$X` the
+ * skill does not set itself (a variable one snippet sets and the next uses is the skill's own).
+ */
+export function envRead(evidence: EnvEvidence): string[] {
+  const names = new Set(evidence.reads);
+  for (const name of evidence.dollars) if (!evidence.assigned.has(name)) names.add(name);
+  return [...names];
 }
 
 const INLINE_COMMAND = /(?<![\w`])!`([^`\n]+)`/g;
