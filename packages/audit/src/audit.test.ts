@@ -186,6 +186,7 @@ describe("auditSkill findings, one hostile skill per rule", () => {
 
   it.each([
     ["cat ~/.ssh/id_rsa", "~/.ssh/id_rsa"],
+    ["tar czf /tmp/k.tgz ~/.ssh", "~/.ssh"],
     ["security find-generic-password -s github -w", "security find-generic-password"],
     ["grep TOKEN .env", ".env"],
   ])("credential-read without a network call: %s", async (line, quoted) => {

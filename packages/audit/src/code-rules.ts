@@ -24,7 +24,7 @@ const REMOTE_EXEC: readonly RegExp[] = [
 
 /** Paths and commands that reach secrets. */
 const CREDENTIALS: readonly RegExp[] = [
-  /(?:^|[^\w.-])(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE)?[/\\]?\.ssh[/\\][\w*.-]*/g,
+  /(?:^|[^\w.-])(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE)?[/\\]?\.ssh\b(?![.-])[\w*./\\-]*/g,
   /\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)/g,
   /(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE)[/\\]\.aws\b[\w/\\.-]*|\.aws[/\\](?:credentials|config)\b/g,
   /(?:~|\$HOME|\$\{HOME\})[/\\]\.(?:netrc|git-credentials|docker[/\\]config\.json|kube[/\\]config|npmrc|pypirc|gnupg|azure|config[/\\]gh[/\\]hosts\.yml|config[/\\]gcloud)\b/g,
