@@ -83,7 +83,7 @@ const INJECTION: readonly { readonly pattern: RegExp; readonly what: string }[] 
   {
     what: "holds chat or prompt markup",
     pattern:
-      /<\/?\s*(?:system|system[-_]prompt|system[-_]reminder|assistant|developer|instructions?|available_skills|skill_content|skills|tool_call|tool_result|function_calls?|function_results|im_start|im_end|antml:[\w-]+)(?:\s[^>\n]*)?>/i,
+      /<\/?\s*(?:system|important|system[-_]prompt|system[-_]reminder|assistant|developer|instructions?|available_skills|skill_content|skills|tool_call|tool_result|function_calls?|function_results|im_start|im_end|antml:[\w-]+)(?:\s[^>\n]*)?>/i,
   },
   { what: "holds chat or prompt markup", pattern: /<\|[a-z_]{2,30}\|>|\[\/?(?:INST|SYS)\]|<<\/?SYS>>/i },
 ];
