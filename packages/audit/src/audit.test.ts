@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { chmod, mkdir, mkdtemp, open, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -326,6 +327,14 @@ describe("auditSkill on hostile bytes", () => {
     // Expected well under a second; the bound only catches a hang.
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(result.complete).toBe(true);
+  });
+
+  it.skipIf(process.platform === "win32")("never opens a FIFO in the folder (it would block)", async () => {
+    const dir = await skill({ "SKILL.md": CLEAN });
+    execFileSync("mkfifo", [join(dir, "pipe.sh")]);
+    const result = await auditSkill(dir);
+    expect(result.files).toBe(1);
+    expect(result.findings).toEqual([]);
   });
 
   it("stops after maxFiles files and says so", async () => {
