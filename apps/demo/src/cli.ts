@@ -2,6 +2,7 @@
 import { createRequire } from "node:module";
 import { SkillError } from "@skill/core";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { audit } from "./commands/audit.js";
 import { list } from "./commands/list.js";
 import { pack } from "./commands/pack.js";
 import { prompt } from "./commands/prompt.js";
@@ -97,6 +98,12 @@ function createProgram(setExit: (code: number) => void): Command {
     )
     .option("--strict", "findings are errors (skills-ref parity)")
     .action(action((ctx, paths: string[], opts: { strict?: boolean }) => validate(ctx, paths, opts)));
+  program
+    .command("audit [targets...]")
+    .description(
+      "what skills can do and what they hide: folders, SKILL.md files, trees or names (default: every skill found here)",
+    )
+    .action(action((ctx, targets: string[]) => audit(ctx, targets)));
   program
     .command("pull <urls...>")
     .description("download remote skill packs into the cache")

@@ -1,0 +1,83 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { auditSkill } from "./audit.js";
+import type { AuditFinding, AuditResult } from "./types.js";
+
+const corpus = fileURLToPath(new URL("../../../../shared/corpus/", import.meta.url));
+const present = existsSync(join(corpus, "expected.json"));
+if (!present) console.log(`corpus tests skipped: ${corpus} is absent`);
+
+interface Audited {
+  readonly skill: string; // folder of the SKILL.md, relative to corpus/real
+  readonly result: AuditResult;
+}
+
+async function auditCorpus(): Promise<Audited[]> {
+  const expected = JSON.parse(readFileSync(join(corpus, "expected.json"), "utf8")) as {
+    skills: { path: string }[];
+  };
+  const audited: Audited[] = [];
+  for (const { path } of expected.skills) {
+    const dir = dirname(path);
+    audited.push({ skill: dir.replace(/^real\//, ""), result: await auditSkill(join(corpus, dir)) });
+  }
+  return audited;
+}
+
+function where(audited: readonly Audited[], rule: string): string[] {
+  return audited.flatMap(({ skill, result }) =>
+    result.findings.filter((f: AuditFinding) => f.rule === rule).map((f) => `${skill}/${f.path}:${f.line}`),
+  );
+}
+
+describe.skipIf(!present)("auditSkill over ../shared/corpus", () => {
+  it("finds what is really there in the 68 real skills, and nothing else", async () => {
+    const audited = await auditCorpus();
+    expect(audited).toHaveLength(68);
+    expect(audited.every((a) => a.result.complete)).toBe(true);
+
+    const counts: Record<string, number> = {};
+    for (const { result } of audited)
+      for (const f of result.findings) counts[f.rule] = (counts[f.rule] ?? 0) + 1;
+    expect(counts).toEqual({ "remote-exec": 3, "credential-read": 10 });
+
+    // The two skills that really pipe a download into a shell.
+    expect(where(audited, "remote-exec")).toEqual([
+      "google-gemini-gemini-cli/.gemini/skills/agent-tui/SKILL.md:68",
+      "google-gemini-gemini-cli/packages/core/src/skills/builtin/antigravity-support/SKILL.md:41",
+      "google-gemini-gemini-cli/packages/core/src/skills/builtin/antigravity-support/SKILL.md:52",
+    ]);
+    // Reading a token out of .env: the Vercel token skill and the eval runner's instructions.
+    // `--exclude='.env'` in deploy.sh and `.env.example` in claude-api are not reads.
+    expect(where(audited, "credential-read")).toEqual([
+      "google-gemini-gemini-cli/.gemini/skills/behavioral-evals/references/running.md:22",
+      ...[28, 34, 42, 48, 77, 78, 302, 314, 318].map(
+        (line) => `vercel-labs-agent-skills/skills/vercel-cli-with-tokens/SKILL.md:${line}`,
+      ),
+    ]);
+  });
+
+  it("reads capabilities that match the files: scripts, hosts and environment", async () => {
+    const audited = await auditCorpus();
+    const of = (suffix: string) => audited.find((a) => a.skill.endsWith(suffix))?.result.capabilities;
+    expect(of("anthropics-skills/skills/webapp-testing")?.executables).toEqual([
+      "examples/console_logging.py",
+      "examples/element_discovery.py",
+      "examples/static_html_automation.py",
+      "scripts/with_server.py",
+    ]);
+    expect(of("antigravity-support")?.hosts).toEqual(["antigravity.google"]);
+    expect(of(".system/skill-installer")?.env).toEqual(["CODEX_HOME", "GH_TOKEN", "GITHUB_TOKEN"]);
+    // No skill in the corpus declares tools, hooks or preprocessing commands.
+    for (const { skill, result } of audited) {
+      expect({ skill, tools: result.capabilities.tools }).toEqual({ skill, tools: [] });
+      expect({ skill, hooks: result.capabilities.hooks }).toEqual({ skill, hooks: false });
+      expect({ skill, commands: result.capabilities.commands }).toEqual({ skill, commands: [] });
+    }
+    // A licence file does not make a host: www.apache.org only where a skill names it elsewhere.
+    expect(audited.filter((a) => a.result.capabilities.hosts.includes("www.apache.org"))).toEqual([]);
+    expect(audited.filter((a) => a.result.capabilities.executables.length > 0)).toHaveLength(16);
+  });
+});
