@@ -315,7 +315,9 @@ describe("auditSkill on hostile bytes", () => {
     expect(result.capabilities.executables).toEqual(["bin/blob.bin"]);
   });
 
-  it("reads a megabyte of pathological lines in linear time (no regex blow-up)", async () => {
+  it("reads a megabyte of pathological lines in linear time (no regex blow-up)", {
+    timeout: 30_000,
+  }, async () => {
     const line = (unit: string) => unit.repeat(Math.ceil((1024 * 1024) / unit.length)).slice(0, 1024 * 1024);
     const dir = await skill({
       "SKILL.md": `${CLEAN}${line("`")}\n${line("<!--")}\n${line("!`x")}\n${line("\u200d")}\n`,
