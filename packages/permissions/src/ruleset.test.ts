@@ -84,6 +84,27 @@ describe("fromConfig", () => {
     }
   });
 
+  it("refuses objects that are not plain mappings (Date, RegExp, Map) instead of reading them as no rules", () => {
+    const odd: [unknown, string][] = [
+      [new Date(0), "a Date"],
+      [/internal-.*/, "a RegExp"],
+      [new Map([["internal-*", "deny"]]), "a Map"],
+    ];
+    for (const [value, kind] of odd) {
+      const top = skillErrorFrom(() => fromConfig(value as PermissionConfig));
+      expect(top.code).toBe("INVALID_FIELD");
+      expect(top.field).toBe("permission");
+      expect(top.message).toContain(kind);
+      const nested = skillErrorFrom(() => fromConfig({ skill: value } as unknown as PermissionConfig));
+      expect(nested.code).toBe("INVALID_FIELD");
+      expect(nested.field).toBe("permission.skill");
+      expect(nested.message).toContain(kind);
+    }
+    // A mapping without a prototype (Object.create(null), as some parsers give) is still a mapping.
+    const bare = Object.assign(Object.create(null), { skill: "deny" }) as PermissionConfig;
+    expect(fromConfig(bare)).toEqual([{ permission: "skill", pattern: "*", action: "deny" }]);
+  });
+
   it("names the key path under the prefix given, quoting long values truncated", () => {
     const error = skillErrorFrom(() =>
       fromConfig({ skill: { x: "y".repeat(500) } } as unknown as PermissionConfig, "agent.build.permission"),

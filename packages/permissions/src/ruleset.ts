@@ -13,8 +13,23 @@ export type Ruleset = readonly PermissionRule[];
 
 const ACTIONS: ReadonlySet<unknown> = new Set<PermissionAction>(["allow", "deny", "ask"]);
 
+/**
+ * A plain mapping, as JSON, YAML or an object literal gives: a `Date`, `RegExp`, `Map` or class
+ * instance is not one, and must not be read as "no rules" (which would let the default allow).
+ */
 function isMapping(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (typeof value !== "object") return `a ${typeof value}`;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null) return "a mapping";
+  const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === "string" && name !== "" ? `a ${name}` : "an object that is not a plain mapping";
 }
 
 function found(value: unknown): string {
@@ -27,7 +42,7 @@ function found(value: unknown): string {
   }
   if (text.length > 60) text = `${text.slice(0, 60)}…`;
   if (value === null || typeof value === "string") return text;
-  return `${text} (${Array.isArray(value) ? "a list" : typeof value === "object" ? "a mapping" : `a ${typeof value}`})`;
+  return `${text} (${kindOf(value)})`;
 }
 
 function action(value: unknown, path: string): PermissionAction {

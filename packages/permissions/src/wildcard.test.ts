@@ -51,6 +51,28 @@ describe("wildcardMatch: `*`", () => {
   });
 });
 
+describe("wildcardMatch: long values", () => {
+  it("checks a 1 MB value against ten star-and-literal rules in well under a second", () => {
+    // Before: one pass per position for each rule, ~0.3 s per rule for a 60-character literal.
+    const value = "a".repeat(1_000_000);
+    const patterns = Array.from({ length: 10 }, (_, i) => `*${"a".repeat(50 + i)}b`);
+    const started = performance.now();
+    for (const pattern of patterns) expect(wildcardMatch(value, pattern)).toBe(false);
+    expect(wildcardMatch(`${value}b`, patterns[9] as string)).toBe(true);
+    expect(wildcardMatch(`${value}b`, "a*a*ab")).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it("keeps `?` to one character at either end of a long value", () => {
+    const value = `x${"a".repeat(100_000)}😀`;
+    expect(wildcardMatch(value, "?*?")).toBe(true);
+    expect(wildcardMatch(value, "x*a?")).toBe(true);
+    expect(wildcardMatch(value, "x*😀?")).toBe(false);
+    expect(wildcardMatch(value, "x?*")).toBe(true);
+    expect(wildcardMatch(value, "*a?a*")).toBe(true);
+  });
+});
+
 describe("wildcardMatch: `?`", () => {
   it("matches exactly one character, `/` included", () => {
     expect(wildcardMatch("a/b", "a?b")).toBe(true);
