@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,6 +31,34 @@ async function rejected(promise: Promise<unknown>): Promise<SkillError> {
     return error as SkillError;
   }
   throw new Error("expected a SkillError");
+}
+
+/**
+ * Runs `body` against the built package in a new `node --expose-gc` and returns how much
+ * `process.memoryUsage()[field]` grew from a collected heap to just after it: other tests'
+ * garbage and GC timing cannot move the number.
+ */
+function measureInFreshNode(
+  field: "heapUsed" | "arrayBuffers",
+  body: string,
+): { grew: number; code?: string } {
+  const dist = new URL("../dist/index.js", import.meta.url);
+  expect(existsSync(dist), "run `pnpm --filter @skill/core build` first").toBe(true);
+  const script = `
+    const core = await import(${JSON.stringify(dist.href)});
+    const result = {};
+    globalThis.gc();
+    const before = process.memoryUsage()[${JSON.stringify(field)}];
+    ${body}
+    result.grew = process.memoryUsage()[${JSON.stringify(field)}] - before;
+    console.log(JSON.stringify(result));`;
+  const child = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], {
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "" },
+    timeout: 60_000,
+  });
+  expect(child.stderr).toBe("");
+  return JSON.parse(child.stdout) as { grew: number; code?: string };
 }
 
 describe("parseSkill", () => {
@@ -208,11 +238,16 @@ describe("parseSkill", () => {
     const text = skillText(
       `name: test-skill\ndescription: d\n${lines.map((l) => `x${l}`).join("\n")}\nmetadata:\n  bomb: *i`,
     );
-    const before = process.memoryUsage().heapUsed;
     const error = thrown(() => parseSkill(text, LOC));
     expect(error.code).toBe("LIMIT_EXCEEDED");
     expect(error.message).toContain("YAML aliases");
-    expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 1024 * 1024);
+    // Memory is measured in a fresh process after a full GC, not among other tests' garbage.
+    const { grew, code } = measureInFreshNode(
+      "heapUsed",
+      `try { core.parseSkill(${JSON.stringify(text)}, "/s/x/SKILL.md"); } catch (e) { result.code = e.code; }`,
+    );
+    expect(code).toBe("LIMIT_EXCEEDED");
+    expect(grew).toBeLessThan(64 * 1024 * 1024);
   });
 
   it("never lets a __proto__ key pollute prototypes", () => {
@@ -286,11 +321,15 @@ describe("loadSkillFile", () => {
 
   it("refuses a file over maxBytes without reading it whole", async () => {
     const path = await write("huge", Buffer.alloc(3 * 1024 * 1024, "a"));
-    const before = process.memoryUsage().arrayBuffers;
     const error = await rejected(loadSkillFile(path));
     expect(error.code).toBe("LIMIT_EXCEEDED");
     expect(error.message).toContain("3.0 MiB, the limit is 1.0 MiB");
-    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(1024 * 1024);
+    const { grew, code } = measureInFreshNode(
+      "arrayBuffers",
+      `try { await core.loadSkillFile(${JSON.stringify(path)}); } catch (e) { result.code = e.code; }`,
+    );
+    expect(code).toBe("LIMIT_EXCEEDED");
+    expect(grew).toBeLessThan(1024 * 1024);
     await expect(loadSkillFile(path, { maxBytes: 4 * 1024 * 1024 })).rejects.toMatchObject({
       code: "PARSE_ERROR",
     });

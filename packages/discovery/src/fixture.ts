@@ -2,11 +2,7 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Logger } from "@skill/core";
-
-/** The read-only real-skill corpus shared by every package. */
-export const CORPUS = fileURLToPath(new URL("../../../../shared/corpus", import.meta.url));
 
 const made: string[] = [];
 

@@ -1,10 +1,12 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
-import { chmod, mkdir, symlink, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { existsSync, rmSync } from "node:fs";
+import { chmod, cp, mkdir, readFile, realpath, symlink, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { SkillError } from "@skill/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { CORPUS, memoryLogger, removeTempDirs, tempDir, writeSkill } from "./fixture.js";
+import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
+import { memoryLogger, removeTempDirs, tempDir, writeSkill } from "./fixture.js";
 import { DEFAULT_IGNORE } from "./ignore.js";
 import { scanSkillFiles } from "./scan.js";
 
@@ -89,14 +91,16 @@ describe("scanSkillFiles", () => {
     ]);
   });
 
-  it("matches the real-skill corpus exactly, dot-folders included", async () => {
-    const expected = JSON.parse(readFileSync(join(CORPUS, "expected.json"), "utf8")) as {
-      skills: { path: string }[];
-    };
-    const want = expected.skills.map((s) => join(CORPUS, s.path)).sort();
-    expect(want).toHaveLength(68);
-    expect(await scanSkillFiles(join(CORPUS, "real"))).toEqual(want);
-  });
+  it.each(corpora)(
+    "matches the real-skill corpus in $label exactly, dot-folders included",
+    async ({ dir, expected }) => {
+      const want = expected.skills.map((s) => join(dir, s.path)).sort();
+      expect(want).toHaveLength(expected.summary.skills);
+      expect(await scanSkillFiles(join(dir, "real"))).toEqual(want);
+    },
+  );
+
+  if (sharedCorpusMissing) it.skip(sharedCorpusMissing, () => {});
 
   it("rejects with ABORTED when the signal is aborted", async () => {
     const root = await tempDir();
@@ -252,8 +256,28 @@ describe("scanSkillFiles and odd entries", () => {
     await writeSkill(join(root, "locked", "secret"));
     await chmod(base, 0o755);
     await chmod(join(root, "locked"), 0o700); // owned by root: unreadable for uid 65534
-    const dist = new URL("../dist/index.js", import.meta.url).href;
-    expect(existsSync(new URL(dist)), "run `pnpm --filter @skill/discovery build` first").toBe(true);
+    // uid 65534 may not be able to enter the checkout (a clone under a 0700 folder), so the
+    // built package and what it imports are copied to a folder anyone can read.
+    const self = fileURLToPath(new URL("..", import.meta.url));
+    expect(
+      existsSync(join(self, "dist", "index.js")),
+      "run `pnpm --filter @skill/discovery build` first",
+    ).toBe(true);
+    const modules = join(base, "node_modules");
+    await copyWithDependencies(self, modules);
+    const dist = pathToFileURL(join(modules, "@skill", "discovery", "dist", "index.js")).href;
+    const readable = spawnSync("setpriv", [
+      `--reuid=${nobody}`,
+      `--regid=${nobody}`,
+      "--clear-groups",
+      "test",
+      "-r",
+      fileURLToPath(dist),
+    ]);
+    if (readable.status !== 0) {
+      ctx.skip(`uid ${nobody} cannot read ${base} (a private temp folder?), so this case cannot run here`);
+      return;
+    }
     const script = `
       const { scanSkillFiles } = await import(${JSON.stringify(dist)});
       const warnings = [];
@@ -281,3 +305,32 @@ describe("scanSkillFiles and odd entries", () => {
     });
   });
 });
+
+/**
+ * Copies the package at `dir` (its package.json and dist) and, recursively, every runtime
+ * dependency it resolves, into `modules` as a flat node_modules folder.
+ */
+async function copyWithDependencies(dir: string, modules: string, seen = new Set<string>()): Promise<void> {
+  const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as {
+    name: string;
+    dependencies?: Record<string, string>;
+  };
+  if (seen.has(manifest.name)) return;
+  seen.add(manifest.name);
+  await cp(dir, join(modules, manifest.name), {
+    recursive: true,
+    filter: (source) => !/[\\/](node_modules|src|\.turbo)([\\/]|$)/.test(source.slice(dir.length)),
+  });
+  for (const name of Object.keys(manifest.dependencies ?? {})) {
+    await copyWithDependencies(await findPackage(dir, name), modules, seen);
+  }
+}
+
+/** The real folder of dependency `name` as Node would find it from `dir`. */
+async function findPackage(dir: string, name: string): Promise<string> {
+  for (let at = await realpath(dir); ; at = dirname(at)) {
+    const candidate = join(at, "node_modules", name);
+    if (existsSync(join(candidate, "package.json"))) return realpath(candidate);
+    if (dirname(at) === at) throw new Error(`Cannot find ${name} from ${dir}`);
+  }
+}

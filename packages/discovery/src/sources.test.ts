@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SkillService } from "@skill/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { CORPUS, memoryLogger, removeTempDirs, tempWorld, writeSkill } from "./fixture.js";
+import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
+import { memoryLogger, removeTempDirs, tempWorld, writeSkill } from "./fixture.js";
 import { type DiscoveryOptions, discoveryRoots, discoverySources, isExternalDisabled } from "./sources.js";
 
 afterEach(removeTempDirs);
@@ -419,18 +419,20 @@ describe("agent presets", () => {
 });
 
 describe("the real-skill corpus through SkillService", () => {
-  it("loads all 68 SKILL.md files from a configured path", async () => {
+  it.each(corpora)("loads every SKILL.md of $label from a configured path", async ({ dir, expected }) => {
     const { home, project } = await tempWorld();
-    const expected = JSON.parse(readFileSync(join(CORPUS, "expected.json"), "utf8")) as {
-      skills: { path: string; name: string }[];
-    };
-    const { service, report } = await load({ cwd: project, home, paths: [join(CORPUS, "real")] });
+    const { service, report } = await load({ cwd: project, home, paths: [join(dir, "real")] });
     expect(report.failed).toEqual([]);
-    expect(service.dirs()).toHaveLength(68);
-    expect(names(service)).toEqual([...new Set(expected.skills.map((s) => s.name.trim()))].sort());
-    expect(report.shadowed.map((s) => s.name)).toEqual(["skill-creator", "skill-creator"]);
-    expect(service.get("skill-creator")?.location).toBe(
-      join(CORPUS, "real", "openai-skills", "skills", ".system", "skill-creator", "SKILL.md"),
-    );
+    expect(service.dirs()).toHaveLength(expected.summary.skills);
+    expect(names(service)).toEqual([...new Set(expected.skills.map((s) => String(s.name).trim()))].sort());
+    // A name found more than once: the last path in sorted order wins, the others are shadowed.
+    const shadowed = expected.duplicates.flatMap((d) => d.paths.slice(1).map(() => d.name));
+    expect(report.shadowed.map((s) => s.name)).toEqual(shadowed);
+    for (const d of expected.duplicates) {
+      expect(service.get(d.name)?.location).toBe(join(dir, [...d.paths].sort().at(-1) as string));
+    }
+    expect(expected.duplicates.length).toBeGreaterThan(0);
   });
+
+  if (sharedCorpusMissing) it.skip(sharedCorpusMissing, () => {});
 });

@@ -1,13 +1,11 @@
 import { cp, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { SkillService } from "@skill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
 import { binary, type Served, serve, skillMd, staticDir, tempDir, tree } from "../test/server.js";
 import { buildManifest, writeManifest } from "./build-manifest.js";
 import { pull } from "./pull.js";
-
-const CORPUS = fileURLToPath(new URL("../../../../shared/corpus", import.meta.url));
 
 let root: string;
 let cleanup: () => Promise<void>;
@@ -166,30 +164,42 @@ describe("writeManifest → serve → pull", () => {
     }
   });
 
-  it("round-trips real skills from the corpus, and a SkillService loads them all", async () => {
-    const dir = join(root, "pack");
-    await cp(join(CORPUS, "real", "anthropics-skills", "skills"), dir, { recursive: true });
-    const written = await writeManifest(dir);
-    expect(written.failed).toEqual([]);
-    expect(written.manifest.skills.length).toBeGreaterThanOrEqual(10);
-    server = await serve(staticDir(dir));
-
-    const result = await pull(server.url, { cacheDir: join(root, "cache") });
-
-    expect(result.skipped).toEqual([]);
-    expect(result.files).toHaveLength(written.manifest.skills.length);
-    for (const skill of written.manifest.skills) {
-      expect(await contents(join(result.dir, skill.name)), skill.name).toEqual(
-        await contents(join(dir, skill.name)),
+  it.each(corpora)(
+    "round-trips the real skills of $label, and a SkillService loads them all",
+    async ({ dir: corpus, expected }) => {
+      // Every skill folder of the corpus named like its skill, and no other, side by side.
+      const dir = join(root, "pack");
+      const names = expected.skills.map((s) => s.folderName);
+      const unique = expected.skills.filter(
+        (s) => s.name === s.folderName && names.filter((n) => n === s.folderName).length === 1,
       );
-    }
-    const service = new SkillService();
-    for (const file of result.files) await service.load(file);
-    expect(service.all().map((s) => s.name)).toEqual(written.manifest.skills.map((s) => s.name));
+      for (const s of unique) {
+        await cp(dirname(join(corpus, s.path)), join(dir, s.folderName), { recursive: true });
+      }
+      const written = await writeManifest(dir);
+      expect(written.failed).toEqual([]);
+      expect(written.manifest.skills).toHaveLength(unique.length);
+      server = await serve(staticDir(dir));
 
-    // A second pull of the unchanged pack transfers nothing: every version matches.
-    server.requests.length = 0;
-    await pull(server.url, { cacheDir: join(root, "cache") });
-    expect(server.requests.map((r) => r.path)).toEqual(["/index.json"]);
-  });
+      const result = await pull(server.url, { cacheDir: join(root, "cache") });
+
+      expect(result.skipped).toEqual([]);
+      expect(result.files).toHaveLength(written.manifest.skills.length);
+      for (const skill of written.manifest.skills) {
+        expect(await contents(join(result.dir, skill.name)), skill.name).toEqual(
+          await contents(join(dir, skill.name)),
+        );
+      }
+      const service = new SkillService();
+      for (const file of result.files) await service.load(file);
+      expect(service.all().map((s) => s.name)).toEqual(written.manifest.skills.map((s) => s.name));
+
+      // A second pull of the unchanged pack transfers nothing: every version matches.
+      server.requests.length = 0;
+      await pull(server.url, { cacheDir: join(root, "cache") });
+      expect(server.requests.map((r) => r.path)).toEqual(["/index.json"]);
+    },
+  );
+
+  if (sharedCorpusMissing) it.skip(sharedCorpusMissing, () => {});
 });
