@@ -24,11 +24,17 @@ const shown = (args) =>
     )
     .join(" ");
 
+// The demo shows the bundled examples the same way everywhere: variables that change which
+// folders an agent reads (OPENCODE_DISABLE_CLAUDE_CODE, CLAUDE_CONFIG_DIR…) are left out.
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => !/^(OPENCODE_|CLAUDE_|CODEX_|XDG_)/.test(key)),
+);
+
 let failures = 0;
 // Asynchronous on purpose: the pack server lives in this process and must keep answering.
 async function step(title, args, expectedExit = 0) {
   console.log(`\n# ${title}\n$ skill ${shown(args)}`);
-  const child = spawn(process.execPath, [cli, ...base, ...args], { stdio: "inherit" });
+  const child = spawn(process.execPath, [cli, ...base, ...args], { stdio: "inherit", env });
   const status = await new Promise((resolve) => child.on("close", resolve));
   if (status !== expectedExit) {
     failures++;

@@ -8,6 +8,24 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveDir } from "../scripts/serve.mjs";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+
+// The environment of whoever runs the tests must not reach the CLI: set variables that change
+// what the CLI finds, and check that every test still passes (the CLI runs with cleanEnv).
+Object.assign(process.env, {
+  OPENCODE_DISABLE_CLAUDE_CODE: "1",
+  OPENCODE_DISABLE_EXTERNAL_SKILLS: "1",
+  CLAUDE_CONFIG_DIR: "/nonexistent/claude",
+  CODEX_HOME: "/nonexistent/codex",
+  OPENCODE_CONFIG_DIR: "/nonexistent/opencode",
+  XDG_CACHE_HOME: "/nonexistent/cache",
+  COLUMNS: "40",
+  FORCE_COLOR: "1",
+});
+
+/** Only what a test sets, plus PATH: nothing of the caller's environment. */
+function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root, NO_COLOR: "1", ...extra };
+}
 const examples = fileURLToPath(new URL("../../../examples/", import.meta.url));
 
 interface Result {
@@ -25,7 +43,7 @@ function runScript(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       cwd: options.cwd ?? root,
-      env: { ...process.env, NO_COLOR: "1", ...options.env },
+      env: cleanEnv(options.env),
     });
     let stdout = "";
     let stderr = "";
@@ -280,8 +298,13 @@ describe("errors and usage", () => {
     expect(stderr.trim().split("\n")).toHaveLength(1);
     expect(stderr).toContain("permission.skill.internal-*");
     expect(stderr).not.toMatch(/\n\s+at /);
+    // Unknown keys are other tools' settings: ignored, and named once under --verbose.
     await writeFile(config, JSON.stringify({ skils: {} }));
-    expect((await run([...base, "--config", config, "list"])).stderr).toContain("unknown key 'skils'");
+    const quiet = await run([...base, "--config", config, "list"]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe("");
+    const verbose = await run([...base, "--config", config, "list", "--verbose"]);
+    expect(verbose.stderr).toBe(`skill: warning: ${config}: ignored key not used here: skils\n`);
     await writeFile(config, "{ not json");
     expect((await run([...base, "--config", config, "list"])).stderr).toContain("not valid JSON");
   });
@@ -302,7 +325,7 @@ describe("errors and usage", () => {
 describe("skill watch", () => {
   it("sees a new skill appear", async () => {
     const child: ChildProcess = spawn(process.execPath, [cli, ...base, "watch", "--json"], {
-      env: { ...process.env, NO_COLOR: "1" },
+      env: cleanEnv(),
     });
     const lines: Record<string, unknown>[] = [];
     let buffer = "";

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { createRequire } from "node:module";
-import { SkillError } from "@skill/core";
+import { printable, SkillError } from "@skill/core";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { audit } from "./commands/audit.js";
 import { list } from "./commands/list.js";
@@ -46,13 +46,14 @@ function createProgram(setExit: (code: number) => void): Command {
         "agents",
       ]),
     )
-    .option("--agent <name>", "agent whose permissions apply", "build")
+    .option("--agent <name>", "agent whose permissions apply (default: build)")
     .option("--cache <dir>", "cache for remote packs (default: $XDG_CACHE_HOME/skill/remote)")
     .option("--url <url>", "also load a remote skill pack (repeatable)", collect)
     .option("--json", "machine-readable output on stdout")
     .option("--no-color", "no colours")
     .option("--verbose", "show shadowed and failed skills, warnings and stack traces")
     .showHelpAfterError("(run with --help for usage)")
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride();
 
   const action =
@@ -123,18 +124,23 @@ function createProgram(setExit: (code: number) => void): Command {
   return program;
 }
 
+/** An error message for the terminal: each line escaped, since messages quote files and servers. */
+function safe(message: string): string {
+  return message.split("\n").map(printable).join("\n");
+}
+
 /** Prints an error for people and returns the exit code. */
 function report(error: unknown, out: Output): number {
   if (error instanceof UserError) {
-    out.error(`skill: ${error.message}`);
+    out.error(`skill: ${safe(error.message)}`);
     return error.exitCode;
   }
   if (SkillError.isInstance(error)) {
-    out.error(`skill: ${error.message}`);
+    out.error(`skill: ${safe(error.message)}`);
     if (out.verbose && error.cause) out.error(String((error.cause as Error).stack ?? error.cause));
     return 1;
   }
-  out.error(`skill: unexpected error: ${(error as Error).message ?? String(error)}`);
+  out.error(`skill: unexpected error: ${safe((error as Error).message ?? String(error))}`);
   out.error(out.verbose ? String((error as Error).stack) : "(run with --verbose for the stack trace)");
   return 1;
 }

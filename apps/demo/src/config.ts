@@ -1,20 +1,28 @@
-import { readFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, stat } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
-import type { PermissionConfig } from "@skill/core";
+import { type PermissionConfig, printable } from "@skill/core";
 import { fromConfig } from "@skill/permissions";
+import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
 import { UserError } from "./errors.js";
 
-/** `skill.config.json`, the opencode shape. */
+/** `skill.config.json`, `opencode.jsonc` or `opencode.json`: the opencode shape. */
 export interface Config {
   readonly skills: { readonly paths: readonly string[]; readonly urls: readonly string[] };
   readonly permission?: PermissionConfig;
   readonly agent: Readonly<Record<string, { readonly permission?: PermissionConfig }>>;
   /** The file it came from, when there was one. */
   readonly file?: string;
+  /** Keys this CLI does not use (`model`, `agent.build.prompt`…): ignored, named under --verbose. */
+  readonly ignored: readonly string[];
 }
 
 export const CONFIG_FILE = "skill.config.json";
-const EMPTY: Config = { skills: { paths: [], urls: [] }, agent: {} };
+/** Looked for in the project folder, first found wins. */
+export const CONFIG_FILES = [CONFIG_FILE, "opencode.jsonc", "opencode.json"] as const;
+/** A config larger than this is refused unread: a config is a few kilobytes. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+const EMPTY: Config = { skills: { paths: [], urls: [] }, agent: {}, ignored: [] };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -26,17 +34,11 @@ function kind(value: unknown): string {
   return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`;
 }
 
-function checkKeys(
-  value: Record<string, unknown>,
-  known: readonly string[],
-  where: string,
-  file: string,
-): void {
-  for (const key of Object.keys(value)) {
-    if (!known.includes(key)) {
-      throw new UserError(`${file}: unknown key '${where}${key}' (expected one of: ${known.join(", ")})`);
-    }
-  }
+/** Unknown keys are other tools' settings (an opencode.json holds many): noted, not refused. */
+function unknownKeys(value: Record<string, unknown>, known: readonly string[], where: string): string[] {
+  return Object.keys(value)
+    .filter((key) => !known.includes(key))
+    .map((key) => `${where}${key}`);
 }
 
 function stringList(value: unknown, key: string, file: string): string[] {
@@ -64,10 +66,10 @@ function permission(value: unknown, key: string, file: string): PermissionConfig
 /** Checks a parsed config and resolves its relative paths against the config file's folder. */
 export function parseConfig(value: unknown, file: string): Config {
   if (!isRecord(value)) throw new UserError(`${file}: expected a JSON object, found ${kind(value)}`);
-  checkKeys(value, ["$schema", "skills", "permission", "agent"], "", file);
+  const ignored = unknownKeys(value, ["$schema", "skills", "permission", "agent"], "");
   const skills = value.skills ?? {};
   if (!isRecord(skills)) throw new UserError(`${file}: 'skills' must be an object, found ${kind(skills)}`);
-  checkKeys(skills, ["paths", "urls"], "skills.", file);
+  ignored.push(...unknownKeys(skills, ["paths", "urls"], "skills."));
   const base = dirname(file);
   const paths = stringList(skills.paths, "skills.paths", file).map((p) =>
     p.startsWith("~/") || p === "~" || isAbsolute(p) ? p : resolve(base, p),
@@ -86,26 +88,102 @@ export function parseConfig(value: unknown, file: string): Config {
       throw new UserError(`${file}: 'agent.${name}' must be an object, found ${kind(entry)}`);
     const rules = permission(entry.permission, `agent.${name}.permission`, file);
     agent[name] = rules ? { permission: rules } : {};
+    ignored.push(...unknownKeys(entry, ["permission"], `agent.${name}.`));
   }
   const rules = permission(value.permission, "permission", file);
-  return { skills: { paths, urls }, agent, file, ...(rules ? { permission: rules } : {}) };
+  return { skills: { paths, urls }, agent, file, ignored, ...(rules ? { permission: rules } : {}) };
 }
 
-/** Reads `--config FILE`, else `skill.config.json` in cwd when it exists, else an empty config. */
+/**
+ * Reads a config the way skill files are read: a regular file only (a FIFO or a device such
+ * as /dev/zero would hang or never end), at most {@link MAX_CONFIG_BYTES}. Opened
+ * non-blocking so that a FIFO is seen for what it is instead of waiting for a writer.
+ */
+async function readConfigText(file: string): Promise<string> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      const found = info.isFIFO()
+        ? "a FIFO"
+        : info.isCharacterDevice() || info.isBlockDevice()
+          ? "a device"
+          : info.isDirectory()
+            ? "a folder"
+            : "not a regular file";
+      throw new UserError(`Cannot read config ${file}: expected a regular file, found ${found}`);
+    }
+    if (info.size > MAX_CONFIG_BYTES) {
+      throw new UserError(
+        `Cannot read config ${file}: ${info.size} bytes, the limit is ${MAX_CONFIG_BYTES} (a config is a few kilobytes)`,
+      );
+    }
+    const buffer = Buffer.alloc(Math.min(info.size, MAX_CONFIG_BYTES) + 1);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    if (bytesRead > MAX_CONFIG_BYTES) {
+      throw new UserError(`Cannot read config ${file}: larger than ${MAX_CONFIG_BYTES} bytes`);
+    }
+    return buffer.subarray(0, bytesRead).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Line and column (1-based) of an offset, for parse errors. */
+function position(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return `line ${line}, column ${offset - before.lastIndexOf("\n")}`;
+}
+
+/** JSON with comments and trailing commas (JSONC, as opencode reads it); a UTF-8 BOM is dropped. */
+export function parseConfigText(text: string, file: string): Config {
+  const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  const errors: ParseError[] = [];
+  const value: unknown = parse(body, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first) {
+    throw new UserError(
+      `${file}: not valid JSON (${printParseErrorCode(first.error)} at ${position(body, first.offset)})`,
+    );
+  }
+  return parseConfig(value, file);
+}
+
+/** The config file to read: `--config FILE`, else the first of {@link CONFIG_FILES} in cwd, else none. */
+export async function findConfig(cwd: string, explicit?: string): Promise<string | undefined> {
+  if (explicit) return resolve(cwd, explicit);
+  for (const name of CONFIG_FILES) {
+    const file = resolve(cwd, name);
+    // A dangling symlink or an unreadable entry counts as there: reading it says why it fails.
+    if (
+      await stat(file).then(
+        () => true,
+        (e: NodeJS.ErrnoException) => e.code !== "ENOENT",
+      )
+    )
+      return file;
+  }
+  return undefined;
+}
+
+/** Reads `--config FILE`, else `skill.config.json`, `opencode.jsonc` or `opencode.json` in cwd, else an empty config. */
 export async function loadConfig(cwd: string, explicit?: string): Promise<Config> {
-  const file = explicit ? resolve(cwd, explicit) : resolve(cwd, CONFIG_FILE);
+  const file = await findConfig(cwd, explicit);
+  if (file === undefined) return EMPTY;
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await readConfigText(file);
   } catch (error) {
+    if (error instanceof UserError) throw error;
     if (!explicit && (error as NodeJS.ErrnoException).code === "ENOENT") return EMPTY;
     throw new UserError(`Cannot read config ${file}: ${(error as Error).message}`);
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new UserError(`${file}: not valid JSON (${(error as Error).message})`);
-  }
-  return parseConfig(value, file);
+  return parseConfigText(text, file);
+}
+
+/** The one line --verbose prints about keys a config holds that this CLI does not use. */
+export function ignoredKeysNote(config: Config): string | undefined {
+  if (!config.file || config.ignored.length === 0) return undefined;
+  return `${config.file}: ignored ${config.ignored.length === 1 ? "key" : "keys"} not used here: ${config.ignored.map((k) => printable(k)).join(", ")}`;
 }

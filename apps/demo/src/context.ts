@@ -1,11 +1,12 @@
+import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { type AgentInfo, type Logger, SkillService, type SkillSource } from "@skill/core";
+import { type AgentInfo, type Logger, printable, SkillService, type SkillSource } from "@skill/core";
 import { type DiscoveryOptions, discoverySources } from "@skill/discovery";
 import { createPermissionPolicy } from "@skill/permissions";
 import { defaultCacheDir, remoteSource } from "@skill/remote";
-import { type Config, loadConfig } from "./config.js";
-import { UsageError } from "./errors.js";
+import { type Config, ignoredKeysNote, loadConfig } from "./config.js";
+import { UsageError, UserError } from "./errors.js";
 import type { Output } from "./output.js";
 
 /** Options every command accepts. */
@@ -43,6 +44,45 @@ export interface Context {
   readonly denied: (name: string) => boolean;
 }
 
+/** The fields of a context that come from the config file. */
+type ConfigFields = Pick<Context, "config" | "agent" | "urls" | "denied">;
+
+function fromConfig(config: Config, options: GlobalOptions): ConfigFields {
+  const agentName = options.agent ?? "build";
+  const agentPermission = config.agent[agentName]?.permission;
+  const agent: AgentInfo = agentPermission
+    ? { name: agentName, permission: agentPermission }
+    : { name: agentName };
+  const urls = [...config.skills.urls, ...(options.url ?? [])];
+  const permission = createPermissionPolicy(config.permission ? { config: config.permission } : {});
+  const denied = (name: string) => permission.evaluate(agent, "skill", name) === "deny";
+  return { config, agent, urls, denied };
+}
+
+/**
+ * A config that fails to load fails the commands that use it, when they use it: `validate
+ * PATH`, `pack DIR` and `pull URL` need no config and still run.
+ */
+function failingOnUse(error: unknown): ConfigFields {
+  const fail = (): never => {
+    throw error;
+  };
+  return {
+    get config() {
+      return fail();
+    },
+    get agent() {
+      return fail();
+    },
+    get urls() {
+      return fail();
+    },
+    get denied() {
+      return fail();
+    },
+  };
+}
+
 export async function createContext(options: GlobalOptions, out: Output): Promise<Context> {
   const env = process.env;
   // Paths given on the command line are relative to where the command runs, not to --cwd.
@@ -53,24 +93,39 @@ export async function createContext(options: GlobalOptions, out: Output): Promis
   if (!PRESETS.includes(preset)) {
     throw new UsageError(`Unknown preset '${options.preset}' (expected one of: ${PRESETS.join(", ")})`);
   }
-  const config = await loadConfig(
-    cwd,
-    options.config === undefined ? undefined : resolve(here, options.config),
-  );
-  const agentName = options.agent ?? "build";
-  const agentPermission = config.agent[agentName]?.permission;
-  const agent: AgentInfo = agentPermission
-    ? { name: agentName, permission: agentPermission }
-    : { name: agentName };
+  if (options.cwd !== undefined) {
+    const info = await stat(cwd).catch(() => undefined);
+    if (!info?.isDirectory()) {
+      throw new UserError(`--cwd ${cwd}: ${info ? "not a folder" : "no such folder"}`);
+    }
+  }
+  let fields: ConfigFields;
+  try {
+    const config = await loadConfig(
+      cwd,
+      options.config === undefined ? undefined : resolve(here, options.config),
+    );
+    fields = fromConfig(config, options);
+    const note = ignoredKeysNote(config);
+    if (note && out.verbose) out.error(`skill: warning: ${note}`);
+    if (options.agent !== undefined && !(options.agent in config.agent)) {
+      const known = Object.keys(config.agent).sort();
+      out.error(
+        printable(
+          `skill: warning: agent '${options.agent}' is not in ${config.file ?? "any config (none found)"}; only the global permission rules apply${known.length > 0 ? ` (agents there: ${known.join(", ")})` : ""}`,
+        ),
+      );
+    }
+  } catch (error) {
+    fields = failingOnUse(error);
+  }
   const warnings: string[] = [];
   const logger: Logger = { warn: (message) => warnings.push(message) };
   const cacheDir = options.cache
     ? resolve(here, options.cache)
     : defaultCacheDir({ ...env, HOME: options.home ? home : env.HOME });
-  const urls = [...config.skills.urls, ...(options.url ?? [])];
-  const permission = createPermissionPolicy(config.permission ? { config: config.permission } : {});
-  const denied = (name: string) => permission.evaluate(agent, "skill", name) === "deny";
-  return { cwd, home, env, config, preset, agent, cacheDir, urls, out, warnings, logger, denied };
+  const ctx = { cwd, home, env, preset, cacheDir, out, warnings, logger };
+  return Object.defineProperties(ctx, Object.getOwnPropertyDescriptors(fields)) as Context;
 }
 
 export function discoveryOptions(ctx: Context): DiscoveryOptions {

@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { relative, sep } from "node:path";
 import { printable } from "@skill/core";
 import pc from "picocolors";
+import stringWidth from "string-width";
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -22,6 +23,7 @@ export interface Output {
 }
 
 export function createOutput(options: { json?: boolean; color?: boolean; verbose?: boolean }): Output {
+  exitQuietlyOnClosedPipe();
   const isTTY = process.stdout.isTTY === true;
   const colorOn =
     options.color !== false && !options.json && !process.env.NO_COLOR && pc.isColorSupported && isTTY;
@@ -38,26 +40,98 @@ export function createOutput(options: { json?: boolean; color?: boolean; verbose
   };
 }
 
-/** A path for people: relative to cwd when inside it, `~/…` when inside home. */
+/**
+ * A path for people: relative to cwd when inside it, `~/…` when inside home. Control
+ * characters in folder names are escaped: a path is printed, never interpreted.
+ */
 export function displayPath(path: string, cwd: string, home = homedir()): string {
   const fromCwd = relative(cwd, path);
-  if (fromCwd && !fromCwd.startsWith("..") && !fromCwd.startsWith(sep)) return fromCwd;
+  if (fromCwd && !fromCwd.startsWith("..") && !fromCwd.startsWith(sep)) return printable(fromCwd);
   const fromHome = relative(home, path);
-  if (fromHome && !fromHome.startsWith("..") && !fromHome.startsWith(sep)) return `~${sep}${fromHome}`;
-  return path;
+  if (fromHome && !fromHome.startsWith("..") && !fromHome.startsWith(sep)) {
+    return printable(`~${sep}${fromHome}`);
+  }
+  return printable(path);
 }
 
-/** Cuts text to `width` code points, with an ellipsis; collapses whitespace first. */
-export function cut(text: string, width: number): string {
-  const flat = printable(text.replace(/\s+/g, " ").trim());
-  const chars = [...flat];
-  if (chars.length <= width) return flat;
-  return width <= 1 ? "…".slice(0, width) : `${chars.slice(0, width - 1).join("")}…`;
+/** Columns `text` takes on a terminal: CJK and emoji count two, combining marks none. */
+export function width(text: string): number {
+  return stringWidth(text);
+}
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/**
+ * Cuts text to `columns` terminal columns, with an ellipsis; collapses whitespace first and
+ * escapes control characters. Cuts between graphemes, so an emoji or an accent stays whole.
+ */
+export function cut(text: string, columns: number): string {
+  return fitWidth(printable(text.replace(/\s+/g, " ").trim()), columns);
+}
+
+/** Cuts already printable text to `columns` terminal columns, with an ellipsis; spacing is kept. */
+export function fitWidth(flat: string, columns: number): string {
+  if (width(flat) <= columns) return flat;
+  if (columns < 1) return "";
+  let out = "";
+  let used = 0;
+  for (const { segment } of segmenter.segment(flat)) {
+    const w = width(segment);
+    if (used + w > columns - 1) break;
+    out += segment;
+    used += w;
+  }
+  return `${out}…`;
+}
+
+/** Like {@link cut}, but keeps the end: `…/skills/pdf/SKILL.md`. For paths. */
+export function cutStart(text: string, columns: number): string {
+  const flat = printable(text);
+  if (width(flat) <= columns) return flat;
+  if (columns < 1) return "";
+  const parts = [...segmenter.segment(flat)].map((s) => s.segment);
+  let out = "";
+  let used = 0;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const w = width(parts[i] as string);
+    if (used + w > columns - 1) break;
+    out = (parts[i] as string) + out;
+    used += w;
+  }
+  return `…${out}`;
 }
 
 function visibleLength(text: string): number {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes
-  return [...text.replace(/\u001b\[[0-9;]*m/g, "")].length;
+  return width(text); // string-width ignores ANSI colour codes
+}
+
+/**
+ * A long list for people: the first `max` items, then `and N more (--verbose for all)`.
+ * Items are escaped: they often come from skill files.
+ */
+export function capList(items: readonly string[], verbose: boolean, max = 20): string {
+  if (items.length === 0) return "none";
+  const shown = verbose ? items : items.slice(0, max);
+  const rest = items.length - shown.length;
+  const text = shown.map(printable).join(", ");
+  return rest > 0 ? `${text} and ${rest} more (--verbose for all)` : text;
+}
+
+let guarded = false;
+
+/**
+ * A closed pipe (`skill list | head -1`) is a normal way to stop reading: stop quietly with
+ * exit 0 instead of printing `Error: write EPIPE` and a stack.
+ */
+export function exitQuietlyOnClosedPipe(): void {
+  if (guarded) return;
+  guarded = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") process.exit(0);
+      throw error;
+    });
+  }
 }
 
 /** Left-aligned columns separated by two spaces; the last column is not padded. */

@@ -1,6 +1,6 @@
 import { printable } from "@skill/core";
 import { type Context, createService } from "../context.js";
-import { cut, displayPath, plural, table } from "../output.js";
+import { cut, cutStart, displayPath, fitWidth, plural, width } from "../output.js";
 
 /** `project:/abs/dir/.agents` → `project:.agents` (paths shown relative to cwd or home). */
 function sourceLabel(id: string | undefined, ctx: Context): string {
@@ -8,6 +8,46 @@ function sourceLabel(id: string | undefined, ctx: Context): string {
   const at = id.indexOf(":");
   const rest = id.slice(at + 1);
   return rest.startsWith("/") ? `${id.slice(0, at)}:${displayPath(rest, ctx.cwd, ctx.home) || "."}` : id;
+}
+
+const GAP = "  ";
+/** Narrowest each column gets before the line is cut: name, description, source, location. */
+const MIN = [16, 20, 12, 20] as const;
+
+/**
+ * Lays the list out in `columns` terminal columns (string width: CJK and emoji count two).
+ * When the natural widths do not fit, the description gives way first, then the location
+ * (cut from the left, keeping the file), the source and the name; a terminal narrower than
+ * the minimums gets lines cut at its edge. The header is the first line.
+ */
+function fitTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  columns: number,
+): { name: string; rest: string }[] {
+  const flat = rows.map((r) => r.map((cell, i) => (i === 1 ? cut(cell, Number.POSITIVE_INFINITY) : cell)));
+  const all = [header, ...flat];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => width(r[i] ?? ""))));
+  let over = widths.reduce((a, b) => a + b, 0) + GAP.length * (widths.length - 1) - columns;
+  for (const i of [1, 3, 2, 0]) {
+    if (over <= 0) break;
+    const take = Math.min(Math.max(0, (widths[i] ?? 0) - (MIN[i] ?? 0)), over);
+    widths[i] = (widths[i] ?? 0) - take;
+    over -= take;
+  }
+  const fitCell = (cell: string, i: number) => {
+    const w = widths[i] ?? 0;
+    const text = i === 3 ? cutStart(cell, w) : cut(cell, w);
+    return i === widths.length - 1 ? text : text + " ".repeat(Math.max(0, w - width(text)));
+  };
+  return all.map((row) => {
+    const name = fitCell(row[0] ?? "", 0);
+    const rest = `${GAP}${row
+      .slice(1)
+      .map((cell, i) => fitCell(cell, i + 1))
+      .join(GAP)}`.trimEnd();
+    return { name, rest: fitWidth(rest, columns - width(name)) };
+  });
 }
 
 /** `skill list`: what this agent sees from here, with shadowed and failed skills summarised. */
@@ -48,22 +88,14 @@ export async function list(ctx: Context): Promise<number> {
     out.line(`No skills visible to agent '${ctx.agent.name}' from ${ctx.cwd}.`);
   } else {
     const rows = visible.map((s) => [
-      c.bold(printable(s.name)),
+      printable(s.name),
       s.description,
       sourceLabel(s.source, ctx),
       displayPath(s.location, ctx.cwd, ctx.home),
     ]);
-    // The description gets whatever the other columns leave of the terminal.
-    const fixed = Math.max(...rows.map((r) => (r[0] as string).length)) + 2;
-    const tail = Math.max(...rows.map((r) => (r[2] as string).length + (r[3] as string).length + 4));
-    const room = Math.max(20, out.width - fixed - tail);
-    const header = [c.dim("NAME"), c.dim("DESCRIPTION"), c.dim("SOURCE"), c.dim("LOCATION")];
-    for (const line of table([
-      header,
-      ...rows.map((r) => [r[0] as string, cut(r[1] as string, room), r[2] as string, r[3] as string]),
-    ])) {
-      out.line(line);
-    }
+    const [header, ...lines] = fitTable(["NAME", "DESCRIPTION", "SOURCE", "LOCATION"], rows, out.width);
+    if (header) out.line(c.dim(`${header.name}${header.rest}`));
+    for (const line of lines) out.line(`${c.bold(line.name)}${line.rest}`);
   }
 
   const notes: string[] = [];

@@ -1,6 +1,7 @@
 import { formatCatalog } from "@skill/format";
 import { type Context, createService } from "../context.js";
 import { UsageError } from "../errors.js";
+import { capList } from "../output.js";
 
 const STYLES = ["xml", "markdown", "json"] as const;
 const LOCATIONS = ["path", "file-url"] as const;
@@ -30,13 +31,17 @@ export async function prompt(
     return 0;
   }
   if (result.text) ctx.out.line(result.text);
+  // Names come from skill files: capList escapes them, and keeps a long list to one short line.
+  const { verbose } = ctx.out;
   if (result.omitted.length > 0) {
     ctx.out.error(
-      `budget ${options.budget}: left out ${result.omitted.length} skill(s): ${result.omitted.join(", ")}`,
+      `budget ${options.budget}: left out ${result.omitted.length} skill(s): ${capList(result.omitted, verbose)}`,
     );
   }
   if (result.truncated.length > 0) {
-    ctx.out.error(`budget ${options.budget}: shortened the description of ${result.truncated.join(", ")}`);
+    ctx.out.error(
+      `budget ${options.budget}: shortened the description of ${capList(result.truncated, verbose)}`,
+    );
   }
   return 0;
 }

@@ -1,8 +1,8 @@
 import { basename, dirname } from "node:path";
-import { type LoadReport, printable, SkillError, type SkillService } from "@skill/core";
+import { type LoadReport, printable, quote, SkillError, type SkillService } from "@skill/core";
 import { formatSkillContent } from "@skill/format";
 import { type Context, createService } from "../context.js";
-import { displayPath } from "../output.js";
+import { capList, displayPath } from "../output.js";
 
 /**
  * `skill show NAME`: the block an agent receives when it loads the skill. Goes through
@@ -35,7 +35,15 @@ export async function show(ctx: Context, name: string, options: { limit?: number
     return 0;
   } catch (error) {
     if (SkillError.isInstance(error) && error.code === "NOT_FOUND") {
-      throw new SkillError("NOT_FOUND", withFailure(error.message, name, report, service, ctx), {
+      // Core lists the first 20 names; --verbose lists them all.
+      const message =
+        service.get(name, ctx.agent) === undefined
+          ? `Skill ${quote(name)} not found. Available skills: ${capList(
+              service.all(ctx.agent).map((s) => s.name),
+              ctx.out.verbose,
+            )}`
+          : error.message;
+      throw new SkillError("NOT_FOUND", withFailure(message, name, report, service, ctx), {
         cause: error,
       });
     }

@@ -5,8 +5,12 @@ import { scanSkillFiles } from "@skill/discovery";
 import { type Context, sources } from "../context.js";
 import { displayPath, plural, table } from "../output.js";
 
-/** SKILL.md files named by the arguments: a file, a skill folder, or a tree of skills. */
-async function filesFor(ctx: Context, args: readonly string[]): Promise<string[]> {
+/**
+ * SKILL.md files named by the arguments: a file, a skill folder, or a tree of skills. A
+ * folder argument that holds no SKILL.md at all goes to `empty`: asked to check it, finding
+ * nothing is a failure (a typo in the path, or skills not where they were expected).
+ */
+async function filesFor(ctx: Context, args: readonly string[], empty: string[]): Promise<string[]> {
   if (args.length === 0) {
     const scans = await Promise.all(sources(ctx).map((s) => s.scan({}).catch(() => ({ entries: [] }))));
     // Only files on disk can be validated as files.
@@ -22,7 +26,9 @@ async function filesFor(ctx: Context, args: readonly string[]): Promise<string[]
         (s) => s.isFile(),
         () => false,
       );
-      files.push(...(hasDirect ? [direct] : await scanSkillFiles(path, { logger: ctx.logger })));
+      const found = hasDirect ? [direct] : await scanSkillFiles(path, { logger: ctx.logger });
+      if (found.length === 0) empty.push(path);
+      files.push(...found);
     } else {
       files.push(path); // a missing path is reported by validateSkillFile as file-not-found
     }
@@ -36,7 +42,8 @@ export async function validate(
   args: readonly string[],
   options: { strict?: boolean },
 ): Promise<number> {
-  const files = await filesFor(ctx, args);
+  const empty: string[] = [];
+  const files = await filesFor(ctx, args, empty);
   const results: { path: string; diagnostics: Diagnostic[] }[] = [];
   for (const path of files) {
     results.push({ path, diagnostics: await validateSkillFile(path, { strict: options.strict === true }) });
@@ -45,9 +52,10 @@ export async function validate(
   const errors = all.filter((d) => d.severity === "error").length;
   const warnings = all.length - errors;
   const { out } = ctx;
+  const failed = errors > 0 || empty.length > 0;
   if (out.json) {
-    out.data({ strict: options.strict === true, files: results, errors, warnings });
-    return errors > 0 ? 1 : 0;
+    out.data({ strict: options.strict === true, files: results, empty, errors, warnings });
+    return failed ? 1 : 0;
   }
   const c = out.color;
   const rows = results.flatMap(({ path, diagnostics }) => {
@@ -60,10 +68,11 @@ export async function validate(
     ]);
   });
   for (const line of table(rows)) out.line(line);
-  if (files.length === 0) out.line("No SKILL.md files found.");
+  for (const dir of empty) out.error(`skill: no SKILL.md found in ${displayPath(dir, ctx.cwd, ctx.home)}`);
+  if (files.length === 0 && empty.length === 0) out.line("No SKILL.md files found.");
   const clean = results.filter((r) => r.diagnostics.length === 0).length;
   out.line(
     `${plural(files.length, "file")} checked${options.strict ? " (strict)" : ""}: ${clean} clean, ${plural(errors, "error")}, ${plural(warnings, "warning")}`,
   );
-  return errors > 0 ? 1 : 0;
+  return failed ? 1 : 0;
 }
