@@ -43,9 +43,8 @@ export async function show(ctx: Context, name: string, options: { limit?: number
               ctx.out.verbose,
             )}`
           : error.message;
-      throw new SkillError("NOT_FOUND", withFailure(message, name, report, service, ctx), {
-        cause: error,
-      });
+      // No cause: this message replaces core's, whose stack --verbose would print again.
+      throw new SkillError("NOT_FOUND", withFailure(message, name, report, service, ctx));
     }
     throw error;
   }

@@ -1,0 +1,280 @@
+import { spawn, spawnSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import stringWidth from "string-width";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// What a newcomer meets first: closed pipes, odd configs, wrong paths, long lists, wide
+// characters and hostile names. Each test builds its own project in a temp folder.
+
+const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let root: string;
+
+/** Runs the built CLI with only the environment given (plus PATH and NO_COLOR). */
+function run(
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd: options.cwd ?? root,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root, NO_COLOR: "1", ...options.env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function skillMd(name: string, description = `The ${name} skill.`): string {
+  return `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n`;
+}
+
+/** A project folder with `.agents/skills/<folder>/SKILL.md` for each entry; returns its path. */
+async function project(skills: Record<string, string>, name = "p"): Promise<string> {
+  const dir = await mkdtemp(join(root, `${name}-`));
+  for (const [folder, text] of Object.entries(skills)) {
+    await mkdir(join(dir, ".agents", "skills", folder), { recursive: true });
+    await writeFile(join(dir, ".agents", "skills", folder, "SKILL.md"), text);
+  }
+  return dir;
+}
+
+const ESC = "\u001b";
+// Control characters the CLI never writes itself when colour is off (NO_COLOR=1).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point of the check
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "skill-first-run-"));
+});
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("a closed pipe", () => {
+  it("ends list, list --json, prompt and validate quietly with exit 0", async () => {
+    const dir = await project(
+      Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`s-${i}`, skillMd(`s-${i}`)])),
+    );
+    for (const args of [["list"], ["list", "--json"], ["prompt"], ["validate"]]) {
+      // `true` exits without reading: the CLI's first write meets a closed pipe.
+      const quoted = [cli, "--cwd", dir, "--home", root, ...args].map((a) => `'${a}'`).join(" ");
+      const shell = spawnSync(
+        "bash",
+        ["-c", `'${process.execPath}' ${quoted} | true; echo "exit=\${PIPESTATUS[0]}" >&2`],
+        {
+          encoding: "utf8",
+          env: { PATH: process.env.PATH ?? "", HOME: root, NO_COLOR: "1" },
+        },
+      );
+      expect(shell.stderr, args.join(" ")).toBe("exit=0\n");
+    }
+  });
+});
+
+describe("skill.config.json and opencode.json", () => {
+  it("reads opencode.json with other tools' keys, a BOM, comments and trailing commas", async () => {
+    const dir = await project({ "secret-x": skillMd("secret-x"), open: skillMd("open") });
+    await writeFile(
+      join(dir, "opencode.json"),
+      `\uFEFF{
+  // opencode's own settings
+  "$schema": "https://opencode.ai/config.json",
+  "model": "anthropic/claude-sonnet-4-5",
+  "permission": { "skill": { "secret-*": "deny", }, },
+  /* per agent */
+  "agent": { "build": { "model": "x", "permission": { "skill": { "open": "deny" } } } },
+}`,
+    );
+    const { code, stdout, stderr } = await run(["--cwd", dir, "list", "--json"]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).hidden).toEqual(["open", "secret-x"]);
+    const verbose = await run(["--cwd", dir, "list", "--verbose"]);
+    expect(verbose.stderr).toBe(
+      `skill: warning: ${join(dir, "opencode.json")}: ignored keys not used here: model, agent.build.model\n`,
+    );
+  });
+
+  it("does not let a malformed config in the current folder block validate PATH, pack DIR or pull URL", async () => {
+    const dir = await project({ good: skillMd("good") });
+    await writeFile(join(dir, "skill.config.json"), "{ this is not json");
+    const skills = join(dir, ".agents", "skills");
+    const validated = await run(["validate", join(skills, "good")], { cwd: dir });
+    expect(validated.stderr).toBe("");
+    expect(validated.code).toBe(0);
+    const packed = await run(["pack", skills, "--json"], { cwd: dir });
+    expect(packed.code).toBe(0);
+    const pulled = await run(["pull", "http://127.0.0.1:9/none/", "--cache", join(dir, "cache")], {
+      cwd: dir,
+    });
+    expect(pulled.stderr).not.toContain("not valid JSON");
+    expect(pulled.stderr).toContain("127.0.0.1:9");
+    // A command that reads the config still says what is wrong with it.
+    const listed = await run(["list"], { cwd: dir });
+    expect(listed.code).toBe(1);
+    expect(listed.stderr).toMatch(/skill\.config\.json: not valid JSON \(.* at line 1, column \d+\)/);
+  });
+
+  it("refuses a FIFO or a device named as the config at once, instead of hanging or reading forever", async () => {
+    const dir = await project({ good: skillMd("good") });
+    const fifo = spawnSync("mkfifo", [join(dir, "skill.config.json")]);
+    expect(fifo.status).toBe(0);
+    const started = Date.now();
+    const listed = await run(["list"], { cwd: dir });
+    expect(listed.code).toBe(1);
+    expect(listed.stderr).toContain("expected a regular file, found a FIFO");
+    expect(Date.now() - started).toBeLessThan(9_000);
+    await rm(join(dir, "skill.config.json"));
+    await symlink("/dev/zero", join(dir, "skill.config.json"));
+    const zero = await run(["list"], { cwd: dir });
+    expect(zero.code).toBe(1);
+    expect(zero.stderr).toContain("expected a regular file, found a device");
+  }, 20_000);
+
+  it("refuses a config over 1 MiB without parsing it", async () => {
+    const dir = await project({});
+    await writeFile(join(dir, "skill.config.json"), `{"skills":{},"x":"${"a".repeat(1024 * 1024)}"}`);
+    const { code, stderr } = await run(["list"], { cwd: dir });
+    expect(code).toBe(1);
+    expect(stderr).toContain("the limit is 1048576");
+  });
+});
+
+describe("wrong paths and names", () => {
+  it("exits 1 for list --cwd of a folder that does not exist", async () => {
+    const { code, stdout, stderr } = await run(["list", "--cwd", "/nonexistent/project"]);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toBe("skill: --cwd /nonexistent/project: no such folder\n");
+  });
+
+  it("warns about an --agent the config does not name", async () => {
+    const dir = await project({ a: skillMd("a") });
+    await writeFile(join(dir, "skill.config.json"), JSON.stringify({ agent: { review: {} } }));
+    const { code, stderr } = await run(["list", "--agent", "nosuchagent"], { cwd: dir });
+    expect(code).toBe(0);
+    expect(stderr).toBe(
+      `skill: warning: agent 'nosuchagent' is not in ${join(dir, "skill.config.json")}; only the global permission rules apply (agents there: review)\n`,
+    );
+    expect((await run(["list", "--agent", "review"], { cwd: dir })).stderr).toBe("");
+  });
+
+  it("says no SKILL.md was found and exits 1 when validate is given an empty folder", async () => {
+    const empty = await mkdtemp(join(root, "empty-"));
+    const { code, stderr } = await run(["validate", empty]);
+    expect(code).toBe(1);
+    expect(stderr).toBe(`skill: no SKILL.md found in ${basename(empty)}\n`);
+  });
+
+  it("says why when the skill asked for failed to load", async () => {
+    const dir = await project({ broken: "---\nname: broken\n---\nno description\n" });
+    const { code, stderr } = await run(["show", "broken"], { cwd: dir });
+    expect(code).toBe(1);
+    expect(stderr).toContain('Skill "broken" not found');
+    expect(stderr).toContain(".agents/skills/broken/SKILL.md may be it, but it failed to load:");
+    expect(stderr).toContain("Missing frontmatter field 'description'");
+  });
+});
+
+describe("long lists", () => {
+  it("names 20 skills when one is missing, and all of them with --verbose", async () => {
+    const names = Array.from({ length: 30 }, (_, i) => `skill-${String(i).padStart(2, "0")}`);
+    const dir = await project(Object.fromEntries(names.map((n) => [n, skillMd(n)])));
+    const { code, stderr } = await run(["show", "nope"], { cwd: dir });
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      `skill: Skill "nope" not found. Available skills: ${names.slice(0, 20).join(", ")} and 10 more (--verbose for all)\n`,
+    );
+    const verbose = await run(["show", "nope", "--verbose"], { cwd: dir });
+    expect(verbose.stderr).toBe(`skill: Skill "nope" not found. Available skills: ${names.join(", ")}\n`);
+  });
+
+  it("caps the names prompt --budget left out", async () => {
+    const names = Array.from({ length: 40 }, (_, i) => `skill-${String(i).padStart(2, "0")}`);
+    const dir = await project(Object.fromEntries(names.map((n) => [n, skillMd(n)])));
+    const { code, stderr } = await run(["prompt", "--budget", "0"], { cwd: dir });
+    expect(code).toBe(0);
+    expect(stderr).toMatch(
+      /^budget 0: left out 40 skill\(s\): skill-00, .*skill-19 and 20 more \(--verbose for all\)\n$/,
+    );
+    const verbose = await run(["prompt", "--budget", "0", "--verbose"], { cwd: dir });
+    expect(verbose.stderr).toContain(names.join(", "));
+  });
+});
+
+describe("the terminal", () => {
+  it("fits list into 100 columns by display width, CJK and emoji names aligned", async () => {
+    const dir = await project({
+      "pdf-tools": skillMd(
+        "pdf-tools",
+        `Extract text and tables from PDF files. ${"Long words. ".repeat(20)}`,
+      ),
+      日本語スキル: skillMd("日本語スキル", "日本語の説明文です。".repeat(10)),
+      "emoji-🚀": skillMd(
+        "emoji-🚀",
+        "Launch things 🚀🚀🚀 with a very long description that goes on and on.",
+      ),
+      "deep/very/deeply/nested/folder/of/skills/for/testing/location/cuts": skillMd("cuts"),
+    });
+    const { code, stdout } = await run(["list"], { cwd: dir, env: { COLUMNS: "100" } });
+    expect(code).toBe(0);
+    const table = stdout.split("\n").filter((l) => l.includes("project:"));
+    expect(table).toHaveLength(4);
+    for (const line of stdout.split("\n")) expect(stringWidth(line), line).toBeLessThanOrEqual(100);
+    // The SOURCE column starts at the same display column on every line.
+    const starts = table.map((l) => stringWidth(l.slice(0, l.indexOf("project:"))));
+    expect(new Set(starts).size).toBe(1);
+    expect(stdout).toContain("SKILL.md");
+  });
+
+  it("shows the global flags in a subcommand's --help", async () => {
+    const { code, stdout } = await run(["list", "--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("Global Options:");
+    expect(stdout).toContain("--cwd <dir>");
+  });
+});
+
+describe("control characters from skill files", () => {
+  it("never reach the terminal from list, validate, show or prompt", async () => {
+    const folder = `evil${ESC}[2J${ESC}]0;title\u0007`;
+    const dir = await project({
+      [folder]: skillMd("evil-skill"),
+      named: `---\nname: "bad${"\\e"}[31mname"\ndescription: d\n---\n`,
+    });
+    const outputs = [
+      await run(["list"], { cwd: dir }),
+      await run(["list", "--verbose"], { cwd: dir }),
+      await run(["validate"], { cwd: dir }),
+      await run(["validate", join(dir, ".agents", "skills", folder)], { cwd: dir }),
+      await run(["show", `missing${ESC}[2J`], { cwd: dir }),
+      await run(["prompt", "--budget", "0"], { cwd: dir }),
+    ];
+    for (const { stdout, stderr } of outputs) {
+      expect(stdout).not.toMatch(CONTROL);
+      expect(stderr).not.toMatch(CONTROL);
+    }
+    expect(outputs[0]?.stdout).toContain("evil\\u001b[2J");
+    expect(outputs[4]?.stderr).toContain("bad\\u001b[31mname");
+    expect(outputs[5]?.stderr).toContain("bad\\u001b[31mname");
+  });
+});
