@@ -17,9 +17,12 @@ import { createOutput, type Output } from "./output.js";
 
 const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
+/** Digits only: `Number()` would also take "", " ", "0x10" and "1e3". */
 function positiveInt(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected a whole number");
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) {
+    throw new InvalidArgumentError("expected a whole number (digits only)");
+  }
   return n;
 }
 

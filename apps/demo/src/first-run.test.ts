@@ -4,12 +4,16 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import stringWidth from "string-width";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // What a newcomer meets first: closed pipes, odd configs, wrong paths, long lists, wide
 // characters and hostile names. Each test builds its own project in a temp folder.
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+
+// Several runs of the CLI per test, on a machine that may be busy: time bounds that matter
+// are asserted inside the tests.
+vi.setConfig({ testTimeout: 60_000 });
 
 interface Result {
   code: number | null;
@@ -148,7 +152,7 @@ describe("skill.config.json and opencode.json", () => {
     const zero = await run(["list"], { cwd: dir });
     expect(zero.code).toBe(1);
     expect(zero.stderr).toContain("expected a regular file, found a device");
-  }, 20_000);
+  });
 
   it("refuses a config over 1 MiB without parsing it", async () => {
     const dir = await project({});
@@ -218,6 +222,18 @@ describe("long lists", () => {
     );
     const verbose = await run(["prompt", "--budget", "0", "--verbose"], { cwd: dir });
     expect(verbose.stderr).toContain(names.join(", "));
+  });
+});
+
+describe("numeric flags", () => {
+  it("takes only digits for --budget and --limit", async () => {
+    for (const bad of ["", " ", "0x10", "1e3", "-1", "NaN", "Infinity", "99999999999999999999"]) {
+      const budget = await run(["prompt", "--budget", bad]);
+      expect(budget.code, `--budget ${JSON.stringify(bad)}`).toBe(2);
+      expect(budget.stderr).toContain("expected a whole number");
+      expect((await run(["show", "x", "--limit", bad])).code, `--limit ${JSON.stringify(bad)}`).toBe(2);
+    }
+    expect((await run(["prompt", "--budget", "100"])).code).toBe(0);
   });
 });
 
