@@ -225,6 +225,34 @@ describe("long lists", () => {
   });
 });
 
+describe("skill watch", () => {
+  it("says why a skill vanished when its YAML breaks", async () => {
+    const dir = await project({ fragile: skillMd("fragile") });
+    const child = spawn(process.execPath, [cli, "--cwd", dir, "--home", root, "watch"], {
+      env: { PATH: process.env.PATH ?? "", HOME: root, NO_COLOR: "1" },
+    });
+    let stdout = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    const until = async (text: string) => {
+      for (let i = 0; i < 300 && !stdout.includes(text); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(stdout).toContain(text);
+    };
+    try {
+      await until("Watching 1 skills");
+      const file = join(dir, ".agents", "skills", "fragile", "SKILL.md");
+      await writeFile(file, "---\nname: fragile\ndescription: [unclosed\n---\n");
+      await until("-fragile");
+      await until(`failed .agents/skills/fragile/SKILL.md: Failed to parse frontmatter`);
+    } finally {
+      const exited = new Promise((r) => child.on("close", r));
+      child.kill("SIGINT");
+      await exited;
+    }
+  });
+});
+
 describe("numeric flags", () => {
   it("takes only digits for --budget and --limit", async () => {
     for (const bad of ["", " ", "0x10", "1e3", "-1", "NaN", "Infinity", "99999999999999999999"]) {
