@@ -125,9 +125,9 @@ describe("line endings and delimiters that are not", () => {
   });
 
   it("finds the same closing line in bytes (the listing's head read) as in text, on every corpus file", async () => {
-    const { readdirSync, readFileSync, existsSync } = await import("node:fs");
+    const { readdirSync, readFileSync } = await import("node:fs");
     const { join } = await import("node:path");
-    const corpus = new URL("../../../../shared/corpus/real/", import.meta.url).pathname;
+    const { corpora } = await import("../../../fixtures/corpus.mjs");
     const samples: string[] = [
       "---\nname: a\n---\nbody",
       "\uFEFF---\r\nname: a\r\n...\r\nbody",
@@ -136,16 +136,14 @@ describe("line endings and delimiters that are not", () => {
       "---\n---\n",
       "--- \nname: a\n---\n",
     ];
-    if (existsSync(corpus)) {
-      const walk = (dir: string): void => {
-        for (const entry of readdirSync(dir, { withFileTypes: true })) {
-          const path = join(dir, entry.name);
-          if (entry.isDirectory()) walk(path);
-          else if (entry.name === "SKILL.md") samples.push(readFileSync(path, "utf8"));
-        }
-      };
-      walk(corpus);
-    }
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.name === "SKILL.md") samples.push(readFileSync(path, "utf8"));
+      }
+    };
+    for (const { dir } of corpora) walk(join(dir, "real"));
     expect(samples.length).toBeGreaterThan(5);
     for (const text of samples) {
       const bytes = Buffer.from(text, "utf8");
