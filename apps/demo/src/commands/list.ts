@@ -11,14 +11,24 @@ function sourceLabel(id: string | undefined, ctx: Context): string {
 }
 
 const GAP = "  ";
-/** Narrowest each column gets before the line is cut: name, description, source, location. */
-const MIN = [16, 20, 12, 20] as const;
+/**
+ * How the columns give way when a line would be too wide, in order: [column, narrowest].
+ * The description keeps 40 cells while the location shrinks (cut from the left, keeping
+ * the file), then gives way to 20; the source and the name shrink last.
+ */
+const SHRINK: readonly (readonly [number, number])[] = [
+  [1, 40],
+  [3, 20],
+  [1, 20],
+  [2, 12],
+  [3, 16],
+  [0, 16],
+];
 
 /**
  * Lays the list out in `columns` terminal columns (string width: CJK and emoji count two).
- * When the natural widths do not fit, the description gives way first, then the location
- * (cut from the left, keeping the file), the source and the name; a terminal narrower than
- * the minimums gets lines cut at its edge. The header is the first line.
+ * When the natural widths do not fit, columns give way as {@link SHRINK} says; a terminal
+ * narrower than the floors gets lines cut at its edge. The header is the first line.
  */
 function fitTable(
   header: readonly string[],
@@ -29,9 +39,9 @@ function fitTable(
   const all = [header, ...flat];
   const widths = header.map((_, i) => Math.max(...all.map((r) => width(r[i] ?? ""))));
   let over = widths.reduce((a, b) => a + b, 0) + GAP.length * (widths.length - 1) - columns;
-  for (const i of [1, 3, 2, 0]) {
+  for (const [i, floor] of SHRINK) {
     if (over <= 0) break;
-    const take = Math.min(Math.max(0, (widths[i] ?? 0) - (MIN[i] ?? 0)), over);
+    const take = Math.min(Math.max(0, (widths[i] ?? 0) - floor), over);
     widths[i] = (widths[i] ?? 0) - take;
     over -= take;
   }
