@@ -299,11 +299,12 @@ describe("the terminal", () => {
 });
 
 describe("control characters from skill files", () => {
-  it("never reach the terminal from list, validate, show or prompt", async () => {
+  it("never reach the terminal from list, validate, show (a body too) or prompt", async () => {
     const folder = `evil${ESC}[2J${ESC}]0;title\u0007`;
     const dir = await project({
       [folder]: skillMd("evil-skill"),
       named: `---\nname: "bad${"\\e"}[31mname"\ndescription: d\n---\n`,
+      "body-escapes": `${skillMd("body-escapes")}clear ${ESC}[2J title ${ESC}]0;x\u0007\n\tindented\n`,
     });
     const outputs = [
       await run(["list"], { cwd: dir }),
@@ -312,12 +313,17 @@ describe("control characters from skill files", () => {
       await run(["validate", join(dir, ".agents", "skills", folder)], { cwd: dir }),
       await run(["show", `missing${ESC}[2J`], { cwd: dir }),
       await run(["prompt", "--budget", "0"], { cwd: dir }),
+      await run(["show", "body-escapes"], { cwd: dir }),
     ];
     for (const { stdout, stderr } of outputs) {
       expect(stdout).not.toMatch(CONTROL);
       expect(stderr).not.toMatch(CONTROL);
     }
     expect(outputs[0]?.stdout).toContain("evil\\u001b[2J");
+    expect(outputs[6]?.stdout).toContain("clear \\u001b[2J title \\u001b]0;x\\u0007\n\tindented\n");
+    // --json keeps the exact bytes, inside JSON's own escaping.
+    const json = await run(["show", "body-escapes", "--json"], { cwd: dir });
+    expect(JSON.parse(json.stdout).content).toContain(`clear ${ESC}[2J title`);
     expect(outputs[4]?.stderr).toContain("bad\\u001b[31mname");
     expect(outputs[5]?.stderr).toContain("bad\\u001b[31mname");
   });

@@ -106,6 +106,17 @@ function visibleLength(text: string): number {
 }
 
 /**
+ * Multi-line text from a file (a skill body) made safe for a terminal: every control
+ * character but line breaks and tabs is escaped, as {@link printable} does for one line.
+ */
+export function printableText(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => line.split("\t").map(printable).join("\t"))
+    .join("\n");
+}
+
+/**
  * A long list for people: the first `max` items, then `and N more (--verbose for all)`.
  * Items are escaped: they often come from skill files.
  */

@@ -2,7 +2,7 @@ import { basename, dirname } from "node:path";
 import { type LoadReport, printable, quote, SkillError, type SkillService } from "@skill/core";
 import { formatSkillContent } from "@skill/format";
 import { type Context, createService } from "../context.js";
-import { capList, displayPath } from "../output.js";
+import { capList, displayPath, printableText } from "../output.js";
 
 /**
  * `skill show NAME`: the block an agent receives when it loads the skill. Goes through
@@ -30,7 +30,8 @@ export async function show(ctx: Context, name: string, options: { limit?: number
         content: block,
       });
     } else {
-      ctx.out.line(block);
+      // Terminal escapes in a body must not drive the terminal; --json gives the exact bytes.
+      ctx.out.line(printableText(block));
     }
     return 0;
   } catch (error) {
