@@ -47,7 +47,13 @@ export function runChild(task: ChildTask, options: ChildOptions = {}): Promise<C
     JSON.stringify(task),
   ];
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, args, { cwd: BENCH_DIR, stdio: ["ignore", "pipe", "pipe"] });
+    // A pinned environment: variables such as OPENCODE_DISABLE_CLAUDE_CODE in the caller's
+    // shell would change which roots an approach scans, and so what it finds.
+    const env = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+    };
+    const child = spawn(process.execPath, args, { cwd: BENCH_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {

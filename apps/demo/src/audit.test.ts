@@ -17,7 +17,11 @@ interface Result {
 /** Runs the built `skill` binary. */
 function run(args: readonly string[], cwd: string): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd,
+      // Only what the test sets: agent variables of the caller must not change what is found.
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, NO_COLOR: "1" },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => {
