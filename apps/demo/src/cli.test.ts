@@ -355,3 +355,156 @@ describe("the demo script", () => {
     expect(result.stdout).toContain('<skill_content name="remote-skill">');
   }, 60_000);
 });
+
+describe("skill validate --target", () => {
+  async function skillDir(folder: string, text: string, file = "SKILL.md"): Promise<string> {
+    const dir = join(root, "targets", folder);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, file), text);
+    return dir;
+  }
+
+  it("gh-publish refuses what gh skill publish refuses; spec only warns", async () => {
+    const dir = await skillDir(
+      "pub",
+      "---\nname: pub\ndescription: d\nlicense: MIT\nallowed-tools:\n  - Bash\nmetadata:\n  github-ref: v1\n---\n",
+    );
+    const spec = await run([...base, "validate", dir]);
+    expect(spec.code).toBe(0);
+    expect(spec.stdout).toMatch(/SKILL\.md:5\s+warning\s+allowed-tools-not-string/);
+    const gh = await run([...base, "validate", "--target", "gh-publish", "--json", dir]);
+    expect(gh.code).toBe(1);
+    const data = JSON.parse(gh.stdout);
+    expect(data.target).toBe("gh-publish");
+    expect(
+      data.files[0].diagnostics.map((d: { code: string; severity: string }) => [d.code, d.severity]),
+    ).toEqual([
+      ["install-metadata", "error"],
+      ["allowed-tools-not-string", "error"],
+    ]);
+    const human = await run([...base, "validate", "--target", "gh-publish", dir]);
+    expect(human.stdout).toContain("1 file checked for gh-publish: 0 clean, 2 errors, 0 warnings");
+  });
+
+  it("skills-ref finds a lower-case skill.md in a folder and accepts a Unicode name", async () => {
+    const dir = await skillDir("données", "---\nname: données\ndescription: d\n---\n", "skill.md");
+    const ref = await run([...base, "validate", "--target", "skills-ref", dir]);
+    expect(ref.code).toBe(0);
+    expect(ref.stdout).toContain("1 file checked for skills-ref: 1 clean");
+    const spec = await run([...base, "validate", join(dir, "skill.md")]);
+    expect(spec.stdout).toMatch(/file-name-case/);
+    expect(spec.stdout).toMatch(/name-invalid-chars/);
+  });
+
+  it("rejects an unknown target as a usage error", async () => {
+    const { code, stderr } = await run([...base, "validate", "--target", "cursor"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("cursor");
+  });
+});
+
+describe("skill prompt budget and rank", () => {
+  let rankBase: string[];
+  const described = (text: string) =>
+    [...text.matchAll(/<name>([^<]*)<\/name>\n\s*<description>/g)].map((m) => m[1] as string);
+
+  beforeAll(async () => {
+    const rproject = join(root, "rank", "project");
+    const rhome = join(root, "rank", "home");
+    // One long word: a description cut to 24 characters is exactly 24 (no word boundary to cut at).
+    const long = (n: string) => `${n}-${"does-a-specific-thing-well-".repeat(15)}`;
+    for (let i = 0; i < 40; i++) {
+      const name = `z-proj-${String(i).padStart(2, "0")}`;
+      await mkdir(join(rproject, ".agents/skills", name), { recursive: true });
+      await writeFile(
+        join(rproject, ".agents/skills", name, "SKILL.md"),
+        `---\nname: ${name}\ndescription: ${long(name)}\n---\n`,
+      );
+    }
+    for (let i = 0; i < 3; i++) {
+      const name = `a-user-${i}`;
+      await mkdir(join(rhome, ".agents/skills", name), { recursive: true });
+      await writeFile(
+        join(rhome, ".agents/skills", name, "SKILL.md"),
+        `---\nname: ${name}\ndescription: ${long(name)}\n---\n`,
+      );
+    }
+    const rcache = join(root, "rank", "cache");
+    rankBase = ["--cwd", rproject, "--home", rhome, "--cache", rcache, "--url", server.url];
+    expect((await run([...rankBase, "pull", server.url])).code).toBe(0);
+  });
+
+  it("says the default budget and why in --help", async () => {
+    const { stdout } = await run(["prompt", "--help"]);
+    expect(stdout).toContain("default: 8000");
+    expect(stdout).toMatch(/Claude Code's skill\s+listing\s+budget/);
+    expect(stdout).toContain("--rank");
+  });
+
+  it("keeps to 8,000 characters by default, project skills first, then user, then remote", async () => {
+    const { code, stdout } = await run([...rankBase, "prompt", "--json"]);
+    expect(code).toBe(0);
+    const data = JSON.parse(stdout);
+    expect(data.budget).toBe(8000);
+    expect(data.rank).toBe("source");
+    expect(data.text.length).toBeLessThanOrEqual(8000);
+    expect(data.text.length).toBeGreaterThan(7000);
+    const kept = described(data.text);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.every((n) => n.startsWith("z-proj-"))).toBe(true);
+    expect(kept.length).toBeLessThan(40);
+
+    // With room for exactly 43 short descriptions: the 40 project skills and the 3 user ones.
+    const listed = JSON.parse((await run([...rankBase, "list", "--json"])).stdout).skills as {
+      name: string;
+      location: string;
+    }[];
+    expect(listed.map((s) => s.name)).toContain("remote-skill");
+    const namesOnly =
+      "<available_skills>\n</available_skills>".length +
+      listed.reduce(
+        (sum, s) =>
+          sum +
+          `  <skill>\n    <name>${s.name}</name>\n    <location>${s.location}</location>\n  </skill>\n`
+            .length,
+        0,
+      );
+    const perDescription = "\n    <description></description>".length + 24;
+    const budget = namesOnly + 43 * perDescription + 20;
+    const some = JSON.parse(
+      (await run([...rankBase, "prompt", "--json", "--budget", String(budget)])).stdout,
+    );
+    expect(some.omitted).toEqual([]);
+    expect(described(some.text).sort()).toEqual(
+      listed
+        .map((s) => s.name)
+        .filter((n) => n.startsWith("z-proj-") || n.startsWith("a-user-"))
+        .sort(),
+    );
+  });
+
+  it("--rank input gives descriptions by the input (name) order instead", async () => {
+    const data = JSON.parse((await run([...rankBase, "prompt", "--json", "--rank", "input"])).stdout);
+    const kept = described(data.text);
+    expect(kept.slice(0, 5)).toEqual([
+      "a-user-0",
+      "a-user-1",
+      "a-user-2",
+      "changelog-writer",
+      "remote-skill",
+    ]);
+  });
+
+  it("caps the omitted names on stderr at 20, and lists all with --verbose", async () => {
+    const { stderr } = await run([...rankBase, "prompt", "--budget", "500"]);
+    const line = stderr.split("\n").find((l) => l.includes("left out")) ?? "";
+    const omitted = Number(/left out (\d+) skill/.exec(line)?.[1]);
+    expect(omitted).toBeGreaterThan(20);
+    expect(line).toMatch(new RegExp(`and ${omitted - 20} more \\(--verbose lists all\\)$`));
+    expect(line.split(", ")).toHaveLength(20);
+    const verbose = await run([...rankBase, "--verbose", "prompt", "--budget", "500"]);
+    const all = verbose.stderr.split("\n").find((l) => l.includes("left out")) ?? "";
+    expect(all.split(", ")).toHaveLength(omitted);
+    expect(all).not.toContain("more");
+  });
+});

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { createRequire } from "node:module";
-import { SkillError } from "@skill/core";
+import { SkillError, VALIDATION_TARGETS } from "@skill/core";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { audit } from "./commands/audit.js";
 import { list } from "./commands/list.js";
 import { pack } from "./commands/pack.js";
-import { prompt } from "./commands/prompt.js";
+import { DEFAULT_BUDGET, prompt, RANKS } from "./commands/prompt.js";
 import { pull } from "./commands/pull.js";
 import { show } from "./commands/show.js";
 import { validate } from "./commands/validate.js";
@@ -21,6 +21,10 @@ function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected a whole number");
   return n;
+}
+
+function budgetValue(value: string): number {
+  return value === "none" ? Number.POSITIVE_INFINITY : positiveInt(value);
 }
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -84,20 +88,45 @@ function createProgram(setExit: (code: number) => void): Command {
     .addOption(
       new Option("--style <style>", "catalog style").choices(["xml", "markdown", "json"]).default("xml"),
     )
-    .option("--budget <chars>", "largest catalog in characters; says on stderr what it left out", positiveInt)
+    .option(
+      "--budget <chars>",
+      `largest catalog in characters, or "none"; says on stderr what it left out (default: ${DEFAULT_BUDGET}, Claude Code's skill listing budget: 1% of a 200k-token context at 4 characters a token)`,
+      budgetValue,
+    )
+    .addOption(
+      new Option(
+        "--rank <order>",
+        "who keeps descriptions under the budget: project, then user, then remote skills; or input order",
+      )
+        .choices(RANKS)
+        .default("source"),
+    )
     .addOption(
       new Option("--location <style>", "how locations are written")
         .choices(["path", "file-url"])
         .default("path"),
     )
-    .action(action((ctx, opts: { style?: string; budget?: number; location?: string }) => prompt(ctx, opts)));
+    .action(
+      action((ctx, opts: { style?: string; budget?: number; location?: string; rank?: string }) =>
+        prompt(ctx, opts),
+      ),
+    );
   program
     .command("validate [paths...]")
     .description(
       "check skill files or folders against the Agent Skills rules (default: every skill found here)",
     )
     .option("--strict", "findings are errors (skills-ref parity)")
-    .action(action((ctx, paths: string[], opts: { strict?: boolean }) => validate(ctx, paths, opts)));
+    .addOption(
+      new Option("--target <target>", "judge files as this place would")
+        .choices(VALIDATION_TARGETS)
+        .default("spec"),
+    )
+    .action(
+      action((ctx, paths: string[], opts: { strict?: boolean; target?: string }) =>
+        validate(ctx, paths, opts),
+      ),
+    );
   program
     .command("audit [targets...]")
     .description(

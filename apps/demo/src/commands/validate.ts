@@ -1,12 +1,19 @@
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { type Diagnostic, printable, validateSkillFile } from "@skill/core";
+import {
+  type Diagnostic,
+  printable,
+  VALIDATION_TARGETS,
+  type ValidationTarget,
+  validateSkillFile,
+} from "@skill/core";
 import { scanSkillFiles } from "@skill/discovery";
 import { type Context, sources } from "../context.js";
+import { UsageError } from "../errors.js";
 import { displayPath, plural, table } from "../output.js";
 
 /** SKILL.md files named by the arguments: a file, a skill folder, or a tree of skills. */
-async function filesFor(ctx: Context, args: readonly string[]): Promise<string[]> {
+async function filesFor(ctx: Context, args: readonly string[], target: ValidationTarget): Promise<string[]> {
   if (args.length === 0) {
     const scans = await Promise.all(sources(ctx).map((s) => s.scan({}).catch(() => ({ entries: [] }))));
     // Only files on disk can be validated as files.
@@ -17,12 +24,22 @@ async function filesFor(ctx: Context, args: readonly string[]): Promise<string[]
     const path = resolve(arg); // relative to where the command runs, like every path argument
     const info = await stat(path).catch(() => undefined);
     if (info?.isDirectory()) {
-      const direct = join(path, "SKILL.md");
-      const hasDirect = await stat(direct).then(
-        (s) => s.isFile(),
-        () => false,
-      );
-      files.push(...(hasDirect ? [direct] : await scanSkillFiles(path, { logger: ctx.logger })));
+      // skills-ref also reads skill.md in lower case, as its own validator does.
+      const names = target === "skills-ref" ? ["SKILL.md", "skill.md"] : ["SKILL.md"];
+      let direct: string | undefined;
+      for (const name of names) {
+        const candidate = join(path, name);
+        if (
+          await stat(candidate).then(
+            (s) => s.isFile(),
+            () => false,
+          )
+        ) {
+          direct = candidate;
+          break;
+        }
+      }
+      files.push(...(direct ? [direct] : await scanSkillFiles(path, { logger: ctx.logger })));
     } else {
       files.push(path); // a missing path is reported by validateSkillFile as file-not-found
     }
@@ -34,19 +51,24 @@ async function filesFor(ctx: Context, args: readonly string[]): Promise<string[]
 export async function validate(
   ctx: Context,
   args: readonly string[],
-  options: { strict?: boolean },
+  options: { strict?: boolean; target?: string },
 ): Promise<number> {
-  const files = await filesFor(ctx, args);
+  const target = (options.target ?? "spec") as ValidationTarget;
+  if (!VALIDATION_TARGETS.includes(target)) {
+    throw new UsageError(`--target must be one of ${VALIDATION_TARGETS.join(", ")}, got '${options.target}'`);
+  }
+  const strict = options.strict === true;
+  const files = await filesFor(ctx, args, target);
   const results: { path: string; diagnostics: Diagnostic[] }[] = [];
   for (const path of files) {
-    results.push({ path, diagnostics: await validateSkillFile(path, { strict: options.strict === true }) });
+    results.push({ path, diagnostics: await validateSkillFile(path, { strict, target }) });
   }
   const all = results.flatMap((r) => r.diagnostics);
   const errors = all.filter((d) => d.severity === "error").length;
   const warnings = all.length - errors;
   const { out } = ctx;
   if (out.json) {
-    out.data({ strict: options.strict === true, files: results, errors, warnings });
+    out.data({ strict, target, files: results, errors, warnings });
     return errors > 0 ? 1 : 0;
   }
   const c = out.color;
@@ -63,7 +85,7 @@ export async function validate(
   if (files.length === 0) out.line("No SKILL.md files found.");
   const clean = results.filter((r) => r.diagnostics.length === 0).length;
   out.line(
-    `${plural(files.length, "file")} checked${options.strict ? " (strict)" : ""}: ${clean} clean, ${plural(errors, "error")}, ${plural(warnings, "warning")}`,
+    `${plural(files.length, "file")} checked${target === "spec" ? "" : ` for ${target}`}${strict ? " (strict)" : ""}: ${clean} clean, ${plural(errors, "error")}, ${plural(warnings, "warning")}`,
   );
   return errors > 0 ? 1 : 0;
 }
