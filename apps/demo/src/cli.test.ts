@@ -432,7 +432,7 @@ describe("skill prompt budget and rank", () => {
     const rcache = join(root, "rank", "cache");
     rankBase = ["--cwd", rproject, "--home", rhome, "--cache", rcache, "--url", server.url];
     expect((await run([...rankBase, "pull", server.url])).code).toBe(0);
-  });
+  }, 30_000);
 
   it("says the default budget and why in --help", async () => {
     const { stdout } = await run(["prompt", "--help"]);
@@ -481,7 +481,7 @@ describe("skill prompt budget and rank", () => {
         .filter((n) => n.startsWith("z-proj-") || n.startsWith("a-user-"))
         .sort(),
     );
-  });
+  }, 30_000);
 
   it("--rank input gives descriptions by the input (name) order instead", async () => {
     const data = JSON.parse((await run([...rankBase, "prompt", "--json", "--rank", "input"])).stdout);
@@ -506,5 +506,5 @@ describe("skill prompt budget and rank", () => {
     const all = verbose.stderr.split("\n").find((l) => l.includes("left out")) ?? "";
     expect(all.split(", ")).toHaveLength(omitted);
     expect(all).not.toContain("more");
-  });
+  }, 30_000);
 });
