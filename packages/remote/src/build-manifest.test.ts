@@ -157,7 +157,7 @@ describe("writeManifest → serve → pull", () => {
     expect(JSON.parse(await readFile(written.path, "utf8"))).toEqual(written.manifest);
     server = await serve(staticDir(dir));
 
-    const result = await pull(`${server.url}`, { cacheDir: join(root, "cache") });
+    const result = await pull(server.index, { cacheDir: join(root, "cache") });
 
     expect(result.skipped).toEqual([]);
     expect(result.files).toEqual([join(result.dir, "pdf", "SKILL.md"), join(result.dir, "zip", "SKILL.md")]);
@@ -174,7 +174,7 @@ describe("writeManifest → serve → pull", () => {
     expect(written.manifest.skills.length).toBeGreaterThanOrEqual(10);
     server = await serve(staticDir(dir));
 
-    const result = await pull(server.url, { cacheDir: join(root, "cache") });
+    const result = await pull(server.index, { cacheDir: join(root, "cache") });
 
     expect(result.skipped).toEqual([]);
     expect(result.files).toHaveLength(written.manifest.skills.length);
@@ -189,7 +189,7 @@ describe("writeManifest → serve → pull", () => {
 
     // A second pull of the unchanged pack transfers nothing: every version matches.
     server.requests.length = 0;
-    await pull(server.url, { cacheDir: join(root, "cache") });
+    await pull(server.index, { cacheDir: join(root, "cache") });
     expect(server.requests.map((r) => r.path)).toEqual(["/index.json"]);
   });
 });

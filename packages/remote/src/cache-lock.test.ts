@@ -48,8 +48,8 @@ describe("two processes pulling one pack", { timeout: 30_000 }, () => {
     const server = await serve(handler);
     servers.push(server);
 
-    const a = pullInProcess(DIST_ESM, server.url, cacheDir, { concurrency: 2 });
-    const b = pullInProcess(DIST_ESM, server.url, cacheDir, { concurrency: 2 });
+    const a = pullInProcess(DIST_ESM, server.index, cacheDir, { concurrency: 2 });
+    const b = pullInProcess(DIST_ESM, server.index, cacheDir, { concurrency: 2 });
     const [ra, rb] = await Promise.all([a.done, b.done]);
 
     expect([ra.code, rb.code, ra.stderr, rb.stderr]).toEqual([0, 0, "", ""]);
@@ -57,8 +57,8 @@ describe("two processes pulling one pack", { timeout: 30_000 }, () => {
     // One pull ran whole (index + 8 files), then the other (index + 8 revalidations).
     expect(paths.indexOf("/index.json", 1)).toBe(9);
     expect(server.requests.slice(10).every((r) => r.status === 304)).toBe(true);
-    const dir = join(cacheDir, urlToDirName(server.url));
-    const expected = [".state.json"];
+    const dir = join(cacheDir, urlToDirName(server.index));
+    const expected = [".index.json", ".state.json"];
     for (let i = 0; i < 4; i++) expected.push(`s${i}/`, `s${i}/SKILL.md`, `s${i}/ref.md`);
     expect(await tree(dir)).toEqual(expected.sort());
     for (let i = 0; i < 4; i++) expect(await readFile(join(dir, `s${i}`, "ref.md"), "utf8")).toBe(`ref ${i}`);
@@ -75,13 +75,13 @@ describe("two processes pulling one pack", { timeout: 30_000 }, () => {
       return handler(req, res, log);
     });
     servers.push(server);
-    const first = await pull(server.url, { cacheDir });
+    const first = await pull(server.index, { cacheDir });
     const before = await tree(first.dir);
     files.set("a/SKILL.md", skillMd("a", "v2"));
     files.set("b/SKILL.md", skillMd("b", "v2"));
     stall = true;
 
-    const doomed = pullInProcess(DIST_ESM, server.url, cacheDir);
+    const doomed = pullInProcess(DIST_ESM, server.index, cacheDir);
     await until(() => server.hits("/b/SKILL.md").length === 2);
     doomed.child.kill("SIGKILL");
     const { signal } = await doomed.done;
@@ -93,7 +93,7 @@ describe("two processes pulling one pack", { timeout: 30_000 }, () => {
     expect(await readFile(join(first.dir, "a", "SKILL.md"), "utf8")).toBe(skillMd("a"));
 
     stall = false;
-    const next = await pull(server.url, { cacheDir });
+    const next = await pull(server.index, { cacheDir });
     expect(next.files).toEqual(first.files);
     expect(await tree(first.dir)).toEqual(before);
     expect(await readFile(join(first.dir, "b", "SKILL.md"), "utf8")).toBe(skillMd("b", "v2"));
@@ -102,15 +102,15 @@ describe("two processes pulling one pack", { timeout: 30_000 }, () => {
   it("waits for a live holder rather than breaking its lock", async () => {
     const server = await serve(staticFiles(pack({ a: { "SKILL.md": skillMd("a") } })));
     servers.push(server);
-    const first = await pull(server.url, { cacheDir });
+    const first = await pull(server.index, { cacheDir });
     const lock = join(first.dir, ".lock");
     // This process is alive: its lock must be respected until it goes.
     await writeFile(lock, JSON.stringify({ pid: process.pid, host: hostname(), token: "held" }), {
       flag: "wx",
     });
     const controller = new AbortController();
-    const aborted = pull(server.url, { cacheDir, signal: controller.signal });
-    const waiting = pull(`${server.url}/`, { cacheDir, concurrency: 1 }); // joins the first one
+    const aborted = pull(server.index, { cacheDir, signal: controller.signal });
+    const waiting = pull(`${server.index}?again`, { cacheDir, concurrency: 1 }); // joins the first one
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(server.hits("/index.json")).toHaveLength(1);
     expect(await readFile(lock, "utf8")).toContain('"held"');

@@ -35,7 +35,7 @@ describe("remoteSource", () => {
       b: { "SKILL.md": skillMd("b") },
     });
     const cacheDir = join(root, "cache");
-    const source = remoteSource([one.url, two.url], { cacheDir });
+    const source = remoteSource([one.index, two.index], { cacheDir });
     const service = new SkillService({ sources: [source] });
 
     const report = await service.discoverAndLoad();
@@ -47,8 +47,8 @@ describe("remoteSource", () => {
     expect(service.get("shared")?.description).toBe("from two");
     expect(service.get("a")?.source).toBe("remote");
     expect((await source.scan({})).dirs).toEqual([
-      join(cacheDir, urlToDirName(one.url)),
-      join(cacheDir, urlToDirName(two.url)),
+      join(cacheDir, urlToDirName(one.index)),
+      join(cacheDir, urlToDirName(two.index)),
     ]);
   });
 
@@ -57,7 +57,7 @@ describe("remoteSource", () => {
     const down = await packServer({});
     await down.close();
     const warnings: string[] = [];
-    const source = remoteSource([down.url, good.url, "ftp://nope/"], {
+    const source = remoteSource([down.index, good.index, "ftp://nope/"], {
       cacheDir: join(root, "cache"),
       id: "remote:team",
     });
@@ -82,7 +82,7 @@ describe("remoteSource", () => {
   it("throws when every pack fails, so the service reports it", async () => {
     const down = await packServer({});
     await down.close();
-    const source = remoteSource([down.url], { cacheDir: join(root, "cache") });
+    const source = remoteSource([down.index], { cacheDir: join(root, "cache") });
     const service = new SkillService({ sources: [source] });
 
     const report = await service.discoverAndLoad();
@@ -95,7 +95,7 @@ describe("remoteSource", () => {
   it("serves the cached packs when the network is gone", async () => {
     const server = await packServer({ a: { "SKILL.md": skillMd("a") } });
     const warnings: string[] = [];
-    const source = remoteSource([server.url], {
+    const source = remoteSource([server.index], {
       cacheDir: join(root, "cache"),
       logger: { warn: (m) => warnings.push(m) },
     });
@@ -111,7 +111,7 @@ describe("remoteSource", () => {
   it("stops with ABORTED when the scan is aborted", async () => {
     const server = await serve(() => {}); // never answers
     servers.push(server);
-    const source = remoteSource([server.url], { cacheDir: join(root, "cache") });
+    const source = remoteSource([server.index], { cacheDir: join(root, "cache") });
     const controller = new AbortController();
     const scan = source.scan({ signal: controller.signal });
     controller.abort();
