@@ -372,9 +372,9 @@ async function unpackZip(file: string, u: Unpacker, signal: AbortSignal | undefi
         !Buffer.from(header.fileName).equals(rawName) ||
         header.compressionMethod !== entry.compressionMethod ||
         (sizesKnown && header.crc32 !== entry.crc32) ||
-          (sizesKnown &&
-            header.compressedSize !== 0xffffffff &&
-            header.compressedSize !== entry.compressedSize) ||
+        (sizesKnown &&
+          header.compressedSize !== 0xffffffff &&
+          header.compressedSize !== entry.compressedSize) ||
         (sizesKnown &&
           header.uncompressedSize !== 0xffffffff &&
           header.uncompressedSize !== entry.uncompressedSize);
