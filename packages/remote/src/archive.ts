@@ -198,18 +198,21 @@ function resolveInside(start: readonly string[], links: ReadonlyMap<string, Link
 /** Links become copies of the file they name; one that leaves `prefix` refuses the archive. */
 async function settleLinks(u: Unpacker, prefix: string): Promise<void> {
   const symlinks = new Map(u.links.filter((l) => !l.hard).map((l) => [foldKey(l.path), l]));
-  for (const link of u.links) {
+  // First every link's reach (so a chain that leaves is named as such), then what each lands on.
+  const landed = u.links.map((link) => {
     const kind = link.hard ? "hard link" : "symlink";
+    const leaves = () =>
+      refuse(
+        "UNSAFE_PATH",
+        `${kind} ${quote(link.path)} points at ${quote(link.target)}, outside the skill folder`,
+      );
     if (
       link.target.startsWith("/") ||
       link.target.includes("\\") ||
       link.target.includes("\0") ||
       link.target === ""
     ) {
-      throw refuse(
-        "UNSAFE_PATH",
-        `${kind} ${quote(link.path)} points at ${quote(link.target)}, outside the skill folder`,
-      );
+      throw leaves();
     }
     const from = link.hard
       ? link.target.split("/")
@@ -217,12 +220,10 @@ async function settleLinks(u: Unpacker, prefix: string): Promise<void> {
     const resolved = resolveInside(from, symlinks);
     const inside =
       resolved !== undefined && (prefix === "" || (resolved.length > 1 && resolved[0] === prefix));
-    if (!resolved || !inside) {
-      throw refuse(
-        "UNSAFE_PATH",
-        `${kind} ${quote(link.path)} points at ${quote(link.target)}, outside the skill folder`,
-      );
-    }
+    if (!resolved || !inside) throw leaves();
+    return { link, kind, resolved };
+  });
+  for (const { link, kind, resolved } of landed) {
     const target = u.files.get(foldKey(resolved.join("/")));
     if (!target) {
       throw refuse(
