@@ -1,10 +1,11 @@
-import { readFile, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIST_ESM, pullInProcess, requireBuild } from "../test/dist.js";
 import { pack, type Served, serve, skillMd, staticFiles, tempDir, tree, until } from "../test/server.js";
 import { urlToDirName } from "./cache-dir.js";
+import { acquireLock } from "./cache-lock.js";
 import { pull } from "./pull.js";
 
 // Two processes, one cache: the pack lock serializes them, and a pull killed half-way leaves
@@ -121,5 +122,48 @@ describe("two processes pulling one pack", { timeout: 30_000 }, () => {
     const result = await waiting;
     expect(result.files).toEqual(first.files);
     expect(server.hits("/index.json")).toHaveLength(2);
+  });
+});
+
+async function deadPid(): Promise<number> {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
+  await new Promise((resolve) => child.on("exit", resolve));
+  return child.pid as number;
+}
+
+describe("taking over a lock whose breaker died", () => {
+  it("removes a dead breaker's guard at once instead of waiting for it to age", async () => {
+    const dir = join(root, "pack");
+    await mkdir(dir, { recursive: true });
+    const pid = await deadPid();
+    const dead = JSON.stringify({ pid, host: hostname(), token: "dead" });
+    await writeFile(join(dir, ".lock"), dead);
+    await writeFile(join(dir, ".lock.break"), JSON.stringify({ pid, host: hostname() }));
+
+    const started = Date.now();
+    const lock = await acquireLock(dir);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(await readFile(join(dir, ".lock"), "utf8")).toContain(`"pid":${process.pid}`);
+    expect(await tree(dir)).toEqual([".lock"]);
+    await lock.release();
+  }, 15_000);
+
+  it("sleeps while a live breaker holds the guard, rather than spinning", async () => {
+    const dir = join(root, "pack");
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      join(dir, ".lock"),
+      JSON.stringify({ pid: await deadPid(), host: hostname(), token: "dead" }),
+    );
+    await writeFile(join(dir, ".lock.break"), JSON.stringify({ pid: process.pid, host: hostname() }));
+
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 1_000);
+    const cpu = process.cpuUsage();
+    await expect(acquireLock(dir, controller.signal)).rejects.toMatchObject({ code: "ABORTED" });
+    const used = process.cpuUsage(cpu);
+    // A busy loop burns the whole second; polling with sleeps uses a few milliseconds.
+    expect((used.user + used.system) / 1000).toBeLessThan(400);
   });
 });
