@@ -132,7 +132,7 @@ class Unpacker {
         0o644,
       );
     } catch (error) {
-      throw new SkillError("READ_ERROR", `Failed to unpack ${quote(path)} (${errorText(error)})`, {
+      throw new SkillError("WRITE_ERROR", `Failed to unpack ${quote(path)} (${errorText(error)})`, {
         cause: error,
       });
     }

@@ -182,7 +182,7 @@ export async function writeManifest(
     await rename(temp, path);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => {});
-    throw new SkillError("READ_ERROR", `Failed to write ${path} (${errorText(error)})`, {
+    throw new SkillError("WRITE_ERROR", `Failed to write ${path} (${errorText(error)})`, {
       path,
       cause: error,
     });

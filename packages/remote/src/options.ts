@@ -99,7 +99,7 @@ const NO_LOGGER: Logger = { warn() {} };
 /** Appended to the reason of a skipped skill whose earlier copy stays in the cache. */
 export const KEPT = "; the previous copy was kept";
 /** The code of a failed cache write. */
-export const WRITE_CODE: SkillErrorCode = "READ_ERROR";
+export const WRITE_CODE: SkillErrorCode = "WRITE_ERROR";
 
 export interface Settings {
   readonly cacheDir: string;

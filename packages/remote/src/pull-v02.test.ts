@@ -315,7 +315,7 @@ describe("pull: integrity", () => {
     const archive = tarGz([{ name: "SKILL.md", body: skillBody("cdn") }]);
     const cdn = await start(
       staticFiles(
-        new Map([
+        new Map<string, string | Buffer>([
           ["cdn.tar.gz", archive],
           ["moved/SKILL.md", skillMd("moved")],
         ]),

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { lstat, mkdir } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { SkillError } from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
 import { acquireLock } from "./cache-lock.js";
@@ -155,6 +155,24 @@ export async function cachedResult(
   };
 }
 
+/**
+ * The pack's cached copy without touching the network or the lock, with the time its index was
+ * last checked (ms since the epoch; 0 when unknown), or `undefined` when it was never pulled.
+ */
+export async function readCachedPack(
+  url: string,
+  cacheDir: string,
+): Promise<{ readonly result: PullResult; readonly checkedAt: number } | undefined> {
+  const packDir = join(resolve(cacheDir), urlToDirName(url));
+  const state = await readState(packDir);
+  if (!state) return undefined;
+  const checkedAt = Date.parse(state.checkedAt ?? state.pulledAt);
+  return {
+    result: await cachedResult(packDir, state, indexCandidates(url)[0] as string),
+    checkedAt: Number.isFinite(checkedAt) ? checkedAt : 0,
+  };
+}
+
 async function pullLocked(
   candidates: readonly string[],
   packDir: string,
@@ -197,7 +215,7 @@ async function pullLocked(
         `${e.message}; serving the copy cached at ${state.pulledAt || "an earlier pull"}`,
         {
           code: e.code,
-          url: candidates[0],
+          url: candidates[0] as string,
           path: packDir,
         },
       );
