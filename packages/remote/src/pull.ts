@@ -103,7 +103,7 @@ async function pullWithDeadline(
   }, settings.pullTimeoutMs);
   const signal = settings.signal ? AbortSignal.any([settings.signal, deadline.signal]) : deadline.signal;
   try {
-    return await pullLocked(candidates, packDir, settings, signal);
+    return await pullLocked(url, candidates, packDir, settings, signal);
   } finally {
     clearTimeout(timer);
   }
@@ -174,6 +174,7 @@ export async function readCachedPack(
 }
 
 async function pullLocked(
+  url: string,
   candidates: readonly string[],
   packDir: string,
   settings: Settings,
@@ -221,7 +222,7 @@ async function pullLocked(
       );
       return cachedResult(packDir, state, candidates[0] as string);
     }
-    const sync = new PackSync(answer, packDir, state, fetch, settings, signal);
+    const sync = new PackSync(url, answer, packDir, state, fetch, settings, signal);
     return await sync.run(value);
   } catch (error) {
     // The pull's own deadline passed mid-download: the cache is untouched, so serve it.
@@ -246,6 +247,7 @@ class PackSync {
   readonly #pullId = randomBytes(4).toString("hex");
 
   constructor(
+    readonly url: string,
     readonly answer: IndexAnswer,
     readonly packDir: string,
     readonly state: PackState | undefined,
@@ -357,7 +359,7 @@ class PackSync {
       listed,
       {
         format: 1,
-        url: this.state?.url ?? indexUrl,
+        url: this.url,
         pullId: this.#pullId,
         pulledAt: now,
         checkedAt: now,
