@@ -232,10 +232,12 @@ async function describeSkill(found: Found, options: BuildManifestOptions): Promi
     url = new URL(url, base).href;
   }
   const candidate = {
-    ...common,
+    name,
     type: single ? "skill-md" : "archive",
+    description: skill.description,
     url,
     digest,
+    version,
     ...(servesV01 ? { files: files.map((f) => f.rel) } : {}),
   };
   // The rules a pull enforces, for both generations of readers.
