@@ -98,6 +98,13 @@ export function artifactUrl(raw: string, indexUrl: string): string {
   return url.href;
 }
 
+/** How progress events name a v0.2 artifact: `SKILL.md`, or the archive's file name. */
+function artifactName(entry: RemoteSkillEntry): string {
+  if (entry.type !== "archive") return "SKILL.md";
+  const last = (entry.url ?? "").split(/[?#]/)[0]?.split("/").pop();
+  return last || "archive";
+}
+
 interface Streamed {
   readonly notModified: boolean;
   readonly bytes: number;
@@ -215,7 +222,7 @@ export async function syncSkill(
       kept.digest === undefined &&
       sameSet(previousFiles, entry.files ?? []);
   if (unchanged && kept) {
-    for (const file of pinned ? [entry.url as string] : (entry.files ?? []))
+    for (const file of pinned ? [artifactName(entry)] : (entry.files ?? []))
       settings.emit({ type: "file", skill: entry.name, file, bytes: 0, cached: true });
     settings.emit({ type: "skill", name: entry.name, status: "unchanged" });
     const state: SkillState = pinned
@@ -238,7 +245,7 @@ export async function syncSkill(
       return { kind: "staged", entry, state, staging, work };
     }
     await mkdir(staging, { mode: 0o755 });
-    const results = await fetchFiles(ctx, entry, staging, kept, present);
+    const results = await fetchFiles(ctx, entry, staging, previous, present);
     const files = table<FileState>();
     for (const r of results) files[r.file] = r.state;
     const state: SkillState = { files, ...(entry.version === undefined ? {} : { version: entry.version }) };
@@ -296,7 +303,13 @@ async function fetchPinned(
   const download = join(work, "archive");
   const got = await fetchToFile(ctx, url, download, undefined, signal);
   if (`sha256:${got.sha256}` !== expected) throw integrityError(url, got.sha256, expected);
-  ctx.settings.emit({ type: "file", skill: entry.name, file: url, bytes: got.bytes, cached: false });
+  ctx.settings.emit({
+    type: "file",
+    skill: entry.name,
+    file: artifactName(entry),
+    bytes: got.bytes,
+    cached: false,
+  });
   const format = archiveFormat(got.contentType, got.url, got.head);
   if (!format) {
     throw new SkillError(
