@@ -1,4 +1,6 @@
-import { readFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SkillErrorCode } from "@skill/core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -287,6 +289,56 @@ describe("hostile .zip archives are refused whole", () => {
     expect(result.skipped).toEqual([]);
     expect(await tree(join(result.dir, "wrapped"))).toEqual(["SKILL.md"]);
   });
+});
+
+describe("archives written by real tools", () => {
+  async function pullArchive(name: string, archive: Buffer, ext: string) {
+    const files = new Map<string, string | Buffer>([
+      [
+        "index.json",
+        JSON.stringify({
+          $schema: SCHEMA_V0_2,
+          skills: [{ name, type: "archive", url: `${name}.${ext}`, digest: digestOf(archive) }],
+        }),
+      ],
+      [`${name}.${ext}`, archive],
+    ]);
+    const server = await serve(staticFiles(files));
+    servers.push(server);
+    return pull(server.index, { cacheDir });
+  }
+
+  const LONG = `${"deep/".repeat(24)}file.md`;
+
+  async function sourceFolder(): Promise<string> {
+    const src = join(root, "src");
+    await mkdir(join(src, ...LONG.split("/").slice(0, -1)), { recursive: true });
+    await writeFile(join(src, "SKILL.md"), skillBody("made"));
+    await writeFile(join(src, LONG), "long path\n");
+    return src;
+  }
+
+  it("a .tar.gz made by the tar package, with ./ entries and a path past 100 bytes", async () => {
+    const src = await sourceFolder();
+    const { create } = await import("tar");
+    const out = join(root, "made.tar.gz");
+    await create({ gzip: true, file: out, cwd: src, portable: true }, ["."]);
+    const result = await pullArchive("made", await readFile(out), "tar.gz");
+    expect(result.skipped).toEqual([]);
+    expect(await readFile(join(result.dir, "made", ...LONG.split("/")), "utf8")).toBe("long path\n");
+  });
+
+  it.skipIf(!existsSync("/usr/bin/zip"))(
+    "a .zip made by Info-ZIP (skipped where /usr/bin/zip is absent)",
+    async () => {
+      const src = await sourceFolder();
+      const out = join(root, "made.zip");
+      execFileSync("/usr/bin/zip", ["-qr", out, "."], { cwd: src });
+      const result = await pullArchive("made", await readFile(out), "zip");
+      expect(result.skipped).toEqual([]);
+      expect(await readFile(join(result.dir, "made", ...LONG.split("/")), "utf8")).toBe("long path\n");
+    },
+  );
 });
 
 describe("archive bombs stop while inflating", () => {

@@ -242,6 +242,7 @@ describe("writeManifest → serve → pull", () => {
       "pdf/reference/forms.md": "# Forms\n",
       "pdf/assets/logo.png": binary(),
       "pdf/assets/all-bytes.bin": Buffer.from(Array.from({ length: 256 }, (_, i) => i)),
+      [`pdf/${"nested/".repeat(20)}past-100-bytes.md`]: "a path the ustar name field cannot hold\n",
       "zip/SKILL.md": skillMd("zip"),
       "zip/empty.txt": "",
     });
