@@ -2,12 +2,14 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import type { SkillErrorCode } from "@skill/core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   digestOf,
   type Member,
   skillBody,
+  tar,
   tarGz,
   tarGzBomb,
   type ZipMember,
@@ -288,6 +290,29 @@ describe("hostile .zip archives are refused whole", () => {
     const result = await pull(server.index, { cacheDir });
     expect(result.skipped).toEqual([]);
     expect(await tree(join(result.dir, "wrapped"))).toEqual(["SKILL.md"]);
+  });
+});
+
+describe("damaged archives are refused, never half-read", () => {
+  const two = () =>
+    tar([
+      { name: "SKILL.md", body: skillBody("bad") },
+      { name: "big.md", body: "y".repeat(5000) },
+    ]);
+  const cases: [string, () => Buffer, "tar.gz" | "zip"][] = [
+    ["a tar cut between entries", () => gzipSync(two().subarray(0, 1024)), "tar.gz"],
+    ["a tar cut inside an entry", () => gzipSync(two().subarray(0, 2048)), "tar.gz"],
+    [
+      "a gzip stream cut short",
+      () => tarGz([{ name: "SKILL.md", body: skillBody("bad") }]).subarray(0, 30),
+      "tar.gz",
+    ],
+    ["bytes that are no archive", () => Buffer.from("hello, not an archive"), "tar.gz"],
+    ["a zip cut short", () => zip([{ name: "SKILL.md", body: skillBody("bad") }]).subarray(0, 60), "zip"],
+  ];
+  it.each(cases)("%s", async (_title, make, ext) => {
+    const skipped = await pullHostile(make(), ext);
+    expect(skipped.code).toBe("INTEGRITY_ERROR");
   });
 });
 

@@ -60,6 +60,8 @@ class Unpacker {
   readonly dirs = new Set<string>();
   readonly links: Link[] = [];
   readonly #seen = new Set<string>();
+  /** Files being written: closed (and reported truncated) if the archive ends or fails first. */
+  readonly open = new Map<number, string>();
   #entries = 0;
   #bytes = 0;
 
@@ -111,7 +113,7 @@ class Unpacker {
   }
 
   /** Starts a regular file; the returned writer counts, hashes and writes synchronously. */
-  open(path: string): { write(chunk: Uint8Array): void; end(): void } {
+  start(path: string, expected?: number): { write(chunk: Uint8Array): void; end(): void } {
     const dest = join(this.raw, ...path.split("/"));
     const parent = path.split("/").slice(0, -1);
     for (let i = 1; i <= parent.length; i++) {
@@ -136,9 +138,9 @@ class Unpacker {
         cause: error,
       });
     }
+    this.open.set(fd, path);
     const hash: Hash = createHash("sha256");
     let size = 0;
-    let closed = false;
     return {
       write: (chunk) => {
         this.count(chunk.byteLength);
@@ -147,18 +149,23 @@ class Unpacker {
         for (let offset = 0; offset < chunk.byteLength; ) offset += writeSync(fd, chunk, offset);
       },
       end: () => {
-        if (closed) return;
-        closed = true;
+        if (!this.open.delete(fd)) return;
         closeSync(fd);
+        if (expected !== undefined && size !== expected) {
+          throw refuse("INTEGRITY_ERROR", `it ends inside ${quote(path)} (${size} of ${expected} bytes)`);
+        }
         if (size < BLOCK_BYTES) this.count(BLOCK_BYTES - size);
         this.files.set(foldKey(path), { path, size, sha256: hash.digest("hex") });
       },
     };
   }
 
-  close(): void {
-    // Writers are closed as their entries end; nothing is left open after a failure either
-    // because every write is synchronous within its chunk.
+  /** Closes what a failure or a truncated archive left open; returns the first such path. */
+  close(): string | undefined {
+    const first = this.open.values().next().value;
+    for (const fd of this.open.keys()) closeSync(fd);
+    this.open.clear();
+    return first;
   }
 }
 
@@ -281,7 +288,7 @@ async function unpackTar(file: string, u: Unpacker, signal: AbortSignal | undefi
       const path = u.entry(entry.path, false);
       if (path === "")
         throw refuse("UNSAFE_PATH", `entry ${quote(entry.path)} is a file at the root's own name`);
-      const out = u.open(path);
+      const out = u.start(path, entry.size);
       entry.on("data", (chunk: Buffer) => {
         if (failure) return;
         try {
@@ -306,14 +313,20 @@ async function unpackTar(file: string, u: Unpacker, signal: AbortSignal | undefi
 
   const limit = u.limits.maxBytes + (u.limits.maxFiles + 8) * 3 * 512 + 1024 * 1024;
   let inflated = 0;
+  let tail = Buffer.alloc(0);
   const stream = createReadStream(file).pipe(createGunzip());
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       if (signal?.aborted) throw signal.reason;
       inflated += chunk.byteLength;
       if (inflated > limit) u.count(u.limits.maxBytes + 1);
+      tail = Buffer.concat([tail, chunk.subarray(-1024)]).subarray(-1024);
       parser.write(chunk);
       if (failure) break;
+    }
+    // A tar ends with two zero blocks; without them it was cut short, perhaps between entries.
+    if (!failure && (inflated % 512 !== 0 || tail.length < 1024 || tail.some((b) => b !== 0))) {
+      fail(refuse("INTEGRITY_ERROR", "it is cut short (no end-of-archive blocks)"));
     }
     if (!failure) await new Promise<void>((resolve) => parser.end(resolve));
   } catch (error) {
@@ -423,7 +436,7 @@ async function unpackZip(file: string, u: Unpacker, signal: AbortSignal | undefi
         u.links.push({ path, target: Buffer.concat(chunks).toString("utf8"), hard: false });
         continue;
       }
-      const out = u.open(path);
+      const out = u.start(path);
       try {
         for await (const chunk of stream as AsyncIterable<Buffer>) {
           if (signal?.aborted) throw signal.reason;
@@ -433,9 +446,8 @@ async function unpackZip(file: string, u: Unpacker, signal: AbortSignal | undefi
         stream.destroy();
         if (SkillError.isInstance(error) || signal?.aborted) throw error;
         throw refuse("INTEGRITY_ERROR", `entry ${quote(name)} is damaged (${errorText(error)})`);
-      } finally {
-        out.end();
       }
+      out.end();
     }
   } finally {
     zip.close();
@@ -465,7 +477,8 @@ export async function unpackArchive(
   try {
     if (format === "zip") await unpackZip(file, u, signal);
     else await unpackTar(file, u, signal);
-    u.close();
+    const cut = u.close();
+    if (cut !== undefined) throw refuse("INTEGRITY_ERROR", `it ends inside ${quote(cut)}`);
     // SKILL.md at the root, or inside the single top-level folder when the root holds nothing else.
     const top = new Set([...u.files.values(), ...u.links].map((f) => f.path.split("/")[0] as string));
     for (const d of u.dirs) top.add(d.split("/")[0] as string);
@@ -492,6 +505,7 @@ export async function unpackArchive(
     await rename(root, into);
     return files;
   } finally {
+    u.close();
     await rm(raw, { recursive: true, force: true }).catch(() => {});
   }
 }
