@@ -325,6 +325,39 @@ describe("skill pull, pack and remote skills", () => {
     expect(tampered.stdout).toContain("reference.md changed since it was pulled");
   });
 
+  it("a load with a stale cached pack and a silent server ends soon after --timeout", async () => {
+    const { createServer } = await import("node:net");
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as { port: number };
+    const own = ["--cwd", project, "--home", home, "--cache", join(root, "stale-cache")];
+    // Cache the pack under the silent server's URL, then make the copy old enough to revalidate.
+    const pack = join(root, "stale-pack");
+    await cp(join(examples, "remote-pack"), pack, { recursive: true });
+    const real = await serveDir(pack);
+    const url = `http://127.0.0.1:${port}/index.json`;
+    try {
+      const pulled = await run([...own, "pull", `${real.url}index.json`, "--json"]);
+      const dir = dirname(dirname(JSON.parse(pulled.stdout).packs[0].files[0]));
+      const { urlToDirName } = await import("@skill/remote");
+      await cp(dir, join(root, "stale-cache", urlToDirName(url)), { recursive: true });
+      const statePath = join(root, "stale-cache", urlToDirName(url), ".state.json");
+      const state = JSON.parse(await readFile(statePath, "utf8"));
+      state.checkedAt = "2000-01-01T00:00:00.000Z";
+      await writeFile(statePath, JSON.stringify(state));
+    } finally {
+      await real.close();
+    }
+    try {
+      const started = Date.now();
+      const listed = await run([...own, "--timeout", "300", "--url", url, "list", "--json"]);
+      expect(Date.now() - started).toBeLessThan(8_000);
+      expect(JSON.parse(listed.stdout).skills.map((s: { name: string }) => s.name)).toContain("remote-skill");
+    } finally {
+      silent.close();
+    }
+  });
+
   it("--timeout bounds the wait for a server that never answers", async () => {
     const { createServer } = await import("node:net");
     const silent = createServer(() => {});

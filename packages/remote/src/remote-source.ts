@@ -59,8 +59,8 @@ function asSkillError(url: string, error: unknown): SkillError {
 /**
  * A {@link SkillSource} for `SkillService`. Each scan serves every pack's cached copy while it
  * is younger than `refresh.maxAgeMs` (no request at all), and pulls the others at once; a pack
- * with a cached copy never holds the load longer than `timeoutMs` (the pull goes on in the
- * background and the next scan sees it). It returns the cached `SKILL.md` paths, pack by pack
+ * with a cached copy never holds the load longer than `timeoutMs` (past it the pull is abandoned
+ * and the cached copy served). It returns the cached `SKILL.md` paths, pack by pack
  * in the order of `urls` (a later pack wins a name collision).
  *
  * Pack problems are `SourceScan.diagnostics`: `pack-unavailable` (no copy could be had),
@@ -94,7 +94,13 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
       warn: (message) => warnings.push(message),
       ...(options.logger?.debug ? { debug: options.logger.debug.bind(options.logger) } : {}),
     };
-    const running = pull(url, { ...pullOptions, logger, ...(signal ? { signal } : {}) }).then(
+    // A pack with a cached copy gets `timeoutMs` in all; past it the pull is abandoned (so no
+    // socket or timer outlives the scan) and the cached copy is served.
+    const waitMs = pullOptions.timeoutMs ?? DEFAULTS.timeoutMs;
+    const expiry = new AbortController();
+    const timer = cached ? setTimeout(() => expiry.abort(), waitMs) : undefined;
+    const pullSignal = signal ? AbortSignal.any([signal, expiry.signal]) : expiry.signal;
+    const outcome: PackOutcome = await pull(url, { ...pullOptions, logger, signal: pullSignal }).then(
       (result): PackOutcome => ({
         url,
         result,
@@ -102,30 +108,13 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
       }),
       (error: unknown): PackOutcome => ({ url, error: asSkillError(url, error) }),
     );
-    if (!cached) return running;
-    const waitMs = pullOptions.timeoutMs ?? DEFAULTS.timeoutMs;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<PackOutcome>((resolve) => {
-      timer = setTimeout(
-        () =>
-          resolve({
-            url,
-            result: cached.result,
-            note: `Skill pack ${url} did not answer within ${waitMs} ms; serving the copy cached at ${new Date(cached.checkedAt).toISOString()} while it refreshes`,
-          }),
-        waitMs,
-      );
-    });
-    const outcome = await Promise.race([running, late]);
     clearTimeout(timer);
-    if ("error" in outcome) {
-      return {
-        url,
-        result: cached.result,
-        note: `${outcome.error.message}; serving the copy cached at ${new Date(cached.checkedAt).toISOString()}`,
-      };
-    }
-    return outcome;
+    if (!cached || !("error" in outcome) || signal?.aborted) return outcome;
+    const when = new Date(cached.checkedAt).toISOString();
+    const why = expiry.signal.aborted
+      ? `Skill pack ${url} did not answer within ${waitMs} ms (timeoutMs)`
+      : outcome.error.message;
+    return { url, result: cached.result, note: `${why}; serving the copy cached at ${when}` };
   };
 
   return {
