@@ -225,9 +225,22 @@ export async function syncSkill(
     for (const file of pinned ? [artifactName(entry)] : (entry.files ?? []))
       settings.emit({ type: "file", skill: entry.name, file, bytes: 0, cached: true });
     settings.emit({ type: "skill", name: entry.name, status: "unchanged" });
-    const state: SkillState = pinned
-      ? { ...kept, ...(entry.version ? { version: entry.version } : {}) }
-      : kept;
+    let state: SkillState = kept;
+    if (pinned) {
+      // Same bytes, perhaps from a new address: the state records where they are now.
+      let url = kept.url;
+      try {
+        url = artifactUrl(entry.url as string, ctx.indexUrl);
+      } catch {
+        // An unusable URL with an unchanged digest still names the bytes we hold.
+      }
+      const { version: _old, ...rest } = kept;
+      state = {
+        ...rest,
+        ...(url === undefined ? {} : { url }),
+        ...(entry.version ? { version: entry.version } : {}),
+      };
+    }
     return { kind: "unchanged", entry, state };
   }
 
