@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs helper shared with the demo script
@@ -62,7 +62,7 @@ beforeAll(async () => {
   cache = join(root, "cache");
   await cp(join(examples, "project"), project, { recursive: true });
   await cp(join(examples, "home"), home, { recursive: true });
-  server = await serveDir(join(examples, "remote-pack"));
+  server = await serveDir(join(examples, "remote-pack"), "/.well-known/agent-skills/");
   base = ["--cwd", project, "--home", home, "--cache", cache];
 });
 
@@ -251,10 +251,133 @@ describe("skill pull, pack and remote skills", () => {
       "changelog-writer",
       "remote-skill",
     ]);
-    // The committed examples/remote-pack/index.json is what `skill pack` writes today.
+    // The committed examples/remote-pack/index.json (and its archive) is what `skill pack` writes today.
     expect(await readFile(join(copy, "index.json"), "utf8")).toBe(
       await readFile(join(examples, "remote-pack", "index.json"), "utf8"),
     );
+    expect(await readFile(join(copy, "remote-skill.tar.gz"))).toEqual(
+      await readFile(join(examples, "remote-pack", "remote-skill.tar.gz")),
+    );
+  });
+
+  it("pack writes nothing and exits 1 when a skill cannot be listed", async () => {
+    const dir = join(root, "bad-pack");
+    await mkdir(join(dir, "broken"), { recursive: true });
+    await writeFile(join(dir, "broken", "SKILL.md"), "no frontmatter\n");
+    const { code, stderr } = await run([...base, "pack", dir]);
+    expect(code).toBe(1);
+    expect(stderr).toContain("not listed");
+    expect(stderr).toContain("nothing written");
+    await expect(readFile(join(dir, "index.json"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("pull exits 1 and names each entry that failed, and why", async () => {
+    const dir = join(root, "half-pack");
+    await cp(join(examples, "remote-pack"), dir, { recursive: true });
+    const index = JSON.parse(await readFile(join(dir, "index.json"), "utf8"));
+    index.skills[0].digest = `sha256:${"0".repeat(64)}`;
+    index.skills.push({ name: "../escape", type: "skill-md", url: "x", digest: index.skills[0].digest });
+    await writeFile(join(dir, "index.json"), JSON.stringify(index));
+    const half = await serveDir(dir);
+    try {
+      const { code, stdout, stderr } = await run([...base, "pull", `${half.url}index.json`]);
+      expect(code).toBe(1);
+      expect(stdout).toContain("1 skill, 2 skipped");
+      expect(stderr).toMatch(/✗ changelog-writer \(INTEGRITY_ERROR\): Digest mismatch/);
+      expect(stderr).toMatch(/✗ \.\.\/escape \(UNSAFE_PATH\): unsafe name/);
+    } finally {
+      await half.close();
+    }
+  });
+
+  it("pull exits 1 when a pack lists no skill", async () => {
+    const dir = join(root, "empty-pack");
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "index.json"), '{"skills": []}');
+    const empty = await serveDir(dir);
+    try {
+      const { code, stderr } = await run([...base, "pull", `${empty.url}index.json`]);
+      expect(code).toBe(1);
+      expect(stderr).toContain("the pack lists no skill");
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it("--offline serves the cached pack without a request; verify finds it intact, then tampered", async () => {
+    const own = ["--cwd", project, "--home", home, "--cache", join(root, "offline-cache")];
+    expect((await run([...own, "pull", server.url])).code).toBe(0);
+    const before = server.requests.length;
+    const listed = await run([...own, "--offline", "--url", server.url, "list", "--json"]);
+    expect(JSON.parse(listed.stdout).skills.map((s: { name: string }) => s.name)).toContain("remote-skill");
+    const pulled = await run([...own, "--offline", "pull", server.url]);
+    expect(pulled.stdout).toContain("offline, the cached copy");
+    expect(server.requests.length).toBe(before);
+
+    const verified = await run([...own, "verify", server.url]);
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toContain("2 cached skills checked");
+    const data = JSON.parse((await run([...own, "--offline", "pull", server.url, "--json"])).stdout);
+    const skill = data.packs[0].files.find((f: string) => f.includes("remote-skill"));
+    await writeFile(join(dirname(skill), "reference.md"), "edited\n");
+    const tampered = await run([...own, "verify", server.url]);
+    expect(tampered.code).toBe(1);
+    expect(tampered.stdout).toContain("reference.md changed since it was pulled");
+  });
+
+  it("a load with a stale cached pack and a silent server ends soon after --timeout", async () => {
+    const { createServer } = await import("node:net");
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as { port: number };
+    const own = ["--cwd", project, "--home", home, "--cache", join(root, "stale-cache")];
+    // Cache the pack under the silent server's URL, then make the copy old enough to revalidate.
+    const pack = join(root, "stale-pack");
+    await cp(join(examples, "remote-pack"), pack, { recursive: true });
+    const real = await serveDir(pack);
+    const url = `http://127.0.0.1:${port}/index.json`;
+    try {
+      const pulled = await run([...own, "pull", `${real.url}index.json`, "--json"]);
+      const dir = dirname(dirname(JSON.parse(pulled.stdout).packs[0].files[0]));
+      const { urlToDirName } = await import("@skill/remote");
+      await cp(dir, join(root, "stale-cache", urlToDirName(url)), { recursive: true });
+      const statePath = join(root, "stale-cache", urlToDirName(url), ".state.json");
+      const state = JSON.parse(await readFile(statePath, "utf8"));
+      state.checkedAt = "2000-01-01T00:00:00.000Z";
+      await writeFile(statePath, JSON.stringify(state));
+    } finally {
+      await real.close();
+    }
+    try {
+      const started = Date.now();
+      const listed = await run([...own, "--timeout", "300", "--url", url, "list", "--json"]);
+      expect(Date.now() - started).toBeLessThan(8_000);
+      expect(JSON.parse(listed.stdout).skills.map((s: { name: string }) => s.name)).toContain("remote-skill");
+    } finally {
+      silent.close();
+    }
+  });
+
+  it("--timeout bounds the wait for a server that never answers", async () => {
+    const { createServer } = await import("node:net");
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      const started = Date.now();
+      const { code, stderr } = await run([
+        ...base,
+        "--timeout",
+        "300",
+        "pull",
+        `http://127.0.0.1:${port}/index.json`,
+      ]);
+      expect(code).toBe(1);
+      expect(stderr).toContain("timed out after 300 ms");
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      silent.close();
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import { DEFAULT_BUDGET, prompt, RANKS } from "./commands/prompt.js";
 import { pull } from "./commands/pull.js";
 import { show } from "./commands/show.js";
 import { validate } from "./commands/validate.js";
+import { verify } from "./commands/verify.js";
 import { watch } from "./commands/watch.js";
 import { why } from "./commands/why.js";
 import { type Context, createContext, type GlobalOptions } from "./context.js";
@@ -25,6 +26,13 @@ function positiveInt(value: string): number {
 
 function budgetValue(value: string): number {
   return value === "none" ? Number.POSITIVE_INFINITY : positiveInt(value);
+}
+
+function positiveMs(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new InvalidArgumentError("expected milliseconds, a whole number above 0");
+  return n;
 }
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -53,6 +61,8 @@ function createProgram(setExit: (code: number) => void): Command {
     .option("--agent <name>", "agent whose permissions apply", "build")
     .option("--cache <dir>", "cache for remote packs (default: $XDG_CACHE_HOME/skill/remote)")
     .option("--url <url>", "also load a remote skill pack (repeatable)", collect)
+    .option("--offline", "remote packs: use the cached copies, never the network")
+    .option("--timeout <ms>", "remote packs: longest wait for a server, in ms (default 30000)", positiveMs)
     .option("--json", "machine-readable output on stdout")
     .option("--no-color", "no colours")
     .option("--verbose", "show shadowed and failed skills, warnings and stack traces")
@@ -139,8 +149,18 @@ function createProgram(setExit: (code: number) => void): Command {
     .action(action((ctx, urls: string[]) => pull(ctx, urls)));
   program
     .command("pack <dir>")
-    .description("write index.json for a folder of skills, ready for any static web server")
-    .action(action((ctx, dir: string) => pack(ctx, dir)));
+    .description(
+      "write index.json (discovery v0.2, read by v0.1 clients too) and archives for a folder of skills",
+    )
+    .option("--no-archives", "write a v0.1-only index, for servers that cannot hold archives")
+    .option("--base-url <url>", "absolute URL the pack is served from (artifact URLs become absolute)")
+    .action(
+      action((ctx, dir: string, opts: { archives?: boolean; baseUrl?: string }) => pack(ctx, dir, opts)),
+    );
+  program
+    .command("verify [url]")
+    .description("re-hash cached remote skills against the digests recorded when they were pulled")
+    .action(action((ctx, url: string | undefined) => verify(ctx, url)));
   program
     .command("why <name>")
     .description("which permission rule decides whether --agent sees a skill")

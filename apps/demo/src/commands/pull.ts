@@ -1,15 +1,22 @@
+import { printable } from "@skill/core";
 import { type PullProgress, type PullResult, pull as pullPack } from "@skill/remote";
 import cliProgress from "cli-progress";
-import type { Context } from "../context.js";
+import { type Context, remoteOptions } from "../context.js";
 import { displayPath, formatBytes, plural } from "../output.js";
 
 interface Tally {
   files: number;
   bytes: number;
   unchanged: number;
+  skills: number;
+  skillTotal: number;
 }
 
-/** `skill pull URL…`: downloads remote packs into the cache, with a progress bar on a terminal. */
+/**
+ * `skill pull URL…`: downloads remote packs into the cache, with a progress bar on a terminal
+ * that moves with every file and every skill. Exits 1 when a pack fails, yields no skill, or
+ * skips an entry (each named, with why, on its own line).
+ */
 export async function pull(ctx: Context, urls: readonly string[]): Promise<number> {
   const { out } = ctx;
   const c = out.color;
@@ -21,11 +28,12 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
   }[] = [];
   const showBar = out.isTTY && !out.json;
   for (const url of urls) {
-    const tally: Tally = { files: 0, bytes: 0, unchanged: 0 };
+    const tally: Tally = { files: 0, bytes: 0, unchanged: 0, skills: 0, skillTotal: 0 };
+    const shown = printable(url);
     const bar = showBar
       ? new cliProgress.SingleBar(
           {
-            format: `${url}  {bar}  {value}/{total} skills  {detail}`,
+            format: `${shown}  {bar}  {value}/{total} files  {skills}/{skillTotal} skills  {detail}`,
             hideCursor: true,
             clearOnComplete: true,
           },
@@ -33,20 +41,23 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
         )
       : undefined;
     const onProgress = (event: PullProgress) => {
-      if (event.type === "index") bar?.start(event.skills, 0, { detail: "" });
-      else if (event.type === "file") {
+      if (event.type === "index") {
+        tally.skillTotal = event.skills;
+        bar?.start(event.files, 0, { detail: "", skills: 0, skillTotal: event.skills });
+      } else if (event.type === "file") {
         if (!event.cached) {
           tally.files++;
           tally.bytes += event.bytes;
         }
-        bar?.update({ detail: `${event.skill}/${event.file}` });
+        bar?.increment(1, { detail: printable(`${event.skill}/${event.file}`).slice(0, 60) });
       } else if (event.type === "skill") {
         if (event.status === "unchanged") tally.unchanged++;
-        bar?.increment(1, { detail: event.name });
+        if (event.status !== "removed") tally.skills++;
+        bar?.update({ skills: Math.min(tally.skills, tally.skillTotal), detail: printable(event.name) });
       }
     };
     try {
-      const result = await pullPack(url, { cacheDir: ctx.cacheDir, logger: ctx.logger, onProgress });
+      const result = await pullPack(url, { ...remoteOptions(ctx), onProgress });
       results.push({ url, result, tally });
     } catch (error) {
       const e = error as { code?: string; message: string };
@@ -56,7 +67,12 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
     }
   }
 
-  const failed = results.filter((r) => r.error).length;
+  const failing = (r: (typeof results)[number]) =>
+    r.error !== undefined ||
+    r.result === undefined ||
+    r.result.files.length === 0 ||
+    r.result.skipped.length > 0;
+  const failed = results.filter(failing).length;
   if (out.json) {
     out.data({
       cacheDir: ctx.cacheDir,
@@ -68,8 +84,9 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
     return failed > 0 ? 1 : 0;
   }
   for (const { url, result, tally, error } of results) {
+    const shown = printable(url);
     if (error) {
-      out.error(`${c.red("✗")} ${url}: ${error.message}`);
+      out.error(`${c.red("✗")} ${shown}: ${printable(error.message)}`);
       continue;
     }
     if (!result) continue;
@@ -77,14 +94,21 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
     if (tally.unchanged > 0) parts.push(`${tally.unchanged} unchanged`);
     if (result.skipped.length > 0) parts.push(c.yellow(`${result.skipped.length} skipped`));
     const transfer = `${plural(tally.files, "file")} downloaded (${formatBytes(tally.bytes)})`;
-    const mark = result.fromCache ? c.yellow("!") : c.green("✓");
-    out.line(
-      `${mark} ${url}: ${parts.join(", ")}; ${result.fromCache ? "offline, served the cached copy" : transfer}`,
-    );
-    for (const s of result.skipped) out.line(`    skipped ${JSON.stringify(s.name)}: ${s.reason}`);
+    const bad = result.files.length === 0 || result.skipped.length > 0;
+    const mark = bad ? c.red("✗") : result.fromCache ? c.yellow("!") : c.green("✓");
+    const how = result.fromCache
+      ? ctx.offline
+        ? "offline, the cached copy"
+        : "unreachable, served the cached copy"
+      : transfer;
+    out.line(`${mark} ${shown}: ${parts.join(", ")}; ${how}`);
+    if (result.indexUrl !== url) out.line(`    index: ${printable(result.indexUrl)}`);
+    for (const s of result.skipped)
+      out.error(`    ✗ ${printable(s.name)} (${s.code}): ${printable(s.reason)}`);
+    if (result.files.length === 0 && result.skipped.length === 0) out.error(`    ✗ the pack lists no skill`);
     if (out.verbose) for (const f of result.files) out.line(`    ${displayPath(f, ctx.cwd, ctx.home)}`);
   }
   out.line(`cache: ${ctx.cacheDir}`);
-  if (out.verbose) for (const w of ctx.warnings) out.error(`warning: ${w}`);
+  if (out.verbose) for (const w of ctx.warnings) out.error(`warning: ${printable(w)}`);
   return failed > 0 ? 1 : 0;
 }
