@@ -1,8 +1,57 @@
+import { readdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { auditSkill, type Capabilities, type CapabilityDiff, diffCapabilities } from "@skill/audit";
 import { printable } from "@skill/core";
-import { type PullProgress, type PullResult, pull as pullPack } from "@skill/remote";
+import { type PullProgress, type PullResult, pull as pullPack, urlToDirName } from "@skill/remote";
 import cliProgress from "cli-progress";
+import { formatCapabilityDiff } from "../capability-diff.js";
 import { type Context, remoteOptions } from "../context.js";
 import { displayPath, formatBytes, plural } from "../output.js";
+
+const NO_CAPABILITIES: Capabilities = {
+  tools: [],
+  executables: [],
+  commands: [],
+  hosts: [],
+  env: [],
+  hooks: false,
+};
+
+/** What each skill cached for `url` can do now, by skill name: the "before" of a pull. */
+async function cachedCapabilities(ctx: Context, url: string): Promise<Map<string, Capabilities>> {
+  const before = new Map<string, Capabilities>();
+  let packDir: string;
+  try {
+    packDir = join(ctx.cacheDir, urlToDirName(url));
+  } catch {
+    return before; // an invalid URL has no cache; the pull says why
+  }
+  const entries = await readdir(packDir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
+    const audit = await auditSkill(join(packDir, entry.name)).catch(() => undefined);
+    if (audit) before.set(entry.name, audit.capabilities);
+  }
+  return before;
+}
+
+/** The capability diff of every skill a pull added or changed, by name (sorted, unchanged ones left out). */
+async function capabilityChanges(
+  result: PullResult,
+  before: ReadonlyMap<string, Capabilities>,
+): Promise<{ name: string; added: boolean; diff: CapabilityDiff }[]> {
+  const out: { name: string; added: boolean; diff: CapabilityDiff }[] = [];
+  for (const change of result.changed) {
+    if (change.after === undefined) continue;
+    const audit = await auditSkill(dirname(change.after)).catch(() => undefined);
+    if (!audit) continue;
+    const cachedName = change.before === undefined ? undefined : dirname(change.before).split(/[\\/]/).pop();
+    const previous = before.get(change.name) ?? (cachedName ? before.get(cachedName) : undefined);
+    const diff = diffCapabilities(previous ?? NO_CAPABILITIES, audit.capabilities);
+    if (diff.changed) out.push({ name: change.name, added: previous === undefined, diff });
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
 
 interface Tally {
   files: number;
@@ -25,6 +74,7 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
     result?: PullResult;
     tally: Tally;
     error?: { code: string; message: string };
+    capabilities?: { name: string; added: boolean; diff: CapabilityDiff }[];
   }[] = [];
   const showBar = out.isTTY && !out.json;
   for (const url of urls) {
@@ -57,8 +107,10 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
       }
     };
     try {
+      // What each cached skill could do before, so that an update shows what power it gained.
+      const before = await cachedCapabilities(ctx, url);
       const result = await pullPack(url, { ...remoteOptions(ctx), onProgress });
-      results.push({ url, result, tally });
+      results.push({ url, result, tally, capabilities: await capabilityChanges(result, before) });
     } catch (error) {
       const e = error as { code?: string; message: string };
       results.push({ url, tally, error: { code: e.code ?? "REMOTE_ERROR", message: e.message } });
@@ -76,14 +128,26 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
   if (out.json) {
     out.data({
       cacheDir: ctx.cacheDir,
-      packs: results.map(({ url, result, tally, error }) =>
-        error ? { url, error } : { url, ...result, downloaded: { files: tally.files, bytes: tally.bytes } },
+      packs: results.map(({ url, result, tally, error, capabilities }) =>
+        error
+          ? { url, error }
+          : {
+              url,
+              ...result,
+              downloaded: { files: tally.files, bytes: tally.bytes },
+              capabilities: (capabilities ?? []).map(({ name, added, diff }) => ({
+                name,
+                added,
+                gained: diff.gained,
+                lost: diff.lost,
+              })),
+            },
       ),
       warnings: ctx.warnings,
     });
     return failed > 0 ? 1 : 0;
   }
-  for (const { url, result, tally, error } of results) {
+  for (const { url, result, tally, error, capabilities } of results) {
     const shown = printable(url);
     if (error) {
       out.error(`${c.red("✗")} ${shown}: ${printable(error.message)}`);
@@ -106,6 +170,12 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
     for (const s of result.skipped)
       out.error(`    ✗ ${printable(s.name)} (${s.code}): ${printable(s.reason)}`);
     if (result.files.length === 0 && result.skipped.length === 0) out.error(`    ✗ the pack lists no skill`);
+    for (const { name, added, diff } of capabilities ?? []) {
+      const [first, second] = formatCapabilityDiff(diff);
+      const label = `${printable(name)}${added ? " (new)" : ""}`;
+      out.line(`    ${c.bold(label)}: ${first ?? ""}`);
+      if (second !== undefined) out.line(`    ${" ".repeat([...label].length)}  ${second}`);
+    }
     if (out.verbose) for (const f of result.files) out.line(`    ${displayPath(f, ctx.cwd, ctx.home)}`);
   }
   out.line(`cache: ${ctx.cacheDir}`);
