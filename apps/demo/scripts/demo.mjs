@@ -15,7 +15,7 @@ const home = join(repo, "examples", "home");
 const pack = join(repo, "examples", "remote-pack");
 
 const cache = await mkdtemp(join(tmpdir(), "skill-demo-cache-"));
-const server = await serveDir(pack);
+const server = await serveDir(pack, "/.well-known/agent-skills/");
 const base = ["--cwd", project, "--home", home, "--cache", cache];
 const shown = (args) =>
   args
@@ -45,7 +45,7 @@ async function step(title, args, expectedExit = 0) {
 }
 
 try {
-  console.log(`Serving ${relative(repo, pack)} at ${server.url}; cache in ${cache}`);
+  console.log(`Serving ${relative(repo, pack)} at ${server.url}.well-known/agent-skills/; cache in ${cache}`);
   await step("Every skill the default agent sees: project, home and config paths", ["list", "--verbose"]);
   await step("The system-prompt catalog for agent 'review' (internal-deploy is denied to it)", [
     "prompt",

@@ -5,15 +5,24 @@ import { stat } from "node:fs/promises";
 import { createServer } from "node:http";
 import { join, normalize, sep } from "node:path";
 
-const TYPES = { ".json": "application/json", ".md": "text/markdown; charset=utf-8" };
+const TYPES = {
+  ".json": "application/json",
+  ".md": "text/markdown; charset=utf-8",
+  ".gz": "application/gzip",
+  ".zip": "application/zip",
+};
 
-/** Serves `dir` on a free loopback port; resolves to `{ url, close, requests }`. */
-export async function serveDir(dir) {
+/**
+ * Serves `dir` on a free loopback port, under the path `mount` (default `/`, e.g.
+ * `/.well-known/agent-skills/` to publish a pack as a site does); resolves to `{ url, close, requests }`.
+ */
+export async function serveDir(dir, mount = "/") {
   const root = normalize(dir + sep);
   const requests = [];
   const server = createServer(async (req, res) => {
     requests.push(req.url);
-    const path = normalize(join(root, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)));
+    const pathname = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+    const path = pathname.startsWith(mount) ? normalize(join(root, pathname.slice(mount.length))) : "";
     const info = path.startsWith(root) ? await stat(path).catch(() => undefined) : undefined;
     if (!info?.isFile()) {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");

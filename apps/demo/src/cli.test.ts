@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs helper shared with the demo script
@@ -80,7 +80,7 @@ beforeAll(async () => {
   cache = join(root, "cache");
   await cp(join(examples, "project"), project, { recursive: true });
   await cp(join(examples, "home"), home, { recursive: true });
-  server = await serveDir(join(examples, "remote-pack"));
+  server = await serveDir(join(examples, "remote-pack"), "/.well-known/agent-skills/");
   base = ["--cwd", project, "--home", home, "--cache", cache];
 });
 
@@ -269,10 +269,133 @@ describe("skill pull, pack and remote skills", () => {
       "changelog-writer",
       "remote-skill",
     ]);
-    // The committed examples/remote-pack/index.json is what `skill pack` writes today.
+    // The committed examples/remote-pack/index.json (and its archive) is what `skill pack` writes today.
     expect(await readFile(join(copy, "index.json"), "utf8")).toBe(
       await readFile(join(examples, "remote-pack", "index.json"), "utf8"),
     );
+    expect(await readFile(join(copy, "remote-skill.tar.gz"))).toEqual(
+      await readFile(join(examples, "remote-pack", "remote-skill.tar.gz")),
+    );
+  });
+
+  it("pack writes nothing and exits 1 when a skill cannot be listed", async () => {
+    const dir = join(root, "bad-pack");
+    await mkdir(join(dir, "broken"), { recursive: true });
+    await writeFile(join(dir, "broken", "SKILL.md"), "no frontmatter\n");
+    const { code, stderr } = await run([...base, "pack", dir]);
+    expect(code).toBe(1);
+    expect(stderr).toContain("not listed");
+    expect(stderr).toContain("nothing written");
+    await expect(readFile(join(dir, "index.json"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("pull exits 1 and names each entry that failed, and why", async () => {
+    const dir = join(root, "half-pack");
+    await cp(join(examples, "remote-pack"), dir, { recursive: true });
+    const index = JSON.parse(await readFile(join(dir, "index.json"), "utf8"));
+    index.skills[0].digest = `sha256:${"0".repeat(64)}`;
+    index.skills.push({ name: "../escape", type: "skill-md", url: "x", digest: index.skills[0].digest });
+    await writeFile(join(dir, "index.json"), JSON.stringify(index));
+    const half = await serveDir(dir);
+    try {
+      const { code, stdout, stderr } = await run([...base, "pull", `${half.url}index.json`]);
+      expect(code).toBe(1);
+      expect(stdout).toContain("1 skill, 2 skipped");
+      expect(stderr).toMatch(/✗ changelog-writer \(INTEGRITY_ERROR\): Digest mismatch/);
+      expect(stderr).toMatch(/✗ \.\.\/escape \(UNSAFE_PATH\): unsafe name/);
+    } finally {
+      await half.close();
+    }
+  });
+
+  it("pull exits 1 when a pack lists no skill", async () => {
+    const dir = join(root, "empty-pack");
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "index.json"), '{"skills": []}');
+    const empty = await serveDir(dir);
+    try {
+      const { code, stderr } = await run([...base, "pull", `${empty.url}index.json`]);
+      expect(code).toBe(1);
+      expect(stderr).toContain("the pack lists no skill");
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it("--offline serves the cached pack without a request; verify finds it intact, then tampered", async () => {
+    const own = ["--cwd", project, "--home", home, "--cache", join(root, "offline-cache")];
+    expect((await run([...own, "pull", server.url])).code).toBe(0);
+    const before = server.requests.length;
+    const listed = await run([...own, "--offline", "--url", server.url, "list", "--json"]);
+    expect(JSON.parse(listed.stdout).skills.map((s: { name: string }) => s.name)).toContain("remote-skill");
+    const pulled = await run([...own, "--offline", "pull", server.url]);
+    expect(pulled.stdout).toContain("offline, the cached copy");
+    expect(server.requests.length).toBe(before);
+
+    const verified = await run([...own, "verify", server.url]);
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toContain("2 cached skills checked");
+    const data = JSON.parse((await run([...own, "--offline", "pull", server.url, "--json"])).stdout);
+    const skill = data.packs[0].files.find((f: string) => f.includes("remote-skill"));
+    await writeFile(join(dirname(skill), "reference.md"), "edited\n");
+    const tampered = await run([...own, "verify", server.url]);
+    expect(tampered.code).toBe(1);
+    expect(tampered.stdout).toContain("reference.md changed since it was pulled");
+  });
+
+  it("a load with a stale cached pack and a silent server ends soon after --timeout", async () => {
+    const { createServer } = await import("node:net");
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as { port: number };
+    const own = ["--cwd", project, "--home", home, "--cache", join(root, "stale-cache")];
+    // Cache the pack under the silent server's URL, then make the copy old enough to revalidate.
+    const pack = join(root, "stale-pack");
+    await cp(join(examples, "remote-pack"), pack, { recursive: true });
+    const real = await serveDir(pack);
+    const url = `http://127.0.0.1:${port}/index.json`;
+    try {
+      const pulled = await run([...own, "pull", `${real.url}index.json`, "--json"]);
+      const dir = dirname(dirname(JSON.parse(pulled.stdout).packs[0].files[0]));
+      const { urlToDirName } = await import("@skill/remote");
+      await cp(dir, join(root, "stale-cache", urlToDirName(url)), { recursive: true });
+      const statePath = join(root, "stale-cache", urlToDirName(url), ".state.json");
+      const state = JSON.parse(await readFile(statePath, "utf8"));
+      state.checkedAt = "2000-01-01T00:00:00.000Z";
+      await writeFile(statePath, JSON.stringify(state));
+    } finally {
+      await real.close();
+    }
+    try {
+      const started = Date.now();
+      const listed = await run([...own, "--timeout", "300", "--url", url, "list", "--json"]);
+      expect(Date.now() - started).toBeLessThan(8_000);
+      expect(JSON.parse(listed.stdout).skills.map((s: { name: string }) => s.name)).toContain("remote-skill");
+    } finally {
+      silent.close();
+    }
+  });
+
+  it("--timeout bounds the wait for a server that never answers", async () => {
+    const { createServer } = await import("node:net");
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      const started = Date.now();
+      const { code, stderr } = await run([
+        ...base,
+        "--timeout",
+        "300",
+        "pull",
+        `http://127.0.0.1:${port}/index.json`,
+      ]);
+      expect(code).toBe(1);
+      expect(stderr).toContain("timed out after 300 ms");
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      silent.close();
+    }
   });
 });
 
@@ -377,4 +500,157 @@ describe("the demo script", () => {
     expect(reviewPrompt).not.toContain("internal-deploy");
     expect(result.stdout).toContain('<skill_content name="remote-skill">');
   }, 60_000);
+});
+
+describe("skill validate --target", () => {
+  async function skillDir(folder: string, text: string, file = "SKILL.md"): Promise<string> {
+    const dir = join(root, "targets", folder);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, file), text);
+    return dir;
+  }
+
+  it("gh-publish refuses what gh skill publish refuses; spec only warns", async () => {
+    const dir = await skillDir(
+      "pub",
+      "---\nname: pub\ndescription: d\nlicense: MIT\nallowed-tools:\n  - Bash\nmetadata:\n  github-ref: v1\n---\n",
+    );
+    const spec = await run([...base, "validate", dir]);
+    expect(spec.code).toBe(0);
+    expect(spec.stdout).toMatch(/SKILL\.md:5\s+warning\s+allowed-tools-not-string/);
+    const gh = await run([...base, "validate", "--target", "gh-publish", "--json", dir]);
+    expect(gh.code).toBe(1);
+    const data = JSON.parse(gh.stdout);
+    expect(data.target).toBe("gh-publish");
+    expect(
+      data.files[0].diagnostics.map((d: { code: string; severity: string }) => [d.code, d.severity]),
+    ).toEqual([
+      ["install-metadata", "error"],
+      ["allowed-tools-not-string", "error"],
+    ]);
+    const human = await run([...base, "validate", "--target", "gh-publish", dir]);
+    expect(human.stdout).toContain("1 file checked for gh-publish: 0 clean, 2 errors, 0 warnings");
+  });
+
+  it("skills-ref finds a lower-case skill.md in a folder and accepts a Unicode name", async () => {
+    const dir = await skillDir("données", "---\nname: données\ndescription: d\n---\n", "skill.md");
+    const ref = await run([...base, "validate", "--target", "skills-ref", dir]);
+    expect(ref.code).toBe(0);
+    expect(ref.stdout).toContain("1 file checked for skills-ref: 1 clean");
+    const spec = await run([...base, "validate", join(dir, "skill.md")]);
+    expect(spec.stdout).toMatch(/file-name-case/);
+    expect(spec.stdout).toMatch(/name-invalid-chars/);
+  });
+
+  it("rejects an unknown target as a usage error", async () => {
+    const { code, stderr } = await run([...base, "validate", "--target", "cursor"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("cursor");
+  });
+});
+
+describe("skill prompt budget and rank", () => {
+  let rankBase: string[];
+  const described = (text: string) =>
+    [...text.matchAll(/<name>([^<]*)<\/name>\n\s*<description>/g)].map((m) => m[1] as string);
+
+  beforeAll(async () => {
+    const rproject = join(root, "rank", "project");
+    const rhome = join(root, "rank", "home");
+    // One long word: a description cut to 24 characters is exactly 24 (no word boundary to cut at).
+    const long = (n: string) => `${n}-${"does-a-specific-thing-well-".repeat(15)}`;
+    for (let i = 0; i < 40; i++) {
+      const name = `z-proj-${String(i).padStart(2, "0")}`;
+      await mkdir(join(rproject, ".agents/skills", name), { recursive: true });
+      await writeFile(
+        join(rproject, ".agents/skills", name, "SKILL.md"),
+        `---\nname: ${name}\ndescription: ${long(name)}\n---\n`,
+      );
+    }
+    for (let i = 0; i < 3; i++) {
+      const name = `a-user-${i}`;
+      await mkdir(join(rhome, ".agents/skills", name), { recursive: true });
+      await writeFile(
+        join(rhome, ".agents/skills", name, "SKILL.md"),
+        `---\nname: ${name}\ndescription: ${long(name)}\n---\n`,
+      );
+    }
+    const rcache = join(root, "rank", "cache");
+    rankBase = ["--cwd", rproject, "--home", rhome, "--cache", rcache, "--url", server.url];
+    expect((await run([...rankBase, "pull", server.url])).code).toBe(0);
+  }, 30_000);
+
+  it("says the default budget and why in --help", async () => {
+    const { stdout } = await run(["prompt", "--help"]);
+    expect(stdout).toContain("default: 8000");
+    expect(stdout).toMatch(/Claude Code's skill\s+listing\s+budget/);
+    expect(stdout).toContain("--rank");
+  });
+
+  it("keeps to 8,000 characters by default, project skills first, then user, then remote", async () => {
+    const { code, stdout } = await run([...rankBase, "prompt", "--json"]);
+    expect(code).toBe(0);
+    const data = JSON.parse(stdout);
+    expect(data.budget).toBe(8000);
+    expect(data.rank).toBe("source");
+    expect(data.text.length).toBeLessThanOrEqual(8000);
+    expect(data.text.length).toBeGreaterThan(7000);
+    const kept = described(data.text);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.every((n) => n.startsWith("z-proj-"))).toBe(true);
+    expect(kept.length).toBeLessThan(40);
+
+    // With room for exactly 43 short descriptions: the 40 project skills and the 3 user ones.
+    const listed = JSON.parse((await run([...rankBase, "list", "--json"])).stdout).skills as {
+      name: string;
+      location: string;
+    }[];
+    expect(listed.map((s) => s.name)).toContain("remote-skill");
+    const namesOnly =
+      "<available_skills>\n</available_skills>".length +
+      listed.reduce(
+        (sum, s) =>
+          sum +
+          `  <skill>\n    <name>${s.name}</name>\n    <location>${s.location}</location>\n  </skill>\n`
+            .length,
+        0,
+      );
+    const perDescription = "\n    <description></description>".length + 24;
+    const budget = namesOnly + 43 * perDescription + 20;
+    const some = JSON.parse(
+      (await run([...rankBase, "prompt", "--json", "--budget", String(budget)])).stdout,
+    );
+    expect(some.omitted).toEqual([]);
+    expect(described(some.text).sort()).toEqual(
+      listed
+        .map((s) => s.name)
+        .filter((n) => n.startsWith("z-proj-") || n.startsWith("a-user-"))
+        .sort(),
+    );
+  }, 30_000);
+
+  it("--rank input gives descriptions by the input (name) order instead", async () => {
+    const data = JSON.parse((await run([...rankBase, "prompt", "--json", "--rank", "input"])).stdout);
+    const kept = described(data.text);
+    expect(kept.slice(0, 5)).toEqual([
+      "a-user-0",
+      "a-user-1",
+      "a-user-2",
+      "changelog-writer",
+      "remote-skill",
+    ]);
+  });
+
+  it("caps the omitted names on stderr at 20, and lists all with --verbose", async () => {
+    const { stderr } = await run([...rankBase, "prompt", "--budget", "500"]);
+    const line = stderr.split("\n").find((l) => l.includes("left out")) ?? "";
+    const omitted = Number(/left out (\d+) skill/.exec(line)?.[1]);
+    expect(omitted).toBeGreaterThan(20);
+    expect(line).toMatch(new RegExp(`and ${omitted - 20} more \\(--verbose lists all\\)$`));
+    expect(line.split(", ")).toHaveLength(20);
+    const verbose = await run([...rankBase, "--verbose", "prompt", "--budget", "500"]);
+    const all = verbose.stderr.split("\n").find((l) => l.includes("left out")) ?? "";
+    expect(all.split(", ")).toHaveLength(omitted);
+    expect(all).not.toContain("more");
+  }, 30_000);
 });

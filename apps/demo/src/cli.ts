@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 import { createRequire } from "node:module";
-import { printable, SkillError } from "@skill/core";
+import { printable, SkillError, VALIDATION_TARGETS } from "@skill/core";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { audit } from "./commands/audit.js";
 import { list } from "./commands/list.js";
 import { pack } from "./commands/pack.js";
-import { prompt } from "./commands/prompt.js";
+import { DEFAULT_BUDGET, prompt, RANKS } from "./commands/prompt.js";
 import { pull } from "./commands/pull.js";
 import { show } from "./commands/show.js";
 import { validate } from "./commands/validate.js";
+import { verify } from "./commands/verify.js";
 import { watch } from "./commands/watch.js";
 import { why } from "./commands/why.js";
 import { type Context, createContext, type GlobalOptions } from "./context.js";
@@ -23,6 +24,17 @@ function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) {
     throw new InvalidArgumentError("expected a whole number (digits only)");
   }
+  return n;
+}
+
+function budgetValue(value: string): number {
+  return value === "none" ? Number.POSITIVE_INFINITY : positiveInt(value);
+}
+
+function positiveMs(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new InvalidArgumentError("expected milliseconds, a whole number above 0");
   return n;
 }
 
@@ -52,6 +64,8 @@ function createProgram(setExit: (code: number) => void): Command {
     .option("--agent <name>", "agent whose permissions apply (default: build)")
     .option("--cache <dir>", "cache for remote packs (default: $XDG_CACHE_HOME/skill/remote)")
     .option("--url <url>", "also load a remote skill pack (repeatable)", collect)
+    .option("--offline", "remote packs: use the cached copies, never the network")
+    .option("--timeout <ms>", "remote packs: longest wait for a server, in ms (default 30000)", positiveMs)
     .option("--json", "machine-readable output on stdout")
     .option("--no-color", "no colours")
     .option("--verbose", "show shadowed and failed skills, warnings and stack traces")
@@ -88,20 +102,45 @@ function createProgram(setExit: (code: number) => void): Command {
     .addOption(
       new Option("--style <style>", "catalog style").choices(["xml", "markdown", "json"]).default("xml"),
     )
-    .option("--budget <chars>", "largest catalog in characters; says on stderr what it left out", positiveInt)
+    .option(
+      "--budget <chars>",
+      `largest catalog in characters, or "none"; says on stderr what it left out (default: ${DEFAULT_BUDGET}, Claude Code's skill listing budget: 1% of a 200k-token context at 4 characters a token)`,
+      budgetValue,
+    )
+    .addOption(
+      new Option(
+        "--rank <order>",
+        "who keeps descriptions under the budget: project, then user, then remote skills; or input order",
+      )
+        .choices(RANKS)
+        .default("source"),
+    )
     .addOption(
       new Option("--location <style>", "how locations are written")
         .choices(["path", "file-url"])
         .default("path"),
     )
-    .action(action((ctx, opts: { style?: string; budget?: number; location?: string }) => prompt(ctx, opts)));
+    .action(
+      action((ctx, opts: { style?: string; budget?: number; location?: string; rank?: string }) =>
+        prompt(ctx, opts),
+      ),
+    );
   program
     .command("validate [paths...]")
     .description(
       "check skill files or folders against the Agent Skills rules (default: every skill found here)",
     )
     .option("--strict", "findings are errors (skills-ref parity)")
-    .action(action((ctx, paths: string[], opts: { strict?: boolean }) => validate(ctx, paths, opts)));
+    .addOption(
+      new Option("--target <target>", "judge files as this place would")
+        .choices(VALIDATION_TARGETS)
+        .default("spec"),
+    )
+    .action(
+      action((ctx, paths: string[], opts: { strict?: boolean; target?: string }) =>
+        validate(ctx, paths, opts),
+      ),
+    );
   program
     .command("audit [targets...]")
     .description(
@@ -114,8 +153,18 @@ function createProgram(setExit: (code: number) => void): Command {
     .action(action((ctx, urls: string[]) => pull(ctx, urls)));
   program
     .command("pack <dir>")
-    .description("write index.json for a folder of skills, ready for any static web server")
-    .action(action((ctx, dir: string) => pack(ctx, dir)));
+    .description(
+      "write index.json (discovery v0.2, read by v0.1 clients too) and archives for a folder of skills",
+    )
+    .option("--no-archives", "write a v0.1-only index, for servers that cannot hold archives")
+    .option("--base-url <url>", "absolute URL the pack is served from (artifact URLs become absolute)")
+    .action(
+      action((ctx, dir: string, opts: { archives?: boolean; baseUrl?: string }) => pack(ctx, dir, opts)),
+    );
+  program
+    .command("verify [url]")
+    .description("re-hash cached remote skills against the digests recorded when they were pulled")
+    .action(action((ctx, url: string | undefined) => verify(ctx, url)));
   program
     .command("why <name>")
     .description("which permission rule decides whether --agent sees a skill")

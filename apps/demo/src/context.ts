@@ -18,6 +18,8 @@ export interface GlobalOptions {
   readonly agent?: string;
   readonly cache?: string;
   readonly url?: string[];
+  readonly offline?: boolean;
+  readonly timeout?: number;
   readonly json?: boolean;
   readonly color?: boolean;
   readonly verbose?: boolean;
@@ -36,6 +38,10 @@ export interface Context {
   readonly agent: AgentInfo;
   readonly cacheDir: string;
   readonly urls: readonly string[];
+  /** Remote packs: serve the cache, never the network. */
+  readonly offline: boolean;
+  /** Remote packs: longest wait for a server, in ms (a cached copy is served past it). */
+  readonly timeoutMs?: number;
   readonly out: Output;
   /** Warnings the libraries reported; shown with --verbose. */
   readonly warnings: string[];
@@ -124,7 +130,18 @@ export async function createContext(options: GlobalOptions, out: Output): Promis
   const cacheDir = options.cache
     ? resolve(here, options.cache)
     : defaultCacheDir({ ...env, HOME: options.home ? home : env.HOME });
-  const ctx = { cwd, home, env, preset, cacheDir, out, warnings, logger };
+  const ctx = {
+    cwd,
+    home,
+    env,
+    preset,
+    cacheDir,
+    offline: options.offline === true,
+    ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
+    out,
+    warnings,
+    logger,
+  };
   return Object.defineProperties(ctx, Object.getOwnPropertyDescriptors(fields)) as Context;
 }
 
@@ -142,8 +159,18 @@ export function discoveryOptions(ctx: Context): DiscoveryOptions {
 /** The sources an agent here would load, lowest precedence first: disk, then remote packs. */
 export function sources(ctx: Context): SkillSource[] {
   const list = discoverySources(discoveryOptions(ctx));
-  if (ctx.urls.length > 0) list.push(remoteSource(ctx.urls, { cacheDir: ctx.cacheDir, logger: ctx.logger }));
+  if (ctx.urls.length > 0) list.push(remoteSource(ctx.urls, remoteOptions(ctx)));
   return list;
+}
+
+/** What every command that reads remote packs passes on: cache, logger, --offline, --timeout. */
+export function remoteOptions(ctx: Context) {
+  return {
+    cacheDir: ctx.cacheDir,
+    logger: ctx.logger,
+    ...(ctx.offline ? { offline: true } : {}),
+    ...(ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs }),
+  };
 }
 
 export function policy(ctx: Context) {

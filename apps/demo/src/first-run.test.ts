@@ -206,7 +206,7 @@ describe("long lists", () => {
     const { code, stderr } = await run(["show", "nope"], { cwd: dir });
     expect(code).toBe(1);
     expect(stderr).toBe(
-      `skill: Skill "nope" not found. Available skills: ${names.slice(0, 20).join(", ")} and 10 more (--verbose for all)\n`,
+      `skill: Skill "nope" not found. Available skills: ${names.slice(0, 20).join(", ")} and 10 more (--verbose lists all)\n`,
     );
     const verbose = await run(["show", "nope", "--verbose"], { cwd: dir });
     expect(verbose.stderr).toBe(`skill: Skill "nope" not found. Available skills: ${names.join(", ")}\n`);
@@ -218,7 +218,7 @@ describe("long lists", () => {
     const { code, stderr } = await run(["prompt", "--budget", "0"], { cwd: dir });
     expect(code).toBe(0);
     expect(stderr).toMatch(
-      /^budget 0: left out 40 skill\(s\): skill-00, .*skill-19 and 20 more \(--verbose for all\)\n$/,
+      /^budget 0: left out 40 skill\(s\): skill-00, .*skill-19 and 20 more \(--verbose lists all\)\n$/,
     );
     const verbose = await run(["prompt", "--budget", "0", "--verbose"], { cwd: dir });
     expect(verbose.stderr).toContain(names.join(", "));

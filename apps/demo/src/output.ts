@@ -117,7 +117,7 @@ export function printableText(text: string): string {
 }
 
 /**
- * A long list for people: the first `max` items, then `and N more (--verbose for all)`.
+ * A long list for people: the first `max` items, then `and N more (--verbose lists all)`.
  * Items are escaped: they often come from skill files.
  */
 export function capList(items: readonly string[], verbose: boolean, max = 20): string {
@@ -125,7 +125,7 @@ export function capList(items: readonly string[], verbose: boolean, max = 20): s
   const shown = verbose ? items : items.slice(0, max);
   const rest = items.length - shown.length;
   const text = shown.map(printable).join(", ");
-  return rest > 0 ? `${text} and ${rest} more (--verbose for all)` : text;
+  return rest > 0 ? `${text} and ${rest} more (--verbose lists all)` : text;
 }
 
 let guarded = false;

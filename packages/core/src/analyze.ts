@@ -1,8 +1,8 @@
 import { basename, dirname } from "node:path";
 import { describeKind, printable, quote, SkillError } from "./errors.js";
 import { locateFrontmatter, missingDelimitersError, normalizeText } from "./frontmatter.js";
-import type { Diagnostic, LoadRules, SkillInfo } from "./types.js";
-import { SPEC_LIMITS, validateFrontmatter } from "./validate.js";
+import type { Diagnostic, LoadRules, SkillInfo, ValidationTarget } from "./types.js";
+import { checkFrontmatter, SPEC_LIMITS } from "./validate.js";
 import { exceedsNodeLimit, parseYaml, repairPlainScalars } from "./yaml.js";
 
 /** Values a frontmatter may expand to (aliases followed) before it is refused. */
@@ -24,6 +24,8 @@ export interface AnalyzeOptions {
   readonly nameFallback?: LoadRules["nameFallback"];
   readonly rejectLongFields?: boolean;
   readonly invalidUtf8?: boolean;
+  /** Judge the frontmatter as this place would (validation only; default `spec`). */
+  readonly target?: ValidationTarget;
   /** The id of the source, copied onto the skill. */
   readonly source?: string;
 }
@@ -215,7 +217,13 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
     return lines.get(field);
   };
   const fallback = options.nameFallback === "folder" && isBlank(frontmatter.name);
-  for (const d of validateFrontmatter(frontmatter, location, { strict: !options.lenient })) {
+  const findings = checkFrontmatter(
+    frontmatter,
+    location,
+    { strict: !options.lenient, ...(options.target === undefined ? {} : { target: options.target }) },
+    { body: bounds.body },
+  );
+  for (const d of findings) {
     // A name taken from the folder is a warning, not a failure, and trivially matches it.
     if (fallback && d.field === "name") {
       if (d.code === "name-missing" || d.code === "name-empty") {

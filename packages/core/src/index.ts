@@ -35,4 +35,11 @@ export type {
   ValidationTarget,
 } from "./types.js";
 export { SKILL_SPEC_VERSION } from "./types.js";
-export { SPEC_FIELDS, SPEC_LIMITS, validateFrontmatter, validateSkill } from "./validate.js";
+export {
+  CLAUDE_CODE_FIELDS,
+  SPEC_FIELDS,
+  SPEC_LIMITS,
+  VALIDATION_TARGETS,
+  validateFrontmatter,
+  validateSkill,
+} from "./validate.js";

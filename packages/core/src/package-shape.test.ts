@@ -40,11 +40,13 @@ describe("built package", () => {
     const esm = await import(`${dist}index.js`);
     expect(Object.keys(esm).sort()).toEqual(
       [
+        "CLAUDE_CODE_FIELDS",
         "DEFAULT_MAX_BYTES",
         "SKILL_FILE",
         "SKILL_SPEC_VERSION",
         "SPEC_FIELDS",
         "SPEC_LIMITS",
+        "VALIDATION_TARGETS",
         "SkillError",
         "SkillService",
         "compareCodeUnits",

@@ -1,5 +1,7 @@
+import { basename } from "node:path";
 import { type Analysis, analyzeSkill } from "./analyze.js";
-import { SkillError } from "./errors.js";
+import { SKILL_FILE } from "./constants.js";
+import { quote, SkillError } from "./errors.js";
 import { checkMaxBytes, readError, readSkillFile, type SkillFileText, tooLargeError } from "./read-file.js";
 import type { Diagnostic, ParsedSkill, ParseOptions, ValidateOptions } from "./types.js";
 
@@ -60,13 +62,16 @@ const READ_CODES: Readonly<Record<string, string>> = {
  * Validates a SKILL.md file against the Agent Skills rules. Never throws for a bad file: a
  * missing, unreadable or unparseable file is itself an `error` diagnostic (`file-not-found`,
  * `file-unreadable`, `file-too-large`, `frontmatter-missing`, `yaml-invalid`,
- * `frontmatter-not-mapping`). Spec findings are warnings, or errors with `strict`.
+ * `frontmatter-not-mapping`). Spec findings are warnings, or errors with `strict`. With a
+ * `target`, the file is judged as that place would judge it (see {@link validateFrontmatter});
+ * a file named `skill.md` gets `file-name-case` except under `skills-ref`, which accepts it.
  *
  * @example
  * const findings = await validateSkillFile("skills/pdf/SKILL.md", { strict: true });
  * const ok = findings.every((d) => d.severity !== "error");
  */
 export async function validateSkillFile(path: string, options: ValidateOptions = {}): Promise<Diagnostic[]> {
+  const target = options.target ?? "spec";
   let file: SkillFileText;
   try {
     file = await readSkillFile(path);
@@ -74,6 +79,26 @@ export async function validateSkillFile(path: string, options: ValidateOptions =
     const e = SkillError.isInstance(error) ? error : readError(path, error);
     return [{ code: READ_CODES[e.code] ?? "file-unreadable", severity: "error", message: e.message, path }];
   }
-  const analysis = analyzeSkill(file.text, path, { lenient: !options.strict, invalidUtf8: file.invalidUtf8 });
-  return analysis.diagnostics;
+  const diagnostics: Diagnostic[] = [];
+  const fileName = basename(path);
+  // skills-ref accepts skill.md too; agents look for SKILL.md, which a case-sensitive disk tells apart.
+  const accepted = target === "skills-ref" ? [SKILL_FILE, "skill.md"] : [SKILL_FILE];
+  if (!accepted.includes(fileName) && fileName.toUpperCase() === SKILL_FILE.toUpperCase()) {
+    const lookFor = accepted.join(" or ");
+    diagnostics.push({
+      code: "file-name-case",
+      severity: options.strict ? "error" : "warning",
+      message: `The file is named ${quote(fileName)} but ${target === "skills-ref" ? "skills-ref" : "agents"} look for ${lookFor}, which a case-sensitive file system tells apart: ${path}`,
+      path,
+    });
+  }
+  const analysis = analyzeSkill(file.text, path, {
+    lenient: !options.strict,
+    invalidUtf8: file.invalidUtf8,
+    target,
+    // Claude Code and Codex name a skill without `name` after its folder.
+    ...(target === "claude-code" || target === "codex" ? { nameFallback: "folder" as const } : {}),
+  });
+  diagnostics.push(...analysis.diagnostics);
+  return diagnostics;
 }

@@ -42,7 +42,18 @@ describe("validateFrontmatter", () => {
     [{ name: "pdf-tools", description: "d", compatibility: 1 }, ["compatibility-not-string"]],
     [{ name: "pdf-tools", description: "d", license: ["MIT"] }, ["license-not-string"]],
     [{ name: "pdf-tools", description: "d", metadata: "x" }, ["metadata-not-mapping"]],
-    [{ name: "pdf-tools", description: "d", "allowed-tools": { a: 1 } }, ["allowed-tools-invalid"]],
+    [{ name: "pdf-tools", description: "d", "allowed-tools": { a: 1 } }, ["allowed-tools-not-string"]],
+    [
+      { name: "pdf-tools", description: "d", "allowed-tools": ["Bash", "Read"] },
+      ["allowed-tools-not-string"],
+    ],
+    [{ name: "pdf-tools", description: "d", compatibility: " " }, ["compatibility-empty"]],
+    [{ name: "pdf-tools", description: "d", metadata: ["a"] }, ["metadata-not-mapping"]],
+    [{ name: "pdf-tools", description: "d", metadata: new Date(0) }, ["metadata-not-mapping"]],
+    [
+      { name: "pdf-tools", description: "d", metadata: { version: 1, tags: ["x"] } },
+      ["metadata-value-not-string"],
+    ],
     [
       { name: "pdf-tools", description: "d", version: "1", model: "x" },
       ["unknown-field:version", "unknown-field:model"],
@@ -57,8 +68,35 @@ describe("validateFrontmatter", () => {
     expect(codes({ name: "pdf-tools", description: "😀".repeat(1025) })).toEqual(["description-too-long"]);
   });
 
-  it("allows a list of strings for allowed-tools (Claude Code style)", () => {
-    expect(codes({ name: "pdf-tools", description: "d", "allowed-tools": ["Bash", "Read"] })).toEqual([]);
+  it("allows a list of strings for allowed-tools only under the claude-code target", () => {
+    const fm = { name: "pdf-tools", description: "d", "allowed-tools": ["Bash", "Read"] };
+    expect(validateFrontmatter(fm, LOC, { target: "claude-code" })).toEqual([]);
+    const [spec] = validateFrontmatter(fm, LOC);
+    expect(spec).toMatchObject({
+      code: "allowed-tools-not-string",
+      severity: "warning",
+      field: "allowed-tools",
+    });
+    expect(spec?.message).toContain(`allowed-tools: "Bash Read"`);
+    expect(validateFrontmatter(fm, LOC, { strict: true })[0]?.severity).toBe("error");
+    expect(validateFrontmatter(fm, LOC, { target: "gh-publish" })).toContainEqual(
+      expect.objectContaining({ code: "allowed-tools-not-string", severity: "error" }),
+    );
+  });
+
+  it("names every metadata key whose value is not a string, in one finding", () => {
+    const [d] = validateFrontmatter(
+      { name: "pdf-tools", description: "d", metadata: { a: "x", v: 1.5, n: null } },
+      LOC,
+    );
+    expect(d?.message).toContain("'v' (a number), 'n' (null)");
+    expect(d?.message).not.toContain("'a'");
+  });
+
+  it("refuses an unknown target with INVALID_FIELD", () => {
+    expect(() => validateFrontmatter({}, LOC, { target: "cursor" as never })).toThrow(
+      /Unknown validation target "cursor"/,
+    );
   });
 
   it("reports warnings by default and errors in strict mode, but always errors for what blocks loading", () => {

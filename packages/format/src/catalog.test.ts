@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { loadSkillFile, SkillError, type SkillInfo } from "@skill/core";
 import { describe, expect, it } from "vitest";
 import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
-import { afterXml, oneLine, random, readCatalog, skill } from "./__fixtures__/skills.js";
+import { afterXml, noteFor, oneLine, random, readCatalog, readNote, skill } from "./__fixtures__/skills.js";
 import { type CatalogOptions, type CatalogResult, formatCatalog, MIN_DESCRIPTION_LENGTH } from "./catalog.js";
 
 const STYLES = ["xml", "markdown", "json"] as const;
@@ -64,12 +64,26 @@ function checkCatalog(
   });
   expect(result.truncated).toEqual(truncated);
 
+  expect(result.hidden).toEqual([]);
+  // The last line tells the model how many skills it does not see, and only then.
+  expect(readNote(result.text, style)).toBe(
+    result.omitted.length > 0 && result.included.length > 0 ? noteFor(result.omitted.length) : undefined,
+  );
   if (result.omitted.length > 0) {
     // Skills are dropped only when not even every name fits: no descriptions are left...
     expect(listed.every((l) => l.description === undefined)).toBe(true);
-    // ...and one more skill would not have fitted.
+    // ...and one more skill would not have fitted: the smallest budget listing more needs more.
     const k = result.included.length;
-    expect(formatCatalog(skills.slice(0, k + 1), { style, budget }).omitted).toEqual([names[k]]);
+    let lo = budget + 1;
+    let hi = formatCatalog(skills, { style }).text.length;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (formatCatalog(skills, { style, budget: mid }).included.length > k) hi = mid;
+      else lo = mid + 1;
+    }
+    const more = formatCatalog(skills, { style, budget: lo });
+    expect(more.included.length).toBeGreaterThan(k);
+    expect(more.text.length).toBeGreaterThan(budget);
   }
 }
 
@@ -128,7 +142,13 @@ describe("formatCatalog styles", () => {
 
   it("gives an empty text for an empty list, in every style", () => {
     for (const style of STYLES) {
-      expect(formatCatalog([], { style })).toEqual({ text: "", included: [], omitted: [], truncated: [] });
+      expect(formatCatalog([], { style })).toEqual({
+        text: "",
+        included: [],
+        omitted: [],
+        truncated: [],
+        hidden: [],
+      });
       expect(formatCatalog([], { style, budget: 0 }).text).toBe("");
     }
   });
@@ -245,6 +265,7 @@ describe("formatCatalog budget", () => {
         included: [],
         omitted: ["pdf", "release-notes"],
         truncated: [],
+        hidden: [],
       });
     }
   });
@@ -320,4 +341,140 @@ describe("formatCatalog on the real-skill corpus", () => {
   );
 
   if (sharedCorpusMissing) it.skip(sharedCorpusMissing, () => {});
+});
+
+describe("formatCatalog: what the model sees", () => {
+  /** The length of a markdown catalog of names only, written out by hand. */
+  const markdownNames = (names: readonly string[]) =>
+    `## Available Skills${names.map((n) => `\n- **${n}**`).join("")}`.length;
+  const userOnly = (s: SkillInfo): SkillInfo => ({ ...s, modelInvocable: false });
+  const many = (count: number, description = (i: number) => `Use for task number ${i}. `.repeat(6).trim()) =>
+    Array.from({ length: count }, (_, i) => skill(`s-${String(i).padStart(2, "0")}`, description(i)));
+
+  it("leaves out skills the model may not invoke and reports them as hidden", () => {
+    const deploy = userOnly(skill("deploy", "Deploy to production. Only when the user types /deploy."));
+    for (const style of STYLES) {
+      const result = formatCatalog([pdf, deploy, notes], { style });
+      expect(result.included).toEqual(["pdf", "release-notes"]);
+      expect(result.hidden).toEqual(["deploy"]);
+      expect(result.omitted).toEqual([]);
+      expect(result.text).not.toContain("deploy");
+      expect(readNote(result.text, style)).toBeUndefined();
+    }
+    const kept = formatCatalog([pdf, deploy, notes], { includeUserOnly: true });
+    expect(kept.included).toEqual(["pdf", "deploy", "release-notes"]);
+    expect(kept.hidden).toEqual([]);
+  });
+
+  it("never counts hidden skills in the note", () => {
+    const skills = [...many(10), ...many(5).map((s) => userOnly({ ...s, name: `${s.name}-manual` }))];
+    const result = formatCatalog(skills, { budget: 500 });
+    expect(result.hidden).toHaveLength(5);
+    expect(result.omitted.length).toBeGreaterThan(0);
+    expect(result.included.length + result.omitted.length).toBe(10);
+    expect(readNote(result.text, "xml")).toBe(noteFor(result.omitted.length));
+  });
+
+  it("with usage counts as rank, the most used skills keep their descriptions", () => {
+    const skills = many(12);
+    const uses: Record<string, number> = { "s-09": 40, "s-03": 25, "s-11": 7 };
+    const rank = (s: { name: string }) => uses[s.name] ?? 0;
+    // Room for five descriptions of 24 characters (": " + 24 each), not six.
+    const budget = markdownNames(skills.map((s) => s.name)) + 150;
+    const result = formatCatalog(skills, { style: "markdown", budget, rank });
+    const described = readCatalog(result.text, "markdown")
+      .filter((l) => l.description !== undefined)
+      .map((l) => l.name);
+    // The three used skills, then unused ones by input order; listed in input order.
+    expect(described).toEqual(["s-00", "s-01", "s-03", "s-09", "s-11"]);
+    expect(result.included).toEqual(skills.map((s) => s.name));
+    expect(result.omitted).toEqual([]);
+    expect(readNote(result.text, "markdown")).toBeUndefined(); // shortened descriptions add no line
+  });
+
+  it("without a rank, input order decides who keeps a description, never the alphabet", () => {
+    const names = ["zeta", "-21risk-automation", "API Fuzzing", "mid", "alpha", "beta"];
+    const skills = names.map((n) => skill(n, `What ${n} does, and when to use it. `.repeat(5).trim()));
+    const budget = markdownNames(names) + 90; // room for three descriptions of 24 characters
+    const result = formatCatalog(skills, { style: "markdown", budget });
+    const described = readCatalog(result.text, "markdown")
+      .filter((l) => l.description !== undefined)
+      .map((l) => l.name);
+    expect(described).toEqual(["zeta", "-21risk-automation", "API Fuzzing"]);
+    expect(result.included).toEqual(names);
+  });
+
+  it("when not every name fits, drops the lowest ranked and says how many in words", () => {
+    const skills = many(20);
+    const uses: Record<string, number> = { "s-19": 9, "s-07": 8, "s-13": 8 };
+    const rank = (s: { name: string }) => uses[s.name] ?? 0;
+    for (const style of STYLES) {
+      const names = formatCatalog(
+        skills.map((s) => ({ ...s, description: "" })),
+        { style },
+      ).text.length;
+      const budget = Math.floor(names / 2);
+      const result = formatCatalog(skills, { style, budget, rank });
+      const k = result.included.length;
+      expect(k).toBeGreaterThanOrEqual(3);
+      expect(k).toBeLessThan(20);
+      // The used skills first, then the rest by input order; listed in input order.
+      const rest = skills.map((s) => s.name).filter((n) => !(n in uses));
+      expect(result.included).toEqual(
+        skills.map((s) => s.name).filter((n) => n in uses || rest.slice(0, k - 3).includes(n)),
+      );
+      expect(result.omitted).toEqual(rest.slice(k - 3));
+      expect(readNote(result.text, style)).toBe(noteFor(20 - k));
+      expect(result.text.length).toBeLessThanOrEqual(budget);
+      expect(readCatalog(result.text, style).map((l) => l.name)).toEqual(result.included);
+    }
+  });
+
+  it("the note says one skill in the singular and stays well-formed in every style", () => {
+    // Names longer than the note, so dropping one makes room for it.
+    const skills = many(3, () => "").map((s) => ({ ...s, name: `${s.name}-${"x".repeat(90)}` }));
+    for (const style of STYLES) {
+      let budget = formatCatalog(skills, { style }).text.length;
+      let result = formatCatalog(skills, { style, budget });
+      while (result.omitted.length === 0) result = formatCatalog(skills, { style, budget: --budget });
+      expect(result.omitted).toEqual([`s-02-${"x".repeat(90)}`]);
+      expect(readNote(result.text, style)).toBe(
+        "1 more skill is not listed here; load one by name if the task needs it.",
+      );
+      expect(result.text.split("\n").at(style === "markdown" ? -1 : -2)).toContain(
+        "1 more skill is not listed",
+      );
+    }
+  });
+
+  it("measure lets the budget count tokens instead of characters", () => {
+    const skills = many(30);
+    const tokens = (text: string) => Math.ceil(text.length / 4);
+    const result = formatCatalog(skills, { budget: 1500, measure: tokens });
+    expect(tokens(result.text)).toBeLessThanOrEqual(1500);
+    expect(result.text.length).toBeGreaterThan(1500 * 3);
+    // A count that is not proportional to characters: words.
+    const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+    const byWords = formatCatalog(skills, { budget: 400, measure: words, style: "markdown" });
+    expect(words(byWords.text)).toBeLessThanOrEqual(400);
+    expect(words(formatCatalog(skills, { style: "markdown" }).text)).toBeGreaterThan(400);
+    expect(byWords.truncated.length).toBeGreaterThan(0);
+    expect(byWords.omitted).toEqual([]);
+  });
+
+  it("refuses a rank or measure that is not a function, or a measure that gives no number", () => {
+    for (const [options, field] of [
+      [{ rank: 3 as never }, "rank"],
+      [{ measure: "tokens" as never }, "measure"],
+      [{ measure: () => Number.NaN, budget: 10 }, "measure"],
+    ] as [CatalogOptions, string][]) {
+      let error: unknown;
+      try {
+        formatCatalog([pdf], options);
+      } catch (e) {
+        error = e;
+      }
+      expect(SkillError.isInstance(error) && error.code === "INVALID_FIELD" && error.field).toBe(field);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { SkillError, type SkillMetadata } from "@skill/core";
 import { skillBullet, skillElement } from "./elements.js";
+import { escapeXml } from "./escape.js";
 import { checkLocationStyle, formatLocation, type LocationStyle } from "./location.js";
 
 /** The layout of a catalog: see {@link formatCatalog}. */
@@ -11,8 +12,18 @@ export interface CatalogOptions {
   readonly style?: CatalogStyle;
   /** `path` (default): locations as given; `file-url`: absolute paths as `file://` URLs. */
   readonly locationStyle?: LocationStyle;
-  /** Largest `text.length` allowed (UTF-16 code units). Default: no limit. */
+  /** Largest size of `text`, in the units of `measure` (default: UTF-16 code units, `text.length`). Default: no limit. */
   readonly budget?: number;
+  /**
+   * Who matters most under a budget: higher first (use counts, recency…). It decides which
+   * skills keep their descriptions and, when not every name fits, which stay listed; equal
+   * ranks go by input order. Default: input order. The output order is always the input order.
+   */
+  readonly rank?: (skill: SkillMetadata) => number;
+  /** Size of a text in the budget's units, e.g. a tokenizer's count. Default: `text.length`. */
+  readonly measure?: (text: string) => number;
+  /** Keep skills with `modelInvocable: false` (`disable-model-invocation: true`). Default `false`: they are left out and reported in `hidden`. */
+  readonly includeUserOnly?: boolean;
 }
 
 /** What {@link formatCatalog} wrote, and what it had to leave out to stay within the budget. */
@@ -21,10 +32,12 @@ export interface CatalogResult {
   readonly text: string;
   /** Names of the skills listed, in order. */
   readonly included: string[];
-  /** Names of the skills left out entirely (the end of the list), in order. */
+  /** Names of the skills left out entirely to stay within the budget (the lowest ranked), in input order. */
   readonly omitted: string[];
   /** Names of listed skills whose description was shortened or left out, in order. */
   readonly truncated: string[];
+  /** Names of the skills left out because the model may not invoke them (`modelInvocable: false`), in input order. */
+  readonly hidden: string[];
 }
 
 /** A shortened description keeps at least this many characters (`…` included); below that it is dropped. */
@@ -34,6 +47,8 @@ const ELLIPSIS = "…";
 const WHITESPACE = /\s/;
 
 interface Entry {
+  /** Position in the priority order: 0 matters most. */
+  readonly priority: number;
   readonly name: string;
   readonly description: string;
   /** The description's code points, so a cut never splits a surrogate pair. */
@@ -41,7 +56,10 @@ interface Entry {
   readonly location: string;
 }
 
-/** Which skills a rendering lists: the first `count`, the first `described` of them with descriptions of at most `cap` characters. */
+/**
+ * Which skills a rendering lists: the `count` that matter most, the `described` that matter
+ * most of them with descriptions of at most `cap` characters.
+ */
 interface Plan {
   readonly count: number;
   readonly described: number;
@@ -54,16 +72,21 @@ interface View {
   readonly location: string;
 }
 
-const RENDER: Readonly<Record<CatalogStyle, (views: readonly View[]) => string>> = {
-  xml: (views) =>
+const RENDER: Readonly<Record<CatalogStyle, (views: readonly View[], note: string | undefined) => string>> = {
+  xml: (views, note) =>
     [
       "<available_skills>",
       ...views.map((v) => skillElement("  ", v.name, v.description, v.location)),
+      ...(note === undefined ? [] : [`  ${escapeXml(note)}`]),
       "</available_skills>",
     ].join("\n"),
-  markdown: (views) =>
-    ["## Available Skills", ...views.map((v) => skillBullet(v.name, v.description))].join("\n"),
-  json: (views) => {
+  markdown: (views, note) =>
+    [
+      "## Available Skills",
+      ...views.map((v) => skillBullet(v.name, v.description)),
+      ...(note === undefined ? [] : [note]),
+    ].join("\n"),
+  json: (views, note) => {
     const lines = views.map((v) => {
       const entry =
         v.description === undefined
@@ -71,9 +94,17 @@ const RENDER: Readonly<Record<CatalogStyle, (views: readonly View[]) => string>>
           : { name: v.name, description: v.description, location: v.location };
       return `  ${JSON.stringify(entry)}`;
     });
+    if (note !== undefined) lines.push(`  ${JSON.stringify(note)}`);
     return ["[", lines.join(",\n"), "]"].join("\n");
   },
 };
+
+/** The catalog's last line when skills were left out: it tells the model they exist. */
+export function omittedNote(count: number): string {
+  return count === 1
+    ? "1 more skill is not listed here; load one by name if the task needs it."
+    : `${count} more skills are not listed here; load one by name if the task needs it.`;
+}
 
 /**
  * Shortens a description to at most `cap` characters, `…` included: the cut falls on the
@@ -94,8 +125,8 @@ function shorten(chars: readonly string[], cap: number): string {
   return chars.slice(0, cut).join("").trimEnd() + ELLIPSIS;
 }
 
-function descriptionFor(entry: Entry, index: number, plan: Plan): string | undefined {
-  if (index >= plan.described) return undefined;
+function descriptionFor(entry: Entry, plan: Plan): string | undefined {
+  if (entry.priority >= plan.described) return undefined;
   return entry.chars.length > plan.cap ? shorten(entry.chars, plan.cap) : entry.description;
 }
 
@@ -123,6 +154,41 @@ function checkBudget(budget: number | undefined): number {
   return Math.floor(budget);
 }
 
+function checkFunction<T>(value: T | undefined, field: string): T | undefined {
+  if (value === undefined || typeof value === "function") return value;
+  throw new SkillError(
+    "INVALID_FIELD",
+    `Invalid catalog ${field}: expected a function, found ${typeof value}`,
+    {
+      field,
+    },
+  );
+}
+
+/** Input positions ordered by rank, highest first; equal ranks (and NaN, last) keep input order. */
+function priorities(
+  skills: readonly SkillMetadata[],
+  rank: ((skill: SkillMetadata) => number) | undefined,
+): number[] {
+  const order = skills.map((_, i) => i);
+  if (rank !== undefined) {
+    const score = skills.map((s) => {
+      const r = rank(s);
+      return typeof r === "number" && !Number.isNaN(r) ? r : Number.NEGATIVE_INFINITY;
+    });
+    order.sort((a, b) => {
+      const sa = score[a] as number;
+      const sb = score[b] as number;
+      return sa === sb ? a - b : sa > sb ? -1 : 1;
+    });
+  }
+  const position = new Array<number>(skills.length);
+  order.forEach((input, p) => {
+    position[input] = p;
+  });
+  return position;
+}
+
 function checkStyle(style: unknown): CatalogStyle {
   if (style === "xml" || style === "markdown" || style === "json") return style;
   throw new SkillError(
@@ -135,6 +201,8 @@ function checkStyle(style: unknown): CatalogStyle {
 /**
  * The skill catalog for a system prompt or a skill tool description, in the order given.
  * An empty list (or a budget too small for even one name) gives `text: ""`: leave the block out.
+ * Skills the model may not invoke (`modelInvocable: false`) are left out and named in `hidden`,
+ * unless `includeUserOnly`.
  *
  * Styles, per the Agent Skills integration guide and opencode:
  * - `xml`: `<available_skills>`, a two-space-indented `<skill>` per skill with four-space
@@ -142,28 +210,55 @@ function checkStyle(style: unknown): CatalogStyle {
  * - `markdown`: `## Available Skills`, then `- **name**: description` per skill, each on one line.
  * - `json`: an array with one `{"name","description","location"}` object per line.
  *
- * Budget rule (deterministic; `budget` counts UTF-16 code units of `text`):
+ * Budget rule (deterministic; `budget` counts `measure(text)`, by default UTF-16 code units).
+ * "Priority" is `rank` (highest first, ties by input order), or input order without `rank`:
  * 1. Everything fits: done.
  * 2. Else shorten the longest descriptions first: find the largest cap `c >= 24` such that
  *    every description longer than `c` characters, cut to `c` with a trailing `…` (on a word
  *    boundary where there is one near), fits. Shorter descriptions stay whole.
- * 3. Else drop descriptions from the end of the list: keep them (capped as in 2, cap at least 24)
- *    on as many leading skills as fit, and list the others by name (and location) only.
- * 4. Else, when not even every name fits, drop whole skills from the end of the list.
- * Nothing is ever cut inside an element or a bullet. Put the skills that matter most first.
+ * 3. Else drop descriptions by priority: keep them (capped as in 2, cap at least 24) on as many
+ *    of the highest-priority skills as fit, and list the others by name (and location) only.
+ * 4. Else, when not even every name fits, drop whole skills, lowest priority first, and end
+ *    the catalog with a line saying how many were left out ({@link omittedNote}): the last line
+ *    inside `<available_skills>`, the last markdown line, or the last (string) element of the
+ *    JSON array. The line counts against the budget; shortened descriptions alone add none.
+ * Nothing is ever cut inside an element or a bullet.
  *
  * @example
- * const { text, omitted } = formatCatalog(service.all(agent), { budget: 8000 });
+ * const { text, omitted } = formatCatalog(service.all(agent), { budget: 8000, rank: (s) => uses[s.name] ?? 0 });
  * if (omitted.length > 0) logger.warn(`Not listed for the agent: ${omitted.join(", ")}`);
  *
- * @throws SkillError `INVALID_FIELD` for an unknown `style` or `locationStyle`, or a negative or NaN `budget`
+ * @throws SkillError `INVALID_FIELD` for an unknown `style` or `locationStyle`, a negative or NaN
+ * `budget`, a `rank` or `measure` that is not a function, or a `measure` that returns no number
  */
 export function formatCatalog(skills: readonly SkillMetadata[], options: CatalogOptions = {}): CatalogResult {
   const render = RENDER[checkStyle(options.style ?? "xml")];
   const locationStyle = checkLocationStyle(options.locationStyle ?? "path");
   const budget = checkBudget(options.budget);
+  const rank = checkFunction(options.rank, "rank");
+  const measureOption = checkFunction(options.measure, "measure");
+  const measure = (text: string): number => {
+    if (measureOption === undefined) return text.length;
+    const size = measureOption(text);
+    if (typeof size !== "number" || Number.isNaN(size)) {
+      throw new SkillError(
+        "INVALID_FIELD",
+        `Invalid catalog measure: it returned ${String(size)}, not a number`,
+        {
+          field: "measure",
+        },
+      );
+    }
+    return size;
+  };
 
-  const entries: Entry[] = skills.map((s) => ({
+  const visible = options.includeUserOnly ? skills : skills.filter((s) => s.modelInvocable !== false);
+  const hidden = options.includeUserOnly
+    ? []
+    : skills.filter((s) => s.modelInvocable === false).map((s) => s.name);
+  const priority = priorities(visible, rank);
+  const entries: Entry[] = visible.map((s, i) => ({
+    priority: priority[i] as number,
     name: s.name,
     description: s.description,
     chars: Array.from(s.description),
@@ -175,10 +270,11 @@ export function formatCatalog(skills: readonly SkillMetadata[], options: Catalog
       ? ""
       : render(
           entries
-            .slice(0, plan.count)
-            .map((e, i) => ({ name: e.name, description: descriptionFor(e, i, plan), location: e.location })),
+            .filter((e) => e.priority < plan.count)
+            .map((e) => ({ name: e.name, description: descriptionFor(e, plan), location: e.location })),
+          plan.count < n ? omittedNote(n - plan.count) : undefined,
         );
-  const fits = (plan: Plan): boolean => text(plan).length <= budget;
+  const fits = (plan: Plan): boolean => measure(text(plan)) <= budget;
 
   const longest = entries.reduce((max, e) => Math.max(max, e.chars.length), MIN_DESCRIPTION_LENGTH);
   let plan: Plan = { count: n, described: n, cap: longest };
@@ -194,13 +290,14 @@ export function formatCatalog(skills: readonly SkillMetadata[], options: Catalog
     }
   }
 
-  const listed = entries.slice(0, plan.count);
+  const listed = entries.filter((e) => e.priority < plan.count);
   return {
     text: text(plan),
     included: listed.map((e) => e.name),
-    omitted: entries.slice(plan.count).map((e) => e.name),
+    omitted: entries.filter((e) => e.priority >= plan.count).map((e) => e.name),
     truncated: listed
-      .filter((e, i) => (i >= plan.described ? e.description !== "" : e.chars.length > plan.cap))
+      .filter((e) => (e.priority >= plan.described ? e.description !== "" : e.chars.length > plan.cap))
       .map((e) => e.name),
+    hidden,
   };
 }

@@ -17,6 +17,7 @@ function exercise(api: Api): void {
     included: ["s1", "s2"],
     omitted: [],
     truncated: ["s2"],
+    hidden: [],
   });
   expect(api.formatCatalog(skills, { style: "json", locationStyle: "file-url" }).text).toContain(
     "file:///skills/s1/",
@@ -43,6 +44,7 @@ describe("built package", () => {
       "fmt",
       "formatCatalog",
       "formatSkillContent",
+      "omittedNote",
     ];
     expect(Object.keys(await import(`${dist}index.js`)).sort()).toEqual(names);
     expect(Object.keys(require(`${dist}index.cjs`)).sort()).toEqual(names);

@@ -3,8 +3,10 @@ import { dirname, join } from "node:path";
 import { SkillService } from "@skill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
+import { digestOf } from "../test/archives.js";
 import { binary, type Served, serve, skillMd, staticDir, tempDir, tree } from "../test/server.js";
-import { buildManifest, writeManifest } from "./build-manifest.js";
+import { buildManifest, manifestJson, writeManifest } from "./build-manifest.js";
+import { SCHEMA_V0_2 } from "./manifest.js";
 import { pull } from "./pull.js";
 
 let root: string;
@@ -56,17 +58,24 @@ describe("buildManifest", () => {
 
     expect(failed).toEqual([]);
     expect(diagnostics).toEqual([]);
+    expect(manifest.schema).toBe(SCHEMA_V0_2);
     expect(manifest.skills).toEqual([
       {
         name: "pdf",
         description: "Read PDFs",
         version: expect.stringMatching(/^[0-9a-f]{16}$/),
+        type: "archive",
+        url: "pdf.tar.gz",
+        digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
         files: ["SKILL.md", "reference/forms.md", "scripts/fill.py"],
       },
       {
         name: "zip",
         description: "The zip skill",
         version: expect.stringMatching(/^[0-9a-f]{16}$/),
+        type: "skill-md",
+        url: "zip/SKILL.md",
+        digest: digestOf(skillMd("zip")),
         files: ["SKILL.md"],
       },
     ]);
@@ -119,7 +128,11 @@ describe("buildManifest", () => {
   it("keeps spec findings as diagnostics, and leaves such skills out when strict", async () => {
     const dir = await put({ "folder/SKILL.md": skillMd("other-name") });
     const lenient = await buildManifest(dir);
-    expect(lenient.manifest.skills.map((s) => s.name)).toEqual(["folder"]);
+    // The frontmatter names the skill; v0.1 clients could not find it under folder/, so no files.
+    expect(lenient.manifest.skills).toEqual([
+      expect.objectContaining({ name: "other-name", type: "skill-md", url: "folder/SKILL.md" }),
+    ]);
+    expect(lenient.manifest.skills[0]?.files).toBeUndefined();
     expect(lenient.diagnostics.map((d) => d.code)).toEqual(["name-mismatch"]);
     const strict = await buildManifest(dir, { strict: true });
     expect(strict.manifest.skills).toEqual([]);
@@ -135,6 +148,86 @@ describe("buildManifest", () => {
     expect(manifest.skills[0]?.files).toEqual(["SKILL.md", "shared/data.txt"]);
   });
 
+  it("walks a symlink diamond in linear time, each real folder once", async () => {
+    const dir = await put({ "deep/SKILL.md": skillMd("deep") });
+    // Level i holds two links to level i+1: 2^20 paths, 21 real folders.
+    let level = join(dir, "deep", "l0");
+    await mkdir(level);
+    for (let i = 1; i <= 20; i++) {
+      const next = join(dir, "levels", `l${i}`);
+      await mkdir(next, { recursive: true });
+      await writeFile(join(next, "f.md"), `level ${i}`);
+      await symlink(next, join(level, "a"));
+      await symlink(next, join(level, "b"));
+      level = next;
+    }
+    const started = Date.now();
+    const { manifest, failed } = await buildManifest(dir);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(failed).toEqual([]);
+    expect(manifest.skills[0]?.files).toHaveLength(21);
+  });
+
+  it("stops walking a folder as soon as it passes the file limit", async () => {
+    const files: Record<string, string> = { "big/SKILL.md": skillMd("big") };
+    for (let i = 0; i < 1_200; i++) files[`big/f/${i}.md`] = "x";
+    const dir = await put(files);
+    const { failed } = await buildManifest(dir);
+    expect(failed.map((f) => [f.error.code, f.error.message])).toEqual([
+      ["LIMIT_EXCEEDED", `Skill folder ${join(dir, "big")} cannot be listed: it holds more than 1000 files`],
+    ]);
+  });
+
+  it("builds the same archive bytes twice, whatever the files' times", async () => {
+    const dir = await put({ "a/SKILL.md": skillMd("a"), "a/b/c.md": "c", "a/z.md": "z" });
+    const first = await buildManifest(dir);
+    const { utimes } = await import("node:fs/promises");
+    await utimes(join(dir, "a", "z.md"), new Date(2001, 1, 1), new Date(2001, 1, 1));
+    const second = await buildManifest(dir);
+    expect(second.manifest.skills[0]?.digest).toBe(first.manifest.skills[0]?.digest);
+    expect(Buffer.from(second.archives[0]?.bytes ?? [])).toEqual(Buffer.from(first.archives[0]?.bytes ?? []));
+    expect(first.archives.map((a) => a.path)).toEqual(["a.tar.gz"]);
+    expect(first.manifest.skills[0]?.digest).toBe(digestOf(Buffer.from(first.archives[0]?.bytes ?? [])));
+  });
+
+  it("writes a v0.1-only index with archives: false", async () => {
+    const dir = await put({ "a/SKILL.md": skillMd("a"), "a/x.md": "x" });
+    const written = await writeManifest(dir, { archives: false });
+    const index = JSON.parse(await readFile(written.path, "utf8"));
+    expect(index.$schema).toBeUndefined();
+    expect(index.skills).toEqual([
+      { name: "a", description: "The a skill", version: expect.any(String), files: ["SKILL.md", "x.md"] },
+    ]);
+    expect(await tree(dir)).toEqual(["a/", "a/SKILL.md", "a/x.md", "index.json"]);
+  });
+
+  it("lists nested skills with a warning, and makes artifact URLs absolute with baseUrl", async () => {
+    const dir = await put({ "team/tools/fmt/SKILL.md": skillMd("fmt"), "top/SKILL.md": skillMd("top") });
+    const warnings: string[] = [];
+    const { manifest, diagnostics } = await buildManifest(dir, {
+      baseUrl: "https://cdn.example/packs/team",
+      logger: { warn: (m) => warnings.push(m) },
+    });
+    expect(manifest.skills.map((s) => [s.name, s.url, s.files])).toEqual([
+      ["fmt", "https://cdn.example/packs/team/team/tools/fmt/SKILL.md", undefined],
+      ["top", "https://cdn.example/packs/team/top/SKILL.md", ["SKILL.md"]],
+    ]);
+    expect(diagnostics.map((d) => d.code)).toEqual(["nested-skill"]);
+    expect(warnings).toEqual([expect.stringContaining("nested at team/tools/fmt/")]);
+  });
+
+  it("writes nothing when a skill cannot be listed", async () => {
+    const dir = await put({
+      "good/SKILL.md": skillMd("good"),
+      "good/x.md": "x",
+      "broken/SKILL.md": "no frontmatter",
+    });
+    const written = await writeManifest(dir);
+    expect(written.written).toBe(false);
+    expect(written.failed.map((f) => f.path)).toEqual([join(dir, "broken")]);
+    expect(await tree(dir)).toEqual(["broken/", "broken/SKILL.md", "good/", "good/SKILL.md", "good/x.md"]);
+  });
+
   it("throws NOT_FOUND for a folder that does not exist", async () => {
     await expect(buildManifest(join(root, "nope"))).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
@@ -147,21 +240,41 @@ describe("writeManifest → serve → pull", () => {
       "pdf/reference/forms.md": "# Forms\n",
       "pdf/assets/logo.png": binary(),
       "pdf/assets/all-bytes.bin": Buffer.from(Array.from({ length: 256 }, (_, i) => i)),
+      [`pdf/${"nested/".repeat(20)}past-100-bytes.md`]: "a path the ustar name field cannot hold\n",
       "zip/SKILL.md": skillMd("zip"),
       "zip/empty.txt": "",
     });
     const written = await writeManifest(dir);
     expect(written.path).toBe(join(dir, "index.json"));
-    expect(JSON.parse(await readFile(written.path, "utf8"))).toEqual(written.manifest);
+    expect(await readFile(written.path, "utf8")).toBe(manifestJson(written.manifest));
+    expect(written.written).toBe(true);
     server = await serve(staticDir(dir));
 
-    const result = await pull(`${server.url}`, { cacheDir: join(root, "cache") });
+    const result = await pull(server.index, { cacheDir: join(root, "cache") });
 
     expect(result.skipped).toEqual([]);
     expect(result.files).toEqual([join(result.dir, "pdf", "SKILL.md"), join(result.dir, "zip", "SKILL.md")]);
     for (const name of ["pdf", "zip"]) {
       expect(await contents(join(result.dir, name))).toEqual(await contents(join(dir, name)));
     }
+  });
+
+  it("the hybrid index reads the same as v0.1 to a client that ignores $schema", async () => {
+    const dir = await put({ "a/SKILL.md": skillMd("a"), "a/ref/x.md": "x", "b/SKILL.md": skillMd("b") });
+    await writeManifest(dir);
+    const index = JSON.parse(await readFile(join(dir, "index.json"), "utf8"));
+    const { $schema: _schema, ...plain } = index;
+    await writeFile(join(dir, "plain.json"), JSON.stringify(plain));
+    server = await serve(staticDir(dir));
+    const v2 = await pull(server.index, { cacheDir: join(root, "cache") });
+    const v1 = await pull(`${server.url}plain.json`, { cacheDir: join(root, "cache") });
+    expect(v1.skipped).toEqual([]);
+    expect(v2.skipped).toEqual([]);
+    for (const name of ["a", "b"]) {
+      expect(await contents(join(v1.dir, name))).toEqual(await contents(join(v2.dir, name)));
+    }
+    expect(server.hits("/a.tar.gz")).toHaveLength(1);
+    expect(server.hits("/a/ref/x.md")).toHaveLength(1);
   });
 
   it.each(corpora)(
@@ -181,7 +294,7 @@ describe("writeManifest → serve → pull", () => {
       expect(written.manifest.skills).toHaveLength(unique.length);
       server = await serve(staticDir(dir));
 
-      const result = await pull(server.url, { cacheDir: join(root, "cache") });
+      const result = await pull(server.index, { cacheDir: join(root, "cache") });
 
       expect(result.skipped).toEqual([]);
       expect(result.files).toHaveLength(written.manifest.skills.length);
@@ -196,7 +309,7 @@ describe("writeManifest → serve → pull", () => {
 
       // A second pull of the unchanged pack transfers nothing: every version matches.
       server.requests.length = 0;
-      await pull(server.url, { cacheDir: join(root, "cache") });
+      await pull(server.index, { cacheDir: join(root, "cache") });
       expect(server.requests.map((r) => r.path)).toEqual(["/index.json"]);
     },
   );

@@ -80,18 +80,25 @@ function same(a: LockInfo, b: LockInfo): boolean {
 
 /**
  * Removes a stale lock, unless someone else is already doing so or it changed since it was
- * judged stale. The `.break` file (created exclusively) makes the check-then-unlink atomic
- * between processes, so a fresh lock is never removed by a late breaker.
+ * judged stale. The `.break` guard (created exclusively) makes the check-then-unlink atomic
+ * between processes, so a fresh lock is never removed by a late breaker. A guard left by a
+ * breaker that died (its process is gone, or it is older than the stale age) is removed at once.
+ * Returns false when a live breaker holds the guard: the caller waits before looking again.
  */
-async function breakLock(path: string, stale: LockInfo): Promise<void> {
+async function breakLock(path: string, stale: LockInfo): Promise<boolean> {
   const guard = `${path}.break`;
+  const mine = JSON.stringify({ pid: process.pid, host: hostname() });
   try {
-    await writeFile(guard, String(process.pid), { flag: "wx" });
+    await writeFile(guard, mine, { flag: "wx" });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     const other = await readLock(guard);
-    if (other && Date.now() - other.mtimeMs > STALE_MS) await unlink(guard).catch(() => {});
-    return;
+    if (!other) return true; // gone meanwhile: look again at once
+    if (!isStale(other)) return false;
+    // Only the guard we judged stale is removed, never one a new breaker just wrote.
+    const now = await readLock(guard);
+    if (now && same(now, other)) await unlink(guard).catch(() => {});
+    return true;
   }
   try {
     const now = await readLock(path);
@@ -99,6 +106,7 @@ async function breakLock(path: string, stale: LockInfo): Promise<void> {
   } finally {
     await unlink(guard).catch(() => {});
   }
+  return true;
 }
 
 /**
@@ -110,6 +118,7 @@ export async function acquireLock(packDir: string, signal?: AbortSignal): Promis
   const token = randomBytes(8).toString("hex");
   const body = JSON.stringify({ pid: process.pid, host: hostname(), token, since: new Date().toISOString() });
   let wait = POLL_MIN_MS;
+  let quick = 0;
   for (;;) {
     if (signal?.aborted) throw abortError(signal);
     try {
@@ -119,10 +128,9 @@ export async function acquireLock(packDir: string, signal?: AbortSignal): Promis
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     const info = await readLock(path);
-    if (info && isStale(info)) {
-      await breakLock(path, info);
-      continue;
-    }
+    // Retry at once after breaking a lock, but a few times only: never spin without sleeping.
+    if (info && isStale(info) && (await breakLock(path, info)) && quick++ < 3) continue;
+    quick = 0;
     await sleep(wait, signal);
     wait = Math.min(wait * 2, POLL_MAX_MS);
   }

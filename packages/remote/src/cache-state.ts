@@ -7,11 +7,25 @@ export interface FileState {
   readonly etag?: string;
   readonly lastModified?: string;
   readonly size: number;
+  /** SHA-256 (hex) of the bytes written, so `verifyCache` can spot later edits. */
+  readonly sha256?: string;
 }
 
 export interface SkillState {
   readonly version?: string;
+  /** v0.2: the entry's `digest` the cached copy was verified against. */
+  readonly digest?: string;
+  readonly type?: "skill-md" | "archive";
+  /** v0.2: the artifact URL it came from (resolved). */
+  readonly url?: string;
   readonly files: Readonly<Record<string, FileState>>;
+}
+
+/** Validators of the index last read, sent back on the next pull. */
+export interface IndexState {
+  readonly url: string;
+  readonly etag?: string;
+  readonly lastModified?: string;
 }
 
 /** What the cache knows about a pack; written last, so it always describes the skills in place. */
@@ -21,10 +35,15 @@ export interface PackState {
   /** The pull that wrote this file; its `.old-<pullId>-*` leftovers are safe to delete. */
   readonly pullId: string;
   readonly pulledAt: string;
+  /** When the index was last checked with the server (ISO time), whether or not anything changed. */
+  readonly checkedAt?: string;
+  readonly index?: IndexState;
   readonly skills: Readonly<Record<string, SkillState>>;
 }
 
 export const STATE_FILE = ".state.json";
+/** The index body last read, kept so a 304 can be answered from it. */
+export const INDEX_FILE = ".index.json";
 export const LOCK_FILE = ".lock";
 export const STAGING_PREFIX = ".tmp-";
 const OLD = /^\.old-([0-9a-f]{8})-(.+)$/;
@@ -51,7 +70,22 @@ function readFileState(value: unknown): FileState | undefined {
     size: value.size,
     ...(typeof value.etag === "string" ? { etag: value.etag } : {}),
     ...(typeof value.lastModified === "string" ? { lastModified: value.lastModified } : {}),
+    ...(typeof value.sha256 === "string" ? { sha256: value.sha256 } : {}),
   };
+}
+
+function readIndexState(value: unknown): IndexState | undefined {
+  if (!isRecord(value) || typeof value.url !== "string") return undefined;
+  return {
+    url: value.url,
+    ...(typeof value.etag === "string" ? { etag: value.etag } : {}),
+    ...(typeof value.lastModified === "string" ? { lastModified: value.lastModified } : {}),
+  };
+}
+
+function optionalString<K extends string>(raw: Record<string, unknown>, key: K): { [P in K]?: string } {
+  const value = raw[key];
+  return (typeof value === "string" ? { [key]: value } : {}) as { [P in K]?: string };
 }
 
 /** The pack's state, or `undefined` when there is none (never pulled) or it is unreadable. */
@@ -70,13 +104,24 @@ export async function readState(packDir: string): Promise<PackState | undefined>
         const state = readFileState(meta);
         if (state) files[file] = state;
       }
-      skills[name] = { files, ...(typeof raw.version === "string" ? { version: raw.version } : {}) };
+      const type: Pick<SkillState, "type"> =
+        raw.type === "skill-md" || raw.type === "archive" ? { type: raw.type } : {};
+      skills[name] = {
+        files,
+        ...optionalString(raw, "version"),
+        ...optionalString(raw, "digest"),
+        ...optionalString(raw, "url"),
+        ...type,
+      };
     }
+    const index = readIndexState(value.index);
     return {
       format: 1,
       url: value.url,
       pullId: value.pullId,
       pulledAt: typeof value.pulledAt === "string" ? value.pulledAt : "",
+      ...optionalString(value, "checkedAt"),
+      ...(index ? { index } : {}),
       skills,
     };
   } catch {
@@ -84,17 +129,38 @@ export async function readState(packDir: string): Promise<PackState | undefined>
   }
 }
 
-/** Writes the state durably: a new file, flushed, then renamed over the old one. */
-export async function writeState(packDir: string, state: PackState): Promise<void> {
-  const temp = join(packDir, `${STATE_FILE}.${state.pullId}.tmp`);
+/** Writes a cache file durably: a new file, flushed, then renamed over the old one. */
+async function writeDurably(packDir: string, name: string, tag: string, text: string): Promise<void> {
+  const temp = join(packDir, `${name}.${tag}.tmp`);
   const handle = await open(temp, "wx");
   try {
-    await handle.writeFile(`${JSON.stringify(state, null, 2)}\n`);
+    await handle.writeFile(text);
     await handle.sync();
   } finally {
     await handle.close();
   }
-  await rename(temp, join(packDir, STATE_FILE));
+  await rename(temp, join(packDir, name));
+}
+
+/** Writes the state durably: a new file, flushed, then renamed over the old one. */
+export async function writeState(packDir: string, state: PackState): Promise<void> {
+  await writeDurably(packDir, STATE_FILE, state.pullId, `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/** Keeps the index body the state's validators describe (written before the state). */
+export async function writeIndexCopy(packDir: string, pullId: string, text: string): Promise<void> {
+  await writeDurably(packDir, INDEX_FILE, pullId, text);
+}
+
+/** The index body kept by the last pull, or `undefined`. */
+export async function readIndexCopy(packDir: string): Promise<string | undefined> {
+  const path = join(packDir, INDEX_FILE);
+  try {
+    if (!(await lstat(path)).isFile()) return undefined;
+    return await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -106,7 +172,9 @@ export async function writeState(packDir: string, state: PackState): Promise<voi
 export async function recover(packDir: string, state: PackState | undefined): Promise<void> {
   for (const entry of await readdir(packDir)) {
     const path = join(packDir, entry);
-    if (entry.startsWith(STAGING_PREFIX) || (entry.startsWith(`${STATE_FILE}.`) && entry.endsWith(".tmp"))) {
+    const temp =
+      (entry.startsWith(`${STATE_FILE}.`) || entry.startsWith(`${INDEX_FILE}.`)) && entry.endsWith(".tmp");
+    if (entry.startsWith(STAGING_PREFIX) || temp) {
       await rm(path, { recursive: true, force: true });
       continue;
     }

@@ -65,13 +65,14 @@ async function hostileServer(index: (server: Served) => unknown, routes: Record<
 }
 
 async function expectOnlyGoodSkills(server: Served, extraRequests: readonly string[] = []) {
-  const pack = `${CACHE}/${urlToDirName(server.url)}`;
+  const pack = `${CACHE}/${urlToDirName(server.index)}`;
   expect(await tree(root)).toEqual([
     "home/",
     "home/.cache/",
     "home/.cache/skill/",
     `${CACHE}/`,
     `${pack}/`,
+    `${pack}/.index.json`,
     `${pack}/.state.json`,
     `${pack}/good-one/`,
     `${pack}/good-one/SKILL.md`,
@@ -182,7 +183,7 @@ describe("hostile manifest entries are skipped whole; the good ones still arrive
   it.each([...hostileNames, ...hostileFiles])("%s", async (_title, c) => {
     const server = await hostileServer(() => ({ skills: [GOOD_ENTRIES[0], c.entry, GOOD_ENTRIES[1]] }));
 
-    const result = await pull(server.url, { cacheDir });
+    const result = await pull(server.index, { cacheDir });
 
     expect(result.files.map((f) => f.split("/").at(-2))).toEqual(["good-one", "good-two"]);
     expect(result.skipped).toHaveLength(1);
@@ -195,7 +196,7 @@ describe("hostile manifest entries are skipped whole; the good ones still arrive
     const server = await hostileServer(() => ({
       skills: [...GOOD_ENTRIES, { name: "no-skill", files: ["README.md", "run.sh"] }],
     }));
-    const result = await pull(server.url, { cacheDir });
+    const result = await pull(server.index, { cacheDir });
     expect(result.skipped).toEqual([
       {
         name: "no-skill",
@@ -214,7 +215,7 @@ describe("hostile manifest entries are skipped whole; the good ones still arrive
         { name: "GOOD-TWO", files: ["SKILL.md"] },
       ],
     }));
-    const result = await pull(server.url, { cacheDir });
+    const result = await pull(server.index, { cacheDir });
     expect(result.skipped.map((s) => [s.name, s.code, s.reason])).toEqual([
       ["good-one", "DUPLICATE_NAME", 'duplicate name "good-one": skills[0] already uses it'],
       ["GOOD-TWO", "DUPLICATE_NAME", 'duplicate name "GOOD-TWO": skills[1] already uses it'],
@@ -248,7 +249,7 @@ describe("hostile answers fail one skill; the good ones still arrive", () => {
     options: Partial<PullOptions> = {},
   ) {
     const server = await hostileServer(() => ({ skills: [...GOOD_ENTRIES, { name: "bad", files }] }), routes);
-    const result = await pull(server.url, { cacheDir, ...options });
+    const result = await pull(server.index, { cacheDir, ...options });
     expect(result.files.map((f) => f.split("/").at(-2))).toEqual(["good-one", "good-two"]);
     expect(result.skipped).toHaveLength(1);
     expect(result.skipped[0]?.name).toBe("bad");
@@ -385,12 +386,12 @@ describe("hostile answers fail one skill; the good ones still arrive", () => {
       () => ({ skills: [...GOOD_ENTRIES, { name: "bad", files: ["SKILL.md"] }] }),
       routes,
     );
-    const first = await pull(server.url, { cacheDir });
+    const first = await pull(server.index, { cacheDir });
     expect(first.files).toHaveLength(3);
     const before = await tree(root);
     for (const [title, routesNow] of Object.entries(answers)) {
       answer = routesNow;
-      const result = await pull(server.url, { cacheDir, ...LIMITS });
+      const result = await pull(server.index, { cacheDir, ...LIMITS });
       expect(result.files, title).toEqual(first.files);
       expect(result.skipped[0]?.reason, title).toMatch(/; the previous copy was kept$/);
       expect(await tree(root), title).toEqual(before);
@@ -429,7 +430,7 @@ describe("hostile indexes", () => {
       });
       servers.push(server);
 
-      const error = await pull(server.url, { cacheDir }).catch((e: unknown) => e);
+      const error = await pull(server.index, { cacheDir }).catch((e: unknown) => e);
       expect(SkillError.isInstance(error) && error.code).toBe("REMOTE_ERROR");
       expect((error as Error).message).toContain(`${server.url}index.json ${message}`);
       expect(await tree(root)).toEqual([
@@ -437,14 +438,14 @@ describe("hostile indexes", () => {
         "home/.cache/",
         "home/.cache/skill/",
         `${CACHE}/`,
-        `${CACHE}/${urlToDirName(server.url)}/`,
+        `${CACHE}/${urlToDirName(server.index)}/`,
       ]);
 
       hostile = false;
-      const good = await pull(server.url, { cacheDir });
+      const good = await pull(server.index, { cacheDir });
       hostile = true;
-      const cached = await pull(server.url, { cacheDir });
-      expect(cached).toEqual({ ...good, fromCache: true });
+      const cached = await pull(server.index, { cacheDir });
+      expect(cached).toEqual({ ...good, fromCache: true, changed: [] });
       await expectOnlyGoodSkills(server);
     },
   );
@@ -456,7 +457,7 @@ describe("hostile indexes", () => {
       send(res, log, 301, "", { location: `${elsewhere.url}index.json` }),
     );
     servers.push(server);
-    const error = await pull(server.url, { cacheDir }).catch((e: unknown) => e);
+    const error = await pull(server.index, { cacheDir }).catch((e: unknown) => e);
     expect(SkillError.isInstance(error) && error.code).toBe("REMOTE_ERROR");
     expect((error as Error).message).toContain(`outside ${server.origin}`);
     expect(elsewhere.requests).toEqual([]);
@@ -476,7 +477,7 @@ describe("hostile indexes", () => {
       skills.push((tricks[i % tricks.length] as (i: number) => unknown)(i));
     const server = await hostileServer(() => ({ skills }));
 
-    const result = await pull(server.url, { cacheDir });
+    const result = await pull(server.index, { cacheDir });
 
     expect(result.files).toHaveLength(2);
     expect(result.skipped).toHaveLength(9_998);

@@ -1,5 +1,8 @@
-import { SkillError } from "@skill/core";
+import { printable, SkillError } from "@skill/core";
 import { errorText, formatBytes, quote } from "./text.js";
+
+/** Disk a file costs at least, whatever its size: one block (and an inode). */
+export const BLOCK_BYTES = 4096;
 
 /** What {@link FetchLike} is called with. */
 export interface FetchInit {
@@ -55,11 +58,13 @@ export interface Budget {
 
 export interface RequestOptions {
   readonly fetch: FetchLike;
-  /** Origin every hop must stay on. */
-  readonly origin: string;
+  /** Origin every hop must stay on; `undefined` (a digest-pinned artifact) lets redirects cross origins. */
+  readonly origin: string | undefined;
   readonly signal?: AbortSignal | undefined;
   /** Longest wait for a response, and between two chunks of its body. */
   readonly timeoutMs: number;
+  /** Longest the whole request may take, body included, however steadily bytes trickle in. */
+  readonly deadlineMs: number;
   /** Largest body, counted as it streams. */
   readonly maxBytes: number;
   readonly budget?: Budget;
@@ -77,6 +82,9 @@ export type RequestResult =
       readonly bytes: number;
       readonly etag?: string;
       readonly lastModified?: string;
+      readonly contentType?: string;
+      /** The URL that finally answered, after redirects. */
+      readonly url: string;
     };
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -156,13 +164,18 @@ export async function request(url: string, options: RequestOptions): Promise<Req
   if (signal?.aborted) throw abortError(signal, url);
   if (budget?.exhausted) throw totalError(url, budget.limit, "was not fetched: the pull already reached");
   const controller = new AbortController();
-  let timedOut = false;
+  let timedOut: "idle" | "deadline" | undefined;
   const timer = setTimeout(() => {
-    timedOut = true;
+    timedOut = "idle";
     controller.abort();
   }, timeoutMs);
-  const onAbort = () => controller.abort();
-  signal?.addEventListener("abort", onAbort, { once: true });
+  const deadline = setTimeout(() => {
+    timedOut = "deadline";
+    controller.abort();
+  }, options.deadlineMs);
+  // AbortSignal.any links without an event listener on the caller's signal, so a pull with many
+  // requests in flight on one signal never trips MaxListenersExceededWarning.
+  const fetchSignal = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
 
   let current = url;
   let answered = false;
@@ -174,7 +187,7 @@ export async function request(url: string, options: RequestOptions): Promise<Req
     const visited = new Set([url]);
     for (let hops = 0; ; hops++) {
       response = await options.fetch(current, {
-        signal: controller.signal,
+        signal: fetchSignal,
         redirect: "manual",
         ...(options.headers ? { headers: options.headers } : {}),
       });
@@ -182,7 +195,7 @@ export async function request(url: string, options: RequestOptions): Promise<Req
       timer.refresh();
       if (typeof response.url === "string" && response.url !== "" && response.url !== current) {
         const final = new URL(response.url);
-        if (final.origin !== options.origin) {
+        if (options.origin !== undefined && final.origin !== options.origin) {
           discard(response);
           throw remoteError(
             `${url} was redirected to ${quote(response.url)}, outside ${options.origin}`,
@@ -207,7 +220,10 @@ export async function request(url: string, options: RequestOptions): Promise<Req
         throw remoteError(`${current} redirects to an invalid URL ${quote(location)}`, current, error);
       }
       next.hash = "";
-      if (next.origin !== options.origin) {
+      if (next.protocol !== "http:" && next.protocol !== "https:") {
+        throw remoteError(`${current} redirects to ${quote(next.href)}, which is not http(s)`, current);
+      }
+      if (options.origin !== undefined && next.origin !== options.origin) {
         throw remoteError(
           `${current} redirects to ${quote(next.href)}, outside ${options.origin} (only same-origin redirects are followed)`,
           current,
@@ -229,7 +245,8 @@ export async function request(url: string, options: RequestOptions): Promise<Req
     }
     if (status < 200 || status > 299 || status === 206) {
       const snippet = await readSnippet(response.body, 200);
-      const text = response.statusText ? ` ${response.statusText}` : "";
+      // The reason phrase is the server's text: escaped, and cut, before it reaches a terminal.
+      const text = response.statusText ? ` ${printable([...response.statusText].slice(0, 80).join(""))}` : "";
       throw new SkillError(
         "HTTP_ERROR",
         `HTTP error: ${status}${text} from ${current}${snippet ? ` (body: ${quote(snippet, 80)})` : ""}`,
@@ -266,6 +283,14 @@ export async function request(url: string, options: RequestOptions): Promise<Req
         await write(bytes);
       }
     }
+    if (budget && received < BLOCK_BYTES) {
+      // A file costs a block on disk however small it is: 10,000 one-byte files are not 10 KB.
+      budget.used += BLOCK_BYTES - received;
+      if (budget.used > budget.limit) {
+        budget.exhausted = true;
+        throw totalError(current, budget.limit, "took the pull past");
+      }
+    }
     if (expected !== undefined && received !== expected) {
       throw new SkillError(
         "INTEGRITY_ERROR",
@@ -276,16 +301,26 @@ export async function request(url: string, options: RequestOptions): Promise<Req
     done = true;
     const etag = response.headers.get("etag");
     const lastModified = response.headers.get("last-modified");
+    const contentType = response.headers.get("content-type");
     return {
       notModified: false,
       bytes: received,
+      url: current,
+      ...(contentType ? { contentType } : {}),
       ...(etag ? { etag } : {}),
       ...(lastModified ? { lastModified } : {}),
     };
   } catch (error) {
     if (signal?.aborted) throw abortError(signal, url);
     if (SkillError.isInstance(error)) throw error;
-    if (timedOut) {
+    if (timedOut === "deadline") {
+      throw remoteError(
+        `${current} did not finish within ${options.deadlineMs} ms (${formatBytes(received)} received; requestTimeoutMs)`,
+        current,
+        error,
+      );
+    }
+    if (timedOut === "idle") {
       const waiting = answered ? `stalled after ${formatBytes(received)}` : "no response";
       throw remoteError(`${current} timed out after ${timeoutMs} ms (${waiting})`, current, error);
     }
@@ -299,7 +334,7 @@ export async function request(url: string, options: RequestOptions): Promise<Req
     throw remoteError(`${current} (${errorText(error)})`, current, error);
   } finally {
     clearTimeout(timer);
-    signal?.removeEventListener("abort", onAbort);
+    clearTimeout(deadline);
     if (!done) controller.abort();
   }
 }

@@ -2,20 +2,53 @@ import { SkillError, type SkillErrorCode } from "@skill/core";
 import { fileProblem, foldKey, MAX_FILES_PER_SKILL, nameProblem } from "./safe-path.js";
 import { describeKind, label, quote } from "./text.js";
 
-/** One skill of a pack, as `index.json` lists it. */
+/** What a v0.2 entry points at: one `SKILL.md`, or an archive of the whole skill folder. */
+export type RemoteSkillType = "skill-md" | "archive";
+
+/**
+ * One skill of a pack, as `index.json` lists it: a v0.1 entry has `files`; a v0.2 entry has
+ * `type`, `url` and `digest`.
+ */
 export interface RemoteSkillEntry {
-  /** Folder name of the skill: files are served at `<base>/<name>/<file>`. */
+  /** Folder name of the skill: v0.1 files are served at `<base>/<name>/<file>`. */
   readonly name: string;
-  /** Every file of the skill folder, relative `/`-separated paths; always holds `SKILL.md`. */
-  readonly files: readonly string[];
   readonly description?: string;
+  /** v0.1: every file of the skill folder, relative `/`-separated paths; always holds `SKILL.md`. */
+  readonly files?: readonly string[];
+  /** v0.2: a single `SKILL.md` or an archive (`.tar.gz`, `.zip`) of the skill folder. */
+  readonly type?: RemoteSkillType;
+  /** v0.2: where the artifact is, as listed (resolved against the index URL when pulled). */
+  readonly url?: string;
+  /** v0.2: `sha256:` and 64 lowercase hex digits of the artifact's bytes. */
+  readonly digest?: string;
   /** Changes whenever a file changes; an unchanged version lets a pull skip the skill's files. */
   readonly version?: string;
 }
 
 /** The validated content of a pack's `index.json`. */
 export interface RemoteSkillManifest {
+  /** The `$schema` the index named (v0.2), absent for a v0.1 index. */
+  readonly schema?: string;
   readonly skills: readonly RemoteSkillEntry[];
+}
+
+/** The `$schema` of the discovery index v0.2.0, which `writeManifest` writes. */
+export const SCHEMA_V0_2 = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
+const DISCOVERY_SCHEMA = /^https:\/\/schemas\.agentskills\.io\/discovery\/0\.([12])\.\d+\/schema\.json$/;
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+/** The index version `$schema` names: `0.1` without one; throws `REMOTE_ERROR` for one we do not know. */
+export function indexVersion(value: Record<string, unknown>): "0.1" | "0.2" {
+  if (!("$schema" in value)) return "0.1";
+  const schema = value.$schema;
+  const match = typeof schema === "string" ? DISCOVERY_SCHEMA.exec(schema) : null;
+  if (!match) {
+    throw new SkillError(
+      "REMOTE_ERROR",
+      `Invalid skill manifest: unknown "$schema" ${quote(schema, 120)} (expected the Agent Skills discovery schema 0.1.x or 0.2.x); not processed`,
+    );
+  }
+  return match[1] === "2" ? "0.2" : "0.1";
 }
 
 /** An entry that was not downloaded, and why. */
@@ -88,10 +121,10 @@ function checkFiles(raw: unknown): { files: string[] } | { reason: string; code:
   return { files };
 }
 
-function checkEntry(raw: unknown, index: number): EntryCheck {
+function checkEntry(raw: unknown, index: number, version: "0.1" | "0.2"): EntryCheck {
   if (!isRecord(raw)) {
     return {
-      reason: `skills[${index}] must be an object with "name" and "files", found ${describeKind(raw)} ${quote(raw)}`,
+      reason: `skills[${index}] must be an object with "name" and ${version === "0.2" ? '"url"' : '"files"'}, found ${describeKind(raw)} ${quote(raw)}`,
       code: "INVALID_FIELD",
     };
   }
@@ -104,19 +137,46 @@ function checkEntry(raw: unknown, index: number): EntryCheck {
   }
   const problem = nameProblem(name);
   if (problem) return { reason: `unsafe name ${quote(name)}: ${problem}`, code: "UNSAFE_PATH" };
-  const files = checkFiles(raw.files);
-  if (!("files" in files)) return files;
-  const version =
+  const revision =
     typeof raw.version === "string" || (typeof raw.version === "number" && Number.isFinite(raw.version))
       ? String(raw.version)
       : undefined;
-  const entry: RemoteSkillEntry = Object.freeze({
+  const common = {
     name,
     ...(typeof raw.description === "string" ? { description: raw.description } : {}),
-    ...(version === undefined || version === "" ? {} : { version }),
-    files: Object.freeze(files.files),
-  });
-  return { entry };
+    ...(revision === undefined || revision === "" ? {} : { version: revision }),
+  };
+  if (version === "0.2") return checkPinned(raw, common);
+  const files = checkFiles(raw.files);
+  if (!("files" in files)) return files;
+  return { entry: Object.freeze({ ...common, files: Object.freeze(files.files) }) };
+}
+
+/** A v0.2 entry: `type`, `url` and `digest`; `files` (the hybrid index) are left to v0.1 readers. */
+function checkPinned(raw: Record<string, unknown>, common: { name: string }): EntryCheck {
+  const { type, url, digest } = raw;
+  if (type !== "skill-md" && type !== "archive") {
+    return {
+      reason:
+        type === undefined
+          ? 'it has no "type" (expected "skill-md" or "archive")'
+          : `unknown "type" ${quote(type)} (expected "skill-md" or "archive")`,
+      code: type === undefined ? "MISSING_FIELD" : "INVALID_FIELD",
+    };
+  }
+  if (typeof url !== "string" || url === "") {
+    return {
+      reason: `"url" must be the address of the ${type === "archive" ? "archive" : "SKILL.md"}, found ${describeKind(url)} ${quote(url)}`,
+      code: url === undefined ? "MISSING_FIELD" : "INVALID_FIELD",
+    };
+  }
+  if (typeof digest !== "string" || !DIGEST.test(digest)) {
+    return {
+      reason: `"digest" must be "sha256:" and 64 lowercase hex digits, found ${describeKind(digest)} ${quote(digest, 80)}`,
+      code: "INVALID_FIELD",
+    };
+  }
+  return { entry: Object.freeze({ ...common, type, url, digest }) };
 }
 
 /** Why `value` is not `{ "skills": [...] }`, or `undefined` when it is. */
@@ -131,13 +191,16 @@ export function shapeProblem(value: unknown): string | undefined {
 }
 
 /**
- * Validates a parsed `index.json`. Entries that could hurt the machine or cannot be a skill are
- * left out and reported in `skipped`: a name that is not one safe folder name, a file that is
- * not a safe relative path (`..`, absolute, backslash, drive letter, NUL, `%`, `?`, `#`, empty
- * segments), no `SKILL.md`, more than 1000 files, or a name already listed (compared
- * case-insensitively; the first wins).
+ * Validates a parsed `index.json`, v0.1 (no `$schema`) or v0.2 (`$schema` naming discovery
+ * 0.2.x). Entries that could hurt the machine or cannot be a skill are left out and reported in
+ * `skipped`: a name that is not one safe folder name, a name already listed (compared
+ * case-insensitively; the first wins); in v0.1 a file that is not a safe relative path (`..`,
+ * absolute, backslash, drive letter, NUL, `%`, `?`, `#`, empty segments), no `SKILL.md` or more
+ * than 1000 files; in v0.2 an unknown `type`, no `url`, or no valid `digest`. Unknown fields are
+ * ignored.
  *
- * @throws SkillError `REMOTE_ERROR` when `value` is not an object with a `skills` list
+ * @throws SkillError `REMOTE_ERROR` when `value` is not an object with a `skills` list, or names a
+ * `$schema` that is not the discovery index
  * @example
  * const { manifest, skipped } = parseManifest(JSON.parse(text));
  */
@@ -156,6 +219,7 @@ export function checkManifest(value: unknown): {
   if (problem !== undefined || !isRecord(value) || !Array.isArray(value.skills)) {
     throw new SkillError("REMOTE_ERROR", `Invalid skill manifest: ${problem}`);
   }
+  const version = indexVersion(value);
   const skills: RemoteSkillEntry[] = [];
   const skipped: SkippedSkill[] = [];
   const names = new Map<string, number>();
@@ -164,7 +228,7 @@ export function checkManifest(value: unknown): {
     const rawName = isRecord(raw) && typeof raw.name === "string" ? raw.name : undefined;
     if (rawName !== undefined && nameProblem(rawName) === undefined) listed.add(rawName);
     const shown = rawName === undefined ? `skills[${index}]` : label(rawName);
-    const checked = checkEntry(raw, index);
+    const checked = checkEntry(raw, index, version);
     if (!("entry" in checked)) {
       skipped.push({ name: shown, reason: checked.reason, code: checked.code });
       return;
@@ -182,5 +246,6 @@ export function checkManifest(value: unknown): {
     names.set(key, index);
     skills.push(checked.entry);
   });
-  return { manifest: Object.freeze({ skills: Object.freeze(skills) }), skipped, listed };
+  const schema = version === "0.2" ? { schema: value.$schema as string } : {};
+  return { manifest: Object.freeze({ ...schema, skills: Object.freeze(skills) }), skipped, listed };
 }

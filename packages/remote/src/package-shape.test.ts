@@ -6,12 +6,14 @@ import { DIST_CJS, DIST_ESM, pullInProcess, requireBuild } from "../test/dist.js
 import { pack, type Served, serve, skillMd, staticFiles, tempDir } from "../test/server.js";
 
 const EXPORTS = [
+  "SCHEMA_V0_2",
   "buildManifest",
   "defaultCacheDir",
   "parseManifest",
   "pull",
   "remoteSource",
   "urlToDirName",
+  "verifyCache",
   "writeManifest",
 ];
 
@@ -39,7 +41,7 @@ describe("the built package", { timeout: 30_000 }, () => {
     expect(Object.keys(remote).sort()).toEqual(EXPORTS);
     const pull = remote.pull as typeof import("../src/pull.js").pull;
 
-    const result = await pull(server.url, { cacheDir: join(root, "cjs") });
+    const result = await pull(server.index, { cacheDir: join(root, "cjs") });
 
     expect(result.files).toHaveLength(1);
     expect(await readFile(result.files[0] as string, "utf8")).toBe(skillMd("remote-skill"));
@@ -49,7 +51,7 @@ describe("the built package", { timeout: 30_000 }, () => {
     ["CommonJS", DIST_CJS],
     ["ESM", DIST_ESM],
   ])("pulls in a plain Node process through the %s entry", async (_kind, entry) => {
-    const { done } = pullInProcess(entry, server.url, join(root, "cache"));
+    const { done } = pullInProcess(entry, server.index, join(root, "cache"));
     const { code, stdout, stderr } = await done;
     expect(stderr).toBe("");
     expect(code).toBe(0);

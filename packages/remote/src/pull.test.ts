@@ -65,14 +65,16 @@ describe("pull: the PRD's test, adapted", () => {
     ]);
     const server = await start(staticFiles(files));
 
-    const result = await pull(server.url, { cacheDir });
+    const result = await pull(server.index, { cacheDir });
 
-    const dir = join(cacheDir, urlToDirName(server.url));
+    const dir = join(cacheDir, urlToDirName(server.index));
     expect(result).toEqual({
       files: [join(dir, "remote-skill", "SKILL.md")],
       skipped: [],
       fromCache: false,
       dir,
+      indexUrl: server.index,
+      changed: [{ name: "remote-skill", after: join(dir, "remote-skill", "SKILL.md") }],
     });
     const service = new SkillService();
     for (const file of result.files) await service.load(file);
@@ -111,7 +113,7 @@ describe("pull: the PRD's test, adapted", () => {
       ),
     );
 
-    const result = await pull(server.url, { cacheDir });
+    const result = await pull(server.index, { cacheDir });
 
     const skillDir = join(result.dir, "pdf");
     expect(await tree(skillDir)).toEqual([
@@ -130,7 +132,7 @@ describe("pull: the PRD's test, adapted", () => {
 
   it("works through an injected fetch (the global fetch)", async () => {
     const server = await start(staticFiles(pack({ a: { "SKILL.md": skillMd("a") } })));
-    const result = await pull(server.url, { cacheDir, fetch: globalThis.fetch });
+    const result = await pull(server.index, { cacheDir, fetch: globalThis.fetch });
     expect(await readFile(result.files[0] as string, "utf8")).toBe(skillMd("a"));
   });
 });
@@ -151,7 +153,7 @@ describe("pull: index errors and the cached copy", () => {
     const server = await start((_req, res, log) =>
       send(res, log, 200, "<!doctype html><title>Login</title>"),
     );
-    const error = await rejection(pull(server.url, { cacheDir }));
+    const error = await rejection(pull(server.index, { cacheDir }));
     expect(error.code).toBe("REMOTE_ERROR");
     expect(error.message).toMatch(
       /^Remote fetch failed: http:\/\/127\.0\.0\.1:\d+\/index\.json is not valid JSON \(/,
@@ -162,7 +164,7 @@ describe("pull: index errors and the cached copy", () => {
   it("reports a refused connection as REMOTE_ERROR, and a bad URL as INVALID_URL", async () => {
     const server = await start(staticFiles(new Map()));
     await server.close();
-    const refused = await rejection(pull(server.url, { cacheDir }));
+    const refused = await rejection(pull(server.index, { cacheDir }));
     expect(refused.code).toBe("REMOTE_ERROR");
     expect(refused.message).toContain(`${server.url}index.json`);
     expect(refused.message).toContain("ECONNREFUSED");
@@ -193,14 +195,14 @@ describe("pull: index errors and the cached copy", () => {
       }
       return staticFiles(files)(req, res, log);
     });
-    const first = await pull(server.url, { cacheDir });
+    const first = await pull(server.index, { cacheDir });
     expect(first.files).toHaveLength(2);
 
     for (const m of ["500", "html", "array", "stall", "refuse"] as const) {
       mode = m;
       const logger = recordingLogger();
-      const result = await pull(server.url, { cacheDir, logger, timeoutMs: 300 });
-      expect(result, m).toEqual({ ...first, fromCache: true });
+      const result = await pull(server.index, { cacheDir, logger, timeoutMs: 300 });
+      expect(result, m).toEqual({ ...first, fromCache: true, changed: [] });
       expect(logger.warnings, m).toHaveLength(1);
       expect(logger.warnings[0], m).toContain(`${server.url}index.json`);
       expect(logger.warnings[0], m).toContain("serving the copy cached at");
@@ -210,7 +212,7 @@ describe("pull: index errors and the cached copy", () => {
 
   it("times out an index that never answers", async () => {
     const server = await start(() => {});
-    const error = await rejection(pull(server.url, { cacheDir, timeoutMs: 300 }));
+    const error = await rejection(pull(server.index, { cacheDir, timeoutMs: 300 }));
     expect(error.code).toBe("REMOTE_ERROR");
     expect(error.message).toBe(
       `Remote fetch failed: ${server.url}index.json timed out after 300 ms (no response)`,
@@ -225,11 +227,11 @@ describe("pull: revalidation", () => {
       b: { "SKILL.md": skillMd("b"), "img/x.png": binary() },
     });
     const server = await start(staticFiles(files));
-    await pull(server.url, { cacheDir });
+    await pull(server.index, { cacheDir });
     expect(fileBodies(server)).toHaveLength(4);
     server.requests.length = 0;
 
-    const result = await pull(server.url, { cacheDir });
+    const result = await pull(server.index, { cacheDir });
 
     expect(result.files).toHaveLength(2);
     const fileRequests = server.requests.filter((r) => !r.path.endsWith("index.json"));
@@ -245,9 +247,9 @@ describe("pull: revalidation", () => {
   it("sends If-Modified-Since when the server only gives Last-Modified", async () => {
     const files = pack({ a: { "SKILL.md": skillMd("a") } });
     const server = await start(staticFiles(files, { etag: false, lastModified: true }));
-    await pull(server.url, { cacheDir });
+    await pull(server.index, { cacheDir });
     server.requests.length = 0;
-    await pull(server.url, { cacheDir });
+    await pull(server.index, { cacheDir });
     const [request] = server.hits("/a/");
     expect(request?.headers["if-modified-since"]).toBe("Tue, 02 Jan 2024 03:04:05 GMT");
     expect(request?.headers["if-none-match"]).toBeUndefined();
@@ -260,11 +262,11 @@ describe("pull: revalidation", () => {
       { a: { version: "1" }, b: { version: "7" } },
     );
     const server = await start(staticFiles(files));
-    await pull(server.url, { cacheDir });
+    await pull(server.index, { cacheDir });
     server.requests.length = 0;
     const events: PullProgress[] = [];
 
-    const result = await pull(server.url, { cacheDir, onProgress: (e) => events.push(e) });
+    const result = await pull(server.index, { cacheDir, onProgress: (e) => events.push(e) });
 
     expect(server.requests.map((r) => r.path)).toEqual(["/index.json"]);
     expect(result.files).toHaveLength(2);
@@ -292,9 +294,9 @@ describe("pull: revalidation", () => {
     files.set("index.json", indexJson(entries));
     const server = await start(staticFiles(files));
 
-    const first = await pull(server.url, { cacheDir });
+    const first = await pull(server.index, { cacheDir });
     server.requests.length = 0;
-    const second = await pull(server.url, { cacheDir });
+    const second = await pull(server.index, { cacheDir });
 
     expect(first.skipped).toEqual([]);
     expect(second.files).toEqual(first.files);
@@ -306,17 +308,24 @@ describe("pull: revalidation", () => {
   it("downloads only what changed, and replaces the skill whole", async () => {
     const files = pack({ a: { "SKILL.md": skillMd("a"), "one.md": "1", "two.md": "2" } });
     const server = await start(staticFiles(files));
-    const first = await pull(server.url, { cacheDir });
+    const first = await pull(server.index, { cacheDir });
     server.requests.length = 0;
     files.set("a/two.md", "2, revised");
 
-    await pull(server.url, { cacheDir });
+    await pull(server.index, { cacheDir });
 
     expect(fileBodies(server).map((r) => r.path)).toEqual(["/a/two.md"]);
     const dir = join(first.dir, "a");
     expect(await readFile(join(dir, "two.md"), "utf8")).toBe("2, revised");
     expect(await readFile(join(dir, "one.md"), "utf8")).toBe("1");
-    expect(await tree(first.dir)).toEqual([".state.json", "a/", "a/SKILL.md", "a/one.md", "a/two.md"]);
+    expect(await tree(first.dir)).toEqual([
+      ".index.json",
+      ".state.json",
+      "a/",
+      "a/SKILL.md",
+      "a/one.md",
+      "a/two.md",
+    ]);
   });
 
   it("removes skills dropped from the index, and files dropped from a skill", async () => {
@@ -325,15 +334,15 @@ describe("pull: revalidation", () => {
       gone: { "SKILL.md": skillMd("gone") },
     });
     const server = await start(staticFiles(files));
-    const first = await pull(server.url, { cacheDir });
+    const first = await pull(server.index, { cacheDir });
     expect(first.files).toHaveLength(2);
     files.set("index.json", indexJson([{ name: "a", files: ["SKILL.md"] }]));
     const events: PullProgress[] = [];
 
-    const second = await pull(server.url, { cacheDir, onProgress: (e) => events.push(e) });
+    const second = await pull(server.index, { cacheDir, onProgress: (e) => events.push(e) });
 
     expect(second.files).toEqual([join(first.dir, "a", "SKILL.md")]);
-    expect(await tree(first.dir)).toEqual([".state.json", "a/", "a/SKILL.md"]);
+    expect(await tree(first.dir)).toEqual([".index.json", ".state.json", "a/", "a/SKILL.md"]);
     expect(events).toContainEqual({ type: "skill", name: "gone", status: "removed" });
   });
 });
@@ -342,11 +351,11 @@ describe("pull: a failed skill keeps its previous copy", () => {
   it("keeps the old copy when a file now fails, and reports why", async () => {
     const files = pack({ a: { "SKILL.md": skillMd("a"), "ref.md": "v1" }, b: { "SKILL.md": skillMd("b") } });
     const server = await start(staticFiles(files));
-    const first = await pull(server.url, { cacheDir });
+    const first = await pull(server.index, { cacheDir });
     files.set("a/SKILL.md", skillMd("a", "changed"));
     files.delete("a/ref.md");
 
-    const second = await pull(server.url, { cacheDir });
+    const second = await pull(server.index, { cacheDir });
 
     expect(second.files).toEqual(first.files);
     expect(second.skipped).toEqual([
@@ -364,7 +373,7 @@ describe("pull: a failed skill keeps its previous copy", () => {
   it("keeps the old copy of a skill whose entry turned invalid", async () => {
     const files = pack({ a: { "SKILL.md": skillMd("a") }, b: { "SKILL.md": skillMd("b") } });
     const server = await start(staticFiles(files));
-    const first = await pull(server.url, { cacheDir });
+    const first = await pull(server.index, { cacheDir });
     files.set(
       "index.json",
       indexJson([
@@ -374,13 +383,20 @@ describe("pull: a failed skill keeps its previous copy", () => {
     );
     const events: PullProgress[] = [];
 
-    const second = await pull(server.url, { cacheDir, onProgress: (e) => events.push(e) });
+    const second = await pull(server.index, { cacheDir, onProgress: (e) => events.push(e) });
 
     expect(second.files).toEqual(first.files);
     const reason = 'unsafe file "../../x": it has a ".." segment; the previous copy was kept';
     expect(second.skipped).toEqual([{ name: "a", code: "UNSAFE_PATH", reason }]);
     expect(events).toContainEqual({ type: "skill", name: "a", status: "skipped", reason });
-    expect(await tree(first.dir)).toEqual([".state.json", "a/", "a/SKILL.md", "b/", "b/SKILL.md"]);
+    expect(await tree(first.dir)).toEqual([
+      ".index.json",
+      ".state.json",
+      "a/",
+      "a/SKILL.md",
+      "b/",
+      "b/SKILL.md",
+    ]);
   });
 
   it("leaves the cache as it was when the caller aborts mid-download", async () => {
@@ -390,14 +406,14 @@ describe("pull: a failed skill keeps its previous copy", () => {
       if (stall && req.url === "/b/SKILL.md") return; // hangs until aborted
       return staticFiles(files)(req, res, log);
     });
-    const first = await pull(server.url, { cacheDir });
+    const first = await pull(server.index, { cacheDir });
     const before = await tree(first.dir);
     files.set("a/SKILL.md", skillMd("a", "new a"));
     files.set("b/SKILL.md", skillMd("b", "new b"));
     stall = true;
     const controller = new AbortController();
 
-    const pending = pull(server.url, { cacheDir, signal: controller.signal });
+    const pending = pull(server.index, { cacheDir, signal: controller.signal });
     await until(() => server.hits("/b/SKILL.md").length === 2);
     controller.abort();
     const error = await rejection(pending);
@@ -417,7 +433,7 @@ describe("pull: a failed skill keeps its previous copy", () => {
     });
     const server = await start(staticFiles(files));
 
-    const result = await pull(server.url, { cacheDir, maxTotalBytes: 100_000, concurrency: 1 });
+    const result = await pull(server.index, { cacheDir, maxTotalBytes: 100_000, concurrency: 1 });
 
     expect(result.files.map((f) => f.split("/").at(-2))).toEqual(["a", "b"]);
     expect(result.skipped).toEqual([
@@ -452,7 +468,7 @@ describe("pull: concurrency, progress and joined pulls", () => {
       return staticFiles(files)(req, res, log);
     });
 
-    const result = await pull(server.url, { cacheDir, concurrency: 3 });
+    const result = await pull(server.index, { cacheDir, concurrency: 3 });
 
     expect(result.files).toHaveLength(6);
     expect(most).toBeLessThanOrEqual(3);
@@ -468,7 +484,7 @@ describe("pull: concurrency, progress and joined pulls", () => {
     const server = await start(staticFiles(files));
     const events: PullProgress[] = [];
 
-    await pull(server.url, { cacheDir, concurrency: 1, onProgress: (e) => events.push(e) });
+    await pull(server.index, { cacheDir, concurrency: 1, onProgress: (e) => events.push(e) });
 
     expect(events).toEqual([
       { type: "index", url: `${server.url}index.json`, skills: 1, files: 2, skipped: 1 },
@@ -492,8 +508,8 @@ describe("pull: concurrency, progress and joined pulls", () => {
     });
 
     const [one, two] = await Promise.all([
-      pull(server.url, { cacheDir }),
-      pull(`${server.url}/`, { cacheDir }),
+      pull(server.index, { cacheDir }),
+      pull(`${server.index}#same-pack`, { cacheDir }),
     ]);
 
     expect(two).toBe(one);
@@ -507,9 +523,9 @@ describe("pull: the cache is never written through a symlink", () => {
     const elsewhere = join(root, "elsewhere");
     await mkdir(elsewhere);
     await mkdir(cacheDir);
-    await symlink(elsewhere, join(cacheDir, urlToDirName(server.url)));
+    await symlink(elsewhere, join(cacheDir, urlToDirName(server.index)));
 
-    const error = await rejection(pull(server.url, { cacheDir }));
+    const error = await rejection(pull(server.index, { cacheDir }));
 
     expect(error.code).toBe("UNSAFE_PATH");
     expect(error.message).toContain("it is a symlink");
@@ -519,7 +535,7 @@ describe("pull: the cache is never written through a symlink", () => {
   it("replaces a skill folder that is a symlink without writing through it", async () => {
     const files = pack({ a: { "SKILL.md": skillMd("a") } });
     const server = await start(staticFiles(files));
-    const first = await pull(server.url, { cacheDir });
+    const first = await pull(server.index, { cacheDir });
     const elsewhere = join(root, "elsewhere");
     await mkdir(elsewhere);
     await writeFile(join(elsewhere, "SKILL.md"), "precious");
@@ -527,7 +543,7 @@ describe("pull: the cache is never written through a symlink", () => {
     await symlink(elsewhere, join(first.dir, "a"));
     files.set("a/SKILL.md", skillMd("a", "v2"));
 
-    const second = await pull(server.url, { cacheDir });
+    const second = await pull(server.index, { cacheDir });
 
     expect((await lstat(join(second.dir, "a"))).isDirectory()).toBe(true);
     expect(await readFile(join(second.dir, "a", "SKILL.md"), "utf8")).toBe(skillMd("a", "v2"));
@@ -538,14 +554,14 @@ describe("pull: the cache is never written through a symlink", () => {
   it("never reuses a cached file that was replaced by a symlink", async () => {
     const files = pack({ a: { "SKILL.md": skillMd("a"), "ref.md": "ref" } });
     const server = await start(staticFiles(files));
-    const first = await pull(server.url, { cacheDir });
+    const first = await pull(server.index, { cacheDir });
     const secret = join(root, "secret.txt");
     await writeFile(secret, "secret");
     await rm(join(first.dir, "a", "ref.md"));
     await symlink(secret, join(first.dir, "a", "ref.md"));
     server.requests.length = 0;
 
-    await pull(server.url, { cacheDir });
+    await pull(server.index, { cacheDir });
 
     const refRequest = server.hits("/a/ref.md")[0] as Logged;
     expect(refRequest.headers["if-none-match"]).toBeUndefined();
@@ -560,7 +576,7 @@ describe("pull: recovery after a killed pull", () => {
   it("puts back skills moved aside by a pull that never wrote its state", async () => {
     const files = pack({ a: { "SKILL.md": skillMd("a") }, b: { "SKILL.md": skillMd("b") } });
     const server = await start(staticFiles(files));
-    const first = await pull(server.url, { cacheDir });
+    const first = await pull(server.index, { cacheDir });
     const dir = first.dir;
     // What a pull killed between its renames leaves: `a` moved aside with a half-built
     // replacement in place, `b` moved aside with nothing in place, a staging folder.
@@ -572,11 +588,11 @@ describe("pull: recovery after a killed pull", () => {
     await writeFile(join(dir, ".tmp-xyz", "junk"), "junk");
     await server.close();
 
-    const result = await pull(server.url, { cacheDir, timeoutMs: 300 });
+    const result = await pull(server.index, { cacheDir, timeoutMs: 300 });
 
     expect(result.fromCache).toBe(true);
     expect(result.files).toEqual(first.files);
-    expect(await tree(dir)).toEqual([".state.json", "a/", "a/SKILL.md", "b/", "b/SKILL.md"]);
+    expect(await tree(dir)).toEqual([".index.json", ".state.json", "a/", "a/SKILL.md", "b/", "b/SKILL.md"]);
     expect(await readFile(join(dir, "a", "SKILL.md"), "utf8")).toBe(skillMd("a"));
   });
 });

@@ -35,7 +35,7 @@ describe("remoteSource", () => {
       b: { "SKILL.md": skillMd("b") },
     });
     const cacheDir = join(root, "cache");
-    const source = remoteSource([one.url, two.url], { cacheDir });
+    const source = remoteSource([one.index, two.index], { cacheDir });
     const service = new SkillService({ sources: [source] });
 
     const report = await service.discoverAndLoad();
@@ -47,8 +47,8 @@ describe("remoteSource", () => {
     expect(service.get("shared")?.description).toBe("from two");
     expect(service.get("a")?.source).toBe("remote");
     expect((await source.scan({})).dirs).toEqual([
-      join(cacheDir, urlToDirName(one.url)),
-      join(cacheDir, urlToDirName(two.url)),
+      join(cacheDir, urlToDirName(one.index)),
+      join(cacheDir, urlToDirName(two.index)),
     ]);
   });
 
@@ -57,7 +57,7 @@ describe("remoteSource", () => {
     const down = await packServer({});
     await down.close();
     const warnings: string[] = [];
-    const source = remoteSource([down.url, good.url, "ftp://nope/"], {
+    const source = remoteSource([down.index, good.index, "ftp://nope/"], {
       cacheDir: join(root, "cache"),
       id: "remote:team",
     });
@@ -70,7 +70,7 @@ describe("remoteSource", () => {
     expect(service.get("a")?.source).toBe("remote:team");
     const packs = report.diagnostics.filter((d) => d.code === "pack-unavailable");
     expect(packs.map((d) => [d.path, d.source])).toEqual([
-      [down.url, "remote:team"],
+      [down.index, "remote:team"],
       ["ftp://nope/", "remote:team"],
     ]);
     expect(packs[0]?.message).toContain(`Remote fetch failed: ${down.url}index.json`);
@@ -82,7 +82,7 @@ describe("remoteSource", () => {
   it("throws when every pack fails, so the service reports it", async () => {
     const down = await packServer({});
     await down.close();
-    const source = remoteSource([down.url], { cacheDir: join(root, "cache") });
+    const source = remoteSource([down.index], { cacheDir: join(root, "cache") });
     const service = new SkillService({ sources: [source] });
 
     const report = await service.discoverAndLoad();
@@ -92,26 +92,83 @@ describe("remoteSource", () => {
     expect(report.failed[0]?.error.code).toBe("REMOTE_ERROR");
   });
 
-  it("serves the cached packs when the network is gone", async () => {
+  it("serves the cached packs, with a diagnostic, when the network is gone", async () => {
     const server = await packServer({ a: { "SKILL.md": skillMd("a") } });
-    const warnings: string[] = [];
-    const source = remoteSource([server.url], {
-      cacheDir: join(root, "cache"),
-      logger: { warn: (m) => warnings.push(m) },
-    });
+    const source = remoteSource([server.index], { cacheDir: join(root, "cache"), refresh: "always" });
     const first = await source.scan({});
     await server.close();
 
     const second = await source.scan({});
 
-    expect(second).toEqual(first);
-    expect(warnings).toHaveLength(1);
+    expect(second.entries).toEqual(first.entries);
+    expect(second.diagnostics?.map((d) => [d.code, d.path])).toEqual([["pack-cached", server.index]]);
+    expect(second.diagnostics?.[0]?.message).toContain("serving the copy cached at");
+  });
+
+  it("serves a copy younger than maxAgeMs without a request, across source instances", async () => {
+    const server = await packServer({ a: { "SKILL.md": skillMd("a") } });
+    const cacheDir = join(root, "cache");
+    await remoteSource([server.index], { cacheDir }).scan({});
+    expect(server.requests).toHaveLength(2);
+
+    // A new source (as a new process would make) reads the age from the cache.
+    const again = await remoteSource([server.index], { cacheDir }).scan({});
+    expect(again.entries).toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
+
+    await remoteSource([server.index], { cacheDir, refresh: { maxAgeMs: 0 } }).scan({});
+    expect(server.requests.map((r) => r.path)).toEqual([
+      "/index.json",
+      "/a/SKILL.md",
+      "/index.json",
+      "/a/SKILL.md",
+    ]);
+    await remoteSource([server.index], { cacheDir, refresh: "never" }).scan({});
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it("a dead server never holds a load with a cached copy longer than timeoutMs", async () => {
+    let dead = false;
+    const handler = staticFiles(pack({ a: { "SKILL.md": skillMd("a") } }));
+    const server = await serve((req, res, log) => (dead ? undefined : handler(req, res, log)));
+    servers.push(server);
+    const cacheDir = join(root, "cache");
+    const options = { cacheDir, refresh: "always" as const, timeoutMs: 500 };
+    await remoteSource([server.index], options).scan({});
+    dead = true; // accepts connections, never answers
+
+    const service = new SkillService({ sources: [remoteSource([server.index], options)] });
+    const started = Date.now();
+    const report = await service.discoverAndLoad();
+    const took = Date.now() - started;
+
+    expect(took).toBeLessThan(2_500);
+    expect(service.all().map((s) => s.name)).toEqual(["a"]);
+    expect(report.diagnostics.filter((d) => d.code === "pack-cached")).toHaveLength(1);
+  });
+
+  it("reports each entry a pack skipped as a diagnostic", async () => {
+    const files = pack({ a: { "SKILL.md": skillMd("a") } });
+    files.set(
+      "index.json",
+      JSON.stringify({
+        skills: [
+          { name: "a", files: ["SKILL.md"] },
+          { name: "../x", files: ["SKILL.md"] },
+        ],
+      }),
+    );
+    const server = await serve(staticFiles(files));
+    servers.push(server);
+    const scan = await remoteSource([server.index], { cacheDir: join(root, "cache") }).scan({});
+    expect(scan.diagnostics?.map((d) => d.code)).toEqual(["pack-entry-skipped"]);
+    expect(scan.diagnostics?.[0]?.message).toContain("unsafe name");
   });
 
   it("stops with ABORTED when the scan is aborted", async () => {
     const server = await serve(() => {}); // never answers
     servers.push(server);
-    const source = remoteSource([server.url], { cacheDir: join(root, "cache") });
+    const source = remoteSource([server.index], { cacheDir: join(root, "cache") });
     const controller = new AbortController();
     const scan = source.scan({ signal: controller.signal });
     controller.abort();

@@ -1,80 +1,177 @@
 import { join, resolve } from "node:path";
 import {
   type Diagnostic,
+  type Logger,
   type ScanContext,
   SkillError,
   type SkillSource,
   type SourceScan,
 } from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
-import { type PullOptions, pull } from "./pull.js";
+import { DEFAULTS, type PullOptions, type PullResult } from "./options.js";
+import { pull, readCachedPack } from "./pull.js";
+import { errorText } from "./text.js";
+
+/** How often a source asks the server again: every scan, never once cached, or after an age. */
+export type RefreshPolicy = "always" | "never" | { readonly maxAgeMs: number };
 
 export interface RemoteSourceOptions extends PullOptions {
   /** The source id in reports and on `SkillInfo.source` (default `remote`). */
   readonly id?: string;
+  /**
+   * When a scan asks the server again (default `{ maxAgeMs: 900000 }`, 15 minutes): a cached
+   * copy younger than `maxAgeMs` is served without a request. The age is kept in the cache, so
+   * it holds across processes. `"never"` pulls only what was never cached.
+   */
+  readonly refresh?: RefreshPolicy;
+}
+
+const DEFAULT_MAX_AGE_MS = 15 * 60_000;
+
+function maxAge(refresh: RefreshPolicy | undefined): number {
+  if (refresh === undefined) return DEFAULT_MAX_AGE_MS;
+  if (refresh === "always") return 0;
+  if (refresh === "never") return Number.POSITIVE_INFINITY;
+  const ms = (refresh as { maxAgeMs?: unknown })?.maxAgeMs;
+  if (typeof ms !== "number" || !(ms >= 0)) {
+    throw new SkillError(
+      "INVALID_FIELD",
+      `Invalid remoteSource option 'refresh': expected "always", "never" or { maxAgeMs: a number ≥ 0 }`,
+      { field: "refresh" },
+    );
+  }
+  return ms;
+}
+
+type PackOutcome =
+  | { readonly url: string; readonly result: PullResult; readonly note?: string }
+  | { readonly url: string; readonly error: SkillError };
+
+function asSkillError(url: string, error: unknown): SkillError {
+  return SkillError.isInstance(error)
+    ? error
+    : new SkillError("REMOTE_ERROR", `Remote fetch failed: ${url} (${errorText(error)})`, {
+        url,
+        cause: error,
+      });
 }
 
 /**
- * A {@link SkillSource} for `SkillService`: each scan pulls every URL (at once; a pack that
- * cannot be reached serves its cached copy) and returns the cached `SKILL.md` paths, pack by
- * pack in the order of `urls` (a later pack wins a name collision). A URL that fails with no
- * cached copy is reported as a `pack-unavailable` diagnostic and the others still load; when every URL fails,
- * the scan throws instead, so `SkillService` reports it in `LoadReport.failed`.
+ * A {@link SkillSource} for `SkillService`. Each scan serves every pack's cached copy while it
+ * is younger than `refresh.maxAgeMs` (no request at all), and pulls the others at once; a pack
+ * with a cached copy never holds the load longer than `timeoutMs` (past it the pull is abandoned
+ * and the cached copy served). It returns the cached `SKILL.md` paths, pack by pack
+ * in the order of `urls` (a later pack wins a name collision).
+ *
+ * Pack problems are `SourceScan.diagnostics`: `pack-unavailable` (no copy could be had),
+ * `pack-cached` (the server failed or was slow; the cached copy was served),
+ * `pack-entry-skipped` (one per entry the pull skipped). When every URL fails with no cached
+ * copy, the scan throws, so `SkillService` reports it in `LoadReport.failed`.
  *
  * @example
  * const service = new SkillService({
- *   sources: [remoteSource(["https://example.com/.well-known/skills/"], { cacheDir: defaultCacheDir() })],
+ *   sources: [remoteSource(["https://example.com"], { cacheDir: defaultCacheDir() })],
  * });
  */
 export function remoteSource(urls: readonly string[], options: RemoteSourceOptions): SkillSource {
-  const { id = "remote", ...pullOptions } = options;
+  const { id = "remote", refresh, ...pullOptions } = options;
+  const ageLimit = maxAge(refresh);
   const list = [...urls];
+
+  const one = async (url: string, signal: AbortSignal | undefined): Promise<PackOutcome> => {
+    let cached: Awaited<ReturnType<typeof readCachedPack>>;
+    try {
+      cached = await readCachedPack(url, options.cacheDir);
+    } catch (error) {
+      return { url, error: asSkillError(url, error) };
+    }
+    if (cached && (pullOptions.offline || Date.now() - cached.checkedAt < ageLimit)) {
+      return { url, result: cached.result };
+    }
+    // The pull's warnings become this scan's diagnostics; its debug lines go to the caller's logger.
+    const warnings: string[] = [];
+    const logger: Logger = {
+      warn: (message) => warnings.push(message),
+      ...(options.logger?.debug ? { debug: options.logger.debug.bind(options.logger) } : {}),
+    };
+    // A pack with a cached copy gets `timeoutMs` in all; past it the pull is abandoned (so no
+    // socket or timer outlives the scan) and the cached copy is served.
+    const waitMs = pullOptions.timeoutMs ?? DEFAULTS.timeoutMs;
+    const expiry = new AbortController();
+    const timer = cached ? setTimeout(() => expiry.abort(), waitMs) : undefined;
+    const pullSignal = signal ? AbortSignal.any([signal, expiry.signal]) : expiry.signal;
+    const outcome: PackOutcome = await pull(url, { ...pullOptions, logger, signal: pullSignal }).then(
+      (result): PackOutcome => ({
+        url,
+        result,
+        ...(result.fromCache && warnings[0] ? { note: warnings[0] } : {}),
+      }),
+      (error: unknown): PackOutcome => ({ url, error: asSkillError(url, error) }),
+    );
+    clearTimeout(timer);
+    if (!cached || !("error" in outcome) || signal?.aborted) return outcome;
+    const when = new Date(cached.checkedAt).toISOString();
+    const why = expiry.signal.aborted
+      ? `Skill pack ${url} did not answer within ${waitMs} ms (timeoutMs)`
+      : outcome.error.message;
+    return { url, result: cached.result, note: `${why}; serving the copy cached at ${when}` };
+  };
+
   return {
     id,
     async scan(ctx: ScanContext = {}): Promise<SourceScan> {
       const signals = [ctx.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
       const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-      const settled = await Promise.allSettled(
-        list.map((url) => pull(url, signal ? { ...pullOptions, signal } : pullOptions)),
-      );
+      const outcomes = await Promise.all(list.map((url) => one(url, signal)));
       if (signal?.aborted)
         throw new SkillError("ABORTED", `Skill source ${id} was aborted`, { cause: signal.reason });
       const files: string[] = [];
       const dirs: string[] = [];
-      const errors: { url: string; error: SkillError }[] = [];
-      settled.forEach((s, i) => {
-        const url = list[i] as string;
-        if (s.status === "fulfilled") {
-          files.push(...s.value.files);
-          dirs.push(s.value.dir);
-          return;
+      const diagnostics: Diagnostic[] = [];
+      const errors: SkillError[] = [];
+      for (const o of outcomes) {
+        if ("error" in o) {
+          errors.push(o.error);
+          diagnostics.push({
+            code: "pack-unavailable",
+            severity: "warning",
+            message: o.error.message,
+            path: o.url,
+            source: id,
+          });
+          try {
+            dirs.push(join(resolve(options.cacheDir), urlToDirName(o.url)));
+          } catch {
+            // An invalid URL has no cache folder.
+          }
+          continue;
         }
-        const error = SkillError.isInstance(s.reason)
-          ? s.reason
-          : new SkillError("REMOTE_ERROR", `Remote fetch failed: ${url} (${String(s.reason)})`, {
-              url,
-              cause: s.reason,
-            });
-        errors.push({ url, error });
-        try {
-          dirs.push(join(resolve(options.cacheDir), urlToDirName(url)));
-        } catch {
-          // An invalid URL has no cache folder.
+        files.push(...o.result.files);
+        dirs.push(o.result.dir);
+        if (o.note)
+          diagnostics.push({
+            code: "pack-cached",
+            severity: "warning",
+            message: o.note,
+            path: o.url,
+            source: id,
+          });
+        for (const s of o.result.skipped) {
+          diagnostics.push({
+            code: "pack-entry-skipped",
+            severity: "warning",
+            message: `Skill pack ${o.result.indexUrl}: skipped ${s.name}: ${s.reason}`,
+            path: o.result.indexUrl,
+            source: id,
+          });
         }
-      });
-      const diagnostics: Diagnostic[] = errors.map(({ url, error }) => ({
-        code: "pack-unavailable",
-        severity: "warning",
-        message: error.message,
-        path: url,
-        source: id,
-      }));
+      }
       if (errors.length === list.length && errors.length > 0) {
-        if (errors.length === 1) throw errors[0]?.error;
+        if (errors.length === 1) throw errors[0];
         throw new SkillError(
           "REMOTE_ERROR",
-          `Remote fetch failed: none of the ${errors.length} skill packs could be loaded (${errors.map((e) => e.error.message).join("; ")})`,
-          { cause: errors[0]?.error },
+          `Remote fetch failed: none of the ${errors.length} skill packs could be loaded (${errors.map((e) => e.message).join("; ")})`,
+          { cause: errors[0] },
         );
       }
       return { entries: files.map((location) => ({ location })), dirs, diagnostics };

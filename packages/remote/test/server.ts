@@ -20,6 +20,8 @@ export type Handler = (req: IncomingMessage, res: ServerResponse, log: Logged) =
 export interface Served {
   /** `http://127.0.0.1:<port>/` */
   readonly url: string;
+  /** `http://127.0.0.1:<port>/index.json`: a pack at the server's root, named by its index. */
+  readonly index: string;
   readonly origin: string;
   readonly requests: Logged[];
   /** Requests whose path starts with `prefix`. */
@@ -43,6 +45,7 @@ export async function serve(handler: Handler): Promise<Served> {
   const origin = `http://127.0.0.1:${port}`;
   return {
     url: `${origin}/`,
+    index: `${origin}/index.json`,
     origin,
     requests,
     hits: (prefix) => requests.filter((r) => r.path.startsWith(prefix)),

@@ -1,31 +1,56 @@
 import { join, resolve } from "node:path";
+import { printable } from "@skill/core";
 import { writeManifest } from "@skill/remote";
 import type { Context } from "../context.js";
 import { displayPath, plural, table } from "../output.js";
 
-/** `skill pack DIR`: writes DIR/index.json for any static web server. */
-export async function pack(ctx: Context, dir: string): Promise<number> {
+/** `skill pack DIR`: writes DIR/index.json (and archives) for any static web server, or nothing when a skill fails. */
+export async function pack(
+  ctx: Context,
+  dir: string,
+  opts: { archives?: boolean; baseUrl?: string } = {},
+): Promise<number> {
   const root = resolve(dir); // relative to where the command runs
-  const result = await writeManifest(root);
+  const result = await writeManifest(root, {
+    logger: ctx.logger,
+    ...(opts.archives === false ? { archives: false } : {}),
+    ...(opts.baseUrl === undefined ? {} : { baseUrl: opts.baseUrl }),
+  });
   const { out } = ctx;
   const indexPath = join(root, "index.json");
   if (out.json) {
     out.data({
       path: indexPath,
+      written: result.written,
       manifest: result.manifest,
+      archives: result.archives.map((a) => a.path),
       failed: result.failed.map((f) => ({ path: f.path, code: f.error.code, message: f.error.message })),
+      diagnostics: result.diagnostics,
     });
-    return result.failed.length > 0 ? 1 : 0;
+    return result.written ? 0 : 1;
   }
   const c = out.color;
+  for (const f of result.failed) out.error(`${c.red("✗")} not listed: ${printable(f.error.message)}`);
+  for (const d of result.diagnostics) {
+    if (d.severity === "warning") out.error(`${c.yellow("!")} ${printable(d.message)}`);
+  }
+  if (!result.written) {
+    out.error(`${c.red("✗")} nothing written: fix the skills above, then pack again`);
+    return 1;
+  }
   out.line(
-    `${c.green("✓")} wrote ${displayPath(indexPath, ctx.cwd, ctx.home)}: ${plural(result.manifest.skills.length, "skill")}`,
+    `${c.green("✓")} wrote ${displayPath(indexPath, ctx.cwd, ctx.home)}: ${plural(result.manifest.skills.length, "skill")}${result.archives.length > 0 ? `, ${plural(result.archives.length, "archive")}` : ""}`,
   );
   const rows = result.manifest.skills.map((s) => [
-    s.name,
-    c.dim(`${plural(s.files.length, "file")}, version ${s.version ?? "-"}`),
+    printable(s.name),
+    c.dim(
+      [
+        s.type ?? "v0.1",
+        s.files ? plural(s.files.length, "file") : "v0.2 only",
+        s.digest ? s.digest.slice(0, 19) : `version ${s.version ?? "-"}`,
+      ].join(", "),
+    ),
   ]);
   for (const line of table(rows)) out.line(`    ${line}`);
-  for (const f of result.failed) out.error(`${c.red("✗")} not listed: ${f.error.message}`);
-  return result.failed.length > 0 ? 1 : 0;
+  return 0;
 }

@@ -1,15 +1,71 @@
-import { type PullProgress, type PullResult, pull as pullPack } from "@skill/remote";
+import { readdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { auditSkill, type Capabilities, type CapabilityDiff, diffCapabilities } from "@skill/audit";
+import { printable } from "@skill/core";
+import { type PullProgress, type PullResult, pull as pullPack, urlToDirName } from "@skill/remote";
 import cliProgress from "cli-progress";
-import type { Context } from "../context.js";
+import { formatCapabilityDiff } from "../capability-diff.js";
+import { type Context, remoteOptions } from "../context.js";
 import { displayPath, formatBytes, plural } from "../output.js";
+
+const NO_CAPABILITIES: Capabilities = {
+  tools: [],
+  executables: [],
+  commands: [],
+  hosts: [],
+  env: [],
+  hooks: false,
+};
+
+/** What each skill cached for `url` can do now, by skill name: the "before" of a pull. */
+async function cachedCapabilities(ctx: Context, url: string): Promise<Map<string, Capabilities>> {
+  const before = new Map<string, Capabilities>();
+  let packDir: string;
+  try {
+    packDir = join(ctx.cacheDir, urlToDirName(url));
+  } catch {
+    return before; // an invalid URL has no cache; the pull says why
+  }
+  const entries = await readdir(packDir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
+    const audit = await auditSkill(join(packDir, entry.name)).catch(() => undefined);
+    if (audit) before.set(entry.name, audit.capabilities);
+  }
+  return before;
+}
+
+/** The capability diff of every skill a pull added or changed, by name (sorted, unchanged ones left out). */
+async function capabilityChanges(
+  result: PullResult,
+  before: ReadonlyMap<string, Capabilities>,
+): Promise<{ name: string; added: boolean; diff: CapabilityDiff }[]> {
+  const out: { name: string; added: boolean; diff: CapabilityDiff }[] = [];
+  for (const change of result.changed) {
+    if (change.after === undefined) continue;
+    const audit = await auditSkill(dirname(change.after)).catch(() => undefined);
+    if (!audit) continue;
+    const cachedName = change.before === undefined ? undefined : dirname(change.before).split(/[\\/]/).pop();
+    const previous = before.get(change.name) ?? (cachedName ? before.get(cachedName) : undefined);
+    const diff = diffCapabilities(previous ?? NO_CAPABILITIES, audit.capabilities);
+    if (diff.changed) out.push({ name: change.name, added: previous === undefined, diff });
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
 
 interface Tally {
   files: number;
   bytes: number;
   unchanged: number;
+  skills: number;
+  skillTotal: number;
 }
 
-/** `skill pull URL…`: downloads remote packs into the cache, with a progress bar on a terminal. */
+/**
+ * `skill pull URL…`: downloads remote packs into the cache, with a progress bar on a terminal
+ * that moves with every file and every skill. Exits 1 when a pack fails, yields no skill, or
+ * skips an entry (each named, with why, on its own line).
+ */
 export async function pull(ctx: Context, urls: readonly string[]): Promise<number> {
   const { out } = ctx;
   const c = out.color;
@@ -18,14 +74,16 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
     result?: PullResult;
     tally: Tally;
     error?: { code: string; message: string };
+    capabilities?: { name: string; added: boolean; diff: CapabilityDiff }[];
   }[] = [];
   const showBar = out.isTTY && !out.json;
   for (const url of urls) {
-    const tally: Tally = { files: 0, bytes: 0, unchanged: 0 };
+    const tally: Tally = { files: 0, bytes: 0, unchanged: 0, skills: 0, skillTotal: 0 };
+    const shown = printable(url);
     const bar = showBar
       ? new cliProgress.SingleBar(
           {
-            format: `${url}  {bar}  {value}/{total} skills  {detail}`,
+            format: `${shown}  {bar}  {value}/{total} files  {skills}/{skillTotal} skills  {detail}`,
             hideCursor: true,
             clearOnComplete: true,
           },
@@ -33,21 +91,26 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
         )
       : undefined;
     const onProgress = (event: PullProgress) => {
-      if (event.type === "index") bar?.start(event.skills, 0, { detail: "" });
-      else if (event.type === "file") {
+      if (event.type === "index") {
+        tally.skillTotal = event.skills;
+        bar?.start(event.files, 0, { detail: "", skills: 0, skillTotal: event.skills });
+      } else if (event.type === "file") {
         if (!event.cached) {
           tally.files++;
           tally.bytes += event.bytes;
         }
-        bar?.update({ detail: `${event.skill}/${event.file}` });
+        bar?.increment(1, { detail: printable(`${event.skill}/${event.file}`).slice(0, 60) });
       } else if (event.type === "skill") {
         if (event.status === "unchanged") tally.unchanged++;
-        bar?.increment(1, { detail: event.name });
+        if (event.status !== "removed") tally.skills++;
+        bar?.update({ skills: Math.min(tally.skills, tally.skillTotal), detail: printable(event.name) });
       }
     };
     try {
-      const result = await pullPack(url, { cacheDir: ctx.cacheDir, logger: ctx.logger, onProgress });
-      results.push({ url, result, tally });
+      // What each cached skill could do before, so that an update shows what power it gained.
+      const before = await cachedCapabilities(ctx, url);
+      const result = await pullPack(url, { ...remoteOptions(ctx), onProgress });
+      results.push({ url, result, tally, capabilities: await capabilityChanges(result, before) });
     } catch (error) {
       const e = error as { code?: string; message: string };
       results.push({ url, tally, error: { code: e.code ?? "REMOTE_ERROR", message: e.message } });
@@ -56,20 +119,38 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
     }
   }
 
-  const failed = results.filter((r) => r.error).length;
+  const failing = (r: (typeof results)[number]) =>
+    r.error !== undefined ||
+    r.result === undefined ||
+    r.result.files.length === 0 ||
+    r.result.skipped.length > 0;
+  const failed = results.filter(failing).length;
   if (out.json) {
     out.data({
       cacheDir: ctx.cacheDir,
-      packs: results.map(({ url, result, tally, error }) =>
-        error ? { url, error } : { url, ...result, downloaded: { files: tally.files, bytes: tally.bytes } },
+      packs: results.map(({ url, result, tally, error, capabilities }) =>
+        error
+          ? { url, error }
+          : {
+              url,
+              ...result,
+              downloaded: { files: tally.files, bytes: tally.bytes },
+              capabilities: (capabilities ?? []).map(({ name, added, diff }) => ({
+                name,
+                added,
+                gained: diff.gained,
+                lost: diff.lost,
+              })),
+            },
       ),
       warnings: ctx.warnings,
     });
     return failed > 0 ? 1 : 0;
   }
-  for (const { url, result, tally, error } of results) {
+  for (const { url, result, tally, error, capabilities } of results) {
+    const shown = printable(url);
     if (error) {
-      out.error(`${c.red("✗")} ${url}: ${error.message}`);
+      out.error(`${c.red("✗")} ${shown}: ${printable(error.message)}`);
       continue;
     }
     if (!result) continue;
@@ -77,14 +158,27 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
     if (tally.unchanged > 0) parts.push(`${tally.unchanged} unchanged`);
     if (result.skipped.length > 0) parts.push(c.yellow(`${result.skipped.length} skipped`));
     const transfer = `${plural(tally.files, "file")} downloaded (${formatBytes(tally.bytes)})`;
-    const mark = result.fromCache ? c.yellow("!") : c.green("✓");
-    out.line(
-      `${mark} ${url}: ${parts.join(", ")}; ${result.fromCache ? "offline, served the cached copy" : transfer}`,
-    );
-    for (const s of result.skipped) out.line(`    skipped ${JSON.stringify(s.name)}: ${s.reason}`);
+    const bad = result.files.length === 0 || result.skipped.length > 0;
+    const mark = bad ? c.red("✗") : result.fromCache ? c.yellow("!") : c.green("✓");
+    const how = result.fromCache
+      ? ctx.offline
+        ? "offline, the cached copy"
+        : "unreachable, served the cached copy"
+      : transfer;
+    out.line(`${mark} ${shown}: ${parts.join(", ")}; ${how}`);
+    if (result.indexUrl !== url) out.line(`    index: ${printable(result.indexUrl)}`);
+    for (const s of result.skipped)
+      out.error(`    ✗ ${printable(s.name)} (${s.code}): ${printable(s.reason)}`);
+    if (result.files.length === 0 && result.skipped.length === 0) out.error(`    ✗ the pack lists no skill`);
+    for (const { name, added, diff } of capabilities ?? []) {
+      const [first, second] = formatCapabilityDiff(diff);
+      const label = `${printable(name)}${added ? " (new)" : ""}`;
+      out.line(`    ${c.bold(label)}: ${first ?? ""}`);
+      if (second !== undefined) out.line(`    ${" ".repeat([...label].length)}  ${second}`);
+    }
     if (out.verbose) for (const f of result.files) out.line(`    ${displayPath(f, ctx.cwd, ctx.home)}`);
   }
   out.line(`cache: ${ctx.cacheDir}`);
-  if (out.verbose) for (const w of ctx.warnings) out.error(`warning: ${w}`);
+  if (out.verbose) for (const w of ctx.warnings) out.error(`warning: ${printable(w)}`);
   return failed > 0 ? 1 : 0;
 }

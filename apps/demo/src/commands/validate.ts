@@ -1,8 +1,15 @@
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { type Diagnostic, printable, validateSkillFile } from "@skill/core";
+import {
+  type Diagnostic,
+  printable,
+  VALIDATION_TARGETS,
+  type ValidationTarget,
+  validateSkillFile,
+} from "@skill/core";
 import { scanSkillFiles } from "@skill/discovery";
 import { type Context, sources } from "../context.js";
+import { UsageError } from "../errors.js";
 import { displayPath, plural, table } from "../output.js";
 
 /**
@@ -10,7 +17,12 @@ import { displayPath, plural, table } from "../output.js";
  * folder argument that holds no SKILL.md at all goes to `empty`: asked to check it, finding
  * nothing is a failure (a typo in the path, or skills not where they were expected).
  */
-async function filesFor(ctx: Context, args: readonly string[], empty: string[]): Promise<string[]> {
+async function filesFor(
+  ctx: Context,
+  args: readonly string[],
+  target: ValidationTarget,
+  empty: string[],
+): Promise<string[]> {
   if (args.length === 0) {
     const scans = await Promise.all(sources(ctx).map((s) => s.scan({}).catch(() => ({ entries: [] }))));
     // Only files on disk can be validated as files.
@@ -21,12 +33,22 @@ async function filesFor(ctx: Context, args: readonly string[], empty: string[]):
     const path = resolve(arg); // relative to where the command runs, like every path argument
     const info = await stat(path).catch(() => undefined);
     if (info?.isDirectory()) {
-      const direct = join(path, "SKILL.md");
-      const hasDirect = await stat(direct).then(
-        (s) => s.isFile(),
-        () => false,
-      );
-      const found = hasDirect ? [direct] : await scanSkillFiles(path, { logger: ctx.logger });
+      // skills-ref also reads skill.md in lower case, as its own validator does.
+      const names = target === "skills-ref" ? ["SKILL.md", "skill.md"] : ["SKILL.md"];
+      let direct: string | undefined;
+      for (const name of names) {
+        const candidate = join(path, name);
+        if (
+          await stat(candidate).then(
+            (s) => s.isFile(),
+            () => false,
+          )
+        ) {
+          direct = candidate;
+          break;
+        }
+      }
+      const found = direct ? [direct] : await scanSkillFiles(path, { logger: ctx.logger });
       if (found.length === 0) empty.push(path);
       files.push(...found);
     } else {
@@ -40,13 +62,18 @@ async function filesFor(ctx: Context, args: readonly string[], empty: string[]):
 export async function validate(
   ctx: Context,
   args: readonly string[],
-  options: { strict?: boolean },
+  options: { strict?: boolean; target?: string },
 ): Promise<number> {
+  const target = (options.target ?? "spec") as ValidationTarget;
+  if (!VALIDATION_TARGETS.includes(target)) {
+    throw new UsageError(`--target must be one of ${VALIDATION_TARGETS.join(", ")}, got '${options.target}'`);
+  }
+  const strict = options.strict === true;
   const empty: string[] = [];
-  const files = await filesFor(ctx, args, empty);
+  const files = await filesFor(ctx, args, target, empty);
   const results: { path: string; diagnostics: Diagnostic[] }[] = [];
   for (const path of files) {
-    results.push({ path, diagnostics: await validateSkillFile(path, { strict: options.strict === true }) });
+    results.push({ path, diagnostics: await validateSkillFile(path, { strict, target }) });
   }
   const all = results.flatMap((r) => r.diagnostics);
   const errors = all.filter((d) => d.severity === "error").length;
@@ -54,7 +81,7 @@ export async function validate(
   const { out } = ctx;
   const failed = errors > 0 || empty.length > 0;
   if (out.json) {
-    out.data({ strict: options.strict === true, files: results, empty, errors, warnings });
+    out.data({ strict, target, files: results, empty, errors, warnings });
     return failed ? 1 : 0;
   }
   const c = out.color;
@@ -72,7 +99,7 @@ export async function validate(
   if (files.length === 0 && empty.length === 0) out.line("No SKILL.md files found.");
   const clean = results.filter((r) => r.diagnostics.length === 0).length;
   out.line(
-    `${plural(files.length, "file")} checked${options.strict ? " (strict)" : ""}: ${clean} clean, ${plural(errors, "error")}, ${plural(warnings, "warning")}`,
+    `${plural(files.length, "file")} checked${target === "spec" ? "" : ` for ${target}`}${strict ? " (strict)" : ""}: ${clean} clean, ${plural(errors, "error")}, ${plural(warnings, "warning")}`,
   );
   return failed ? 1 : 0;
 }

@@ -88,17 +88,52 @@ function fromXmlSkill(s: Record<string, unknown>): Listed {
   };
 }
 
-/** Reads a catalog back as an agent would, in any style. */
+/** The sentence a catalog ends with when skills were left out, restated from the README. */
+export function noteFor(count: number): string {
+  return `${count} more skill${count === 1 ? " is" : "s are"} not listed here; load one by name if the task needs it.`;
+}
+
+const NOTE = /^(\d+) more skills? (?:is|are) not listed here; load one by name if the task needs it\.$/;
+
+/** Splits the note line (if any) from a catalog: the last line inside the root, or the last line / element. */
+function splitNote(text: string, style: "xml" | "markdown" | "json"): { body: string; note?: string } {
+  const lines = text.split("\n");
+  const at = style === "markdown" ? lines.length - 1 : lines.length - 2;
+  const raw = lines[at];
+  if (raw === undefined) return { body: text };
+  const candidate = style === "xml" ? raw.replace(/^ {2}/, "") : style === "json" ? raw.trim() : raw;
+  const sentence = style === "json" && candidate.startsWith('"') ? (JSON.parse(candidate) as string) : candidate;
+  if (!NOTE.test(sentence) || (style === "xml" && !raw.startsWith("  "))) return { body: text };
+  const rest = lines.filter((_, i) => i !== at);
+  // A JSON array loses the comma that ended the line before the note.
+  if (style === "json" && at - 1 >= 1) rest[at - 1] = (rest[at - 1] as string).replace(/,$/, "");
+  return { body: rest.join("\n"), note: sentence };
+}
+
+/** The note a catalog ends with, or `undefined`. The text must still parse whole (XML, JSON). */
+export function readNote(text: string, style: "xml" | "markdown" | "json"): string | undefined {
+  if (text === "") return undefined;
+  if (style === "xml") parseXml(text);
+  if (style === "json") JSON.parse(text);
+  return splitNote(text, style).note;
+}
+
+/** Reads a catalog back as an agent would, in any style (the note line aside, see {@link readNote}). */
 export function readCatalog(text: string, style: "xml" | "markdown" | "json"): Listed[] {
   if (text === "") return [];
+  if (style === "xml") parseXml(text); // the whole text, note included, is well-formed
+  const body = splitNote(text, style).body;
   if (style === "xml") {
-    const doc = parseXml(text) as { available_skills?: { skill?: Record<string, unknown>[] } | string };
+    const doc = parseXml(body) as { available_skills?: { skill?: Record<string, unknown>[] } | string };
     if (Object.keys(doc).join() !== "available_skills") throw new Error(`Unexpected root in ${text}`);
     const root = doc.available_skills;
     return typeof root === "object" ? (root.skill ?? []).map(fromXmlSkill) : [];
   }
-  if (style === "json") return JSON.parse(text) as Listed[];
-  const [header, ...lines] = text.split("\n");
+  if (style === "json") {
+    JSON.parse(text); // the whole text, note included, is valid JSON
+    return JSON.parse(body) as Listed[];
+  }
+  const [header, ...lines] = body.split("\n");
   if (header !== "## Available Skills") throw new Error(`Unexpected header in ${text}`);
   return lines.map((line) => {
     const m = /^- \*\*(.*?)\*\*(?:: (.*))?$/s.exec(line);

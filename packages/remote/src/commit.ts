@@ -1,0 +1,110 @@
+import { lstat, readdir, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { oldName, type PackState, writeIndexCopy, writeState } from "./cache-state.js";
+import type { Outcome } from "./download.js";
+import { cacheError } from "./options.js";
+import { foldKey } from "./safe-path.js";
+import { byCodeUnit } from "./text.js";
+
+interface Move {
+  readonly target: string;
+  readonly old: string;
+  movedOld: boolean;
+  installed: boolean;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+}
+
+export async function discard(outcomes: readonly Outcome[]): Promise<void> {
+  for (const o of outcomes) {
+    if (o.kind === "staged") await rm(o.work, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+/**
+ * The skill folders to remove: those no longer listed. A folder that differs from a listed name
+ * only in letter case goes too (the skill was renamed), unless it is that skill's only copy on a
+ * filesystem that folds case.
+ */
+function unlisted(
+  entries: readonly string[],
+  listed: ReadonlySet<string>,
+  replaced: ReadonlySet<string>,
+): string[] {
+  const present = new Set(entries);
+  const byFold = new Map<string, string>();
+  for (const name of listed) byFold.set(foldKey(name), name);
+  return entries
+    .filter((e) => {
+      if (e.startsWith(".") || listed.has(e)) return false;
+      const owner = byFold.get(foldKey(e));
+      if (owner === undefined) return true;
+      // Renamed in letter case: the old folder is stale when the new one is there beside it, or
+      // about to be put in place (on a case-folding filesystem they are one folder, moved aside first).
+      return present.has(owner) || replaced.has(owner);
+    })
+    .sort(byCodeUnit);
+}
+
+/**
+ * Swaps staged skills in and unlisted ones out, then writes the index copy and the state: the
+ * commit point. If anything fails before the state is written, every move is undone (and a
+ * killed process is undone by `recover` on the next pull). Returns the names removed.
+ */
+export async function commit(
+  packDir: string,
+  outcomes: readonly Outcome[],
+  listed: ReadonlySet<string>,
+  state: PackState,
+  indexText: string | undefined,
+): Promise<string[]> {
+  const staged = outcomes
+    .filter((o): o is Extract<Outcome, { kind: "staged" }> => o.kind === "staged")
+    .sort((a, b) => byCodeUnit(a.entry.name, b.entry.name));
+  const replaced = new Set(staged.map((o) => o.entry.name));
+  const moves: Move[] = [];
+  let removed: string[] = [];
+  try {
+    removed = unlisted(await readdir(packDir), listed, replaced);
+    const move = async (name: string, staging?: string) => {
+      const m: Move = {
+        target: join(packDir, name),
+        old: join(packDir, oldName(state.pullId, name)),
+        movedOld: false,
+        installed: false,
+      };
+      moves.push(m);
+      if (await exists(m.target)) {
+        await rename(m.target, m.old);
+        m.movedOld = true;
+      }
+      if (staging) {
+        await rename(staging, m.target);
+        m.installed = true;
+      }
+    };
+    // Removals first: a skill renamed only in letter case is moved aside before its new folder lands.
+    for (const name of removed) await move(name);
+    for (const o of staged) await move(o.entry.name, o.staging);
+    if (indexText !== undefined) await writeIndexCopy(packDir, state.pullId, indexText);
+    await writeState(packDir, state);
+  } catch (error) {
+    for (const m of moves.reverse()) {
+      if (m.installed) await rm(m.target, { recursive: true, force: true }).catch(() => {});
+      if (m.movedOld) await rename(m.old, m.target).catch(() => {});
+    }
+    await discard(outcomes);
+    throw cacheError(error, packDir);
+  }
+  for (const m of moves) if (m.movedOld) await rm(m.old, { recursive: true, force: true }).catch(() => {});
+  await discard(outcomes);
+  return removed;
+}

@@ -1,0 +1,406 @@
+import { createHash } from "node:crypto";
+import { constants } from "node:fs";
+import { chmod, copyFile, type FileHandle, mkdir, mkdtemp, open, rm } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative } from "node:path";
+import { SkillError } from "@skill/core";
+import { archiveFormat, unpackArchive } from "./archive.js";
+import { type FileState, presentFiles, type SkillState, STAGING_PREFIX, table } from "./cache-state.js";
+import { abortError, type Budget, type FetchLike, request } from "./http.js";
+import type { RemoteSkillEntry } from "./manifest.js";
+import { cacheError, KEPT, type Settings } from "./options.js";
+import { quote } from "./text.js";
+
+/** What one skill of a pull came to. */
+export type Outcome =
+  | { readonly kind: "unchanged"; readonly entry: RemoteSkillEntry; readonly state: SkillState }
+  | {
+      readonly kind: "staged";
+      readonly entry: RemoteSkillEntry;
+      readonly state: SkillState;
+      /** The complete new skill folder, renamed into place on commit. */
+      readonly staging: string;
+      /** The scratch folder holding `staging`, removed after the commit. */
+      readonly work: string;
+    }
+  | {
+      readonly kind: "failed";
+      readonly entry: RemoteSkillEntry;
+      readonly error: SkillError;
+      readonly kept?: SkillState;
+    };
+
+/** What every download of one pull shares. */
+export interface PullContext {
+  /** The folder of the index: v0.1 files live at `<base><name>/<file>`. */
+  readonly base: URL;
+  readonly indexUrl: string;
+  readonly packDir: string;
+  readonly fetch: FetchLike;
+  readonly settings: Settings;
+  readonly signal: AbortSignal | undefined;
+  readonly budget: Budget;
+  /** Files counted against `maxPackFiles` so far (archives add theirs once unpacked). */
+  readonly packFiles: { count: number };
+  readonly limit: <T>(task: () => Promise<T>) => Promise<T>;
+}
+
+interface FileOutcome {
+  readonly file: string;
+  readonly reused: boolean;
+  readonly state: FileState;
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const set = new Set(a);
+  return b.every((x) => set.has(x));
+}
+
+function fileUrl(base: URL, name: string, file: string): URL {
+  const folder = `${encodeURIComponent(name)}/`;
+  const url = new URL(folder + file.split("/").map(encodeURIComponent).join("/"), base);
+  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname + folder)) {
+    throw new SkillError("UNSAFE_PATH", `File URL ${url.href} leaves the pack ${base.href}`, {
+      url: url.href,
+    });
+  }
+  return url;
+}
+
+/** Joins `file` under `root` and proves the result stays inside it. */
+export function inside(root: string, file: string): string {
+  const path = join(root, ...file.split("/"));
+  const rel = relative(root, path);
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) {
+    throw new SkillError("UNSAFE_PATH", `Refusing to write ${quote(file)} outside ${root}`, { path });
+  }
+  return path;
+}
+
+/** An artifact URL of a v0.2 entry, resolved against the index URL: http(s), no credentials. */
+export function artifactUrl(raw: string, indexUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw, indexUrl);
+  } catch (error) {
+    throw new SkillError("INVALID_URL", `Invalid "url" ${quote(raw)} in ${indexUrl}`, {
+      url: raw,
+      cause: error,
+    });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new SkillError("INVALID_URL", `Invalid "url" ${quote(raw)}: not http(s)`, { url: raw });
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw new SkillError("INVALID_URL", `Invalid "url" ${quote(raw)}: it holds credentials`, { url: raw });
+  }
+  url.hash = "";
+  return url.href;
+}
+
+/** How progress events name a v0.2 artifact: `SKILL.md`, or the archive's file name. */
+function artifactName(entry: RemoteSkillEntry): string {
+  if (entry.type !== "archive") return "SKILL.md";
+  const last = (entry.url ?? "").split(/[?#]/)[0]?.split("/").pop();
+  return last || "archive";
+}
+
+interface Streamed {
+  readonly notModified: boolean;
+  readonly bytes: number;
+  readonly sha256: string;
+  readonly head: Uint8Array;
+  readonly url: string;
+  readonly contentType?: string;
+  readonly etag?: string;
+  readonly lastModified?: string;
+}
+
+/** Streams one URL into a new file at `dest`, hashing as the bytes arrive. */
+async function fetchToFile(
+  ctx: PullContext,
+  url: string,
+  dest: string,
+  origin: string | undefined,
+  signal: AbortSignal,
+  cached?: FileState,
+): Promise<Streamed> {
+  const headers: Record<string, string> = {};
+  if (cached?.etag) headers["if-none-match"] = cached.etag;
+  if (cached?.lastModified) headers["if-modified-since"] = cached.lastModified;
+  const hash = createHash("sha256");
+  let head = new Uint8Array(0);
+  let handle: FileHandle | undefined;
+  try {
+    const result = await request(url, {
+      fetch: ctx.fetch,
+      origin,
+      signal,
+      timeoutMs: ctx.settings.timeoutMs,
+      deadlineMs: ctx.settings.requestTimeoutMs,
+      maxBytes: ctx.settings.maxFileBytes,
+      budget: ctx.budget,
+      headers,
+      conditional: cached !== undefined && Object.keys(headers).length > 0,
+      open: async () => {
+        let position = 0;
+        try {
+          await mkdir(dirname(dest), { recursive: true });
+          handle = await open(dest, "wx");
+        } catch (error) {
+          throw cacheError(error, dest);
+        }
+        const out = handle;
+        return async (chunk) => {
+          hash.update(chunk);
+          if (head.byteLength < 8) head = Buffer.concat([head, chunk.subarray(0, 8)]);
+          try {
+            for (let offset = 0; offset < chunk.byteLength; ) {
+              const { bytesWritten } = await out.write(chunk, offset, chunk.byteLength - offset, position);
+              offset += bytesWritten;
+              position += bytesWritten;
+            }
+          } catch (error) {
+            throw cacheError(error, dest);
+          }
+        };
+      },
+    });
+    if (result.notModified) return { notModified: true, bytes: 0, sha256: "", head, url };
+    return {
+      notModified: false,
+      bytes: result.bytes,
+      sha256: hash.digest("hex"),
+      head,
+      url: result.url,
+      ...(result.contentType === undefined ? {} : { contentType: result.contentType }),
+      ...(result.etag === undefined ? {} : { etag: result.etag }),
+      ...(result.lastModified === undefined ? {} : { lastModified: result.lastModified }),
+    };
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}
+
+function integrityError(url: string, found: string, expected: string): SkillError {
+  return new SkillError(
+    "INTEGRITY_ERROR",
+    `Digest mismatch: ${url} has sha256:${found}, the index says ${expected}`,
+    { url },
+  );
+}
+
+function countPackFiles(ctx: PullContext, n: number): void {
+  ctx.packFiles.count += n;
+  if (ctx.packFiles.count > ctx.settings.maxPackFiles) {
+    throw new SkillError(
+      "LIMIT_EXCEEDED",
+      `the pack holds more than ${ctx.settings.maxPackFiles} files (maxPackFiles)`,
+    );
+  }
+}
+
+/** Brings one skill up to date in a staging folder, or says why not. Never throws. */
+export async function syncSkill(
+  ctx: PullContext,
+  entry: RemoteSkillEntry,
+  previous: SkillState | undefined,
+): Promise<Outcome> {
+  const { settings } = ctx;
+  const dir = join(ctx.packDir, entry.name);
+  const previousFiles = previous ? Object.keys(previous.files) : [];
+  const present = previous
+    ? await presentFiles(dir, [...new Set([...(entry.files ?? []), ...previousFiles])])
+    : new Set<string>();
+  const kept = previous && previousFiles.every((f) => present.has(f)) ? previous : undefined;
+  const pinned = entry.digest !== undefined;
+  const unchanged = pinned
+    ? kept !== undefined && kept.digest === entry.digest && previousFiles.length > 0
+    : kept !== undefined &&
+      entry.version !== undefined &&
+      entry.version === kept.version &&
+      kept.digest === undefined &&
+      sameSet(previousFiles, entry.files ?? []);
+  if (unchanged && kept) {
+    for (const file of pinned ? [artifactName(entry)] : (entry.files ?? []))
+      settings.emit({ type: "file", skill: entry.name, file, bytes: 0, cached: true });
+    settings.emit({ type: "skill", name: entry.name, status: "unchanged" });
+    let state: SkillState = kept;
+    if (pinned) {
+      // Same bytes, perhaps from a new address: the state records where they are now.
+      let url = kept.url;
+      try {
+        url = artifactUrl(entry.url as string, ctx.indexUrl);
+      } catch {
+        // An unusable URL with an unchanged digest still names the bytes we hold.
+      }
+      const { version: _old, ...rest } = kept;
+      state = {
+        ...rest,
+        ...(url === undefined ? {} : { url }),
+        ...(entry.version ? { version: entry.version } : {}),
+      };
+    }
+    return { kind: "unchanged", entry, state };
+  }
+
+  let work: string | undefined;
+  try {
+    if (ctx.signal?.aborted) throw abortError(ctx.signal);
+    work = await mkdtemp(join(ctx.packDir, STAGING_PREFIX)).catch((error: unknown) => {
+      throw cacheError(error, ctx.packDir);
+    });
+    await chmod(work, 0o755);
+    const staging = join(work, "skill");
+    if (pinned) {
+      const state = await ctx.limit(() => fetchPinned(ctx, entry, work as string, staging));
+      settings.emit({ type: "skill", name: entry.name, status: "done" });
+      return { kind: "staged", entry, state, staging, work };
+    }
+    await mkdir(staging, { mode: 0o755 });
+    const results = await fetchFiles(ctx, entry, staging, previous, present);
+    const files = table<FileState>();
+    for (const r of results) files[r.file] = r.state;
+    const state: SkillState = { files, ...(entry.version === undefined ? {} : { version: entry.version }) };
+    if (
+      kept &&
+      kept.digest === undefined &&
+      sameSet(previousFiles, entry.files ?? []) &&
+      results.every((r) => r.reused)
+    ) {
+      await rm(work, { recursive: true, force: true });
+      settings.emit({ type: "skill", name: entry.name, status: "unchanged" });
+      return { kind: "unchanged", entry, state };
+    }
+    for (const r of results) {
+      if (!r.reused) continue;
+      const dest = inside(staging, r.file);
+      await mkdir(dirname(dest), { recursive: true });
+      await copyFile(inside(dir, r.file), dest, constants.COPYFILE_EXCL);
+    }
+    settings.emit({ type: "skill", name: entry.name, status: "done" });
+    return { kind: "staged", entry, state, staging, work };
+  } catch (error) {
+    if (work) await rm(work, { recursive: true, force: true }).catch(() => {});
+    const e = cacheError(error, dir);
+    const reason = `${e.message}${kept ? KEPT : ""}`;
+    settings.emit({ type: "skill", name: entry.name, status: "skipped", reason });
+    return { kind: "failed", entry, error: e, ...(kept ? { kept } : {}) };
+  }
+}
+
+/** Downloads a v0.2 artifact, checks its digest, and stages the skill folder it holds. */
+async function fetchPinned(
+  ctx: PullContext,
+  entry: RemoteSkillEntry,
+  work: string,
+  staging: string,
+): Promise<SkillState> {
+  const url = artifactUrl(entry.url as string, ctx.indexUrl);
+  const expected = entry.digest as string;
+  const signal = ctx.signal ?? new AbortController().signal;
+  const common = {
+    type: entry.type,
+    url,
+    digest: expected,
+    ...(entry.version ? { version: entry.version } : {}),
+  };
+  if (entry.type === "skill-md") {
+    const got = await fetchToFile(ctx, url, join(staging, "SKILL.md"), undefined, signal);
+    if (`sha256:${got.sha256}` !== expected) throw integrityError(url, got.sha256, expected);
+    ctx.settings.emit({ type: "file", skill: entry.name, file: "SKILL.md", bytes: got.bytes, cached: false });
+    const files = table<FileState>();
+    files["SKILL.md"] = { size: got.bytes, sha256: got.sha256 };
+    return { ...common, files } as SkillState;
+  }
+  const download = join(work, "archive");
+  const got = await fetchToFile(ctx, url, download, undefined, signal);
+  if (`sha256:${got.sha256}` !== expected) throw integrityError(url, got.sha256, expected);
+  ctx.settings.emit({
+    type: "file",
+    skill: entry.name,
+    file: artifactName(entry),
+    bytes: got.bytes,
+    cached: false,
+  });
+  const format = archiveFormat(got.contentType, got.url, got.head);
+  if (!format) {
+    throw new SkillError(
+      "INVALID_FIELD",
+      `Cannot tell the archive format of ${url} (Content-Type ${quote(got.contentType ?? "")}; expected .tar.gz or .zip)`,
+      { url },
+    );
+  }
+  let unpacked: Awaited<ReturnType<typeof unpackArchive>>;
+  try {
+    unpacked = await unpackArchive(
+      download,
+      format,
+      staging,
+      { maxFiles: ctx.settings.maxArchiveFiles, maxBytes: ctx.settings.maxUnpackedBytes },
+      signal,
+    );
+  } catch (error) {
+    if (SkillError.isInstance(error) && error.code !== "ABORTED" && error.url === undefined) {
+      throw new SkillError(error.code, `${error.message} (${url})`, { url, cause: error });
+    }
+    throw error;
+  } finally {
+    await rm(download, { force: true }).catch(() => {});
+  }
+  countPackFiles(ctx, unpacked.size - 1);
+  const files = table<FileState>();
+  for (const [path, f] of [...unpacked].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) files[path] = f;
+  return { ...common, files } as SkillState;
+}
+
+/** Fetches every file of a v0.1 skill; the first failure cancels the others. */
+async function fetchFiles(
+  ctx: PullContext,
+  entry: RemoteSkillEntry,
+  staging: string,
+  previous: SkillState | undefined,
+  present: ReadonlySet<string>,
+): Promise<FileOutcome[]> {
+  const outer = ctx.signal;
+  const controller = new AbortController();
+  const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
+  const settled = await Promise.allSettled(
+    (entry.files ?? []).map((file) =>
+      ctx.limit(async () => {
+        try {
+          const url = fileUrl(ctx.base, entry.name, file).href;
+          const cached = present.has(file) ? previous?.files[file] : undefined;
+          const got = await fetchToFile(ctx, url, inside(staging, file), ctx.base.origin, signal, cached);
+          if (got.notModified) {
+            ctx.settings.emit({ type: "file", skill: entry.name, file, bytes: 0, cached: true });
+            return { file, reused: true, state: cached as FileState };
+          }
+          ctx.settings.emit({ type: "file", skill: entry.name, file, bytes: got.bytes, cached: false });
+          const state: FileState = {
+            size: got.bytes,
+            sha256: got.sha256,
+            ...(got.etag === undefined ? {} : { etag: got.etag }),
+            ...(got.lastModified === undefined ? {} : { lastModified: got.lastModified }),
+          };
+          return { file, reused: false, state };
+        } catch (error) {
+          controller.abort();
+          throw error;
+        }
+      }),
+    ),
+  );
+  const results: FileOutcome[] = [];
+  let failure: SkillError | undefined;
+  for (const s of settled) {
+    if (s.status === "fulfilled") results.push(s.value);
+    else {
+      const e = cacheError(s.reason, staging);
+      // Deterministic: the first real failure in file order, not a sibling's cancellation.
+      if (!failure || (failure.code === "ABORTED" && e.code !== "ABORTED")) failure = e;
+    }
+  }
+  if (failure) throw outer?.aborted ? abortError(outer) : failure;
+  return results;
+}

@@ -1,0 +1,192 @@
+import { resolve } from "node:path";
+import { type Logger, SkillError, type SkillErrorCode } from "@skill/core";
+import type { FetchLike } from "./http.js";
+import type { SkippedSkill } from "./manifest.js";
+import { errorText, quote } from "./text.js";
+
+/** What a pull reports while it runs, for a progress bar. */
+export type PullProgress =
+  /**
+   * The index arrived and was checked: `skills` valid entries, `files` downloads they need at
+   * most (each v0.1 file, one artifact per v0.2 entry), `skipped` invalid entries.
+   */
+  | {
+      readonly type: "index";
+      readonly url: string;
+      readonly skills: number;
+      readonly files: number;
+      readonly skipped: number;
+    }
+  /** One file or artifact is settled: `bytes` transferred (0 when `cached`: a 304, or an unchanged version or digest). */
+  | {
+      readonly type: "file";
+      readonly skill: string;
+      readonly file: string;
+      readonly bytes: number;
+      readonly cached: boolean;
+    }
+  /**
+   * A skill is settled: `done` (downloaded and verified; it replaces the cached copy when the pull
+   * commits), `unchanged`, `skipped` (with `reason`) or `removed` (gone from the index).
+   */
+  | {
+      readonly type: "skill";
+      readonly name: string;
+      readonly status: "done" | "unchanged" | "skipped" | "removed";
+      readonly reason?: string;
+    };
+
+export interface PullOptions {
+  /** Where packs are cached; each pack gets `<cacheDir>/<urlToDirName(url)>`. See `defaultCacheDir()`. */
+  readonly cacheDir: string;
+  /** HTTP client; default node-fetch, loaded on first use. */
+  readonly fetch?: FetchLike;
+  /** Requests in flight at once (default 8). */
+  readonly concurrency?: number;
+  /** Longest wait for a response, or between two chunks of a body, in ms (default 30000). */
+  readonly timeoutMs?: number;
+  /** Longest one request may take, body included, in ms (default 120000): a drip-fed body stops here. */
+  readonly requestTimeoutMs?: number;
+  /** Longest a whole pull may take, in ms (default 600000); then it fails (or serves the cache) and lets go of the lock. */
+  readonly pullTimeoutMs?: number;
+  /** Largest file, `index.json` and archives included, in bytes (default 10 MiB); counted while streaming. */
+  readonly maxFileBytes?: number;
+  /** Most bytes one pull transfers, each file counted as at least 4 KiB (default 200 MiB); skills past it are skipped. */
+  readonly maxTotalBytes?: number;
+  /** Most files one pack may list, v0.1 files and archive entries together (default 10,000); skills past it are skipped. */
+  readonly maxPackFiles?: number;
+  /** Most entries one archive may hold (default 1,000). */
+  readonly maxArchiveFiles?: number;
+  /** Most bytes one archive may unpack to, counted while inflating, each file as at least 4 KiB (default 25 MiB). */
+  readonly maxUnpackedBytes?: number;
+  /** Do not touch the network: serve the cached copy, or fail with `REMOTE_ERROR` when there is none. */
+  readonly offline?: boolean;
+  /** Aborts the pull (`ABORTED`); the cache stays as it was. */
+  readonly signal?: AbortSignal;
+  readonly logger?: Logger;
+  readonly onProgress?: (event: PullProgress) => void;
+}
+
+export interface PullResult {
+  /** Absolute `SKILL.md` paths in the cache, sorted: every listed skill that has a good copy. */
+  readonly files: readonly string[];
+  /** Entries not refreshed this time: invalid ones, and ones whose download failed (their previous copy, if any, stays). */
+  readonly skipped: readonly SkippedSkill[];
+  /** True when the cached copy was served without a fresh index (network failure, or `offline`). */
+  readonly fromCache: boolean;
+  /** The pack's cache folder, `<cacheDir>/<urlToDirName(url)>`. */
+  readonly dir: string;
+  /** The index actually read (after well-known resolution); the cached one's when `fromCache`. */
+  readonly indexUrl: string;
+  /** Skills whose cached copy changed: `before`/`after` are their `SKILL.md` paths (absent when added or removed). */
+  readonly changed: readonly { readonly name: string; readonly before?: string; readonly after?: string }[];
+}
+
+const MIB = 1024 * 1024;
+export const DEFAULTS = {
+  concurrency: 8,
+  timeoutMs: 30_000,
+  requestTimeoutMs: 120_000,
+  pullTimeoutMs: 600_000,
+  maxFileBytes: 10 * MIB,
+  maxTotalBytes: 200 * MIB,
+  maxPackFiles: 10_000,
+  maxArchiveFiles: 1_000,
+  maxUnpackedBytes: 25 * MIB,
+} as const;
+
+const NO_LOGGER: Logger = { warn() {} };
+/** Appended to the reason of a skipped skill whose earlier copy stays in the cache. */
+export const KEPT = "; the previous copy was kept";
+/** The code of a failed cache write. */
+export const WRITE_CODE: SkillErrorCode = "WRITE_ERROR";
+
+export interface Settings {
+  readonly cacheDir: string;
+  readonly fetch?: FetchLike;
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly pullTimeoutMs: number;
+  readonly maxFileBytes: number;
+  readonly maxTotalBytes: number;
+  readonly maxPackFiles: number;
+  readonly maxArchiveFiles: number;
+  readonly maxUnpackedBytes: number;
+  readonly offline: boolean;
+  readonly signal?: AbortSignal;
+  readonly logger: Logger;
+  readonly emit: (event: PullProgress) => void;
+}
+
+// setTimeout fires at once past 2^31 - 1 ms; that is 24 days, as good as no timeout.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function positive(value: unknown, fallback: number, option: string, integer = false): number {
+  if (value === undefined) return fallback;
+  if (
+    typeof value !== "number" ||
+    !Number.isFinite(value) ||
+    value <= 0 ||
+    (integer && !Number.isInteger(value))
+  ) {
+    throw new SkillError(
+      "INVALID_FIELD",
+      `Invalid pull option '${option}': expected a positive ${integer ? "integer" : "number"}, found ${quote(value)}`,
+      { field: option },
+    );
+  }
+  return value;
+}
+
+/** Checks the options and fills in the defaults. @throws SkillError `INVALID_FIELD` */
+export function settle(options: PullOptions): Settings {
+  if (typeof options?.cacheDir !== "string" || options.cacheDir === "") {
+    throw new SkillError(
+      "INVALID_FIELD",
+      `Invalid pull option 'cacheDir': expected a folder path, found ${quote(options?.cacheDir)}`,
+      { field: "cacheDir" },
+    );
+  }
+  const onProgress = options.onProgress;
+  const ms = (key: "timeoutMs" | "requestTimeoutMs" | "pullTimeoutMs") =>
+    Math.min(positive(options[key], DEFAULTS[key], key), MAX_TIMER_MS);
+  const int = (key: "concurrency" | "maxPackFiles" | "maxArchiveFiles") =>
+    positive(options[key], DEFAULTS[key], key, true);
+  const bytes = (key: "maxFileBytes" | "maxTotalBytes" | "maxUnpackedBytes") =>
+    positive(options[key], DEFAULTS[key], key);
+  return {
+    cacheDir: resolve(options.cacheDir),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    concurrency: int("concurrency"),
+    timeoutMs: ms("timeoutMs"),
+    requestTimeoutMs: ms("requestTimeoutMs"),
+    pullTimeoutMs: ms("pullTimeoutMs"),
+    maxFileBytes: bytes("maxFileBytes"),
+    maxTotalBytes: bytes("maxTotalBytes"),
+    maxPackFiles: int("maxPackFiles"),
+    maxArchiveFiles: int("maxArchiveFiles"),
+    maxUnpackedBytes: bytes("maxUnpackedBytes"),
+    offline: options.offline === true,
+    ...(options.signal ? { signal: options.signal } : {}),
+    logger: options.logger ?? NO_LOGGER,
+    emit: (event) => {
+      try {
+        onProgress?.(event);
+      } catch {
+        // A progress listener is an observer: its failure must not change what is pulled.
+      }
+    },
+  };
+}
+
+/** A failed cache write as a `SkillError` naming the path (a `SkillError` passes through). */
+export function cacheError(error: unknown, path: string): SkillError {
+  if (SkillError.isInstance(error)) return error;
+  return new SkillError(WRITE_CODE, `Failed to write the skill cache at ${path} (${errorText(error)})`, {
+    path,
+    cause: error,
+  });
+}
+
+export type { SkippedSkill };

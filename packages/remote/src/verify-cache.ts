@@ -1,0 +1,112 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { lstat, readdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { urlToDirName } from "./cache-dir.js";
+import { readState } from "./cache-state.js";
+import { nameProblem } from "./safe-path.js";
+import { byCodeUnit } from "./text.js";
+
+/** One thing `verifyCache` found wrong. */
+export interface VerifyProblem {
+  /** The pack's URL as it was pulled. */
+  readonly url: string;
+  readonly name: string;
+  /** The file concerned (absolute), or the skill folder. */
+  readonly path: string;
+  /** `modified`: bytes differ from what was verified; `missing`; `extra`: a file nobody pulled; `unverifiable`: no digest recorded. */
+  readonly kind: "modified" | "missing" | "extra" | "unverifiable";
+}
+
+export interface VerifyReport {
+  /** True when every skill checked is byte-for-byte what was pulled. */
+  readonly ok: boolean;
+  /** Skills checked. */
+  readonly checked: number;
+  readonly problems: readonly VerifyProblem[];
+}
+
+async function sha256(path: string): Promise<string | undefined> {
+  try {
+    if (!(await lstat(path)).isFile()) return undefined;
+  } catch {
+    return undefined;
+  }
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/** Every file under `dir`, relative, `/`-separated; links and odd entries listed as files too. */
+async function listTree(dir: string, rel = ""): Promise<string[]> {
+  const out: string[] = [];
+  let entries: import("node:fs").Dirent[];
+  try {
+    entries = await readdir(join(dir, rel), { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    const path = rel === "" ? e.name : `${rel}/${e.name}`;
+    if (e.isDirectory()) out.push(...(await listTree(dir, path)));
+    else out.push(path);
+  }
+  return out;
+}
+
+async function packDirs(cacheDir: string, url: string | undefined): Promise<string[]> {
+  if (url !== undefined) return [join(cacheDir, urlToDirName(url))];
+  try {
+    return (await readdir(cacheDir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory() && !e.name.startsWith("."))
+      .map((e) => join(cacheDir, e.name))
+      .sort(byCodeUnit);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Re-hashes cached skills against the SHA-256 recorded when they were pulled and verified, and
+ * reports files changed on disk (`modified`), gone (`missing`), added (`extra`), or skills with
+ * nothing recorded to check against (`unverifiable`, a cache written before digests were kept).
+ * Checks the pack of `url`, or every pack under `cacheDir`.
+ *
+ * @throws SkillError `INVALID_URL` for a bad `url`
+ * @example
+ * const report = await verifyCache(defaultCacheDir());
+ * if (!report.ok) for (const p of report.problems) console.warn(`${p.kind}: ${p.path}`);
+ */
+export async function verifyCache(cacheDir: string, url?: string): Promise<VerifyReport> {
+  const problems: VerifyProblem[] = [];
+  let checked = 0;
+  for (const packDir of await packDirs(resolve(cacheDir), url)) {
+    const state = await readState(packDir);
+    if (!state) continue;
+    const packUrl = url ?? state.url;
+    for (const name of Object.keys(state.skills).sort(byCodeUnit)) {
+      if (nameProblem(name) !== undefined) continue;
+      const skill = state.skills[name];
+      if (!skill) continue;
+      checked++;
+      const dir = join(packDir, name);
+      const recorded = Object.entries(skill.files);
+      if (recorded.some(([, f]) => f.sha256 === undefined)) {
+        problems.push({ url: packUrl, name, path: dir, kind: "unverifiable" });
+        continue;
+      }
+      for (const [file, meta] of recorded.sort(([a], [b]) => byCodeUnit(a, b))) {
+        const path = join(dir, ...file.split("/"));
+        const found = await sha256(path);
+        if (found === undefined) problems.push({ url: packUrl, name, path, kind: "missing" });
+        else if (found !== meta.sha256) problems.push({ url: packUrl, name, path, kind: "modified" });
+      }
+      const known = new Set(recorded.map(([file]) => file));
+      for (const file of (await listTree(dir)).sort(byCodeUnit)) {
+        if (!known.has(file))
+          problems.push({ url: packUrl, name, path: join(dir, ...file.split("/")), kind: "extra" });
+      }
+    }
+  }
+  return { ok: problems.length === 0, checked, problems };
+}
