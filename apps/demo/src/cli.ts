@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { SkillError, VALIDATION_TARGETS } from "@skill/core";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { audit } from "./commands/audit.js";
+import { doctor } from "./commands/doctor.js";
 import { list } from "./commands/list.js";
 import { pack } from "./commands/pack.js";
 import { DEFAULT_BUDGET, prompt, RANKS } from "./commands/prompt.js";
@@ -12,7 +13,7 @@ import { validate } from "./commands/validate.js";
 import { verify } from "./commands/verify.js";
 import { watch } from "./commands/watch.js";
 import { why } from "./commands/why.js";
-import { type Context, createContext, type GlobalOptions } from "./context.js";
+import { type Context, createContext, type GlobalOptions, PRESETS } from "./context.js";
 import { UsageError, UserError } from "./errors.js";
 import { createOutput, type Output } from "./output.js";
 
@@ -50,12 +51,8 @@ function createProgram(setExit: (code: number) => void): Command {
     .option("--home <dir>", "home directory for global skills (default: $HOME)")
     .option("--config <file>", "config file (default: ./skill.config.json when present)")
     .addOption(
-      new Option("--preset <name>", "which agent's folders to scan").choices([
-        "default",
-        "opencode",
-        "claude-code",
-        "codex",
-        "agents",
+      new Option("--preset <name>", "which agent's folders to scan, and how it reads skills").choices([
+        ...PRESETS,
       ]),
     )
     .option("--agent <name>", "agent whose permissions apply", "build")
@@ -165,6 +162,11 @@ function createProgram(setExit: (code: number) => void): Command {
     .command("why <name>")
     .description("which permission rule decides whether --agent sees a skill")
     .action(action((ctx, name: string) => why(ctx, name)));
+  program
+    .command("doctor")
+    .description("which agent (Claude Code, Codex, Gemini…) loads which skill from here, and why not")
+    .option("--agents <list>", "comma-separated agents to compare (default: every preset)")
+    .action(action((ctx, opts: { agents?: string }) => doctor(ctx, opts)));
   program
     .command("watch")
     .description("print skills appearing, changing and disappearing until Ctrl-C")

@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { type AgentInfo, type Logger, SkillService, type SkillSource } from "@skill/core";
-import { type DiscoveryOptions, discoverySources } from "@skill/discovery";
+import { agentProfile, type DiscoveryOptions } from "@skill/discovery";
 import { createPermissionPolicy } from "@skill/permissions";
 import { defaultCacheDir, remoteSource } from "@skill/remote";
 import { type Config, loadConfig } from "./config.js";
@@ -24,7 +24,19 @@ export interface GlobalOptions {
   readonly verbose?: boolean;
 }
 
-const PRESETS = ["default", "opencode", "claude-code", "codex", "agents"] as const;
+export const PRESETS = [
+  "default",
+  "agents",
+  "opencode",
+  "claude-code",
+  "codex",
+  "gemini",
+  "copilot",
+  "cursor",
+  "pi",
+  "goose",
+  "amp",
+] as const;
 type Preset = (typeof PRESETS)[number];
 
 /** Everything a command needs, resolved once from flags, environment and config. */
@@ -107,7 +119,7 @@ export function discoveryOptions(ctx: Context): DiscoveryOptions {
 
 /** The sources an agent here would load, lowest precedence first: disk, then remote packs. */
 export function sources(ctx: Context): SkillSource[] {
-  const list = discoverySources(discoveryOptions(ctx));
+  const list = agentProfile(discoveryOptions(ctx)).sources;
   if (ctx.urls.length > 0) list.push(remoteSource(ctx.urls, remoteOptions(ctx)));
   return list;
 }
@@ -127,5 +139,7 @@ export function policy(ctx: Context) {
 }
 
 export function createService(ctx: Context, list: readonly SkillSource[] = sources(ctx)): SkillService {
-  return new SkillService({ sources: list, permission: policy(ctx), logger: ctx.logger });
+  // The preset's load rules too: `--preset codex` reads skills as Codex does.
+  const { rules } = agentProfile(discoveryOptions(ctx));
+  return new SkillService({ sources: list, permission: policy(ctx), logger: ctx.logger, ...rules });
 }
