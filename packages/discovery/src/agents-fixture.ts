@@ -161,6 +161,7 @@ export const EXPECTED_LOADS: Readonly<Record<string, Readonly<Record<string, str
   },
   goose: {
     "h-agents": "home/.agents/skills/h-agents/SKILL.md",
+    "h-shared": "home/.config/agents/skills/h-shared/SKILL.md",
     "h-goose": "home/.config/goose/skills/h-goose/SKILL.md",
     "h-claude": "project/.claude/skills/h-claude/SKILL.md",
     "p-agents": "project/app/.agents/skills/p-agents/SKILL.md",
@@ -214,7 +215,7 @@ export const EXPECTED_CELLS: Readonly<
   // biome-ignore format: matrix row
   "home/.agents/skills/h-agents/SKILL.md": { name: "h-agents", cells: ["ok", "ok", "ok", ns, "ok", "ok", "ok", ns, "ok", "ok", ns] },
   // biome-ignore format: matrix row
-  "home/.config/agents/skills/h-shared/SKILL.md": { name: "h-shared", cells: ["ok", "ok", ns, ns, ns, ns, ns, ns, ns, ns, "ok"] },
+  "home/.config/agents/skills/h-shared/SKILL.md": { name: "h-shared", cells: ["ok", "ok", ns, ns, ns, ns, ns, ns, ns, "ok", "ok"] },
   // biome-ignore format: matrix row
   "home/.codex/skills/h-codex/SKILL.md": { name: "h-codex", cells: [ns, ns, ns, ns, "ok", ns, ns, "ok", ns, ns, ns] },
   // biome-ignore format: matrix row

@@ -251,10 +251,12 @@ export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
       project([".pi", ".agents"]);
       break;
     case "goose":
-      global(join(home, ".agents"));
-      global(join(configHome, "goose"));
+      // goose's guide: later folders win, ~/.claude lowest, project .agents highest.
       global(join(home, ".claude"));
-      project([".agents", ".goose", ".claude"]);
+      global(join(home, ".agents"));
+      global(sharedGlobal);
+      global(join(configHome, "goose"));
+      project([".claude", ".goose", ".agents"]);
       break;
     case "amp":
       global(sharedGlobal);
