@@ -33,6 +33,32 @@ interface Cell {
   reason?: string;
 }
 
+describe("--preset", () => {
+  it("applies the agent's load rules: codex names a nameless skill after its folder and skips an over-long one", async () => {
+    const world = await agentsWorld();
+    const list = (preset: string) => {
+      const result = spawnSync(
+        process.execPath,
+        [cli, "list", "--json", "--preset", preset, "--cwd", world.cwd, "--home", world.home],
+        {
+          encoding: "utf8",
+          env: { PATH: process.env.PATH, HOME: world.home, NO_COLOR: "1" },
+          timeout: 60_000,
+        },
+      );
+      expect(result.stderr).toBe("");
+      return (JSON.parse(result.stdout) as { skills: { name: string }[] }).skills.map((s) => s.name);
+    };
+    const codex = list("codex");
+    expect(codex).toContain("anon");
+    expect(codex).not.toContain("verbose");
+    const agents = list("agents");
+    expect(agents).not.toContain("anon");
+    expect(agents).toContain("verbose");
+    expect(list("claude-code")).toEqual(["h-claude", "p-claude", "unnamed"]);
+  });
+});
+
 describe("skill doctor", () => {
   it("--json gives every (skill, agent) cell's reason on a tree laid out for every agent", async () => {
     const world = await agentsWorld();
