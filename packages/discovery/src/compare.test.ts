@@ -1,3 +1,4 @@
+import { symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { type AgentInfo, type PermissionPolicy, SkillService } from "@skill/core";
 import { afterEach, describe, expect, it } from "vitest";
@@ -105,6 +106,23 @@ describe("compareAgents", () => {
       detail: "../../shared/stubbed",
     });
     expect(row("project/.agents/skills/verbose/SKILL.md")?.cells.codex).toMatchObject({ reason: "too-long" });
+  });
+
+  it("does not take a dangling link inside a skill folder for a missing skill", async () => {
+    const world = await agentsWorld();
+    await symlink("../missing.py", join(world.project, ".agents/skills/verbose/tool.py"));
+    const report = await compareAgents({
+      cwd: world.cwd,
+      home: world.home,
+      env: {},
+      systemDir: world.systemDir,
+      agents: ["agents"],
+    });
+    expect(
+      report.skills
+        .filter((s) => s.cells.agents?.loaded === false && s.cells.agents.reason === "dangling-symlink")
+        .map((s) => s.location),
+    ).toEqual([join(world.project, ".agents/skills/gone")]);
   });
 
   it("reports a skill a permission rule denies to the agent as denied", async () => {

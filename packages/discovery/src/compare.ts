@@ -2,6 +2,7 @@ import {
   closeSync,
   constants,
   type Dirent,
+  existsSync,
   fstatSync,
   lstatSync,
   openSync,
@@ -9,7 +10,7 @@ import {
   readlinkSync,
   readSync,
 } from "node:fs";
-import { basename, dirname, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import {
   type AgentInfo,
   DEFAULT_MAX_BYTES,
@@ -151,7 +152,13 @@ export async function compareAgents(options: CompareOptions): Promise<Visibility
     });
     filesOf.set(dir, files);
     for (const w of warnings) {
-      if (w.code === "symlink-dangling" && w.path !== undefined && !broken.has(w.path)) {
+      // A dangling link inside a skill folder is a broken bundled file, not a missing skill.
+      if (
+        w.code === "symlink-dangling" &&
+        w.path !== undefined &&
+        !broken.has(w.path) &&
+        !insideSkill(w.path, dir)
+      ) {
         broken.set(w.path, { location: w.path, reason: "dangling-symlink", detail: linkTarget(w.path) });
       }
     }
@@ -296,6 +303,15 @@ export async function compareAgents(options: CompareOptions): Promise<Visibility
             : 0,
   );
   return { agents, skills };
+}
+
+/** True when a folder between `root` (excluded) and `path` (excluded) holds a SKILL.md. */
+function insideSkill(path: string, root: string): boolean {
+  if (basename(path) === SKILL_FILE) return false;
+  for (let dir = dirname(path); dir !== root && isWithin(dir, root); dir = dirname(dir)) {
+    if (existsSync(join(dir, SKILL_FILE))) return true;
+  }
+  return false;
 }
 
 function rank(reason: VisibilityReason): number {

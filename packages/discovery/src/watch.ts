@@ -355,6 +355,8 @@ function watchPlans(
 
   const onEvent = (real: string, name: string | null) => {
     if (name !== SKILL_FILE) {
+      // A plain file changing (a script, a reference) moves no skill; anything else may.
+      if (name !== null && isPlainFile(join(real, name))) return;
       requestPlan();
       return;
     }
@@ -406,6 +408,14 @@ function watchPlans(
       anchors.clear();
     },
   };
+}
+
+function isPlainFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function isSymlinkPath(path: string): boolean {
