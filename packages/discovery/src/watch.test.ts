@@ -260,6 +260,17 @@ describe("watchSkills", () => {
   });
 });
 
+describe("watchSkillFiles on a configured SKILL.md", () => {
+  it("reports edits of a configured path that names a SKILL.md file", { timeout: 90_000 }, async () => {
+    const { base, home, project } = await tempWorld();
+    const file = await writeSkill(join(base, "single"));
+    const w = start({ cwd: project, home, paths: [file] });
+    await w.watcher.ready;
+    await writeFile(file, skillText("single", "Edited."));
+    await until(() => w.saw("changed", file), "the edit");
+  });
+});
+
 describe("watchSkillFiles on hostile layouts", () => {
   it("becomes ready quickly with two `..` symlink loops in a root, and still reports changes", {
     timeout: 90_000,

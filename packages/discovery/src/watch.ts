@@ -1,5 +1,5 @@
-import { type FSWatcher, lstatSync, statSync, watch } from "node:fs";
-import { dirname, join, sep } from "node:path";
+import { type FSWatcher, lstatSync, realpathSync, statSync, watch } from "node:fs";
+import { basename, dirname, join, sep } from "node:path";
 import type { LoadReport, Logger, SkillService, SkillSource } from "@skill/core";
 import { type RootsScanOptions, SKILL_FILE, scanRoots } from "./scan.js";
 import { type DiscoveryOptions, discoveryRoots, type ScanPlan, scanPlanOf } from "./sources.js";
@@ -276,6 +276,16 @@ function watchPlans(
         },
       });
       for (const f of found) files.add(f);
+      // A root that is a SKILL.md itself is watched through its folder.
+      for (const root of p.dirs) {
+        if (basename(root) !== SKILL_FILE || !files.has(root)) continue;
+        const folder = dirname(root);
+        const real = realFolder(folder);
+        if (real === undefined) continue;
+        const set = reachedOf.get(real);
+        if (set) set.add(folder);
+        else reachedOf.set(real, new Set([folder]));
+      }
     }
     if (closed) return;
     for (const [real, w] of watched) {
@@ -408,6 +418,14 @@ function watchPlans(
       anchors.clear();
     },
   };
+}
+
+function realFolder(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function isPlainFile(path: string): boolean {
