@@ -1,4 +1,4 @@
-import { symlink } from "node:fs/promises";
+import { symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type AgentInfo, type PermissionPolicy, SkillService } from "@skill/core";
 import { afterEach, describe, expect, it } from "vitest";
@@ -123,6 +123,35 @@ describe("compareAgents", () => {
         .filter((s) => s.cells.agents?.loaded === false && s.cells.agents.reason === "dangling-symlink")
         .map((s) => s.location),
     ).toEqual([join(world.project, ".agents/skills/gone")]);
+  });
+
+  it("judges a skill with a long body by its frontmatter, and one whose frontmatter outgrows the head in full", async () => {
+    const world = await agentsWorld();
+    const body = `${"Long body line.\n".repeat(4000)}`;
+    await writeFile(
+      join(world.project, ".agents/skills/verbose/SKILL.md"),
+      `---\nname: verbose\ndescription: ${"y".repeat(1100)}\n---\n${body}`,
+    );
+    await writeFile(
+      join(world.project, ".agents/skills/p-agents/SKILL.md"),
+      `---\nname: p-agents-long\ndescription: d\nnotes: "${"z".repeat(40_000)}"\n---\nBody.\n`,
+    );
+    const report = await compareAgents({
+      cwd: world.cwd,
+      home: world.home,
+      env: {},
+      systemDir: world.systemDir,
+      agents: ["agents", "codex"],
+    });
+    const row = (rel: string) => report.skills.find((s) => s.location === join(world.project, rel));
+    expect(row(".agents/skills/verbose/SKILL.md")?.cells).toEqual({
+      agents: { loaded: true, name: "verbose" },
+      codex: { loaded: false, reason: "too-long", detail: "description is 1100 characters (limit 1024)" },
+    });
+    expect(row(".agents/skills/p-agents/SKILL.md")?.cells.agents).toEqual({
+      loaded: true,
+      name: "p-agents-long",
+    });
   });
 
   it("reports a skill a permission rule denies to the agent as denied", async () => {

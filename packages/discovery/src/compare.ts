@@ -21,6 +21,7 @@ import {
   type SkillError,
   SkillError as SkillErrorClass,
   SPEC_LIMITS,
+  splitFrontmatter,
 } from "@skill/core";
 import { isWithin } from "./paths.js";
 import { scanRoots } from "./scan.js";
@@ -86,6 +87,9 @@ export interface CompareOptions extends Omit<DiscoveryOptions, "preset"> {
   readonly permission?: PermissionPolicy;
   readonly agent?: AgentInfo;
 }
+
+/** Bytes read to judge a skill: its frontmatter nearly always fits. */
+const HEAD_BYTES = 16 * 1024;
 
 /** A git symlink stub is the link target written into a file: short, one line, a path. */
 const STUB_MAX_BYTES = 1024;
@@ -186,6 +190,9 @@ export async function compareAgents(options: CompareOptions): Promise<Visibility
     }
   }
 
+  // Known from the one read of each file; a broken entry is looked at when asked.
+  const symlinked = (path: string) => facts.get(path)?.symlink ?? isSymlink(path);
+
   const rows = new Map<string, Record<string, VisibilityCell>>();
   const locations = [...new Set([...facts.keys(), ...broken.keys()])];
   for (const location of locations) rows.set(location, {});
@@ -205,7 +212,7 @@ export async function compareAgents(options: CompareOptions): Promise<Visibility
       for (const root of roots) {
         for (const dir of root.dirs) {
           if (!isWithin(location, dir) || location === dir) continue;
-          const reason = limitReason(location, dir, root);
+          const reason = limitReason(location, dir, root, symlinked);
           if (reason === undefined) return "ok" as const;
           if (best === undefined || rank(reason) < rank(best as VisibilityReason)) best = reason;
         }
@@ -216,7 +223,7 @@ export async function compareAgents(options: CompareOptions): Promise<Visibility
     for (const root of roots) {
       for (const dir of root.dirs) {
         for (const location of filesOf.get(dir) ?? []) {
-          if (limitReason(location, dir, root) !== undefined) continue;
+          if (limitReason(location, dir, root, symlinked) !== undefined) continue;
           const f = factsOf(location);
           const parsed = parsedOf(f, fallback);
           if (parsed.stub) continue;
@@ -319,7 +326,12 @@ function rank(reason: VisibilityReason): number {
 }
 
 /** Why an agent's limits inside `root` keep it from `location` (a path below `dir`), if they do. */
-function limitReason(location: string, dir: string, root: DiscoveryRoot): VisibilityReason | undefined {
+function limitReason(
+  location: string,
+  dir: string,
+  root: DiscoveryRoot,
+  symlinked: (path: string) => boolean,
+): VisibilityReason | undefined {
   const limits = root.limits;
   if (!limits) return undefined;
   const parts = location.slice(dir.length + (dir.endsWith(sep) ? 0 : 1)).split(sep);
@@ -327,7 +339,7 @@ function limitReason(location: string, dir: string, root: DiscoveryRoot): Visibi
   const folders = basename(location) === SKILL_FILE ? parts.slice(0, -1) : parts;
   if (limits.maxDepth !== undefined && folders.length > limits.maxDepth) return "too-deep";
   if (limits.skipDotDirs && folders.some((name) => name.startsWith("."))) return "dot-folder";
-  if (limits.followSymlinkFiles === false && basename(location) === SKILL_FILE && isSymlink(location)) {
+  if (limits.followSymlinkFiles === false && basename(location) === SKILL_FILE && symlinked(location)) {
     return "symlinked-file";
   }
   return undefined;
@@ -405,18 +417,40 @@ function readFacts(location: string): FileFacts {
         }),
       };
     }
-    const buffer = Buffer.allocUnsafe(stats.size);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const n = readSync(fd, buffer, filled, buffer.length - filled, filled);
-      if (n === 0) break;
-      filled += n;
+    // The frontmatter is what decides; a long body is not read when the head holds it all.
+    if (stats.size > HEAD_BYTES) {
+      const head = readBytes(fd, HEAD_BYTES);
+      const cut = head.lastIndexOf(10);
+      if (cut > 0) {
+        const text = head.subarray(0, cut + 1).toString("utf8");
+        if (holdsFrontmatter(text)) return { location, symlink, identity, text };
+      }
     }
-    return { location, symlink, identity, text: buffer.subarray(0, filled).toString("utf8") };
+    return { location, symlink, identity, text: readBytes(fd, stats.size).toString("utf8") };
   } catch (error) {
     return { location, symlink, readError: readError(location, error) };
   } finally {
     closeSync(fd);
+  }
+}
+
+function readBytes(fd: number, size: number): Buffer {
+  const buffer = Buffer.allocUnsafe(size);
+  let filled = 0;
+  while (filled < size) {
+    const n = readSync(fd, buffer, filled, size - filled, filled);
+    if (n === 0) break;
+    filled += n;
+  }
+  return buffer.subarray(0, filled);
+}
+
+function holdsFrontmatter(text: string): boolean {
+  try {
+    splitFrontmatter(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 
