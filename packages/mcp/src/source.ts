@@ -129,8 +129,10 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
     }
   }
 
-  function diagnostic(code: string, severity: "error" | "warning", message: string, path = id): Diagnostic {
-    return { code, severity, message, path, source: id };
+  // Warnings, as for an unavailable remote pack: what the source could not use never stops
+  // the skills it did find (or the other sources) from loading.
+  function diagnostic(code: string, message: string, path = id): Diagnostic {
+    return { code, severity: "warning", message, path, source: id };
   }
 
   async function list(signal: AbortSignal | undefined, diagnostics: Diagnostic[]): Promise<Listed[]> {
@@ -142,7 +144,6 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
         diagnostics.push(
           diagnostic(
             "mcp-page-limit",
-            "warning",
             `${id}: skills/list still had more pages after ${maxPages}; the rest of the listing was left out`,
           ),
         );
@@ -158,16 +159,15 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
           diagnostics.push(
             diagnostic(
               "mcp-no-skills",
-              "warning",
               `${id}: the server does not offer skills (skills/list: method not found; it does not implement ${quote("io.modelcontextprotocol/skills")})`,
             ),
           );
         } else if (code === REQUEST_TIMEOUT) {
           diagnostics.push(
-            diagnostic("mcp-timeout", "error", `${id}: skills/list got no answer within ${timeout} ms`),
+            diagnostic("mcp-timeout", `${id}: skills/list got no answer within ${timeout} ms`),
           );
         } else {
-          diagnostics.push(diagnostic("mcp-error", "error", `${id}: skills/list failed: ${describe(error)}`));
+          diagnostics.push(diagnostic("mcp-error", `${id}: skills/list failed: ${describe(error)}`));
         }
         break;
       }
@@ -176,7 +176,6 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
         diagnostics.push(
           diagnostic(
             "mcp-invalid-response",
-            "error",
             `${id}: skills/list answered without a \`skills\` list (found ${quote(result)})`,
           ),
         );
@@ -192,7 +191,6 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
         diagnostics.push(
           diagnostic(
             "mcp-invalid-response",
-            "error",
             `${id}: skills/list gave ${typeof next === "string" ? "a cursor it had already given" : "a nextCursor that is not a string"} (${quote(next)}); the listing stops there`,
           ),
         );
@@ -216,7 +214,6 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       diagnostics.push(
         diagnostic(
           "mcp-invalid-entry",
-          "error",
           `${id}: skills/list holds an entry without a skill://…/SKILL.md uri (found ${quote(raw)}); it was skipped`,
         ),
       );
@@ -229,7 +226,6 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       diagnostics.push(
         diagnostic(
           "mcp-invalid-entry",
-          "error",
           `${id}: skill URI ${quote(uri)} has no skill folder (expected skill://<prefix>/<name>/SKILL.md); it was skipped`,
           uri,
         ),
@@ -241,7 +237,6 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       diagnostics.push(
         diagnostic(
           "mcp-no-resources",
-          "warning",
           `${id}: ${uri} is listed without resources: its SKILL.md cannot be checked against a digest and it has no bundled files`,
           uri,
         ),

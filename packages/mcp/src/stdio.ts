@@ -95,7 +95,7 @@ export function mcpStdioSource(
         const tail = stderr.trim();
         const diagnostic: Diagnostic = {
           code: "mcp-connect-failed",
-          severity: "error",
+          severity: "warning",
           message: `${id}: could not start the MCP server: ${printable((error as Error).message ?? String(error))}${tail ? ` (stderr: ${printable(tail.slice(-300))})` : ""}`,
           path: id,
           source: id,
