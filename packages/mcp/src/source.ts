@@ -22,14 +22,15 @@ import {
 
 /**
  * What `mcpSource` needs of an MCP client: the SDK's `Client` (any 1.x version) fits, and so
- * does anything that sends a JSON-RPC request and resolves with its result.
+ * does anything that sends a JSON-RPC request and resolves with its result. `resultSchema`
+ * is a loose zod object schema (the SDK validates against it); answers are checked here.
  */
 export interface McpClientLike {
   request(
     request: { method: string; params?: Record<string, unknown> },
-    resultSchema: typeof anyResult,
+    resultSchema: unknown,
     options?: { signal?: AbortSignal; timeout?: number },
-  ): Promise<Record<string, unknown>>;
+  ): Promise<unknown>;
 }
 
 /** Options of {@link mcpSource}. */

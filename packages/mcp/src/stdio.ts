@@ -52,11 +52,13 @@ export function mcpStdioSource(
 ): McpStdioSource {
   const id = options.id ?? `mcp:${[command, ...args].join(" ")}`;
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  let connecting: Promise<{ client: Client; transport: StdioClientTransport }> | undefined;
+  type Connection = Promise<{ client: Client; transport: StdioClientTransport }>;
+  let connecting: Connection | undefined;
   let stderr = "";
 
   function connect(signal: AbortSignal | undefined) {
-    connecting ??= (async () => {
+    if (connecting) return connecting;
+    const attempt: Connection = (async () => {
       const transport = new StdioClientTransport({
         command,
         args: [...args],
@@ -74,12 +76,17 @@ export function mcpStdioSource(
         await transport.close().catch(() => undefined);
         throw error;
       }
+      // A server that exits is started again by the next scan.
+      client.onclose = () => {
+        if (connecting === attempt) connecting = undefined;
+      };
       return { client, transport };
     })();
-    connecting.catch(() => {
-      connecting = undefined; // the next scan tries again
+    connecting = attempt;
+    attempt.catch(() => {
+      if (connecting === attempt) connecting = undefined; // the next scan tries again
     });
-    return connecting;
+    return attempt;
   }
 
   return {
