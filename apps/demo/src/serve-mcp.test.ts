@@ -62,7 +62,8 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-describe("skill serve-mcp", () => {
+// Each test starts one or two node processes: generous bounds for a loaded machine.
+describe("skill serve-mcp", { timeout: 30_000 }, () => {
   it("answers a real SDK client over stdio with the skills the agent sees", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -116,7 +117,7 @@ describe("skill serve-mcp", () => {
   });
 });
 
-describe("skill list --mcp", () => {
+describe("skill list --mcp", { timeout: 30_000 }, () => {
   it("adds the skills of an MCP server started over stdio", async () => {
     const { code, stdout, stderr } = await run(
       ["--home", home, "--json", "list", "--mcp", serveLine()],

@@ -110,7 +110,7 @@ describe("skills served by registerSkills and read back by mcpSource", () => {
       await close();
     }
     expect(total).toBeGreaterThanOrEqual(present ? 3 + 60 : 3);
-  });
+  }, 60_000);
 
   it("are identical over stdio with a child process serving them", async () => {
     let total = 0;
