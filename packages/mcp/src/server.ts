@@ -1,6 +1,16 @@
 import { isUtf8 } from "node:buffer";
-import { open, realpath, stat } from "node:fs/promises";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from "node:fs";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
@@ -168,6 +178,14 @@ export function registerSkills(
     return skill;
   }
 
+  function real(path: string): string | undefined {
+    try {
+      return realpathSync(path);
+    } catch {
+      return undefined;
+    }
+  }
+
   async function filesOf(skill: SkillMetadata): Promise<ServedFile[]> {
     const dir = dirname(skill.location);
     let rels: string[];
@@ -179,58 +197,72 @@ export function registerSkills(
     const nested = rels
       .filter((r) => r.endsWith(`/${SKILL_FILE}`))
       .map((r) => r.slice(0, -SKILL_FILE.length));
-    const root = await realpath(dir).catch(() => dir);
-    const files: ServedFile[] = [
-      { uri: `${folderUri(skill.name)}/${SKILL_FILE}`, rel: SKILL_FILE, path: skill.location },
-    ];
+    const root = real(dir) ?? dir;
+    const files: ServedFile[] = [skillFile(skill)];
     for (const rel of rels) {
       if (nested.some((n) => rel.startsWith(n))) continue;
-      const real = await realpath(join(dir, rel)).catch(() => undefined);
-      if (real === undefined || !inside(root, real)) continue;
-      files.push({ uri: `${folderUri(skill.name)}/${encodePath(rel)}`, rel, path: real });
+      const path = real(join(dir, rel));
+      if (path === undefined || !inside(root, path)) continue;
+      files.push({ uri: `${folderUri(skill.name)}/${encodePath(rel)}`, rel, path });
     }
     return files;
   }
 
-  async function serve(file: ServedFile): Promise<Served | undefined> {
-    const handle = await open(file.path, "r").catch(() => undefined);
-    if (!handle) return undefined;
+  function skillFile(skill: SkillMetadata): ServedFile {
+    return { uri: `${folderUri(skill.name)}/${SKILL_FILE}`, rel: SKILL_FILE, path: skill.location };
+  }
+
+  function cacheKey(stats: Stats): string {
+    return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+  }
+
+  // Synchronous reads: a page of skills costs thousands of tiny file operations, and one
+  // thread-pool round trip each would make a listing take seconds. Handlers yield between skills.
+  function serve(file: ServedFile): Served | undefined {
+    let fd: number;
     try {
-      const stats = await handle.stat();
+      // Non-blocking open: a FIFO swapped in for a file must not hang the server.
+      fd = openSync(file.path, constants.O_RDONLY | constants.O_NONBLOCK);
+    } catch {
+      return undefined;
+    }
+    try {
+      const stats = fstatSync(fd);
       if (!stats.isFile() || stats.size > maxFileBytes) return undefined;
-      const bytes = new Uint8Array(await handle.readFile());
-      const key = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+      const bytes = new Uint8Array(readFileSync(fd));
+      const key = cacheKey(stats);
       const cached = digests.get(file.path);
       if (cached?.key === key) return { bytes, digest: cached.digest, text: cached.text };
       const served = { bytes, digest: sha256Digest(bytes), text: isUtf8(bytes) };
       digests.set(file.path, { key, digest: served.digest, text: served.text });
       return served;
+    } catch {
+      return undefined;
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   }
 
-  /** Digest, size and text-ness without keeping the bytes. */
-  async function describeFile(file: ServedFile): Promise<(SkillResourceRef & { text: boolean }) | undefined> {
-    const stats = await stat(file.path).catch(() => undefined);
-    if (!stats?.isFile() || stats.size > maxFileBytes) return undefined;
-    const key = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+  /** Digest, size and text-ness; the bytes are read only when the digest cache is stale. */
+  function describeFile(file: ServedFile): (SkillResourceRef & { text: boolean }) | undefined {
+    let stats: Stats;
+    try {
+      stats = statSync(file.path);
+    } catch {
+      return undefined;
+    }
+    if (!stats.isFile() || stats.size > maxFileBytes) return undefined;
     const cached = digests.get(file.path);
-    const info = cached?.key === key ? cached : await serve(file);
+    const info = cached?.key === cacheKey(stats) ? cached : serve(file);
     if (!info) return undefined;
-    return {
-      uri: file.uri,
-      digest: info.digest,
-      mimeType: mimeTypeOf(file.rel, info.text),
-      size: stats.size,
-      text: info.text,
-    };
+    const mimeType = mimeTypeOf(file.rel, info.text);
+    return { uri: file.uri, digest: info.digest, mimeType, size: stats.size, text: info.text };
   }
 
   async function entryOf(skill: SkillMetadata): Promise<SkillEntry> {
     const resources: SkillResourceRef[] = [];
     for (const file of await filesOf(skill)) {
-      const ref = await describeFile(file);
+      const ref = describeFile(file);
       if (!ref) continue;
       const { text: _text, ...plain } = ref;
       resources.push(plain);
@@ -241,7 +273,10 @@ export function registerSkills(
   low.setRequestHandler(SkillsListRequest, async (request) => {
     const { items, ...rest } = page(servable(), request.params?.cursor, pageSize);
     const skills: SkillEntry[] = [];
-    for (const skill of items) skills.push(await entryOf(skill));
+    for (const skill of items) {
+      skills.push(await entryOf(skill));
+      await yieldToEventLoop();
+    }
     return { skills, ...rest };
   });
 
@@ -255,8 +290,9 @@ export function registerSkills(
   low.setRequestHandler(ResourcesListRequest, async (request) => {
     const all: { uri: string; name: string; mimeType: string; size: number; description?: string }[] = [];
     for (const skill of servable()) {
+      await yieldToEventLoop();
       for (const file of await filesOf(skill)) {
-        const ref = await describeFile(file);
+        const ref = describeFile(file);
         if (!ref) continue;
         all.push({
           uri: ref.uri,
@@ -274,8 +310,12 @@ export function registerSkills(
   low.setRequestHandler(ResourcesReadRequest, async (request) => {
     const uri = request.params.uri;
     const skill = skillOf(uri);
-    const file = skill ? (await filesOf(skill)).find((f) => f.uri === uri) : undefined;
-    const served = file ? await serve(file) : undefined;
+    const file = !skill
+      ? undefined
+      : uri === skillFile(skill).uri
+        ? skillFile(skill)
+        : (await filesOf(skill)).find((f) => f.uri === uri);
+    const served = file ? serve(file) : undefined;
     if (!file || !served) throw invalid(`Unknown resource: ${uri}`);
     const mimeType = mimeTypeOf(file.rel, served.text);
     return {

@@ -252,28 +252,29 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
     return { uri, folder, segment: decodeSegment(last), resources };
   }
 
-  function toEntry(skill: Listed, folders: readonly string[]): SourceEntry {
+  function toEntry(skill: Listed, folders: ReadonlySet<string>): SourceEntry {
     const own = skill.resources?.find((r) => r.uri === skill.uri);
     const digest = own?.digest;
+    const prefix = `${skill.folder}/`;
     // Folders of other skills inside this one: listed skills, and SKILL.md files among the
     // resources. Their files belong to them, never to this skill.
-    const nested = new Set(folders.filter((f) => f !== skill.folder && f.startsWith(`${skill.folder}/`)));
+    const inner = new Set<string>();
     for (const r of skill.resources ?? []) {
-      if (r.uri !== skill.uri && r.uri.startsWith(`${skill.folder}/`) && r.uri.endsWith(`/${SKILL_FILE}`)) {
-        nested.add(r.uri.slice(0, -`/${SKILL_FILE}`.length));
+      if (r.uri !== skill.uri && r.uri.startsWith(prefix) && r.uri.endsWith(`/${SKILL_FILE}`)) {
+        inner.add(r.uri.slice(0, -`/${SKILL_FILE}`.length));
       }
     }
+    const nested = (uri: string) => {
+      for (let at = uri.lastIndexOf("/"); at > skill.folder.length; at = uri.lastIndexOf("/", at - 1)) {
+        const folder = uri.slice(0, at);
+        if (folders.has(folder) || inner.has(folder)) return true;
+      }
+      return false;
+    };
     const files: string[] = [];
     for (const r of skill.resources ?? []) {
-      if (r.uri === skill.uri || !r.uri.startsWith(`${skill.folder}/`)) continue;
-      if ([...nested].some((n) => r.uri.startsWith(`${n}/`))) continue;
-      files.push(
-        r.uri
-          .slice(skill.folder.length + 1)
-          .split("/")
-          .map(decodeSegment)
-          .join("/"),
-      );
+      if (r.uri === skill.uri || !r.uri.startsWith(prefix) || nested(r.uri)) continue;
+      files.push(r.uri.slice(prefix.length).split("/").map(decodeSegment).join("/"));
     }
     const entry: SourceEntry = {
       location: skill.uri,
@@ -356,7 +357,7 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       if (signal?.aborted) throw aborted(signal, `Listing the skills of ${id}`);
       const diagnostics: Diagnostic[] = [];
       const listed = await list(signal, diagnostics);
-      const folders = listed.map((s) => s.folder);
+      const folders = new Set(listed.map((s) => s.folder));
       const entries = listed
         .sort((a, b) => compareCodeUnits(a.uri, b.uri))
         .map((skill) => toEntry(skill, folders));
