@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -127,6 +127,29 @@ describe("skills served by registerSkills and read back by mcpSource", () => {
     }
     expect(total).toBeGreaterThanOrEqual(present ? 3 + 60 : 3);
   }, 60_000);
+
+  it("starts a server that exited again at the next scan", async () => {
+    const list = join(tmp, "restart.txt");
+    const pids = join(tmp, "restart-pids.txt");
+    await writeFile(list, (groups[0] as string[]).join("\n"));
+    const source = mcpStdioSource(process.execPath, [child, list, "skills", pids]);
+    try {
+      expect((await source.scan({})).entries).toHaveLength(3);
+      const first = Number((await readFile(pids, "utf8")).trim());
+      process.kill(first);
+      let entries = 0;
+      for (let i = 0; i < 100 && entries === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        entries = (await source.scan({})).entries.length;
+      }
+      expect(entries).toBe(3);
+      const started = (await readFile(pids, "utf8")).trim().split("\n").map(Number);
+      expect(started).toHaveLength(2);
+      expect(started[1]).not.toBe(first);
+    } finally {
+      await source.close();
+    }
+  }, 30_000);
 
   it("reports a server command that cannot start as a scan diagnostic", async () => {
     const source = mcpStdioSource(join(tmp, "no-such-server"), [], { timeoutMs: 5_000 });
