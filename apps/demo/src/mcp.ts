@@ -1,3 +1,4 @@
+import { basename, isAbsolute } from "node:path";
 import type { SkillSource } from "@skill/core";
 import { mcpStdioSource } from "@skill/mcp";
 import { UsageError } from "./errors.js";
@@ -40,14 +41,23 @@ export function splitCommand(line: string): string[] {
   return words;
 }
 
-/** One skill source per MCP server command; `close` ends the server processes. */
+/**
+ * One skill source per MCP server command; `close` ends the server processes. A source's id
+ * is `mcp:` and the command with absolute paths shortened to their last segment (`mcp:node
+ * cli.js serve-mcp`), numbered when two would read the same.
+ */
 export function mcpSources(commands: readonly McpCommand[]): {
   sources: SkillSource[];
   close(): Promise<void>;
 } {
+  const seen = new Map<string, number>();
   const sources = commands.map((c) => {
     const [command, ...args] = splitCommand(c.line);
-    return mcpStdioSource(command as string, args, { id: `mcp:${c.line.trim()}`, cwd: c.cwd });
+    const label = [command as string, ...args].map((w) => (isAbsolute(w) ? basename(w) : w)).join(" ");
+    const n = (seen.get(label) ?? 0) + 1;
+    seen.set(label, n);
+    const id = `mcp:${label}${n > 1 ? ` #${n}` : ""}`;
+    return mcpStdioSource(command as string, args, { id, cwd: c.cwd });
   });
   return {
     sources,

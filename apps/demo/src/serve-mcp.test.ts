@@ -137,7 +137,7 @@ describe("skill list --mcp", { timeout: 30_000 }, () => {
     ]);
     for (const s of data.skills) {
       expect(s.location).toBe(`skill://skills/${s.name}/SKILL.md`);
-      expect(s.source).toBe(`mcp:${serveLine()}`);
+      expect(s.source).toBe("mcp:node cli.js serve-mcp --cwd project --home home");
     }
   });
 
@@ -152,7 +152,22 @@ describe("skill list --mcp", { timeout: 30_000 }, () => {
     expect(code).toBe(0);
     const data = JSON.parse(stdout) as { skills: { name: string; source: string }[] };
     expect(data.skills).toHaveLength(7);
-    expect(new Set(data.skills.map((s) => s.source))).toEqual(new Set([`mcp:${line}`]));
+    expect(new Set(data.skills.map((s) => s.source))).toEqual(
+      new Set(["mcp:node cli.js serve-mcp --cwd ../project --home ../home"]),
+    );
+  });
+
+  it("numbers sources whose commands read the same (their same URIs load once)", async () => {
+    const { stdout } = await run(
+      ["--home", home, "--json", "list", "--mcp", serveLine(), "--mcp", serveLine()],
+      empty,
+    );
+    const data = JSON.parse(stdout) as { shadowed: { kept: string }[]; skills: { source: string }[] };
+    expect(new Set(data.skills.map((s) => s.source))).toEqual(
+      new Set(["mcp:node cli.js serve-mcp --cwd project --home home #2"]),
+    );
+    expect(data.skills).toHaveLength(7);
+    expect(data.shadowed).toEqual([]);
   });
 
   it("reports a server that cannot start as a warning and lists the rest", async () => {
