@@ -9,12 +9,14 @@ export interface Config {
   readonly skills: { readonly paths: readonly string[]; readonly urls: readonly string[] };
   readonly permission?: PermissionConfig;
   readonly agent: Readonly<Record<string, { readonly permission?: PermissionConfig }>>;
+  /** MCP servers whose skills are loaded too: command lines, started over stdio. */
+  readonly mcp: readonly string[];
   /** The file it came from, when there was one. */
   readonly file?: string;
 }
 
 export const CONFIG_FILE = "skill.config.json";
-const EMPTY: Config = { skills: { paths: [], urls: [] }, agent: {} };
+const EMPTY: Config = { skills: { paths: [], urls: [] }, agent: {}, mcp: [] };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -64,7 +66,7 @@ function permission(value: unknown, key: string, file: string): PermissionConfig
 /** Checks a parsed config and resolves its relative paths against the config file's folder. */
 export function parseConfig(value: unknown, file: string): Config {
   if (!isRecord(value)) throw new UserError(`${file}: expected a JSON object, found ${kind(value)}`);
-  checkKeys(value, ["$schema", "skills", "permission", "agent"], "", file);
+  checkKeys(value, ["$schema", "skills", "permission", "agent", "mcp"], "", file);
   const skills = value.skills ?? {};
   if (!isRecord(skills)) throw new UserError(`${file}: 'skills' must be an object, found ${kind(skills)}`);
   checkKeys(skills, ["paths", "urls"], "skills.", file);
@@ -88,7 +90,8 @@ export function parseConfig(value: unknown, file: string): Config {
     agent[name] = rules ? { permission: rules } : {};
   }
   const rules = permission(value.permission, "permission", file);
-  return { skills: { paths, urls }, agent, file, ...(rules ? { permission: rules } : {}) };
+  const mcp = stringList(value.mcp, "mcp", file);
+  return { skills: { paths, urls }, agent, mcp, file, ...(rules ? { permission: rules } : {}) };
 }
 
 /** Reads `--config FILE`, else `skill.config.json` in cwd when it exists, else an empty config. */

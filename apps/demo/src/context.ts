@@ -1,11 +1,12 @@
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { type AgentInfo, type Logger, SkillService, type SkillSource } from "@skill/core";
 import { agentProfile, type DiscoveryOptions } from "@skill/discovery";
 import { createPermissionPolicy } from "@skill/permissions";
 import { defaultCacheDir, remoteSource } from "@skill/remote";
 import { type Config, loadConfig } from "./config.js";
 import { UsageError } from "./errors.js";
+import { type McpCommand, mcpSources } from "./mcp.js";
 import type { Output } from "./output.js";
 
 /** Options every command accepts. */
@@ -19,6 +20,7 @@ export interface GlobalOptions {
   readonly url?: string[];
   readonly offline?: boolean;
   readonly timeout?: number;
+  readonly mcp?: string[];
   readonly json?: boolean;
   readonly color?: boolean;
   readonly verbose?: boolean;
@@ -53,6 +55,10 @@ export interface Context {
   readonly offline: boolean;
   /** Remote packs: longest wait for a server, in ms (a cached copy is served past it). */
   readonly timeoutMs?: number;
+  /** MCP servers to load skills from: config `mcp` (run in the config's folder), then `--mcp`. */
+  readonly mcp: readonly McpCommand[];
+  /** What ends what the command started (MCP server processes); the CLI runs it when a command ends. */
+  readonly cleanup: (() => Promise<void>)[];
   readonly out: Output;
   /** Warnings the libraries reported; shown with --verbose. */
   readonly warnings: string[];
@@ -88,6 +94,11 @@ export async function createContext(options: GlobalOptions, out: Output): Promis
   const urls = [...config.skills.urls, ...(options.url ?? [])];
   const permission = createPermissionPolicy(config.permission ? { config: config.permission } : {});
   const denied = (name: string) => permission.evaluate(agent, "skill", name) === "deny";
+  const mcp: McpCommand[] = [
+    ...config.mcp.map((line) => ({ line, cwd: config.file ? dirname(config.file) : cwd })),
+    ...(options.mcp ?? []).map((line) => ({ line, cwd: here })),
+  ];
+  const cleanup: (() => Promise<void>)[] = [];
   return {
     cwd,
     home,
@@ -99,6 +110,8 @@ export async function createContext(options: GlobalOptions, out: Output): Promis
     urls,
     offline: options.offline === true,
     ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
+    mcp,
+    cleanup,
     out,
     warnings,
     logger,
@@ -117,10 +130,15 @@ export function discoveryOptions(ctx: Context): DiscoveryOptions {
   };
 }
 
-/** The sources an agent here would load, lowest precedence first: disk, then remote packs. */
+/** The sources an agent here would load, lowest precedence first: disk, remote packs, MCP servers. */
 export function sources(ctx: Context): SkillSource[] {
   const list = agentProfile(discoveryOptions(ctx)).sources;
   if (ctx.urls.length > 0) list.push(remoteSource(ctx.urls, remoteOptions(ctx)));
+  if (ctx.mcp.length > 0) {
+    const mcp = mcpSources(ctx.mcp);
+    ctx.cleanup.push(mcp.close);
+    list.push(...mcp.sources);
+  }
   return list;
 }
 

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { relative, sep } from "node:path";
+import { isAbsolute, relative, sep } from "node:path";
 import { printable } from "@skill/core";
 import pc from "picocolors";
 
@@ -40,6 +40,7 @@ export function createOutput(options: { json?: boolean; color?: boolean; verbose
 
 /** A path for people: relative to cwd when inside it, `~/…` when inside home. */
 export function displayPath(path: string, cwd: string, home = homedir()): string {
+  if (!isAbsolute(path)) return path; // a URI (skill://…) from a non-file source
   const fromCwd = relative(cwd, path);
   if (fromCwd && !fromCwd.startsWith("..") && !fromCwd.startsWith(sep)) return fromCwd;
   const fromHome = relative(home, path);
