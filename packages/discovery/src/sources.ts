@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Diagnostic, LoadRules, Logger, SkillSource } from "@skill/core";
+import { type Diagnostic, type LoadRules, type Logger, noopLogger, type SkillSource } from "@skill/core";
 import { findWorktreeRoot, foldersBetween, isWithin, posixRelative, resolvePath } from "./paths.js";
 import { type RootsScanOptions, scanRoots } from "./scan.js";
 
@@ -100,8 +100,6 @@ const PRESET_RULES: Readonly<Partial<Record<DiscoveryPreset, LoadRules>>> = {
   codex: { nameFallback: "folder", rejectLongFields: true },
 };
 
-const NO_LOGGER: Logger = { warn() {} };
-
 const DISABLE_FLAGS = [
   "OPENCODE_DISABLE_EXTERNAL_SKILLS",
   "OPENCODE_DISABLE_CLAUDE_CODE_SKILLS",
@@ -144,7 +142,7 @@ export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
   const env = options.env ?? process.env;
   const home = resolve(options.home ?? homedir());
   const cwd = resolve(options.cwd);
-  const logger = options.logger ?? NO_LOGGER;
+  const logger = options.logger ?? noopLogger;
   const preset = options.preset ?? "default";
   if (!DISCOVERY_PRESETS.includes(preset)) {
     throw new TypeError(`Unknown discovery preset ${JSON.stringify(options.preset)}`);

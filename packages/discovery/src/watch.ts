@@ -1,6 +1,6 @@
 import { type FSWatcher, lstatSync, realpathSync, statSync, watch } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
-import type { LoadReport, Logger, SkillService, SkillSource } from "@skill/core";
+import { type LoadReport, type Logger, noopLogger, type SkillService, type SkillSource } from "@skill/core";
 import { type RootsScanOptions, SKILL_FILE, scanRoots } from "./scan.js";
 import { type DiscoveryOptions, discoveryRoots, type ScanPlan, scanPlanOf } from "./sources.js";
 
@@ -27,8 +27,6 @@ export interface WatchOptions extends DiscoveryOptions {
    */
   readonly debounceMs?: number;
 }
-
-const NO_LOGGER: Logger = { warn() {} };
 
 /** Changes are reported at the latest this many debounce periods after the first one. */
 const MAX_WAIT_FACTOR = 10;
@@ -69,7 +67,7 @@ export function watchSkillFiles(
   options: WatchOptions,
   listener: (changes: readonly SkillChange[]) => void,
 ): SkillWatcher {
-  const logger = options.logger ?? NO_LOGGER;
+  const logger = options.logger ?? noopLogger;
   const shared = sharedScanOptions(options);
   const plans = discoveryRoots({ ...options, logger }).map(
     (root): ScanPlan => ({ dirs: root.dirs, options: { ...shared, ...root.limits } }),
@@ -143,7 +141,7 @@ export function watchSkills(
   sources: readonly SkillSource[],
   options: ServiceWatchOptions = {},
 ): SkillWatcher {
-  const logger = options.logger ?? NO_LOGGER;
+  const logger = options.logger ?? noopLogger;
   let inner: SkillWatcher | undefined;
   let closed = false;
   let queue = Promise.resolve();
@@ -193,7 +191,7 @@ function watchPlans(
   options: Pick<WatchOptions, "debounceMs" | "logger">,
   listener: (changes: readonly SkillChange[]) => void,
 ): SkillWatcher {
-  const logger = options.logger ?? NO_LOGGER;
+  const logger = options.logger ?? noopLogger;
   const debounceMs = options.debounceMs ?? 100;
   let pending = new Map<string, SkillChange["type"]>();
   let timer: NodeJS.Timeout | undefined;

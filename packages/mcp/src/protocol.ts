@@ -5,7 +5,7 @@ import { z } from "zod/v4";
 export const SKILLS_EXTENSION_ID = "io.modelcontextprotocol/skills";
 
 export const SKILL_SCHEME = "skill://";
-export const SKILL_FILE = "SKILL.md";
+export { SKILL_FILE } from "@skill/core";
 /** MIME type of a folder in a `resources/directory/read` answer. */
 export const DIRECTORY_MIME_TYPE = "inode/directory";
 
