@@ -19,10 +19,11 @@ function allSkillFiles(root: string): string[] {
     .sync();
 }
 
+// Generating trees is disk-bound: generous limits so a loaded machine does not fail them.
 beforeAll(() => {
   base = mkdtempSync(join(tmpdir(), "skill-bench-tree-"));
   manifest = ensureTree(base, { skills: 60, seed: 3 }).manifest;
-});
+}, 60_000);
 
 afterAll(() => {
   rmSync(base, { recursive: true, force: true });
@@ -61,7 +62,9 @@ describe("generated trees", () => {
     );
   });
 
-  it("are deterministic: the same seed gives the same tree, another seed another one", () => {
+  it("are deterministic: the same seed gives the same tree, another seed another one", {
+    timeout: 60_000,
+  }, () => {
     const again = generateTree(join(base, "again"), { skills: 60, seed: 3 });
     const other = generateTree(join(base, "other"), { skills: 60, seed: 4 });
     expect(again.checksum).toBe(manifest.checksum);
@@ -70,7 +73,9 @@ describe("generated trees", () => {
     expect(other.checksum).not.toBe(manifest.checksum);
   }, 60_000); // writes two trees: seconds on a busy machine
 
-  it("are reused when size, seed and version match, and redone when the manifest is gone or stale", () => {
+  it("are reused when size, seed and version match, and redone when the manifest is gone or stale", {
+    timeout: 60_000,
+  }, () => {
     expect(ensureTree(base, { skills: 60, seed: 3 }).reused).toBe(true);
     const json = join(base, `${treeId({ skills: 60, seed: 3 })}.json`);
     writeFileSync(json, JSON.stringify({ version: -1 }));

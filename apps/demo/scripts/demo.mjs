@@ -20,8 +20,14 @@ const base = ["--cwd", project, "--home", home, "--cache", cache];
 const shown = (args) =>
   args
     .map((a) =>
-      a === project ? "examples/project" : a === home ? "examples/home" : a === cache ? "$CACHE" : a,
+      a
+        .replaceAll(cli, "apps/demo/dist/cli.js")
+        .replaceAll(project, "examples/project")
+        .replaceAll(home, "examples/home")
+        .replaceAll(cache, "$CACHE")
+        .replaceAll(process.execPath, "node"),
     )
+    .map((a) => (a.includes(" ") ? JSON.stringify(a) : a))
     .join(" ");
 
 // The demo shows the bundled examples the same way everywhere: variables that change which
@@ -66,6 +72,15 @@ try {
     "markdown",
     "--budget",
     "300",
+  ]);
+  // `--cwd $CACHE`: only the MCP server's skills, none of the project's own.
+  const serve = [process.execPath, cli, "serve-mcp", "--cwd", project, "--home", home, "--agent", "review"];
+  await step("The skills 'review' gets from an MCP server: skill serve-mcp, read back over stdio", [
+    "--cwd",
+    cache,
+    "list",
+    "--mcp",
+    serve.map((a) => `'${a}'`).join(" "),
   ]);
   await step(
     "Check every skill here against the Agent Skills rules (the broken example is an error)",

@@ -3,16 +3,18 @@ import { createRequire } from "node:module";
 import { printable, SkillError, VALIDATION_TARGETS } from "@skill/core";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { audit } from "./commands/audit.js";
+import { doctor } from "./commands/doctor.js";
 import { list } from "./commands/list.js";
 import { pack } from "./commands/pack.js";
 import { DEFAULT_BUDGET, prompt, RANKS } from "./commands/prompt.js";
 import { pull } from "./commands/pull.js";
+import { serveMcp } from "./commands/serve-mcp.js";
 import { show } from "./commands/show.js";
 import { validate } from "./commands/validate.js";
 import { verify } from "./commands/verify.js";
 import { watch } from "./commands/watch.js";
 import { why } from "./commands/why.js";
-import { type Context, createContext, type GlobalOptions } from "./context.js";
+import { type Context, createContext, type GlobalOptions, PRESETS } from "./context.js";
 import { UsageError, UserError } from "./errors.js";
 import { createOutput, type Output } from "./output.js";
 
@@ -53,12 +55,8 @@ function createProgram(setExit: (code: number) => void): Command {
     .option("--home <dir>", "home directory for global skills (default: $HOME)")
     .option("--config <file>", "config file (default: ./skill.config.json when present)")
     .addOption(
-      new Option("--preset <name>", "which agent's folders to scan").choices([
-        "default",
-        "opencode",
-        "claude-code",
-        "codex",
-        "agents",
+      new Option("--preset <name>", "which agent's folders to scan, and how it reads skills").choices([
+        ...PRESETS,
       ]),
     )
     .option("--agent <name>", "agent whose permissions apply (default: build)")
@@ -66,6 +64,11 @@ function createProgram(setExit: (code: number) => void): Command {
     .option("--url <url>", "also load a remote skill pack (repeatable)", collect)
     .option("--offline", "remote packs: use the cached copies, never the network")
     .option("--timeout <ms>", "remote packs: longest wait for a server, in ms (default 30000)", positiveMs)
+    .option(
+      "--mcp <command>",
+      'also load the skills of an MCP server started as "CMD ARGS" (repeatable)',
+      collect,
+    )
     .option("--json", "machine-readable output on stdout")
     .option("--no-color", "no colours")
     .option("--verbose", "show shadowed and failed skills, warnings and stack traces")
@@ -79,11 +82,14 @@ function createProgram(setExit: (code: number) => void): Command {
       const command = args[args.length - 1] as Command;
       const globals = command.optsWithGlobals<GlobalOptions>();
       const out = createOutput(globals);
+      let ctx: Context | undefined;
       try {
-        const ctx = await createContext(globals, out);
+        ctx = await createContext(globals, out);
         setExit(await fn(ctx, ...(args.slice(0, -1) as A)));
       } catch (error) {
         setExit(report(error, out));
+      } finally {
+        await Promise.all(ctx?.cleanup.splice(0).map((end) => end()) ?? []);
       }
     };
 
@@ -169,6 +175,16 @@ function createProgram(setExit: (code: number) => void): Command {
     .command("why <name>")
     .description("which permission rule decides whether --agent sees a skill")
     .action(action((ctx, name: string) => why(ctx, name)));
+  program
+    .command("doctor")
+    .description("which agent (Claude Code, Codex, Gemini…) loads which skill from here, and why not")
+    .option("--agents <list>", "comma-separated agents to compare (default: every preset)")
+    .action(action((ctx, opts: { agents?: string }) => doctor(ctx, opts)));
+  program
+    .command("serve-mcp")
+    .description("serve the skills this agent sees from here over MCP on stdio (SEP-2640)")
+    .option("--prefix <prefix>", "first segment of the skill:// URIs", "skills")
+    .action(action((ctx, opts: { prefix?: string }) => serveMcp(ctx, opts)));
   program
     .command("watch")
     .description("print skills appearing, changing and disappearing until Ctrl-C")

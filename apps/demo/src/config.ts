@@ -11,6 +11,8 @@ export interface Config {
   readonly skills: { readonly paths: readonly string[]; readonly urls: readonly string[] };
   readonly permission?: PermissionConfig;
   readonly agent: Readonly<Record<string, { readonly permission?: PermissionConfig }>>;
+  /** MCP servers whose skills are loaded too: command lines, started over stdio. */
+  readonly mcp: readonly string[];
   /** The file it came from, when there was one. */
   readonly file?: string;
   /** Keys this CLI does not use (`model`, `agent.build.prompt`…): ignored, named under --verbose. */
@@ -22,7 +24,7 @@ export const CONFIG_FILE = "skill.config.json";
 export const CONFIG_FILES = [CONFIG_FILE, "opencode.jsonc", "opencode.json"] as const;
 /** A config larger than this is refused unread: a config is a few kilobytes. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
-const EMPTY: Config = { skills: { paths: [], urls: [] }, agent: {}, ignored: [] };
+const EMPTY: Config = { skills: { paths: [], urls: [] }, agent: {}, mcp: [], ignored: [] };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -66,7 +68,7 @@ function permission(value: unknown, key: string, file: string): PermissionConfig
 /** Checks a parsed config and resolves its relative paths against the config file's folder. */
 export function parseConfig(value: unknown, file: string): Config {
   if (!isRecord(value)) throw new UserError(`${file}: expected a JSON object, found ${kind(value)}`);
-  const ignored = unknownKeys(value, ["$schema", "skills", "permission", "agent"], "");
+  const ignored = unknownKeys(value, ["$schema", "skills", "permission", "agent", "mcp"], "");
   const skills = value.skills ?? {};
   if (!isRecord(skills)) throw new UserError(`${file}: 'skills' must be an object, found ${kind(skills)}`);
   ignored.push(...unknownKeys(skills, ["paths", "urls"], "skills."));
@@ -91,7 +93,10 @@ export function parseConfig(value: unknown, file: string): Config {
     ignored.push(...unknownKeys(entry, ["permission"], `agent.${name}.`));
   }
   const rules = permission(value.permission, "permission", file);
-  return { skills: { paths, urls }, agent, file, ignored, ...(rules ? { permission: rules } : {}) };
+  // A list of commands is ours; opencode's `mcp` is a map of server settings, not read here.
+  const mcp = isRecord(value.mcp) ? [] : stringList(value.mcp, "mcp", file);
+  if (isRecord(value.mcp)) ignored.push("mcp");
+  return { skills: { paths, urls }, agent, mcp, file, ignored, ...(rules ? { permission: rules } : {}) };
 }
 
 /**

@@ -1,12 +1,13 @@
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { type AgentInfo, type Logger, printable, SkillService, type SkillSource } from "@skill/core";
-import { type DiscoveryOptions, discoverySources } from "@skill/discovery";
+import { agentProfile, type DiscoveryOptions } from "@skill/discovery";
 import { createPermissionPolicy } from "@skill/permissions";
 import { defaultCacheDir, remoteSource } from "@skill/remote";
 import { type Config, ignoredKeysNote, loadConfig } from "./config.js";
 import { UsageError, UserError } from "./errors.js";
+import { type McpCommand, mcpSources } from "./mcp.js";
 import type { Output } from "./output.js";
 
 /** Options every command accepts. */
@@ -20,12 +21,25 @@ export interface GlobalOptions {
   readonly url?: string[];
   readonly offline?: boolean;
   readonly timeout?: number;
+  readonly mcp?: string[];
   readonly json?: boolean;
   readonly color?: boolean;
   readonly verbose?: boolean;
 }
 
-const PRESETS = ["default", "opencode", "claude-code", "codex", "agents"] as const;
+export const PRESETS = [
+  "default",
+  "agents",
+  "opencode",
+  "claude-code",
+  "codex",
+  "gemini",
+  "copilot",
+  "cursor",
+  "pi",
+  "goose",
+  "amp",
+] as const;
 type Preset = (typeof PRESETS)[number];
 
 /** Everything a command needs, resolved once from flags, environment and config. */
@@ -42,6 +56,10 @@ export interface Context {
   readonly offline: boolean;
   /** Remote packs: longest wait for a server, in ms (a cached copy is served past it). */
   readonly timeoutMs?: number;
+  /** MCP servers to load skills from: config `mcp` (run in the config's folder), then `--mcp`. */
+  readonly mcp: readonly McpCommand[];
+  /** What ends what the command started (MCP server processes); the CLI runs it when a command ends. */
+  readonly cleanup: (() => Promise<void>)[];
   readonly out: Output;
   /** Warnings the libraries reported; shown with --verbose. */
   readonly warnings: string[];
@@ -51,9 +69,9 @@ export interface Context {
 }
 
 /** The fields of a context that come from the config file. */
-type ConfigFields = Pick<Context, "config" | "agent" | "urls" | "denied">;
+type ConfigFields = Pick<Context, "config" | "agent" | "urls" | "denied" | "mcp">;
 
-function fromConfig(config: Config, options: GlobalOptions): ConfigFields {
+function fromConfig(config: Config, options: GlobalOptions, here: string, cwd: string): ConfigFields {
   const agentName = options.agent ?? "build";
   const agentPermission = config.agent[agentName]?.permission;
   const agent: AgentInfo = agentPermission
@@ -62,7 +80,11 @@ function fromConfig(config: Config, options: GlobalOptions): ConfigFields {
   const urls = [...config.skills.urls, ...(options.url ?? [])];
   const permission = createPermissionPolicy(config.permission ? { config: config.permission } : {});
   const denied = (name: string) => permission.evaluate(agent, "skill", name) === "deny";
-  return { config, agent, urls, denied };
+  const mcp: McpCommand[] = [
+    ...config.mcp.map((line) => ({ line, cwd: config.file ? dirname(config.file) : cwd })),
+    ...(options.mcp ?? []).map((line) => ({ line, cwd: here })),
+  ];
+  return { config, agent, urls, denied, mcp };
 }
 
 /**
@@ -84,6 +106,9 @@ function failingOnUse(error: unknown): ConfigFields {
       return fail();
     },
     get denied() {
+      return fail();
+    },
+    get mcp() {
       return fail();
     },
   };
@@ -111,7 +136,7 @@ export async function createContext(options: GlobalOptions, out: Output): Promis
       cwd,
       options.config === undefined ? undefined : resolve(here, options.config),
     );
-    fields = fromConfig(config, options);
+    fields = fromConfig(config, options, here, cwd);
     const note = ignoredKeysNote(config);
     if (note && out.verbose) out.error(`skill: warning: ${note}`);
     if (options.agent !== undefined && !(options.agent in config.agent)) {
@@ -130,6 +155,7 @@ export async function createContext(options: GlobalOptions, out: Output): Promis
   const cacheDir = options.cache
     ? resolve(here, options.cache)
     : defaultCacheDir({ ...env, HOME: options.home ? home : env.HOME });
+  const cleanup: (() => Promise<void>)[] = [];
   const ctx = {
     cwd,
     home,
@@ -138,6 +164,7 @@ export async function createContext(options: GlobalOptions, out: Output): Promis
     cacheDir,
     offline: options.offline === true,
     ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
+    cleanup,
     out,
     warnings,
     logger,
@@ -156,10 +183,15 @@ export function discoveryOptions(ctx: Context): DiscoveryOptions {
   };
 }
 
-/** The sources an agent here would load, lowest precedence first: disk, then remote packs. */
+/** The sources an agent here would load, lowest precedence first: disk, remote packs, MCP servers. */
 export function sources(ctx: Context): SkillSource[] {
-  const list = discoverySources(discoveryOptions(ctx));
+  const list = agentProfile(discoveryOptions(ctx)).sources;
   if (ctx.urls.length > 0) list.push(remoteSource(ctx.urls, remoteOptions(ctx)));
+  if (ctx.mcp.length > 0) {
+    const mcp = mcpSources(ctx.mcp);
+    ctx.cleanup.push(mcp.close);
+    list.push(...mcp.sources);
+  }
   return list;
 }
 
@@ -178,5 +210,7 @@ export function policy(ctx: Context) {
 }
 
 export function createService(ctx: Context, list: readonly SkillSource[] = sources(ctx)): SkillService {
-  return new SkillService({ sources: list, permission: policy(ctx), logger: ctx.logger });
+  // The preset's load rules too: `--preset codex` reads skills as Codex does.
+  const { rules } = agentProfile(discoveryOptions(ctx));
+  return new SkillService({ sources: list, permission: policy(ctx), logger: ctx.logger, ...rules });
 }

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { relative, sep } from "node:path";
+import { isAbsolute, relative, sep } from "node:path";
 import { printable } from "@skill/core";
 import pc from "picocolors";
 import stringWidth from "string-width";
@@ -45,6 +45,7 @@ export function createOutput(options: { json?: boolean; color?: boolean; verbose
  * characters in folder names are escaped: a path is printed, never interpreted.
  */
 export function displayPath(path: string, cwd: string, home = homedir()): string {
+  if (!isAbsolute(path)) return path; // a URI (skill://…) from a non-file source
   const fromCwd = relative(cwd, path);
   if (fromCwd && !fromCwd.startsWith("..") && !fromCwd.startsWith(sep)) return printable(fromCwd);
   const fromHome = relative(home, path);
@@ -163,11 +164,7 @@ export function table(rows: readonly (readonly string[])[]): string[] {
   );
 }
 
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
-  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${n} B`;
-}
+export { formatBytes } from "@skill/core";
 
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;

@@ -322,3 +322,18 @@ function lineAt(text: string, n: number): string {
   const to = text.indexOf("\n", from);
   return text.slice(from, Math.min(to === -1 ? text.length : to, from + 200));
 }
+
+/**
+ * Strict loading (`lenient: false`): a skill with any error finding is refused, with the
+ * rule ids in the message. The one place this rule lives; `undefined` when it may load.
+ */
+export function strictRejection(analysis: Analysis, location: string): SkillError | undefined {
+  const errors = analysis.diagnostics.filter((d) => d.severity === "error");
+  if (errors.length === 0) return undefined;
+  const field = errors[0]?.field;
+  return new SkillError(
+    "INVALID_FIELD",
+    `Skill ${location} breaks the Agent Skills rules: ${errors.map((d) => d.code).join(", ")}`,
+    { path: location, ...(field === undefined ? {} : { field }) },
+  );
+}

@@ -266,8 +266,17 @@ describe("parseSkill", () => {
       ["name-mismatch", 2, "warning"],
       ["unknown-field:version", 4, "warning"],
     ]);
-    const strict = parseSkill(skillText("name: Other_Name\ndescription: d"), LOC, { lenient: false });
-    expect(strict.diagnostics.every((d) => d.severity === "error")).toBe(true);
+    // Strict loading refuses the skill, naming every rule it breaks.
+    const error = thrown(() =>
+      parseSkill(skillText("name: Other_Name\ndescription: d"), LOC, { lenient: false }),
+    );
+    expect(error.code).toBe("INVALID_FIELD");
+    expect(error.message).toBe(
+      `Skill ${LOC} breaks the Agent Skills rules: name-invalid-chars, name-mismatch`,
+    );
+    expect(
+      parseSkill(skillText("name: test-skill\ndescription: d"), LOC, { lenient: false }).diagnostics,
+    ).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { type Analysis, analyzeSkill } from "./analyze.js";
+import { type Analysis, analyzeSkill, strictRejection } from "./analyze.js";
 import { SKILL_FILE } from "./constants.js";
 import { quote, SkillError } from "./errors.js";
 import { checkMaxBytes, readError, readSkillFile, type SkillFileText, tooLargeError } from "./read-file.js";
@@ -19,8 +19,10 @@ function rulesOf(options: ParseOptions) {
   };
 }
 
-function toParsed(analysis: Analysis): ParsedSkill {
+function toParsed(analysis: Analysis, location: string, lenient: boolean): ParsedSkill {
   if (analysis.error || !analysis.skill) throw analysis.error;
+  const rejection = lenient ? undefined : strictRejection(analysis, location);
+  if (rejection) throw rejection;
   return { skill: analysis.skill, diagnostics: analysis.diagnostics };
 }
 
@@ -29,14 +31,14 @@ function toParsed(analysis: Analysis): ParsedSkill {
  * becomes `SkillInfo.location` and names the file in every message.
  *
  * @throws SkillError `PARSE_ERROR` (no delimiters, invalid YAML, not a mapping), `MISSING_FIELD`,
- * `INVALID_FIELD`, `LIMIT_EXCEEDED`
+ * `INVALID_FIELD` (also: any spec finding when `lenient: false`), `LIMIT_EXCEEDED`
  * @example
  * const { skill, diagnostics } = parseSkill("---\nname: pdf\ndescription: Read PDFs\n---\n# PDF\n", "/s/pdf/SKILL.md");
  * skill.name; // "pdf"
  */
 export function parseSkill(text: string, location: string, options: ParseOptions = {}): ParsedSkill {
   checkTextSize(text, location, checkMaxBytes(options.maxBytes));
-  return toParsed(analyzeSkill(text, location, rulesOf(options)));
+  return toParsed(analyzeSkill(text, location, rulesOf(options)), location, options.lenient ?? true);
 }
 
 /**
@@ -49,7 +51,11 @@ export function parseSkill(text: string, location: string, options: ParseOptions
  */
 export async function loadSkillFile(path: string, options: ParseOptions = {}): Promise<ParsedSkill> {
   const file = await readSkillFile(path, checkMaxBytes(options.maxBytes));
-  return toParsed(analyzeSkill(file.text, path, { ...rulesOf(options), invalidUtf8: file.invalidUtf8 }));
+  return toParsed(
+    analyzeSkill(file.text, path, { ...rulesOf(options), invalidUtf8: file.invalidUtf8 }),
+    path,
+    options.lenient ?? true,
+  );
 }
 
 const READ_CODES: Readonly<Record<string, string>> = {

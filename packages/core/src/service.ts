@@ -1,6 +1,6 @@
 import { isAbsolute, sep } from "node:path";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import { type AnalyzeOptions, analyzeSkill } from "./analyze.js";
+import { type AnalyzeOptions, analyzeSkill, strictRejection } from "./analyze.js";
 import { printable, quote, SkillError } from "./errors.js";
 import { listSkillFiles, normalizeFileList } from "./files.js";
 import { guardLogger, publish } from "./logger.js";
@@ -575,17 +575,8 @@ export class SkillService {
         : [...analysis.diagnostics, failureDiagnostic(error, location)];
       return { ok: false, error, diagnostics };
     }
-    if (!this.#rules.lenient) {
-      const errors = analysis.diagnostics.filter((d) => d.severity === "error");
-      if (errors.length > 0) {
-        const error = new SkillError(
-          "INVALID_FIELD",
-          `Skill ${location} breaks the Agent Skills rules: ${errors.map((d) => d.code).join(", ")}`,
-          { path: location, ...(errors[0]?.field === undefined ? {} : { field: errors[0].field }) },
-        );
-        return { ok: false, error, diagnostics: analysis.diagnostics };
-      }
-    }
+    const rejection = this.#rules.lenient ? undefined : strictRejection(analysis, location);
+    if (rejection) return { ok: false, error: rejection, diagnostics: analysis.diagnostics };
     return { ok: true, skill: analysis.skill, diagnostics: analysis.diagnostics };
   }
 

@@ -1,7 +1,15 @@
+export type { CompareOptions, VisibilityCell, VisibilityReason, VisibilityReport } from "./compare.js";
+export { compareAgents, VISIBILITY_REASONS } from "./compare.js";
 export { DEFAULT_IGNORE } from "./ignore.js";
 export type { ScanOptions } from "./scan.js";
 export { SKILL_FILE, scanSkillFiles } from "./scan.js";
-export type { DiscoveryOptions, DiscoveryPreset, DiscoveryRoot } from "./sources.js";
-export { discoveryRoots, discoverySources, isExternalDisabled } from "./sources.js";
+export type { DiscoveryOptions, DiscoveryPreset, DiscoveryRoot, RootLimits } from "./sources.js";
+export {
+  agentProfile,
+  DISCOVERY_PRESETS,
+  discoveryRoots,
+  discoverySources,
+  isExternalDisabled,
+} from "./sources.js";
 export type { ServiceWatchOptions, SkillChange, SkillWatcher, WatchOptions } from "./watch.js";
 export { watchSkillFiles, watchSkills } from "./watch.js";

@@ -15,7 +15,11 @@ const esmPath = fileURLToPath(new URL("../dist/index.js", import.meta.url));
 
 const API = [
   "DEFAULT_IGNORE",
+  "DISCOVERY_PRESETS",
   "SKILL_FILE",
+  "VISIBILITY_REASONS",
+  "agentProfile",
+  "compareAgents",
   "discoveryRoots",
   "discoverySources",
   "isExternalDisabled",

@@ -1,6 +1,7 @@
+import { isUtf8 } from "node:buffer";
 import { type Dirent, readdirSync, readlinkSync, realpathSync, type Stats, statSync } from "node:fs";
 import { basename, dirname, resolve, sep } from "node:path";
-import { type Diagnostic, type Logger, noopLogger, SKILL_FILE, SkillError } from "@skill/core";
+import { type Diagnostic, type Logger, noopLogger, printable, SKILL_FILE, SkillError } from "@skill/core";
 import { compileIgnore, type IgnoreTest } from "./ignore.js";
 import { isWithin } from "./paths.js";
 
@@ -25,6 +26,23 @@ export interface ScanOptions {
    * is returned once; symlink loops end with a warning.
    */
   readonly followSymlinks?: boolean;
+  /**
+   * Folders below the root a `SKILL.md` may sit in (default unlimited): `<root>/<name>/SKILL.md`
+   * is depth 1, `<root>/SKILL.md` depth 0. Deeper folders are not entered.
+   */
+  readonly maxDepth?: number;
+  /**
+   * Folders entered per root, the root included (default unlimited). Past it the scan of that
+   * root stops with a `scan-truncated` warning.
+   */
+  readonly maxDirs?: number;
+  /** Do not enter folders whose name starts with `.` (default `false`); the root is always entered. */
+  readonly skipDotDirs?: boolean;
+  /**
+   * Return a `SKILL.md` that is itself a symlink (default `true`). `false` skips it quietly, as
+   * Codex does; symlinked folders are still followed when `followSymlinks` is on.
+   */
+  readonly followSymlinkFiles?: boolean;
   /** Receives a warning for every folder or file that could not be used. */
   readonly logger?: Logger;
   /** Rejects the scan with `ABORTED`. */
@@ -36,6 +54,8 @@ export interface RootsScanOptions extends ScanOptions {
   readonly onMissingRoot?: (root: string) => void;
   /** Receives each warning as a diagnostic instead of the logger (a source returns them). */
   readonly onWarning?: (diagnostic: Diagnostic) => void;
+  /** Called for every folder entered: its path as reached and its real path (for watchers). */
+  readonly onDir?: (path: string, real: string) => void;
 }
 
 /** A folder tree crawled without following symlinks: a root, or the target of a followed link. */
@@ -46,6 +66,10 @@ interface Tree {
   readonly real: string;
   /** `path` below the scan root, `/`-separated, for path globs (`""` for a root). */
   readonly rel: string;
+  /** Folders between the scan root and `path` (0 for a root). */
+  readonly depth: number;
+  /** Index of the scan root it was reached from (folder caps count per root). */
+  readonly root: number;
 }
 
 interface Link {
@@ -54,6 +78,9 @@ interface Link {
   readonly rel: string;
   /** Real path of the folder holding the link (a loop points at it or above it). */
   readonly parentReal: string;
+  /** Depth of the link itself below the scan root (its folder's depth + 1). */
+  readonly depth: number;
+  readonly root: number;
 }
 
 /**
@@ -97,6 +124,30 @@ function kindOf(entry: Dirent | Stats): string {
   return "not a regular file";
 }
 
+/** A folder limit option: a whole number >= 0, or unlimited when absent. */
+function limitOf(value: number | undefined, name: string): number {
+  if (value === undefined) return Number.POSITIVE_INFINITY;
+  if (typeof value !== "number" || Number.isNaN(value) || value < 0) {
+    throw new SkillError("INVALID_FIELD", `Invalid ${name}: expected a number >= 0, found ${String(value)}`, {
+      field: name,
+    });
+  }
+  return Math.floor(value);
+}
+
+/** The names in `dir` that are not valid UTF-8, as `readdir` decodes them (with U+FFFD). */
+function undecodableNames(dir: string): Set<string> {
+  const names = new Set<string>();
+  try {
+    for (const raw of readdirSync(dir, { encoding: "buffer" })) {
+      if (!isUtf8(raw)) names.add(raw.toString("utf8"));
+    }
+  } catch {
+    // The folder went away meanwhile: nothing to name.
+  }
+  return names;
+}
+
 function codeOf(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
@@ -121,13 +172,23 @@ class Scan {
   readonly #signal: AbortSignal | undefined;
   readonly #onMissingRoot: ((root: string) => void) | undefined;
   readonly #onWarning: ((diagnostic: Diagnostic) => void) | undefined;
+  readonly #onDir: ((path: string, real: string) => void) | undefined;
+  readonly #maxDepth: number;
+  readonly #maxDirs: number;
+  readonly #skipDot: boolean;
+  readonly #followFiles: boolean;
   readonly #files: string[] = [];
   /** Real paths of SKILL.md files returned through a link because no tree holds them. */
   readonly #linkedFiles = new Set<string>();
-  readonly #trees: Tree[] = [];
+  /** Every tree by its real path: a lookup per ancestor instead of a pass over all trees. */
+  readonly #trees = new Map<string, Tree>();
+  /** Folders entered per scan root, and whether that root's cap was hit. */
+  #dirCounts: number[] = [];
+  #truncated: boolean[] = [];
   #links: Link[] = [];
   #sliceStart = 0;
   #root = "";
+  #roots: readonly string[] = [];
 
   constructor(options: RootsScanOptions) {
     this.#ignored = compileIgnore(options.ignore);
@@ -136,6 +197,11 @@ class Scan {
     this.#signal = options.signal;
     this.#onMissingRoot = options.onMissingRoot;
     this.#onWarning = options.onWarning;
+    this.#onDir = options.onDir;
+    this.#maxDepth = limitOf(options.maxDepth, "maxDepth");
+    this.#maxDirs = limitOf(options.maxDirs, "maxDirs");
+    this.#skipDot = options.skipDotDirs ?? false;
+    this.#followFiles = options.followSymlinkFiles ?? true;
   }
 
   async run(roots: readonly string[]): Promise<string[]> {
@@ -143,7 +209,10 @@ class Scan {
     this.#checkAbort();
     // Every root before any link, and roots that are no symlink first, so a file is returned
     // at a path free of symlinks whenever it has one.
-    const trees = roots.map((root) => this.#rootTree(root)).filter((tree) => tree !== undefined);
+    this.#roots = roots;
+    this.#dirCounts = roots.map(() => 0);
+    this.#truncated = roots.map(() => false);
+    const trees = roots.map((root, i) => this.#rootTree(root, i)).filter((tree) => tree !== undefined);
     const direct = trees.filter((tree) => tree.path === tree.real);
     for (const tree of [...direct, ...trees.filter((tree) => tree.path !== tree.real)]) {
       this.#root = tree.path;
@@ -163,7 +232,7 @@ class Scan {
     return this.#files.sort();
   }
 
-  #rootTree(root: string): Tree | undefined {
+  #rootTree(root: string, index: number): Tree | undefined {
     let stats: Stats;
     let real: string;
     try {
@@ -183,19 +252,21 @@ class Scan {
       this.#addLinkedFile(root, real);
       return undefined;
     }
+    if (stats.isDirectory() && this.#onDir) this.#onDir(root, real);
     if (!stats.isDirectory()) {
       this.#warn("root-not-a-folder", `Cannot scan ${root}: expected a folder, found ${kindOf(stats)}`, root);
       return undefined;
     }
-    return { path: root, real, rel: "" };
+    return { path: root, real, rel: "", depth: 0, root: index };
   }
 
   /** Walks one tree without following links (they are queued); never enters earlier trees. */
   async #crawl(tree: Tree): Promise<void> {
-    const earlier = this.#trees.length > 0 ? [...this.#trees] : undefined;
-    this.#trees.push(tree);
-    const stack = [tree.path];
-    for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
+    if (!this.#enter(tree.root)) return;
+    this.#trees.set(tree.real, tree);
+    const stack: { dir: string; depth: number }[] = [{ dir: tree.path, depth: tree.depth }];
+    for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+      const { dir, depth } = item;
       if (this.#due()) await this.#yield();
       let entries: Dirent[];
       try {
@@ -204,21 +275,50 @@ class Scan {
         this.#unreadable(dir, error);
         continue;
       }
+      let undecodable: Set<string> | undefined;
       for (const entry of entries) {
         const name = entry.name;
+        // A name that is not valid UTF-8 reads back with U+FFFD and names no reachable path.
+        if (name.includes("\uFFFD")) {
+          undecodable ??= undecodableNames(dir);
+          if (undecodable.has(name)) {
+            this.#warn(
+              "folder-name-not-utf8",
+              `Skipping ${child(dir, printable(name))}: its name is not valid UTF-8, so its skills cannot be named by path; rename it`,
+              child(dir, name),
+            );
+            continue;
+          }
+        }
         if (entry.isDirectory()) {
           const path = child(dir, name);
           if (name === SKILL_FILE) this.#notAFile(path, "a folder");
+          if (depth + 1 > this.#maxDepth) continue;
+          if (this.#skipDot && name.charCodeAt(0) === 46) continue;
           if (this.#ignored(name, this.#ignored.usesPaths ? this.#relOf(tree, path) : "")) continue;
-          if (earlier && this.#covered(this.#realOf(tree, path), earlier)) continue;
-          stack.push(path);
+          // An earlier tree may hold this folder (its real path is that tree's root).
+          const real = this.#trees.size > 1 || this.#onDir ? this.#realOf(tree, path) : "";
+          if (this.#trees.size > 1) {
+            const other = this.#trees.get(real);
+            if (other !== undefined && other !== tree) continue;
+          }
+          if (!this.#enter(tree.root)) break;
+          this.#onDir?.(path, real);
+          stack.push({ dir: path, depth: depth + 1 });
         } else if (entry.isSymbolicLink()) {
           const path = child(dir, name);
           if (!this.#follow) {
             this.#logger.debug?.(`Not following symlink ${path} (followSymlinks is false)`, { path });
             continue;
           }
-          this.#links.push({ path, name, rel: this.#relOf(tree, path), parentReal: this.#realOf(tree, dir) });
+          this.#links.push({
+            path,
+            name,
+            rel: this.#relOf(tree, path),
+            parentReal: this.#realOf(tree, dir),
+            depth: depth + 1,
+            root: tree.root,
+          });
         } else if (name === SKILL_FILE) {
           const path = child(dir, name);
           if (!entry.isFile()) this.#notAFile(path, kindOf(entry));
@@ -230,6 +330,25 @@ class Scan {
     }
   }
 
+  /** Counts one folder entered under scan root `root`; false (with one warning) past `maxDirs`. */
+  #enter(root: number): boolean {
+    const count = this.#dirCounts[root] ?? 0;
+    if (count >= this.#maxDirs) {
+      if (!this.#truncated[root]) {
+        this.#truncated[root] = true;
+        const path = this.#roots[root] ?? "";
+        this.#warn(
+          "scan-truncated",
+          `Stopped scanning ${path} after ${this.#maxDirs} folders (maxDirs); skills in the rest are not found`,
+          path,
+        );
+      }
+      return false;
+    }
+    this.#dirCounts[root] = count + 1;
+    return true;
+  }
+
   #relOf(tree: Tree, path: string): string {
     const rest = toPosix(below(tree.path, path));
     return tree.rel === "" ? rest : `${tree.rel}/${rest}`;
@@ -239,23 +358,31 @@ class Scan {
     return path === tree.path ? tree.real : child(tree.real, below(tree.path, path));
   }
 
-  /** True when a tree already entered (or will enter) the real folder `real`. */
-  #covered(real: string, trees: readonly Tree[] = this.#trees): boolean {
-    for (const tree of trees) {
-      if (!isWithin(real, tree.real)) continue;
-      if (real === tree.real) return true;
-      let rel = tree.rel;
-      let ignored = false;
-      for (const name of below(tree.real, real).split(sep)) {
-        rel = rel === "" ? name : `${rel}/${name}`;
-        if (this.#ignored(name, rel)) {
-          ignored = true;
-          break;
-        }
-      }
-      if (!ignored) return true;
+  /**
+   * True when a tree already entered the real folder `real`: a lookup for each of its
+   * ancestors, so thousands of linked trees cost no more than one.
+   */
+  #covered(real: string): boolean {
+    if (this.#trees.size === 0) return false;
+    for (let dir = real; ; ) {
+      const tree = this.#trees.get(dir);
+      if (tree !== undefined && this.#reaches(tree, real)) return true;
+      const parent = dirname(dir);
+      if (parent === dir) return false;
+      dir = parent;
     }
-    return false;
+  }
+
+  /** True when `tree` enters `real` (a folder at or below its root): no ignored folder between. */
+  #reaches(tree: Tree, real: string): boolean {
+    if (real === tree.real) return true;
+    let rel = tree.rel;
+    for (const name of below(tree.real, real).split(sep)) {
+      rel = rel === "" ? name : `${rel}/${name}`;
+      if (this.#ignored(name, rel)) return false;
+      if (this.#skipDot && name.charCodeAt(0) === 46) return false;
+    }
+    return true;
   }
 
   #followLink(link: Link): Tree | undefined {
@@ -268,10 +395,15 @@ class Scan {
     }
     if (stats.isDirectory()) {
       if (link.name === SKILL_FILE) this.#notAFile(link.path, "a folder");
+      if (link.depth > this.#maxDepth) return undefined;
+      if (this.#skipDot && link.name.charCodeAt(0) === 46) return undefined;
       if (this.#ignored(link.name, link.rel)) return undefined;
       const real = this.#realpath(link.path);
       if (real === undefined) return undefined;
-      if (!this.#covered(real)) return { path: link.path, real, rel: link.rel };
+      if (!this.#covered(real)) {
+        this.#onDir?.(link.path, real);
+        return { path: link.path, real, rel: link.rel, depth: link.depth, root: link.root };
+      }
       if (isWithin(link.parentReal, real)) {
         this.#warn(
           "symlink-loop",
@@ -287,6 +419,12 @@ class Scan {
       return undefined;
     }
     if (link.name !== SKILL_FILE) return undefined;
+    if (!this.#followFiles) {
+      this.#logger.debug?.(`Not following symlinked file ${link.path} (followSymlinkFiles is false)`, {
+        path: link.path,
+      });
+      return undefined;
+    }
     if (!stats.isFile()) {
       this.#notAFile(link.path, `a symlink to ${kindOf(stats)}`);
       return undefined;

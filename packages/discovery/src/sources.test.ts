@@ -121,6 +121,7 @@ describe("default preset", () => {
     expect(roots).toEqual([
       { id: "global:.claude", dirs: [join(home, ".claude", "skills")] },
       { id: "global:.agents", dirs: [join(home, ".agents", "skills")] },
+      { id: "global:.config/agents", dirs: [join(home, ".config", "agents", "skills")] },
       ...[project, join(project, "packages"), cwd].flatMap((level) => [
         { id: `project:${join(level, ".claude")}`, dirs: [join(level, ".claude", "skills")] },
         { id: `project:${join(level, ".agents")}`, dirs: [join(level, ".agents", "skills")] },
@@ -295,11 +296,12 @@ describe("OPENCODE_DISABLE_EXTERNAL_SKILLS and the flags that imply it", () => {
     const { home, project } = await tempWorld();
     await writeSkill(join(home, ".claude", "skills", "g-claude"));
     await writeSkill(join(home, ".agents", "skills", "g-agents"));
+    await writeSkill(join(home, ".config", "agents", "skills", "g-shared"));
     await writeSkill(join(project, ".claude", "skills", "p-claude"));
     await writeSkill(join(project, ".agents", "skills", "p-agents"));
     await writeSkill(join(project, "configured", "c-path"));
     await writeSkill(join(project, ".opencode", "skill", "o-skill"));
-    const all = ["c-path", "g-agents", "g-claude", "p-agents", "p-claude"];
+    const all = ["c-path", "g-agents", "g-claude", "g-shared", "p-agents", "p-claude"];
     for (const flag of flags) {
       for (const value of ["1", "true", "TRUE"]) {
         const { service } = await load({ cwd: project, home, paths: ["configured"], env: { [flag]: value } });
@@ -381,13 +383,19 @@ describe("agent presets", () => {
     expect(service.get("review")?.location).toBe(join(home, ".claude", "skills", "review", "SKILL.md"));
   });
 
-  it("codex reads /etc/codex/skills, $CODEX_HOME/skills, ~/.agents/skills and project .agents/skills", async () => {
+  it("codex reads <systemDir>/codex/skills, $CODEX_HOME/skills (and its .system), ~/.agents/skills, <root>/.codex/skills and project .agents/skills", async () => {
     const { home, project } = await tempWorld();
     expect(dirsOf({ cwd: project, home, env: {}, preset: "codex" })).toEqual([
       ["admin:/etc/codex", "/etc/codex/skills"],
+      ["system:codex", join(home, ".codex", "skills", ".system")],
       ["global:.codex", join(home, ".codex", "skills")],
       ["global:.agents", join(home, ".agents", "skills")],
+      [`project:${join(project, ".codex")}`, "<cwd>/.codex/skills"],
       [`project:${join(project, ".agents")}`, "<cwd>/.agents/skills"],
+    ]);
+    expect(dirsOf({ cwd: project, home, env: {}, preset: "codex", systemDir: "/opt/sys" })[0]).toEqual([
+      "admin:/opt/sys/codex",
+      "/opt/sys/codex/skills",
     ]);
     expect(
       dirsOf({ cwd: project, home, env: { CODEX_HOME: "/ch" }, preset: "codex" }).map((r) => r[0]),
@@ -404,16 +412,17 @@ describe("agent presets", () => {
     expect(names(service)).toEqual(["repo-skill", "skill-creator"]);
   });
 
-  it("agents reads ~/.agents/skills and project .agents/skills", () => {
+  it("agents reads ~/.agents/skills, ~/.config/agents/skills and project .agents/skills", () => {
     expect(dirsOf({ cwd: "/p", home: "/h", stopAt: "/p", env: {}, preset: "agents" })).toEqual([
       ["global:.agents", "/h/.agents/skills"],
+      ["global:.config/agents", "/h/.config/agents/skills"],
       ["project:/p/.agents", "<cwd>/.agents/skills"],
     ]);
   });
 
   it("refuses an unknown preset", () => {
-    expect(() => discoveryRoots({ cwd: "/p", preset: "cursor" as "agents" })).toThrow(
-      'Unknown discovery preset "cursor"',
+    expect(() => discoveryRoots({ cwd: "/p", preset: "vscode" as "agents" })).toThrow(
+      'Unknown discovery preset "vscode"',
     );
   });
 });

@@ -1,13 +1,39 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Diagnostic, Logger, SkillSource } from "@skill/core";
+import { type Diagnostic, type LoadRules, type Logger, noopLogger, type SkillSource } from "@skill/core";
 import { findWorktreeRoot, foldersBetween, isWithin, posixRelative, resolvePath } from "./paths.js";
 import { type RootsScanOptions, scanRoots } from "./scan.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Which agent's layout to reproduce. */
-export type DiscoveryPreset = "default" | "opencode" | "claude-code" | "codex" | "agents";
+/** Which agent's layout to reproduce: one preset per agent (see the README for each one's rules). */
+export type DiscoveryPreset =
+  | "default"
+  | "agents"
+  | "opencode"
+  | "claude-code"
+  | "codex"
+  | "gemini"
+  | "copilot"
+  | "cursor"
+  | "pi"
+  | "goose"
+  | "amp";
+
+/** Every preset, in the order `compareAgents` reports them by default. */
+export const DISCOVERY_PRESETS: readonly DiscoveryPreset[] = Object.freeze([
+  "default",
+  "agents",
+  "opencode",
+  "claude-code",
+  "codex",
+  "gemini",
+  "copilot",
+  "cursor",
+  "pi",
+  "goose",
+  "amp",
+] as const);
 
 /** Where to look for skills. Every field but `cwd` has a default. */
 export interface DiscoveryOptions {
@@ -29,6 +55,8 @@ export interface DiscoveryOptions {
   readonly paths?: readonly string[];
   /** Environment read for flags and agent variables (default `process.env`). */
   readonly env?: Env;
+  /** Where administrators' roots live, e.g. `<systemDir>/codex/skills` (default `/etc`). */
+  readonly systemDir?: string;
   /** The agent layout (default `"default"`); see the README for each preset's roots. */
   readonly preset?: DiscoveryPreset;
   /** Follow symlinked folders and `SKILL.md` files (default `true`). */
@@ -39,17 +67,38 @@ export interface DiscoveryOptions {
   readonly logger?: Logger;
 }
 
+/** The limits an agent applies inside each of its roots (a subset of `ScanOptions`). */
+export interface RootLimits {
+  readonly maxDepth?: number;
+  readonly maxDirs?: number;
+  readonly skipDotDirs?: boolean;
+  readonly followSymlinkFiles?: boolean;
+}
+
 /** One place a preset looks: a source id and the folders it scans. */
 export interface DiscoveryRoot {
   /** The source id, e.g. `global:.claude`, `project:/abs/dir/.agents`, `config:/abs/path`. */
   readonly id: string;
-  /** Absolute folders scanned for `SKILL.md` at any depth, existing or not. */
+  /** Absolute folders scanned for `SKILL.md`, existing or not. */
   readonly dirs: readonly string[];
   /** For `paths` entries: the value as configured (a missing folder is then a warning). */
   readonly configured?: string;
+  /** The agent's depth and folder rules inside these folders (absent: any depth, everything). */
+  readonly limits?: RootLimits;
 }
 
-const NO_LOGGER: Logger = { warn() {} };
+/** Each agent's rules inside a root, from its loader (see the README for sources). */
+const PRESET_LIMITS: Readonly<Partial<Record<DiscoveryPreset, RootLimits>>> = {
+  "claude-code": { maxDepth: 1 },
+  codex: { maxDepth: 6, maxDirs: 2000, skipDotDirs: true, followSymlinkFiles: false },
+  gemini: { maxDepth: 1, skipDotDirs: true },
+};
+
+/** How each agent reads a SKILL.md, beyond the specification's defaults. */
+const PRESET_RULES: Readonly<Partial<Record<DiscoveryPreset, LoadRules>>> = {
+  "claude-code": { nameFallback: "folder" },
+  codex: { nameFallback: "folder", rejectLongFields: true },
+};
 
 const DISABLE_FLAGS = [
   "OPENCODE_DISABLE_EXTERNAL_SKILLS",
@@ -93,65 +142,126 @@ export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
   const env = options.env ?? process.env;
   const home = resolve(options.home ?? homedir());
   const cwd = resolve(options.cwd);
-  const logger = options.logger ?? NO_LOGGER;
+  const logger = options.logger ?? noopLogger;
+  const preset = options.preset ?? "default";
+  if (!DISCOVERY_PRESETS.includes(preset)) {
+    throw new TypeError(`Unknown discovery preset ${JSON.stringify(options.preset)}`);
+  }
   const levels = projectFolders(cwd, home, options.stopAt, logger);
   const at = (value: string) => resolvePath(value, cwd, home);
+  const limits = PRESET_LIMITS[preset];
+  const withLimits = limits === undefined ? {} : { limits };
 
   const roots: DiscoveryRoot[] = [];
-  const global = (folder: string, subdirs: readonly string[]) => {
+  /** A user-level root: `<folder>/<subdir>` for each subdir, one source. */
+  const global = (folder: string, subdirs: readonly string[] = ["skills"]) => {
     const label = folder !== home && isWithin(folder, home) ? posixRelative(home, folder) : folder;
-    roots.push({ id: `global:${label}`, dirs: subdirs.map((s) => join(folder, s)) });
+    roots.push({ id: `global:${label}`, dirs: subdirs.map((s) => join(folder, s)), ...withLimits });
   };
-  const project = (name: string, subdirs: readonly string[]) => {
+  /** Project roots: for every level from the top down to cwd, each folder name in order. */
+  const project = (names: readonly string[], subdirs: readonly string[] = ["skills"]) => {
     for (const level of levels) {
-      roots.push({ id: `project:${join(level, name)}`, dirs: subdirs.map((s) => join(level, name, s)) });
-    }
-  };
-  const projectPair = () => {
-    for (const level of levels) {
-      for (const name of [".claude", ".agents"]) {
-        roots.push({ id: `project:${join(level, name)}`, dirs: [join(level, name, "skills")] });
+      for (const name of names) {
+        roots.push({
+          id: `project:${join(level, name)}`,
+          dirs: subdirs.map((s) => join(level, name, s)),
+          ...withLimits,
+        });
       }
     }
   };
-  const external = () => {
-    if (isExternalDisabled(env)) return;
-    global(join(home, ".claude"), ["skills"]);
-    global(join(home, ".agents"), ["skills"]);
-    projectPair();
-  };
+  const configHome = join(home, ".config");
+  const sharedGlobal = join(configHome, "agents");
+  const external = !isExternalDisabled(env);
   const opencodeDirs = ["skill", "skills"];
 
-  switch (options.preset ?? "default") {
+  switch (preset) {
     case "default":
-      external();
+      if (external) {
+        global(join(home, ".claude"));
+        global(join(home, ".agents"));
+        global(sharedGlobal);
+        project([".claude", ".agents"]);
+      }
+      break;
+    case "agents":
+      global(join(home, ".agents"));
+      global(sharedGlobal);
+      project([".agents"]);
       break;
     case "opencode":
-      external();
-      global(
-        join(env.XDG_CONFIG_HOME ? at(env.XDG_CONFIG_HOME) : join(home, ".config"), "opencode"),
-        opencodeDirs,
-      );
-      if (!truthy(env.OPENCODE_DISABLE_PROJECT_CONFIG)) project(".opencode", opencodeDirs);
+      if (external) {
+        global(join(home, ".claude"));
+        global(join(home, ".agents"));
+        project([".claude", ".agents"]);
+      }
+      global(join(env.XDG_CONFIG_HOME ? at(env.XDG_CONFIG_HOME) : configHome, "opencode"), opencodeDirs);
+      if (!truthy(env.OPENCODE_DISABLE_PROJECT_CONFIG)) project([".opencode"], opencodeDirs);
       global(join(home, ".opencode"), opencodeDirs);
       if (env.OPENCODE_CONFIG_DIR) global(at(env.OPENCODE_CONFIG_DIR), opencodeDirs);
       break;
     case "claude-code":
-      project(".claude", ["skills"]);
-      global(env.CLAUDE_CONFIG_DIR ? at(env.CLAUDE_CONFIG_DIR) : join(home, ".claude"), ["skills"]);
+      // Personal skills win over the project's in Claude Code.
+      project([".claude"]);
+      global(env.CLAUDE_CONFIG_DIR ? at(env.CLAUDE_CONFIG_DIR) : join(home, ".claude"));
       break;
-    case "codex":
-      if (process.platform !== "win32") roots.push({ id: "admin:/etc/codex", dirs: ["/etc/codex/skills"] });
-      global(env.CODEX_HOME ? at(env.CODEX_HOME) : join(home, ".codex"), ["skills"]);
-      global(join(home, ".agents"), ["skills"]);
-      project(".agents", ["skills"]);
+    case "codex": {
+      const codexHome = env.CODEX_HOME ? at(env.CODEX_HOME) : join(home, ".codex");
+      if (process.platform !== "win32") {
+        const admin = join(resolve(options.systemDir ?? "/etc"), "codex");
+        roots.push({ id: `admin:${admin}`, dirs: [join(admin, "skills")], ...withLimits });
+      }
+      // Skills Codex installs itself; a dot-folder, so the user root below skips it.
+      roots.push({ id: "system:codex", dirs: [join(codexHome, "skills", ".system")], ...withLimits });
+      global(codexHome);
+      global(join(home, ".agents"));
+      const top = levels[0];
+      if (top !== undefined) {
+        roots.push({
+          id: `project:${join(top, ".codex")}`,
+          dirs: [join(top, ".codex", "skills")],
+          ...withLimits,
+        });
+      }
+      project([".agents"]);
       break;
-    case "agents":
-      global(join(home, ".agents"), ["skills"]);
-      project(".agents", ["skills"]);
+    }
+    case "gemini":
+      global(join(home, ".gemini"));
+      global(join(home, ".agents"));
+      project([".gemini", ".agents"]);
       break;
-    default:
-      throw new TypeError(`Unknown discovery preset ${JSON.stringify(options.preset)}`);
+    case "copilot":
+      global(join(home, ".copilot"));
+      global(join(home, ".claude"));
+      global(join(home, ".agents"));
+      project([".github", ".claude", ".agents"]);
+      break;
+    case "cursor":
+      global(join(home, ".cursor"));
+      global(join(home, ".claude"));
+      global(join(home, ".codex"));
+      project([".cursor", ".agents", ".claude", ".codex"]);
+      break;
+    case "pi":
+      global(join(home, ".pi", "agent"));
+      global(join(home, ".agents"));
+      project([".pi", ".agents"]);
+      break;
+    case "goose":
+      // goose's guide: later folders win, ~/.claude lowest, project .agents highest.
+      global(join(home, ".claude"));
+      global(join(home, ".agents"));
+      global(sharedGlobal);
+      global(join(configHome, "goose"));
+      project([".claude", ".goose", ".agents"]);
+      break;
+    case "amp":
+      global(sharedGlobal);
+      global(join(configHome, "amp"));
+      global(join(home, ".claude"));
+      project([".agents", ".claude"]);
+      break;
   }
   for (const path of options.paths ?? []) {
     const dir = at(path);
@@ -192,11 +302,12 @@ function scanOptionsOf(options: DiscoveryOptions): RootsScanOptions {
  * await service.discoverAndLoad();
  */
 export function discoverySources(options: DiscoveryOptions): SkillSource[] {
-  const base = scanOptionsOf(options);
+  const shared = scanOptionsOf(options);
   return discoveryRoots(options).map((root): SkillSource & { readonly dirs: readonly string[] } => {
     const dirs = [...root.dirs];
     const configured = root.configured;
-    return {
+    const base: RootsScanOptions = { ...shared, ...root.limits };
+    const source: SkillSource & { readonly dirs: readonly string[] } = {
       id: root.id,
       // Known before any scan, so a watcher can start without scanning.
       dirs,
@@ -222,5 +333,43 @@ export function discoverySources(options: DiscoveryOptions): SkillSource[] {
         return { entries: files.map((location) => ({ location })), dirs: [...dirs], diagnostics };
       },
     };
+    SCAN_PLANS.set(source, { dirs, options: base });
+    return source;
   });
+}
+
+/**
+ * What a discovery source scans and how, for the watcher: the same folders under the same
+ * rules (loops, ignore globs, depth and folder caps).
+ */
+export interface ScanPlan {
+  readonly dirs: readonly string[];
+  readonly options: RootsScanOptions;
+}
+
+const SCAN_PLANS = new WeakMap<SkillSource, ScanPlan>();
+
+/** The scan plan of a source made by {@link discoverySources}; `undefined` for any other source. */
+export function scanPlanOf(source: SkillSource): ScanPlan | undefined {
+  return SCAN_PLANS.get(source);
+}
+
+/**
+ * What an agent sees from `options.cwd`: its sources (as {@link discoverySources}) and the load
+ * rules it reads SKILL.md files with (pass both to `SkillService`). Codex names a skill without
+ * `name` after its folder and skips one whose name or description is too long; Claude Code
+ * names it after its folder; the others follow the specification.
+ *
+ * @example
+ * const { sources, rules } = agentProfile({ cwd: process.cwd(), preset: "codex" });
+ * const service = new SkillService({ sources, ...rules });
+ */
+export function agentProfile(options: DiscoveryOptions): { sources: SkillSource[]; rules: LoadRules } {
+  const rules = PRESET_RULES[options.preset ?? "default"] ?? {};
+  return { sources: discoverySources(options), rules: { ...rules } };
+}
+
+/** The load rules of a preset (copied). */
+export function presetRules(preset: DiscoveryPreset): LoadRules {
+  return { ...(PRESET_RULES[preset] ?? {}) };
 }

@@ -2,8 +2,10 @@ import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { mkdir, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { SkillService } from "@skill/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryLogger, removeTempDirs, skillText, tempWorld, writeSkill } from "./fixture.js";
+import { agentProfile } from "./sources.js";
 import { type SkillChange, type SkillWatcher, watchSkillFiles, watchSkills } from "./watch.js";
 
 const open: SkillWatcher[] = [];
@@ -255,5 +257,107 @@ describe("watchSkills", () => {
     expect(service.get("stays")).toBeDefined();
     expect(rescans).toBe(0);
     expect(applied.flat()).toContain(`added ${high}`);
+  });
+});
+
+describe("watchSkillFiles on a configured SKILL.md", () => {
+  it("reports edits of a configured path that names a SKILL.md file", { timeout: 90_000 }, async () => {
+    const { base, home, project } = await tempWorld();
+    const file = await writeSkill(join(base, "single"));
+    const w = start({ cwd: project, home, paths: [file] });
+    await w.watcher.ready;
+    await writeFile(file, skillText("single", "Edited."));
+    await until(() => w.saw("changed", file), "the edit");
+  });
+});
+
+describe("watchSkillFiles on hostile layouts", () => {
+  it("becomes ready quickly with two `..` symlink loops in a root, and still reports changes", {
+    timeout: 90_000,
+  }, async () => {
+    const { home, project } = await tempWorld();
+    const skills = join(project, ".agents", "skills");
+    await writeSkill(join(skills, "kept"));
+    await symlink("..", join(skills, "up"));
+    await symlink("../..", join(skills, "kept", "upper"));
+    const started = Date.now();
+    const w = start({ cwd: project, home });
+    await w.watcher.ready;
+    // Following the links as folders never ends: 2.4 GB after 30 s, never ready.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const fresh = await writeSkill(join(skills, "fresh"));
+    await until(() => w.saw("added", fresh), "the new skill");
+    await writeFile(join(skills, "kept", "SKILL.md"), skillText("kept", "Edited."));
+    await until(() => w.saw("changed", join(skills, "kept", "SKILL.md")), "the edit");
+    expect(w.events().every((e) => !e.path.includes(`${join(skills, "up")}/`))).toBe(true);
+  });
+
+  it("becomes ready quickly with a symlink to /usr in a root", { timeout: 120_000 }, async (ctx) => {
+    if (!existsSync("/usr")) {
+      ctx.skip();
+      return;
+    }
+    const { home, project } = await tempWorld();
+    const skills = join(project, ".agents", "skills");
+    await mkdir(skills, { recursive: true });
+    await symlink("/usr", join(skills, "usr"));
+    const started = Date.now();
+    const w = start({ cwd: project, home });
+    await w.watcher.ready;
+    // /usr holds ~15,000 folders here: watched in well under a second; before, not ready after 60 s.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const fresh = await writeSkill(join(skills, "fresh"));
+    await until(() => w.saw("added", fresh), "the new skill");
+  });
+
+  it("keeps to the preset's depth: codex does not watch below depth 6 or in dot-folders", {
+    timeout: 90_000,
+  }, async () => {
+    const { home, project } = await tempWorld();
+    const skills = join(project, ".agents", "skills");
+    const deep = join(skills, "a", "b", "c", "d", "e", "f");
+    await mkdir(deep, { recursive: true });
+    await mkdir(join(skills, ".curated"), { recursive: true });
+    const w = start({ cwd: project, home, preset: "codex", systemDir: join(project, "no-etc") });
+    await w.watcher.ready;
+    await writeSkill(join(deep, "too-deep"));
+    await writeSkill(join(skills, ".curated", "hidden"));
+    const sentinel = await writeSkill(join(skills, "a", "b", "c", "d", "e", "sentinel"));
+    await until(() => w.saw("added", sentinel), "the sentinel at depth 6");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(w.events().map((e) => e.path)).toEqual([sentinel]);
+  });
+});
+
+describe("watchSkills with an agent preset", () => {
+  it("keeps a service current under the preset's rules", { timeout: 90_000 }, async () => {
+    const { home, project } = await tempWorld();
+    const skills = join(project, ".agents", "skills");
+    await writeSkill(join(skills, "first"));
+    const { sources, rules } = agentProfile({
+      cwd: project,
+      home,
+      env: {},
+      preset: "codex",
+      systemDir: join(project, "no-etc"),
+    });
+    const service = new SkillService({ sources, ...rules });
+    await service.discoverAndLoad();
+    const applied: SkillChange[] = [];
+    const watcher = watchSkills(service, sources, {
+      debounceMs: 50,
+      onChange: (changes) => applied.push(...changes),
+    });
+    open.push(watcher);
+    await watcher.ready;
+    await writeSkill(join(skills, ".hidden", "dotted"));
+    await writeSkill(
+      join(skills, "second"),
+      undefined,
+      "---\ndescription: No name: Codex names it after its folder.\n---\n",
+    );
+    await until(() => service.get("second") !== undefined, "the nameless skill, named after its folder");
+    expect(applied.map((c) => c.path)).toEqual([join(skills, "second", "SKILL.md")]);
+    expect(service.all().map((s) => s.name)).toEqual(["first", "second"]);
   });
 });

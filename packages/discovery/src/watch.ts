@@ -1,12 +1,8 @@
-import type { Stats } from "node:fs";
-import { statSync } from "node:fs";
-import { basename, dirname } from "node:path";
-import type { LoadReport, Logger, SkillService, SkillSource } from "@skill/core";
-import type { FSWatcher } from "chokidar";
-import { compileIgnore } from "./ignore.js";
-import { isWithin, posixRelative } from "./paths.js";
-import { SKILL_FILE } from "./scan.js";
-import { type DiscoveryOptions, discoveryRoots } from "./sources.js";
+import { type FSWatcher, lstatSync, realpathSync, statSync, watch } from "node:fs";
+import { basename, dirname, join, sep } from "node:path";
+import { type LoadReport, type Logger, noopLogger, type SkillService, type SkillSource } from "@skill/core";
+import { type RootsScanOptions, SKILL_FILE, scanRoots } from "./scan.js";
+import { type DiscoveryOptions, discoveryRoots, type ScanPlan, scanPlanOf } from "./sources.js";
 
 /** What happened to one `SKILL.md`. */
 export interface SkillChange {
@@ -31,8 +27,6 @@ export interface WatchOptions extends DiscoveryOptions {
    */
   readonly debounceMs?: number;
 }
-
-const NO_LOGGER: Logger = { warn() {} };
 
 /** Changes are reported at the latest this many debounce periods after the first one. */
 const MAX_WAIT_FACTOR = 10;
@@ -73,9 +67,22 @@ export function watchSkillFiles(
   options: WatchOptions,
   listener: (changes: readonly SkillChange[]) => void,
 ): SkillWatcher {
-  const logger = options.logger ?? NO_LOGGER;
-  const roots = [...new Set(discoveryRoots({ ...options, logger }).flatMap((root) => root.dirs))];
-  return watchRoots(roots, options, listener);
+  const logger = options.logger ?? noopLogger;
+  const shared = sharedScanOptions(options);
+  const plans = discoveryRoots({ ...options, logger }).map(
+    (root): ScanPlan => ({ dirs: root.dirs, options: { ...shared, ...root.limits } }),
+  );
+  return watchPlans(plans, options, listener);
+}
+
+function sharedScanOptions(options: {
+  readonly ignore?: readonly string[];
+  readonly followSymlinks?: boolean;
+}): RootsScanOptions {
+  return {
+    ...(options.ignore === undefined ? {} : { ignore: options.ignore }),
+    ...(options.followSymlinks === undefined ? {} : { followSymlinks: options.followSymlinks }),
+  };
 }
 
 /** Options of {@link watchSkills}. */
@@ -92,20 +99,29 @@ export interface ServiceWatchOptions {
   readonly onChange?: (changes: readonly SkillChange[], report: LoadReport) => void;
 }
 
-/** The folders a source looks in: discovery sources say so; any other source is scanned once. */
-async function rootsOf(sources: readonly SkillSource[]): Promise<string[]> {
-  const dirs = await Promise.all(
-    sources.map(async (source) => {
+/**
+ * What to watch for each source: a discovery source's own plan (its folders, limits and scan
+ * rules); for any other source, the folders it reports, scanned with the default rules.
+ */
+async function plansOf(sources: readonly SkillSource[], options: ServiceWatchOptions): Promise<ScanPlan[]> {
+  const shared = sharedScanOptions(options);
+  return Promise.all(
+    sources.map(async (source): Promise<ScanPlan> => {
+      const plan = scanPlanOf(source);
+      if (plan) return plan;
       const known = (source as { dirs?: unknown }).dirs;
-      if (Array.isArray(known)) return known.filter((d): d is string => typeof d === "string");
-      try {
-        return [...(await source.scan({})).dirs];
-      } catch {
-        return [];
+      let dirs: string[] = [];
+      if (Array.isArray(known)) dirs = known.filter((d): d is string => typeof d === "string");
+      else {
+        try {
+          dirs = [...(await source.scan({})).dirs];
+        } catch {
+          dirs = [];
+        }
       }
+      return { dirs, options: shared };
     }),
   );
-  return [...new Set(dirs.flat())];
 }
 
 /**
@@ -125,7 +141,7 @@ export function watchSkills(
   sources: readonly SkillSource[],
   options: ServiceWatchOptions = {},
 ): SkillWatcher {
-  const logger = options.logger ?? NO_LOGGER;
+  const logger = options.logger ?? noopLogger;
   let inner: SkillWatcher | undefined;
   let closed = false;
   let queue = Promise.resolve();
@@ -141,9 +157,9 @@ export function watchSkills(
       }
     });
   };
-  const started = rootsOf(sources).then((roots) => {
+  const started = plansOf(sources, options).then((plans) => {
     if (closed) return undefined;
-    inner = watchRoots(roots, options, apply);
+    inner = watchPlans(plans, options, apply);
     return inner;
   });
   return {
@@ -157,39 +173,34 @@ export function watchSkills(
   };
 }
 
-function watchRoots(
-  roots: readonly string[],
-  options: Pick<WatchOptions, "debounceMs" | "ignore" | "followSymlinks" | "logger">,
+/** A folder being watched: its real path, and every path it was reached at. */
+interface Watched {
+  readonly handle: FSWatcher;
+  reached: Set<string>;
+}
+
+/**
+ * Watches exactly the folders the scanner enters (the same loop, ignore, depth and folder
+ * rules), one `fs.watch` per real folder, plus the nearest existing parent of each missing
+ * root. A `SKILL.md` event is reported at once; anything else (a folder or link added or
+ * removed) re-plans: the roots are scanned again, new folders watched, gone ones released,
+ * and the `SKILL.md` files that appeared or vanished with them reported.
+ */
+function watchPlans(
+  plans: readonly ScanPlan[],
+  options: Pick<WatchOptions, "debounceMs" | "logger">,
   listener: (changes: readonly SkillChange[]) => void,
 ): SkillWatcher {
-  const logger = options.logger ?? NO_LOGGER;
+  const logger = options.logger ?? noopLogger;
   const debounceMs = options.debounceMs ?? 100;
-  const ignored = compileIgnore(options.ignore);
-
-  // Watch each root from its nearest existing folder; drop anchors inside other anchors.
-  const anchors = [...new Set(roots.map(nearestExisting))].sort();
-  const watched = anchors.filter((a, i) => !anchors.slice(0, i).some((b) => a !== b && isWithin(a, b)));
-
-  const isIgnored = (path: string, stats?: Stats): boolean => {
-    let inside = false;
-    for (const root of roots) {
-      if (isWithin(root, path)) return false; // on the way to a root
-      if (!isWithin(path, root)) continue;
-      inside = true;
-      const name = basename(path);
-      if (stats?.isFile()) {
-        if (name !== SKILL_FILE) return true;
-      } else if (path !== root && ignored(name, posixRelative(root, path))) {
-        return true;
-      }
-    }
-    return !inside;
-  };
-
   let pending = new Map<string, SkillChange["type"]>();
   let timer: NodeJS.Timeout | undefined;
   let firstPendingAt = 0;
   let closed = false;
+  let known = new Set<string>();
+  const watched = new Map<string, Watched>();
+  /** Missing roots are watched from their nearest existing folder, for the next name toward them. */
+  const anchors = new Map<string, { handle: FSWatcher; next: Set<string> }>();
 
   const flush = () => {
     timer = undefined;
@@ -206,8 +217,7 @@ function watchRoots(
     }
   };
   const record = (type: SkillChange["type"], path: string) => {
-    if (closed || basename(path) !== SKILL_FILE) return;
-    if (!roots.some((root) => isWithin(path, root))) return;
+    if (closed) return;
     if (pending.size === 0) firstPendingAt = Date.now();
     const next = merge(pending.get(path), type);
     if (next === undefined) pending.delete(path);
@@ -218,50 +228,216 @@ function watchRoots(
     timer = setTimeout(flush, Math.max(0, Math.min(debounceMs, latest)));
   };
 
+  // Re-plans run one at a time; a request during one runs once more after it.
+  let planning: Promise<void> | undefined;
+  let again = false;
+  let planTimer: NodeJS.Timeout | undefined;
+  const requestPlan = () => {
+    if (closed || planTimer) return;
+    planTimer = setTimeout(
+      () => {
+        planTimer = undefined;
+        void replan();
+      },
+      Math.min(debounceMs, 50),
+    );
+  };
+  const replan = async (): Promise<void> => {
+    if (planning) {
+      again = true;
+      return planning;
+    }
+    planning = (async () => {
+      do {
+        again = false;
+        await plan(true);
+      } while (again && !closed);
+    })().finally(() => {
+      planning = undefined;
+    });
+    return planning;
+  };
+
+  const plan = async (report: boolean) => {
+    const reachedOf = new Map<string, Set<string>>();
+    const files = new Set<string>();
+    const missing: string[] = [];
+    for (const p of plans) {
+      const found = await scanRoots(p.dirs, {
+        ...p.options,
+        onWarning: () => {},
+        onMissingRoot: (root) => missing.push(root),
+        onDir: (path, real) => {
+          const set = reachedOf.get(real);
+          if (set) set.add(path);
+          else reachedOf.set(real, new Set([path]));
+        },
+      });
+      for (const f of found) files.add(f);
+      // A root that is a SKILL.md itself is watched through its folder.
+      for (const root of p.dirs) {
+        if (basename(root) !== SKILL_FILE || !files.has(root)) continue;
+        const folder = dirname(root);
+        const real = realFolder(folder);
+        if (real === undefined) continue;
+        const set = reachedOf.get(real);
+        if (set) set.add(folder);
+        else reachedOf.set(real, new Set([folder]));
+      }
+    }
+    if (closed) return;
+    for (const [real, w] of watched) {
+      if (reachedOf.has(real)) continue;
+      w.handle.close();
+      watched.delete(real);
+    }
+    const opened: string[] = [];
+    for (const [real, reached] of reachedOf) {
+      const w = watched.get(real);
+      if (w) w.reached = reached;
+      else {
+        const handle = open(real, (name) => onEvent(real, name));
+        if (handle) watched.set(real, { handle, reached });
+        if (handle && report) opened.push(...reached);
+      }
+    }
+    // A SKILL.md written between the scan and the watch of its new folder is caught here.
+    for (const dir of opened) {
+      const path = join(dir, SKILL_FILE);
+      if (!files.has(path) && !isSymlinkPath(path) && statSync(path, { throwIfNoEntry: false })?.isFile()) {
+        files.add(path);
+      }
+    }
+    const wantedAnchors = new Map<string, Set<string>>();
+    for (const root of missing) {
+      const anchor = nearestExisting(root);
+      const next = root.slice(anchor.length + (anchor.endsWith(sep) ? 0 : 1)).split(sep)[0] ?? "";
+      const set = wantedAnchors.get(anchor);
+      if (set) set.add(next);
+      else wantedAnchors.set(anchor, new Set([next]));
+    }
+    for (const [anchor, a] of anchors) {
+      if (wantedAnchors.has(anchor)) continue;
+      a.handle.close();
+      anchors.delete(anchor);
+    }
+    for (const [anchor, next] of wantedAnchors) {
+      const a = anchors.get(anchor);
+      if (a) a.next = next;
+      else {
+        const handle = open(anchor, (name) => {
+          const current = anchors.get(anchor);
+          if (name === null || current?.next.has(name)) requestPlan();
+        });
+        if (handle) anchors.set(anchor, { handle, next });
+      }
+    }
+    if (report) {
+      for (const f of files) if (!known.has(f)) record("added", f);
+      for (const f of known) if (!files.has(f)) record("removed", f);
+    }
+    known = files;
+  };
+
+  const open = (dir: string, onName: (name: string | null) => void): FSWatcher | undefined => {
+    try {
+      const handle = watch(dir, { persistent: true }, (_event, name) => {
+        if (!closed) onName(name === null ? null : String(name));
+      });
+      handle.on("error", () => {
+        // The folder went away (or cannot be watched any more): the next plan settles it.
+        requestPlan();
+      });
+      return handle;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") {
+        logger.warn(
+          `Cannot watch ${dir} (${error instanceof Error ? error.message : String(error)}); changes there are not seen`,
+          { path: dir, ...(code === undefined ? {} : { errno: code }) },
+        );
+      }
+      return undefined;
+    }
+  };
+
+  const onEvent = (real: string, name: string | null) => {
+    if (name !== SKILL_FILE) {
+      // A plain file changing (a script, a reference) moves no skill; anything else may.
+      if (name !== null && isPlainFile(join(real, name))) return;
+      requestPlan();
+      return;
+    }
+    const w = watched.get(real);
+    if (!w) return;
+    const stats = statSync(join(real, SKILL_FILE), { throwIfNoEntry: false });
+    const linked = stats !== undefined && isSymlinkPath(join(real, SKILL_FILE));
+    if (linked) {
+      // Whether a symlinked SKILL.md counts is the scanner's rule: ask it.
+      requestPlan();
+      return;
+    }
+    for (const dir of w.reached) {
+      const path = join(dir, SKILL_FILE);
+      if (stats?.isFile()) {
+        record(known.has(path) ? "changed" : "added", path);
+        known.add(path);
+      } else if (known.has(path)) {
+        record("removed", path);
+        known.delete(path);
+      }
+    }
+  };
+
   let markClosed: () => void = () => {};
   const closing = new Promise<void>((resolveClosed) => {
     markClosed = resolveClosed;
   });
-
-  // chokidar loads on first watch: a harness that only scans never pays for it.
-  const started: Promise<FSWatcher | undefined> = import("chokidar").then(({ watch }) => {
-    if (closed) return undefined;
-    const watcher = watch(watched, {
-      ignoreInitial: true,
-      followSymlinks: options.followSymlinks ?? true,
-      ignored: isIgnored,
-    });
-    watcher.on("add", (path) => record("added", path));
-    watcher.on("change", (path) => record("changed", path));
-    watcher.on("unlink", (path) => record("removed", path));
-    watcher.on("error", (error) => {
-      const message = error instanceof Error ? error.message : String(error);
-      logger.warn(`Skill watcher error: ${message}`, {});
-    });
-    return watcher;
+  const ready = plan(false).catch((error: unknown) => {
+    logger.warn(
+      `Skill watcher could not start: ${error instanceof Error ? error.message : String(error)}`,
+      {},
+    );
   });
-
-  const ready = started.then(
-    (watcher) =>
-      watcher ? new Promise<void>((resolveReady) => watcher.once("ready", () => resolveReady())) : undefined,
-    (error: unknown) => {
-      logger.warn(
-        `Skill watcher could not start: ${error instanceof Error ? error.message : String(error)}`,
-        {},
-      );
-    },
-  );
-
   return {
     ready: Promise.race([ready, closing]),
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
+      if (planTimer) clearTimeout(planTimer);
       timer = undefined;
       pending.clear();
       markClosed();
-      const watcher = await started.catch(() => undefined);
-      await watcher?.close();
+      await ready;
+      await planning?.catch(() => {});
+      for (const w of watched.values()) w.handle.close();
+      for (const a of anchors.values()) a.handle.close();
+      watched.clear();
+      anchors.clear();
     },
   };
+}
+
+function realFolder(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function isPlainFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isSymlinkPath(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }

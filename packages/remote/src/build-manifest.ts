@@ -172,15 +172,8 @@ async function describeSkill(found: Found, options: BuildManifestOptions): Promi
     new SkillError(code, `Skill folder ${folder} cannot be listed: ${reason}`, { path: folder });
   const folderProblem = fileProblem(found.rel);
   if (folderProblem) throw cannot("UNSAFE_PATH", `unsafe name ${quote(found.rel)}: ${folderProblem}`);
+  // Strict: core refuses a skill with any spec finding (INVALID_FIELD, naming the rules).
   const { skill, diagnostics } = await loadSkillFile(skillPath, { lenient: !options.strict });
-  const errors = diagnostics.filter((d) => d.severity === "error");
-  if (options.strict && errors.length > 0) {
-    throw new SkillError(
-      "INVALID_FIELD",
-      `Skill ${skillPath} breaks the Agent Skills rules: ${errors.map((d) => d.code).join(", ")}`,
-      { path: skillPath },
-    );
-  }
   const name = skill.name;
   const problem = nameProblem(name);
   if (problem) throw cannot("UNSAFE_PATH", `unsafe name ${quote(name)}: ${problem}`);

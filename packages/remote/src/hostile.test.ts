@@ -413,7 +413,7 @@ describe("hostile indexes", () => {
     [
       "skills as an object",
       '{"skills": {"a": {"files": ["SKILL.md"]}}}',
-      'is not a skill index: expected an object with a "skills" list, found an object whose "skills" is an object',
+      'is not a skill index: expected an object with a "skills" list, found an object whose "skills" is a mapping',
     ],
   ];
 

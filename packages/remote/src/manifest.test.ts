@@ -42,7 +42,7 @@ describe("parseManifest", () => {
     [{}, 'expected an object with a "skills" list, found an object without "skills"'],
     [
       { skills: { a: 1 } },
-      'expected an object with a "skills" list, found an object whose "skills" is an object',
+      'expected an object with a "skills" list, found an object whose "skills" is a mapping',
     ],
   ])("refuses %j as a whole", (value, message) => {
     let error: unknown;

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { type Logger, SkillError, type SkillErrorCode } from "@skill/core";
+import { type Logger, noopLogger, SkillError, type SkillErrorCode } from "@skill/core";
 import type { FetchLike } from "./http.js";
 import type { SkippedSkill } from "./manifest.js";
 import { errorText, quote } from "./text.js";
@@ -95,7 +95,6 @@ export const DEFAULTS = {
   maxUnpackedBytes: 25 * MIB,
 } as const;
 
-const NO_LOGGER: Logger = { warn() {} };
 /** Appended to the reason of a skipped skill whose earlier copy stays in the cache. */
 export const KEPT = "; the previous copy was kept";
 /** The code of a failed cache write. */
@@ -169,7 +168,7 @@ export function settle(options: PullOptions): Settings {
     maxUnpackedBytes: bytes("maxUnpackedBytes"),
     offline: options.offline === true,
     ...(options.signal ? { signal: options.signal } : {}),
-    logger: options.logger ?? NO_LOGGER,
+    logger: options.logger ?? noopLogger,
     emit: (event) => {
       try {
         onProgress?.(event);

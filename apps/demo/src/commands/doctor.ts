@@ -1,0 +1,146 @@
+import { printable } from "@skill/core";
+import {
+  compareAgents,
+  DISCOVERY_PRESETS,
+  type DiscoveryPreset,
+  VISIBILITY_REASONS,
+  type VisibilityCell,
+  type VisibilityReport,
+} from "@skill/discovery";
+import { type Context, policy } from "../context.js";
+import { UsageError } from "../errors.js";
+import { cut, displayPath, plural, table } from "../output.js";
+
+/** Characters a cell may take before it is cut (a reason id or a loaded name). */
+const CELL_WIDTH = 18;
+
+function parseAgents(value: string | undefined): DiscoveryPreset[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  for (const name of names) {
+    if (!DISCOVERY_PRESETS.includes(name as DiscoveryPreset)) {
+      throw new UsageError(
+        `Unknown agent ${JSON.stringify(printable(name))} in --agents (expected some of: ${DISCOVERY_PRESETS.join(", ")})`,
+      );
+    }
+  }
+  if (names.length === 0) throw new UsageError("--agents needs at least one agent");
+  return [...new Set(names)] as DiscoveryPreset[];
+}
+
+function cellText(cell: VisibilityCell | undefined, rowName: string): string {
+  if (!cell) return "";
+  if (cell.loaded) return cell.name === rowName ? "✓" : cut(cell.name, CELL_WIDTH);
+  return cell.reason;
+}
+
+/** One line per agent: what it loads, and the reasons it leaves the rest (not-scanned aside). */
+function summaries(report: VisibilityReport): string[][] {
+  return report.agents.map((agent) => {
+    let loaded = 0;
+    const reasons = new Map<string, number>();
+    for (const s of report.skills) {
+      const cell = s.cells[agent];
+      if (!cell) continue;
+      if (cell.loaded) loaded++;
+      else if (cell.reason !== "not-scanned") reasons.set(cell.reason, (reasons.get(cell.reason) ?? 0) + 1);
+    }
+    const notes = VISIBILITY_REASONS.filter((r) => reasons.has(r)).map((r) => `${reasons.get(r)} ${r}`);
+    return [agent, [`${plural(loaded, "skill")} loaded`, ...notes].join(", ")];
+  });
+}
+
+/**
+ * `skill doctor`: which agent loads which skill from here, and why not. Agent columns are split
+ * into blocks that fit the terminal, each block repeating the skill column.
+ */
+export async function doctor(ctx: Context, opts: { agents?: string }): Promise<number> {
+  const agents = parseAgents(opts.agents);
+  const report = await compareAgents({
+    cwd: ctx.cwd,
+    home: ctx.home,
+    env: ctx.env,
+    paths: ctx.config.skills.paths,
+    logger: ctx.logger,
+    permission: policy(ctx),
+    agent: ctx.agent,
+    ...(agents === undefined ? {} : { agents }),
+  });
+  const { out } = ctx;
+  if (out.json) {
+    out.data(report);
+    return 0;
+  }
+  const c = out.color;
+  if (report.skills.length === 0) {
+    out.line(`No skills found from ${ctx.cwd} by any of: ${report.agents.join(", ")}.`);
+    return 0;
+  }
+
+  const names = report.skills.map((s) => cut(s.name, 32));
+  const locations = report.skills.map((s) => printable(displayPath(s.location, ctx.cwd, ctx.home)));
+  const nameWidth = Math.max(5, ...names.map((n) => [...n].length));
+  const width = Number.isFinite(out.width) ? out.width : 200;
+  // The location column gets what is left after the name and at least three agents.
+  const locationRoom = Math.max(16, Math.min(48, width - nameWidth - 4 - 3 * (CELL_WIDTH + 2)));
+  const shown = locations.map((l) =>
+    l.length > locationRoom ? `…${l.slice(l.length - locationRoom + 1)}` : l,
+  );
+  const cells = report.skills.map((s) => report.agents.map((agent) => cellText(s.cells[agent], s.name)));
+  const colWidth = report.agents.map((agent, i) =>
+    Math.max(agent.length, ...cells.map((row) => [...(row[i] as string)].length)),
+  );
+  const fixed = nameWidth + 2 + Math.max(8, ...shown.map((l) => [...l].length)) + 2;
+
+  // Agent columns in blocks that fit the terminal.
+  const blocks: number[][] = [];
+  let block: number[] = [];
+  let used = fixed;
+  report.agents.forEach((_agent, i) => {
+    const w = (colWidth[i] as number) + 2;
+    if (block.length > 0 && used + w > width) {
+      blocks.push(block);
+      block = [];
+      used = fixed;
+    }
+    block.push(i);
+    used += w;
+  });
+  if (block.length > 0) blocks.push(block);
+
+  const paint = (text: string): string => {
+    if (text === "✓") return c.green(text);
+    if (text === "not-scanned") return c.dim(text);
+    if ((VISIBILITY_REASONS as readonly string[]).includes(text)) return c.yellow(text);
+    return c.cyan(text);
+  };
+  blocks.forEach((indexes, b) => {
+    if (b > 0) out.line();
+    const header = [
+      c.dim("SKILL"),
+      c.dim("LOCATION"),
+      ...indexes.map((i) => c.bold(report.agents[i] as string)),
+    ];
+    const rows = report.skills.map((_s, r) => [
+      c.bold(names[r] as string),
+      shown[r] as string,
+      ...indexes.map((i) => paint((cells[r] as string[])[i] as string)),
+    ]);
+    for (const line of table([header, ...rows])) out.line(line);
+  });
+  out.line();
+  out.line(c.dim("✓ loaded; a name: loaded under that name; otherwise why that agent does not load it"));
+  const agentWidth = Math.max(...report.agents.map((a) => a.length));
+  for (const line of table(
+    summaries(report).map(([agent, text]) => [
+      c.bold(agent as string),
+      cut(text as string, Math.max(20, width - agentWidth - 2)),
+    ]),
+  )) {
+    out.line(line);
+  }
+  return 0;
+}

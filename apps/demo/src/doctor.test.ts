@@ -1,0 +1,121 @@
+import { spawnSync } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  agentsWorld,
+  DOCTOR_AGENTS,
+  EXPECTED_CELLS,
+} from "../../../packages/discovery/src/agents-fixture.js";
+import { removeTempDirs } from "../../../packages/discovery/src/fixture.js";
+
+const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+
+afterEach(removeTempDirs);
+
+function doctor(args: readonly string[], home: string, columns?: number) {
+  return spawnSync(process.execPath, [cli, "doctor", ...args], {
+    encoding: "utf8",
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      NO_COLOR: "1",
+      ...(columns ? { COLUMNS: String(columns) } : {}),
+    },
+    timeout: 60_000,
+  });
+}
+
+interface Cell {
+  loaded: boolean;
+  name?: string;
+  reason?: string;
+}
+
+describe("--preset", () => {
+  it("applies the agent's load rules: codex names a nameless skill after its folder and skips an over-long one", async () => {
+    const world = await agentsWorld();
+    const list = (preset: string) => {
+      const result = spawnSync(
+        process.execPath,
+        [cli, "list", "--json", "--preset", preset, "--cwd", world.cwd, "--home", world.home],
+        {
+          encoding: "utf8",
+          env: { PATH: process.env.PATH, HOME: world.home, NO_COLOR: "1" },
+          timeout: 60_000,
+        },
+      );
+      expect(result.stderr).toBe("");
+      return (JSON.parse(result.stdout) as { skills: { name: string }[] }).skills.map((s) => s.name);
+    };
+    const codex = list("codex");
+    expect(codex).toContain("anon");
+    expect(codex).not.toContain("verbose");
+    const agents = list("agents");
+    expect(agents).not.toContain("anon");
+    expect(agents).toContain("verbose");
+    expect(list("claude-code")).toEqual(["h-claude", "p-claude", "unnamed"]);
+  });
+});
+
+describe("skill doctor", () => {
+  it("--json gives every (skill, agent) cell's reason on a tree laid out for every agent", async () => {
+    const world = await agentsWorld();
+    const result = doctor(["--json", "--cwd", world.cwd, "--home", world.home], world.home);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    const report = JSON.parse(result.stdout) as {
+      agents: string[];
+      skills: { name: string; location: string; cells: Record<string, Cell> }[];
+    };
+    expect(report.agents).toEqual(DOCTOR_AGENTS);
+    // Rows from this machine's own admin folder (/etc/codex/skills), if any, are not ours.
+    const ours = report.skills.filter((s) => s.location.startsWith(`${world.base}/`));
+    const got = Object.fromEntries(
+      ours.map((s) => [
+        s.location.slice(world.base.length + 1),
+        {
+          name: s.name,
+          cells: DOCTOR_AGENTS.map((agent) => {
+            const cell = s.cells[agent];
+            if (!cell) return "missing";
+            return cell.loaded ? (cell.name === s.name ? "ok" : `=${cell.name}`) : (cell.reason as string);
+          }),
+        },
+      ]),
+    );
+    expect(got).toEqual(EXPECTED_CELLS);
+  });
+
+  it("prints a matrix that fits the terminal, and one summary line per agent", async () => {
+    const world = await agentsWorld();
+    // A skill whose folder and name hold terminal escapes: shown escaped, never raw.
+    const evil = join(world.project, ".agents", "skills", "evil\u001b[2J");
+    await mkdir(evil, { recursive: true });
+    await writeFile(join(evil, "SKILL.md"), '---\nname: "evil\\e[31mred"\ndescription: x\n---\n');
+    const result = doctor(
+      ["--cwd", world.cwd, "--home", world.home, "--agents", "claude-code,codex,gemini"],
+      world.home,
+      100,
+    );
+    expect(result.stderr).toBe("");
+    const lines = result.stdout.trimEnd().split("\n");
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(100);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: checks that none are printed
+    expect(result.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(lines[0]).toMatch(/^SKILL\s+LOCATION\s+claude-code\s+codex\s+gemini$/);
+    const row = lines.find((l) => l.startsWith("anon "));
+    expect(row?.split(/\s{2,}/).slice(2)).toEqual(["not-scanned", "✓", "name-missing"]);
+    expect(lines.slice(-3).map((l) => l.split(/\s{2,}/)[0])).toEqual(["claude-code", "codex", "gemini"]);
+    expect(lines.at(-2)).toContain("6 skills loaded");
+    expect(lines.at(-2)).toContain("1 too-deep, 1 dot-folder");
+  });
+
+  it("refuses an unknown agent with a usage error", async () => {
+    const world = await agentsWorld();
+    const result = doctor(["--cwd", world.cwd, "--agents", "codex,vscode"], world.home);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('Unknown agent "vscode"');
+  });
+});

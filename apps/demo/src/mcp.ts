@@ -1,0 +1,68 @@
+import { basename, isAbsolute } from "node:path";
+import type { SkillSource } from "@skill/core";
+import { mcpStdioSource } from "@skill/mcp";
+import { UsageError } from "./errors.js";
+
+/** An MCP server to start over stdio: its command line and the folder it runs in. */
+export interface McpCommand {
+  readonly line: string;
+  readonly cwd: string;
+}
+
+/**
+ * Splits a command line as a POSIX shell would for plain words: whitespace separates,
+ * '…' and "…" quote, a backslash escapes the next character. No expansion of any kind.
+ */
+export function splitCommand(line: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  let quote: "'" | '"' | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i] as string;
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      else if (ch === "\\" && quote === '"' && i + 1 < line.length) word = `${word ?? ""}${line[++i]}`;
+      else word = `${word ?? ""}${ch}`;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      word ??= "";
+    } else if (ch === "\\" && i + 1 < line.length) {
+      word = (word ?? "") + line[++i];
+    } else if (/\s/.test(ch)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else {
+      word = (word ?? "") + ch;
+    }
+  }
+  if (quote) throw new UsageError(`Unclosed ${quote} in MCP server command: ${line}`);
+  if (word !== undefined) words.push(word);
+  if (words.length === 0) throw new UsageError('An MCP server command is empty (expected --mcp "CMD ARGS")');
+  return words;
+}
+
+/**
+ * One skill source per MCP server command; `close` ends the server processes. A source's id
+ * is `mcp:` and the command with absolute paths shortened to their last segment (`mcp:node
+ * cli.js serve-mcp`), numbered when two would read the same.
+ */
+export function mcpSources(commands: readonly McpCommand[]): {
+  sources: SkillSource[];
+  close(): Promise<void>;
+} {
+  const seen = new Map<string, number>();
+  const sources = commands.map((c) => {
+    const [command, ...args] = splitCommand(c.line);
+    const label = [command as string, ...args].map((w) => (isAbsolute(w) ? basename(w) : w)).join(" ");
+    const n = (seen.get(label) ?? 0) + 1;
+    seen.set(label, n);
+    const id = `mcp:${label}${n > 1 ? ` #${n}` : ""}`;
+    return mcpStdioSource(command as string, args, { id, cwd: c.cwd });
+  });
+  return {
+    sources,
+    async close() {
+      await Promise.all(sources.map((s) => s.close()));
+    },
+  };
+}

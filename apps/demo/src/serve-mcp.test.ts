@@ -1,0 +1,204 @@
+import { spawn } from "node:child_process";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ErrorCode, McpError, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { splitCommand } from "./mcp.js";
+
+const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const examples = fileURLToPath(new URL("../../../examples/", import.meta.url));
+const anyResult = ResultSchema;
+
+let root: string;
+let project: string;
+let home: string;
+let empty: string;
+
+function quoted(word: string): string {
+  return `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+/** The command line that starts `skill serve-mcp` for the example project. */
+function serveLine(...extra: string[]): string {
+  return [process.execPath, cli, "serve-mcp", "--cwd", project, "--home", home, ...extra]
+    .map(quoted)
+    .join(" ");
+}
+
+function run(
+  args: readonly string[],
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    // Only what the test sets: agent variables of the caller must not change what is found.
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, NO_COLOR: "1" };
+    const child = spawn(process.execPath, [cli, ...args], { cwd, env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "skill-serve-mcp-"));
+  project = join(root, "project");
+  home = join(root, "home");
+  empty = join(root, "empty");
+  await cp(join(examples, "project"), project, { recursive: true });
+  await mkdir(home, { recursive: true });
+  await mkdir(empty, { recursive: true });
+});
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+// Each test starts one or two node processes: generous bounds for a loaded machine.
+describe("skill serve-mcp", { timeout: 30_000 }, () => {
+  it("answers a real SDK client over stdio with the skills the agent sees", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, "serve-mcp", "--cwd", project, "--home", home, "--agent", "review"],
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      expect(client.getServerCapabilities()?.extensions?.["io.modelcontextprotocol/skills"]).toEqual({
+        directoryRead: true,
+      });
+      const list = (await client.request({ method: "skills/list", params: {} }, anyResult)) as {
+        skills: { uri: string; frontmatter: { name: string } }[];
+      };
+      // The review agent is denied internal-*; the broken skill does not load.
+      expect(list.skills.map((s) => s.uri)).toEqual(
+        ["code-review", "commit-messages", "e2e", "pdf-tools", "release-notes", "testing"].map(
+          (n) => `skill://skills/${n}/SKILL.md`,
+        ),
+      );
+      const denied = await client
+        .request(
+          { method: "skills/get", params: { uri: "skill://skills/internal-deploy/SKILL.md" } },
+          anyResult,
+        )
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(denied).toBeInstanceOf(McpError);
+      expect((denied as McpError).code).toBe(ErrorCode.InvalidParams);
+      const read = await client.readResource({ uri: "skill://skills/testing/SKILL.md" });
+      expect(read.contents[0]).toMatchObject({
+        text: await readFile(join(project, ".agents/skills/testing/SKILL.md"), "utf8"),
+      });
+      // e2e is a skill nested in testing's folder: served as its own skill, never as testing's file.
+      await expect(
+        client.readResource({ uri: "skill://skills/testing/e2e/SKILL.md" }),
+      ).rejects.toBeInstanceOf(McpError);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("exits when the client closes its stdin", async () => {
+    const child = spawn(process.execPath, [cli, "serve-mcp", "--cwd", project, "--home", home]);
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    child.stdin.end();
+    expect(await exited).toBe(0);
+  });
+});
+
+describe("skill list --mcp", { timeout: 30_000 }, () => {
+  it("adds the skills of an MCP server started over stdio", async () => {
+    const { code, stdout, stderr } = await run(
+      ["--home", home, "--json", "list", "--mcp", serveLine()],
+      empty,
+    );
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const data = JSON.parse(stdout) as { skills: { name: string; location: string; source: string }[] };
+    expect(data.skills.map((s) => s.name)).toEqual([
+      "code-review",
+      "commit-messages",
+      "e2e",
+      "internal-deploy",
+      "pdf-tools",
+      "release-notes",
+      "testing",
+    ]);
+    for (const s of data.skills) {
+      expect(s.location).toBe(`skill://skills/${s.name}/SKILL.md`);
+      expect(s.source).toBe("mcp:node cli.js serve-mcp --cwd project --home home");
+    }
+  });
+
+  it("reads the mcp list of skill.config.json, running each command in the config's folder", async () => {
+    const dir = join(root, "configured");
+    await mkdir(dir, { recursive: true });
+    const line = [process.execPath, cli, "serve-mcp", "--cwd", "../project", "--home", "../home"]
+      .map(quoted)
+      .join(" ");
+    await writeFile(join(dir, "skill.config.json"), JSON.stringify({ mcp: [line] }));
+    const { code, stdout } = await run(["--home", home, "--json", "list"], dir);
+    expect(code).toBe(0);
+    const data = JSON.parse(stdout) as { skills: { name: string; source: string }[] };
+    expect(data.skills).toHaveLength(7);
+    expect(new Set(data.skills.map((s) => s.source))).toEqual(
+      new Set(["mcp:node cli.js serve-mcp --cwd ../project --home ../home"]),
+    );
+  });
+
+  it("numbers sources whose commands read the same (their same URIs load once)", async () => {
+    const { stdout } = await run(
+      ["--home", home, "--json", "list", "--mcp", serveLine(), "--mcp", serveLine()],
+      empty,
+    );
+    const data = JSON.parse(stdout) as { shadowed: { kept: string }[]; skills: { source: string }[] };
+    expect(new Set(data.skills.map((s) => s.source))).toEqual(
+      new Set(["mcp:node cli.js serve-mcp --cwd project --home home #2"]),
+    );
+    expect(data.skills).toHaveLength(7);
+    expect(data.shadowed).toEqual([]);
+  });
+
+  it("reports a server that cannot start as a warning and lists the rest", async () => {
+    const { code, stdout } = await run(
+      ["--home", home, "--json", "list", "--mcp", join(root, "no-such-server")],
+      empty,
+    );
+    expect(code).toBe(0);
+    const data = JSON.parse(stdout) as { skills: unknown[]; warnings: { code: string; message: string }[] };
+    expect(data.skills).toEqual([]);
+    expect(data.warnings.map((w) => w.code)).toEqual(["mcp-connect-failed"]);
+    expect(data.warnings[0]?.message).toContain("no-such-server");
+  });
+});
+
+describe("splitCommand", () => {
+  it("splits words and honours quotes and backslashes", () => {
+    expect(splitCommand(`node "a b.js"  --x 'it''s' c\\ d ""`)).toEqual([
+      "node",
+      "a b.js",
+      "--x",
+      "its",
+      "c d",
+      "",
+    ]);
+  });
+
+  it("refuses an empty command and an unclosed quote", () => {
+    expect(() => splitCommand("   ")).toThrow(/empty/);
+    expect(() => splitCommand(`node "x`)).toThrow(/Unclosed "/);
+  });
+});

@@ -1,0 +1,258 @@
+import { createHash } from "node:crypto";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { SkillService } from "@skill/core";
+import { describe, expect, it } from "vitest";
+import { connect, skillMd } from "./__fixtures__/harness.js";
+import { ResourcesReadRequest, SkillsListRequest } from "./protocol.js";
+import { mcpSource } from "./source.js";
+
+function sha(text: string): string {
+  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+}
+
+interface Listing {
+  readonly uri: string;
+  readonly text: string;
+  /** Digest to list for SKILL.md; default: the true one. `null`: no resources at all. */
+  readonly digest?: string | null;
+  readonly files?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A server written by hand with the same SDK: it answers skills/list from `pages` (one
+ * listing per page, cursors "p1", "p2"…) and resources/read from the listed texts, and says
+ * whatever the test wants it to say.
+ */
+function handWritten(
+  pages: readonly (readonly Listing[])[],
+  options: { hangOn?: string; noSkills?: boolean } = {},
+) {
+  const server = new Server({ name: "liar", version: "1.0.0" }, { capabilities: { resources: {} } });
+  const texts = new Map<string, string>();
+  const calls: { method: string; cursor?: string }[] = [];
+  const never = new Promise<never>(() => {});
+  for (const page of pages) {
+    for (const l of page) {
+      texts.set(l.uri, l.text);
+      for (const [rel, text] of Object.entries(l.files ?? {}))
+        texts.set(l.uri.replace(/SKILL\.md$/, rel), text);
+    }
+  }
+  if (!options.noSkills) {
+    server.setRequestHandler(SkillsListRequest, async (request) => {
+      const cursor = request.params?.cursor;
+      calls.push({ method: "skills/list", ...(cursor === undefined ? {} : { cursor }) });
+      if (options.hangOn === "skills/list") return never;
+      const index = cursor === undefined ? 0 : Number(cursor.slice(1));
+      const page = pages[index] ?? [];
+      return {
+        skills: page.map((l) => ({
+          uri: l.uri,
+          frontmatter: {},
+          ...(l.digest === null
+            ? {}
+            : {
+                resources: [
+                  { uri: l.uri, digest: l.digest ?? sha(l.text) },
+                  ...Object.entries(l.files ?? {}).map(([rel, text]) => ({
+                    uri: l.uri.replace(/SKILL\.md$/, rel),
+                    digest: sha(text),
+                  })),
+                ],
+              }),
+        })),
+        ...(index + 1 < pages.length ? { nextCursor: `p${index + 1}` } : {}),
+      };
+    });
+  }
+  server.setRequestHandler(ResourcesReadRequest, async (request) => {
+    calls.push({ method: "resources/read" });
+    if (options.hangOn === "resources/read") return never;
+    const text = texts.get(request.params.uri);
+    if (text === undefined) throw new Error(`no ${request.params.uri}`);
+    return { contents: [{ uri: request.params.uri, mimeType: "text/markdown", text }] };
+  });
+  return { server, calls };
+}
+
+async function load(
+  pages: readonly (readonly Listing[])[],
+  options: Parameters<typeof handWritten>[1] & { timeoutMs?: number } = {},
+) {
+  const { server, calls } = handWritten(pages, options);
+  const { client, close } = await connect(server);
+  const service = new SkillService({
+    sources: [
+      mcpSource(client, { id: "mcp:liar", ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) }),
+    ],
+  });
+  const report = await service.discoverAndLoad();
+  return { service, report, calls, close, client };
+}
+
+const good = (name: string, prefix = "x"): Listing => ({
+  uri: `skill://${prefix}/${name}/SKILL.md`,
+  text: skillMd(name, `The ${name} skill`),
+});
+
+describe("mcpSource against a hand-written server", () => {
+  it("fails a skill whose bytes do not match the listed digest with INTEGRITY_ERROR; the others load", async () => {
+    const lie = { ...good("liar"), digest: sha("something else") };
+    const { service, report, close } = await load([[good("a"), lie, good("z")]]);
+    expect(service.all().map((s) => s.name)).toEqual(["a", "z"]);
+    expect(report.failed).toHaveLength(1);
+    expect(report.failed[0]?.path).toBe("skill://x/liar/SKILL.md");
+    expect(report.failed[0]?.error.code).toBe("INTEGRITY_ERROR");
+    expect(report.failed[0]?.error.message).toContain(sha("something else"));
+    expect(report.failed[0]?.error.message).toContain(sha(lie.text));
+    await close();
+  });
+
+  it("fails a skill listed with a malformed digest", async () => {
+    const { report, close } = await load([[{ ...good("a"), digest: "md5:abc" }]]);
+    expect(report.failed.map((f) => f.error.code)).toEqual(["INTEGRITY_ERROR"]);
+    await close();
+  });
+
+  it("fails a skill whose URI's last segment is not its frontmatter name", async () => {
+    const mismatch: Listing = { uri: "skill://x/pdf/SKILL.md", text: skillMd("docx", "Says it is docx") };
+    const { service, report, close } = await load([[good("a"), mismatch]]);
+    expect(service.all().map((s) => s.name)).toEqual(["a"]);
+    expect(report.failed).toHaveLength(1);
+    expect(report.failed[0]?.path).toBe("skill://x/pdf/SKILL.md");
+    expect(report.failed[0]?.error.code).toBe("INVALID_FIELD");
+    expect(report.failed[0]?.error.message).toMatch(/names itself "docx".*"pdf"/);
+    await close();
+  });
+
+  it("follows nextCursor over 3 pages", async () => {
+    const { service, calls, report, close } = await load([[good("a")], [good("b"), good("c")], [good("d")]]);
+    expect(calls.filter((c) => c.method === "skills/list")).toEqual([
+      { method: "skills/list" },
+      { method: "skills/list", cursor: "p1" },
+      { method: "skills/list", cursor: "p2" },
+    ]);
+    expect(service.all().map((s) => s.name)).toEqual(["a", "b", "c", "d"]);
+    expect(report.diagnostics).toEqual([]);
+    await close();
+  });
+
+  it("stops at maxPages with a warning and keeps what it read", async () => {
+    const { server } = handWritten([[good("a")], [good("b")], [good("c")]]);
+    const { client, close } = await connect(server);
+    const scan = await mcpSource(client, { maxPages: 2 }).scan({});
+    expect(scan.entries.map((e) => e.location)).toEqual(["skill://x/a/SKILL.md", "skill://x/b/SKILL.md"]);
+    expect(scan.diagnostics?.map((d) => [d.code, d.severity])).toEqual([["mcp-page-limit", "warning"]]);
+    await close();
+  });
+
+  it("reports a server without skills/list as a diagnostic, not a failure", async () => {
+    const { service, report, close } = await load([], { noSkills: true });
+    expect(service.all()).toEqual([]);
+    expect(report.failed).toEqual([]);
+    expect(report.diagnostics.map((d) => [d.code, d.source])).toEqual([["mcp-no-skills", "mcp:liar"]]);
+    expect(report.diagnostics[0]?.message).toContain("io.modelcontextprotocol/skills");
+    await close();
+  });
+
+  it("gives up on a skills/list that never answers after timeoutMs, with a diagnostic", async () => {
+    const started = performance.now();
+    const { report, close } = await load([[good("a")]], { hangOn: "skills/list", timeoutMs: 200 });
+    const elapsed = performance.now() - started;
+    expect(report.loaded).toBe(0);
+    expect(report.diagnostics.map((d) => [d.code, d.severity])).toEqual([["mcp-timeout", "warning"]]);
+    expect(report.diagnostics[0]?.message).toContain("200 ms");
+    expect(elapsed).toBeGreaterThanOrEqual(190);
+    expect(elapsed).toBeLessThan(5_000);
+    await close();
+  });
+
+  it("fails a skill whose resources/read never answers with REMOTE_ERROR after timeoutMs", async () => {
+    const { report, close } = await load([[good("a")]], { hangOn: "resources/read", timeoutMs: 200 });
+    expect(report.failed.map((f) => [f.path, f.error.code])).toEqual([
+      ["skill://x/a/SKILL.md", "REMOTE_ERROR"],
+    ]);
+    expect(report.failed[0]?.error.message).toContain("no answer within 200 ms");
+    await close();
+  });
+
+  it("rejects ABORTED when the load is aborted while the server is silent", async () => {
+    const { server } = handWritten([[good("a")]], { hangOn: "skills/list" });
+    const { client, close } = await connect(server);
+    const service = new SkillService({ sources: [mcpSource(client)] });
+    const controller = new AbortController();
+    const loading = service.discoverAndLoad({ signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(loading).rejects.toMatchObject({ code: "ABORTED" });
+    // The source's own signal aborts its scan too.
+    const own = new AbortController();
+    own.abort();
+    await expect(mcpSource(client, { signal: own.signal }).scan({})).rejects.toMatchObject({
+      code: "ABORTED",
+    });
+    await close();
+  });
+
+  it("loads a skill listed without resources, with a warning, and gives it no files", async () => {
+    const { service, report, close } = await load([[{ ...good("bare"), digest: null }]]);
+    expect(service.all().map((s) => s.name)).toEqual(["bare"]);
+    expect(report.diagnostics.map((d) => [d.code, d.severity, d.path])).toEqual([
+      ["mcp-no-resources", "warning", "skill://x/bare/SKILL.md"],
+    ]);
+    expect(await service.files("bare")).toEqual([]);
+    await close();
+  });
+
+  it("never activates a nested SKILL.md from its parent's listing, nor counts its files as the parent's", async () => {
+    const parent: Listing = {
+      ...good("parent"),
+      files: { "ref.md": "r\n", "child/SKILL.md": skillMd("child", "Nested"), "child/c.md": "c\n" },
+    };
+    const { service, report, close } = await load([[parent]]);
+    expect(service.all().map((s) => s.name)).toEqual(["parent"]);
+    expect(report.failed).toEqual([]);
+    expect(await service.files("parent")).toEqual(["ref.md"]);
+    await close();
+  });
+
+  it("loads a nested skill the server lists itself as its own skill, apart from its parent", async () => {
+    const parent: Listing = { ...good("parent"), files: { "ref.md": "r\n", "child/c.md": "c\n" } };
+    const child: Listing = {
+      uri: "skill://x/parent/child/SKILL.md",
+      text: skillMd("child", "Nested"),
+      files: { "c.md": "c\n" },
+    };
+    const { service, report, close } = await load([[parent, child]]);
+    expect(report.failed).toEqual([]);
+    expect(service.all().map((s) => [s.name, s.location])).toEqual([
+      ["child", "skill://x/parent/child/SKILL.md"],
+      ["parent", "skill://x/parent/SKILL.md"],
+    ]);
+    expect(await service.files("parent")).toEqual(["ref.md"]);
+    expect(await service.files("child")).toEqual(["c.md"]);
+    await close();
+  });
+
+  it("skips listing entries that are not skill://…/SKILL.md URIs, with a diagnostic each", async () => {
+    const { server } = handWritten([[good("a")]]);
+    server.setRequestHandler(SkillsListRequest, async () => ({
+      skills: [
+        { uri: "https://example.com/x/SKILL.md" },
+        { uri: "skill://x/README.md" },
+        { uri: "skill://x/../SKILL.md" },
+        42,
+        { uri: "skill://x/a/SKILL.md", resources: [] },
+      ],
+    }));
+    const { client, close } = await connect(server);
+    const scan = await mcpSource(client).scan({});
+    expect(scan.entries.map((e) => e.location)).toEqual(["skill://x/a/SKILL.md"]);
+    expect(scan.diagnostics?.map((d) => d.code)).toEqual([
+      "mcp-invalid-entry",
+      "mcp-invalid-entry",
+      "mcp-invalid-entry",
+      "mcp-invalid-entry",
+    ]);
+    await close();
+  });
+});

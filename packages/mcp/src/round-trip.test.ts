@@ -1,0 +1,257 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { SkillService } from "@skill/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connect, pathSource, skillMd, writeTree } from "./__fixtures__/harness.js";
+import { anyResult, SKILLS_EXTENSION_ID } from "./protocol.js";
+import { registerSkills } from "./server.js";
+import { mcpSource } from "./source.js";
+
+let root: string;
+let skills: string;
+let served: SkillService;
+
+const BINARY = new Uint8Array([0xff, 0x00, 0xfe, 0x80, 0x41]);
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "skill-mcp-"));
+  skills = join(root, "skills");
+  await writeTree(root, {
+    "outside/secret.txt": "not part of any skill\n",
+    // BOM and CRLF: the bytes served must be these, not a normalised copy.
+    "skills/alpha/SKILL.md": `\ufeff${skillMd("alpha", "Alpha does things: first", "# Alpha\r\n\r\nSee reference.md.\r\n").replace(/\n/g, "\r\n")}`,
+    "skills/alpha/reference.md": "# Reference\n",
+    "skills/alpha/scripts/run.sh": "#!/bin/sh\necho run\n",
+    "skills/alpha/data/blob.bin": BINARY,
+    "skills/alpha/docs/with space é.md": "unicode name\n",
+    "skills/alpha/.hidden/x.md": "dot folders are not bundled\n",
+    "skills/alpha/escape.md": { link: "../../outside/secret.txt" },
+    "skills/alpha/inner-link.md": { link: "reference.md" },
+    "skills/alpha/nested/SKILL.md": skillMd("nested", "A skill inside alpha's folder"),
+    "skills/alpha/nested/n.md": "nested file\n",
+    "skills/beta/SKILL.md":
+      "---\nname: beta\ndescription: Beta, model-invocation off\nallowed-tools: Bash Read\nmetadata:\n  owner: team\ndisable-model-invocation: true\n---\nBody of beta, no trailing newline",
+  });
+  served = new SkillService({
+    sources: [
+      pathSource("fixture", [
+        join(skills, "alpha/SKILL.md"),
+        join(skills, "alpha/nested/SKILL.md"),
+        join(skills, "beta/SKILL.md"),
+      ]),
+    ],
+  });
+  const report = await served.discoverAndLoad();
+  expect(report.failed).toEqual([]);
+});
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function sha(bytes: Uint8Array): string {
+  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+}
+
+/** Metadata as a client sees it: everything but where it came from. */
+function portable(meta: object | undefined) {
+  if (!meta) return meta;
+  const { location: _l, source: _s, ...rest } = meta as { location: string; source?: string };
+  return rest;
+}
+
+async function serveAndLoad(server: Server | McpServer, options: Parameters<typeof registerSkills>[2] = {}) {
+  registerSkills(server, served, options);
+  const { client: mcp, close } = await connect(server);
+  const source = mcpSource(mcp, { id: "mcp:test" });
+  const client = new SkillService({ sources: [source] });
+  const report = await client.discoverAndLoad();
+  return { mcp, close, source, client, report };
+}
+
+describe("registerSkills + mcpSource over the SDK's in-memory transport", () => {
+  it("declares the skills extension and resources in the server capabilities", async () => {
+    const { mcp, close } = await serveAndLoad(new McpServer({ name: "t", version: "1.0.0" }));
+    const caps = mcp.getServerCapabilities();
+    expect(caps?.extensions?.[SKILLS_EXTENSION_ID]).toEqual({ directoryRead: true });
+    expect(caps?.resources).toBeDefined();
+    await close();
+  });
+
+  it.each([
+    ["McpServer", () => new McpServer({ name: "t", version: "1.0.0" })],
+    ["low-level Server", () => new Server({ name: "t", version: "1.0.0" }, { capabilities: {} })],
+  ] as const)("reads back every skill with identical metadata and body (%s)", async (_kind, make) => {
+    const { client, report, close } = await serveAndLoad(make());
+    expect(report.failed).toEqual([]);
+    expect(client.all().map((s) => s.name)).toEqual(["alpha", "beta", "nested"]);
+    for (const skill of served.all()) {
+      const remote = client.get(skill.name);
+      expect(remote?.location).toBe(`skill://skills/${skill.name}/SKILL.md`);
+      expect(remote?.source).toBe("mcp:test");
+      expect(portable(remote)).toEqual(portable(skill));
+      expect((await client.read(skill.name)).content).toBe((await served.read(skill.name)).content);
+    }
+    expect(client.get("beta")?.modelInvocable).toBe(false);
+    await close();
+  });
+
+  it("serves SKILL.md as the bytes on disk (BOM, CRLF) and the entry's read returns them", async () => {
+    const { source, close } = await serveAndLoad(new McpServer({ name: "t", version: "1.0.0" }));
+    const scan = await source.scan({});
+    expect(scan.entries.map((e) => e.location)).toEqual([
+      "skill://skills/alpha/SKILL.md",
+      "skill://skills/beta/SKILL.md",
+      "skill://skills/nested/SKILL.md",
+    ]);
+    for (const entry of scan.entries) {
+      const name = entry.location.split("/")[3] as string;
+      const disk = readFileSync((served.get(name) as { location: string }).location);
+      expect(Buffer.from((await entry.read?.({})) as Uint8Array)).toEqual(disk);
+    }
+    await close();
+  });
+
+  it("lists bundled files as the served registry does, leaving out the nested skill's folder", async () => {
+    const { client, close } = await serveAndLoad(new McpServer({ name: "t", version: "1.0.0" }));
+    const expected = [
+      "data/blob.bin",
+      "docs/with space é.md",
+      "inner-link.md",
+      "reference.md",
+      "scripts/run.sh",
+    ];
+    expect(await client.files("alpha", undefined, { limit: 100 })).toEqual(expected);
+    // The walk of the served registry also sees the nested skill and the escaping link;
+    // on the wire they belong to the nested skill and to nobody.
+    const local = await served.files("alpha", undefined, { limit: 100 });
+    expect(local.filter((f) => !f.startsWith("nested/") && f !== "escape.md")).toEqual(expected);
+    expect(await client.files("nested", undefined, { limit: 100 })).toEqual(["n.md"]);
+    expect(await client.files("beta", undefined, { limit: 100 })).toEqual([]);
+    await close();
+  });
+
+  it("serves every bundled file byte for byte, text or blob, with the digest skills/list gave", async () => {
+    const { mcp, close } = await serveAndLoad(new McpServer({ name: "t", version: "1.0.0" }));
+    const list = (await mcp.request({ method: "skills/list", params: {} }, anyResult)) as {
+      skills: { uri: string; resources: { uri: string; digest: string; mimeType: string }[] }[];
+    };
+    const alpha = list.skills.find((s) => s.uri === "skill://skills/alpha/SKILL.md");
+    expect(alpha?.resources.map((r) => r.uri)).toEqual([
+      "skill://skills/alpha/SKILL.md",
+      "skill://skills/alpha/data/blob.bin",
+      `skill://skills/alpha/docs/${encodeURIComponent("with space é.md")}`,
+      "skill://skills/alpha/inner-link.md",
+      "skill://skills/alpha/reference.md",
+      "skill://skills/alpha/scripts/run.sh",
+    ]);
+    for (const resource of alpha?.resources ?? []) {
+      const rel = decodeURIComponent(resource.uri.slice("skill://skills/alpha/".length));
+      const disk = readFileSync(join(skills, "alpha", rel));
+      expect(resource.digest).toBe(sha(disk));
+      const read = await mcp.readResource({ uri: resource.uri });
+      const content = read.contents[0] as { uri: string; text?: string; blob?: string };
+      expect(content.uri).toBe(resource.uri);
+      const bytes =
+        content.text !== undefined ? Buffer.from(content.text) : Buffer.from(content.blob ?? "", "base64");
+      expect(bytes).toEqual(disk);
+    }
+    const blob = alpha?.resources.find((r) => r.uri.endsWith("blob.bin"));
+    expect(blob?.mimeType).toBe("application/octet-stream");
+    const read = await mcp.readResource({ uri: blob?.uri ?? "" });
+    expect(read.contents[0]).toHaveProperty("blob");
+    await close();
+  });
+
+  it("answers skills/get with the same entry skills/list gave", async () => {
+    const { mcp, close } = await serveAndLoad(new McpServer({ name: "t", version: "1.0.0" }));
+    const list = (await mcp.request({ method: "skills/list", params: {} }, anyResult)) as {
+      skills: { uri: string }[];
+    };
+    for (const entry of list.skills) {
+      const got = await mcp.request({ method: "skills/get", params: { uri: entry.uri } }, anyResult);
+      expect(got).toEqual({ skill: entry });
+    }
+    await close();
+  });
+
+  it("pages skills/list and resources/list, and the source follows every cursor", async () => {
+    const { mcp, report, close } = await serveAndLoad(new McpServer({ name: "t", version: "1.0.0" }), {
+      pageSize: 1,
+    });
+    expect(report.loaded).toBe(3);
+    const first = await mcp.request({ method: "skills/list", params: {} }, anyResult);
+    expect((first.skills as unknown[]).length).toBe(1);
+    expect(typeof first.nextCursor).toBe("string");
+    const uris: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await mcp.listResources(cursor === undefined ? {} : { cursor });
+      expect(page.resources.length).toBeLessThanOrEqual(1);
+      uris.push(...page.resources.map((r) => r.uri));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    expect(uris).toHaveLength(6 + 1 + 2); // alpha: SKILL.md + 5 files; beta: 1; nested: 2
+    expect(uris).toContain("skill://skills/nested/n.md");
+    await close();
+  });
+
+  it("lists a folder's direct children with resources/directory/read", async () => {
+    const { mcp, close } = await serveAndLoad(new McpServer({ name: "t", version: "1.0.0" }));
+    const read = (dir: string) =>
+      mcp.request({ method: "resources/directory/read", params: { uri: dir } }, anyResult) as Promise<{
+        resources: { uri: string; name: string; mimeType: string }[];
+      }>;
+    const top = await read("skill://skills/alpha");
+    expect(top.resources.map((r) => [r.name, r.mimeType])).toEqual([
+      ["SKILL.md", "text/markdown"],
+      ["data", "inode/directory"],
+      ["docs", "inode/directory"],
+      ["inner-link.md", "text/markdown"],
+      ["reference.md", "text/markdown"],
+      ["scripts", "inode/directory"],
+    ]);
+    const scripts = await read("skill://skills/alpha/scripts/");
+    expect(scripts.resources).toEqual([
+      { uri: "skill://skills/alpha/scripts/run.sh", name: "run.sh", mimeType: "text/x-shellscript" },
+    ]);
+    await expect(read("skill://skills/alpha/nested")).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+    });
+    await close();
+  });
+
+  it("never serves a file outside the skill folder: escaping links and traversal are unknown resources", async () => {
+    const { mcp, close } = await serveAndLoad(new McpServer({ name: "t", version: "1.0.0" }));
+    for (const uri of [
+      "skill://skills/alpha/escape.md",
+      "skill://skills/alpha/../beta/SKILL.md",
+      "skill://skills/alpha/%2e%2e/%2e%2e/outside/secret.txt",
+      "skill://skills/alpha/.hidden/x.md",
+      "skill://skills/alpha/nested/n.md",
+      "skill://other/alpha/SKILL.md",
+      `file://${join(root, "outside/secret.txt")}`,
+    ]) {
+      const error = await mcp.readResource({ uri }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error, uri).toBeInstanceOf(McpError);
+      expect((error as McpError).code, uri).toBe(ErrorCode.InvalidParams);
+      expect((error as McpError).message, uri).not.toContain("not part of any skill");
+    }
+    await close();
+  });
+
+  it("refuses a server that already answers resources/read, naming the method", () => {
+    const server = new McpServer({ name: "t", version: "1.0.0" });
+    server.registerResource("x", "file:///x", {}, async () => ({ contents: [] }));
+    expect(() => registerSkills(server, served)).toThrow(/resources\/read|resources\/list/);
+  });
+});

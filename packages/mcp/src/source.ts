@@ -1,0 +1,367 @@
+import {
+  compareCodeUnits,
+  type Diagnostic,
+  parseSkill,
+  printable,
+  quote,
+  type ScanContext,
+  SkillError,
+  type SkillSource,
+  type SourceEntry,
+} from "@skill/core";
+import {
+  anyResult,
+  DIGEST_PATTERN,
+  decodeSegment,
+  METHOD_NOT_FOUND,
+  REQUEST_TIMEOUT,
+  SKILL_FILE,
+  SKILL_SCHEME,
+  sha256Digest,
+} from "./protocol.js";
+
+/**
+ * What `mcpSource` needs of an MCP client: the SDK's `Client` (any 1.x version) fits, and so
+ * does anything that sends a JSON-RPC request and resolves with its result. `resultSchema`
+ * is a loose zod object schema (the SDK validates against it); answers are checked here.
+ */
+export interface McpClientLike {
+  request(
+    request: { method: string; params?: Record<string, unknown> },
+    resultSchema: unknown,
+    options?: { signal?: AbortSignal; timeout?: number },
+  ): Promise<unknown>;
+}
+
+/** Options of {@link mcpSource}. */
+export interface McpSourceOptions {
+  /** Source id in reports and diagnostics (default `mcp`). */
+  readonly id?: string;
+  /** Cancels every request of this source (as `ctx.signal` does for one scan or read). */
+  readonly signal?: AbortSignal;
+  /** Longest wait for one answer, in ms (default 30,000). A request that takes longer fails. */
+  readonly timeoutMs?: number;
+  /** Most `skills/list` pages followed (default 100); a longer listing is cut with a warning. */
+  readonly maxPages?: number;
+}
+
+/** Default longest wait for one answer of the server, in ms. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_PAGES = 100;
+
+interface Listed {
+  readonly uri: string;
+  /** The folder URI: the skill URI without `/SKILL.md`. */
+  readonly folder: string;
+  /** The decoded last path segment before SKILL.md: what the frontmatter name must be. */
+  readonly segment: string;
+  readonly resources?: readonly { readonly uri: string; readonly digest?: string }[];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describe(error: unknown): string {
+  return printable(error instanceof Error ? error.message : String(error));
+}
+
+function errorCode(error: unknown): number | undefined {
+  const code = isRecord(error) || error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === "number" ? code : undefined;
+}
+
+function aborted(signal: AbortSignal | undefined, what: string): SkillError {
+  return new SkillError("ABORTED", `${what} was aborted`, signal ? { cause: signal.reason } : {});
+}
+
+function combine(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return AbortSignal.any([a, b]);
+}
+
+/**
+ * A {@link SkillSource} over a connected MCP client: the skills the server lists with
+ * `skills/list` (SEP-2640), each read with `resources/read` when the registry loads it and
+ * checked against the digest the listing gave.
+ *
+ * - A digest mismatch fails that skill with `INTEGRITY_ERROR`; the others load.
+ * - The last URI path segment before `SKILL.md` must equal the frontmatter `name`, else
+ *   the skill fails with `INVALID_FIELD`.
+ * - A skill listed without `resources` loads, with a warning (nothing to verify, no files).
+ * - Nested skills: a `SKILL.md` among another skill's resources is never loaded from that
+ *   listing, and the files of its folder are not the parent's files; a nested skill the
+ *   server lists itself loads as its own skill.
+ * - A server without the extension, an answer that is not a listing, a timeout: a
+ *   diagnostic of the scan, no skills, no crash. An abort rejects `ABORTED`.
+ *
+ * @example
+ * const client = new Client({ name: "my-agent", version: "1.0.0" });
+ * await client.connect(new StdioClientTransport({ command: "my-mcp-server" }));
+ * const service = new SkillService({ sources: [...discoverySources({ cwd }), mcpSource(client, { id: "mcp:docs" })] });
+ */
+export function mcpSource(client: McpClientLike, options: McpSourceOptions = {}): SkillSource {
+  const id = options.id ?? "mcp";
+  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+
+  async function call(
+    method: string,
+    params: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+  ): Promise<Record<string, unknown>> {
+    if (signal?.aborted) throw aborted(signal, `${method} on ${id}`);
+    try {
+      const result: unknown = await client.request({ method, params }, anyResult, {
+        timeout,
+        ...(signal ? { signal } : {}),
+      });
+      if (!isRecord(result)) {
+        throw new SkillError(
+          "REMOTE_ERROR",
+          `Remote fetch failed: ${method} on ${id} answered ${quote(result)}`,
+        );
+      }
+      return result;
+    } catch (error) {
+      if (signal?.aborted) throw aborted(signal, `${method} on ${id}`);
+      throw error;
+    }
+  }
+
+  // Warnings, as for an unavailable remote pack: what the source could not use never stops
+  // the skills it did find (or the other sources) from loading.
+  function diagnostic(code: string, message: string, path = id): Diagnostic {
+    return { code, severity: "warning", message, path, source: id };
+  }
+
+  async function list(signal: AbortSignal | undefined, diagnostics: Diagnostic[]): Promise<Listed[]> {
+    const found = new Map<string, Listed>();
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; ; page++) {
+      if (page === maxPages) {
+        diagnostics.push(
+          diagnostic(
+            "mcp-page-limit",
+            `${id}: skills/list still had more pages after ${maxPages}; the rest of the listing was left out`,
+          ),
+        );
+        break;
+      }
+      let result: Record<string, unknown>;
+      try {
+        result = await call("skills/list", cursor === undefined ? {} : { cursor }, signal);
+      } catch (error) {
+        if (SkillError.isInstance(error) && error.code === "ABORTED") throw error;
+        const code = errorCode(error);
+        if (code === METHOD_NOT_FOUND) {
+          diagnostics.push(
+            diagnostic(
+              "mcp-no-skills",
+              `${id}: the server does not offer skills (skills/list: method not found; it does not implement ${quote("io.modelcontextprotocol/skills")})`,
+            ),
+          );
+        } else if (code === REQUEST_TIMEOUT) {
+          diagnostics.push(
+            diagnostic("mcp-timeout", `${id}: skills/list got no answer within ${timeout} ms`),
+          );
+        } else {
+          diagnostics.push(diagnostic("mcp-error", `${id}: skills/list failed: ${describe(error)}`));
+        }
+        break;
+      }
+      const skills = result.skills;
+      if (!Array.isArray(skills)) {
+        diagnostics.push(
+          diagnostic(
+            "mcp-invalid-response",
+            `${id}: skills/list answered without a \`skills\` list (found ${quote(result)})`,
+          ),
+        );
+        break;
+      }
+      for (const raw of skills) {
+        const entry = checkEntry(raw, diagnostics);
+        if (entry) found.set(entry.uri, entry);
+      }
+      const next = result.nextCursor;
+      if (next === undefined || next === null || next === "") break;
+      if (typeof next !== "string" || seen.has(next)) {
+        diagnostics.push(
+          diagnostic(
+            "mcp-invalid-response",
+            `${id}: skills/list gave ${typeof next === "string" ? "a cursor it had already given" : "a nextCursor that is not a string"} (${quote(next)}); the listing stops there`,
+          ),
+        );
+        break;
+      }
+      seen.add(next);
+      cursor = next;
+    }
+    return [...found.values()];
+  }
+
+  function checkEntry(raw: unknown, diagnostics: Diagnostic[]): Listed | undefined {
+    const uri = isRecord(raw) ? raw.uri : undefined;
+    if (
+      typeof uri !== "string" ||
+      !uri.startsWith(SKILL_SCHEME) ||
+      !uri.endsWith(`/${SKILL_FILE}`) ||
+      uri.includes("?") ||
+      uri.includes("#")
+    ) {
+      diagnostics.push(
+        diagnostic(
+          "mcp-invalid-entry",
+          `${id}: skills/list holds an entry without a skill://…/SKILL.md uri (found ${quote(raw)}); it was skipped`,
+        ),
+      );
+      return undefined;
+    }
+    const folder = uri.slice(0, -`/${SKILL_FILE}`.length);
+    const segments = folder.slice(SKILL_SCHEME.length).split("/");
+    const last = segments[segments.length - 1] ?? "";
+    if (segments.length < 2 || last === "" || segments.some((s) => s === "." || s === "..")) {
+      diagnostics.push(
+        diagnostic(
+          "mcp-invalid-entry",
+          `${id}: skill URI ${quote(uri)} has no skill folder (expected skill://<prefix>/<name>/SKILL.md); it was skipped`,
+          uri,
+        ),
+      );
+      return undefined;
+    }
+    const record = raw as Record<string, unknown>;
+    if (!Array.isArray(record.resources)) {
+      diagnostics.push(
+        diagnostic(
+          "mcp-no-resources",
+          `${id}: ${uri} is listed without resources: its SKILL.md cannot be checked against a digest and it has no bundled files`,
+          uri,
+        ),
+      );
+      return { uri, folder, segment: decodeSegment(last) };
+    }
+    const resources: { uri: string; digest?: string }[] = [];
+    for (const r of record.resources) {
+      if (!isRecord(r) || typeof r.uri !== "string") continue;
+      resources.push(typeof r.digest === "string" ? { uri: r.uri, digest: r.digest } : { uri: r.uri });
+    }
+    return { uri, folder, segment: decodeSegment(last), resources };
+  }
+
+  function toEntry(skill: Listed, folders: ReadonlySet<string>): SourceEntry {
+    const own = skill.resources?.find((r) => r.uri === skill.uri);
+    const digest = own?.digest;
+    const prefix = `${skill.folder}/`;
+    // Folders of other skills inside this one: listed skills, and SKILL.md files among the
+    // resources. Their files belong to them, never to this skill.
+    const inner = new Set<string>();
+    for (const r of skill.resources ?? []) {
+      if (r.uri !== skill.uri && r.uri.startsWith(prefix) && r.uri.endsWith(`/${SKILL_FILE}`)) {
+        inner.add(r.uri.slice(0, -`/${SKILL_FILE}`.length));
+      }
+    }
+    const nested = (uri: string) => {
+      for (let at = uri.lastIndexOf("/"); at > skill.folder.length; at = uri.lastIndexOf("/", at - 1)) {
+        const folder = uri.slice(0, at);
+        if (folders.has(folder) || inner.has(folder)) return true;
+      }
+      return false;
+    };
+    const files: string[] = [];
+    for (const r of skill.resources ?? []) {
+      if (r.uri === skill.uri || !r.uri.startsWith(prefix) || nested(r.uri)) continue;
+      files.push(r.uri.slice(prefix.length).split("/").map(decodeSegment).join("/"));
+    }
+    const entry: SourceEntry = {
+      location: skill.uri,
+      read: async (ctx: ScanContext) => {
+        const signal = combine(options.signal, ctx.signal);
+        const bytes = await readResource(skill.uri, signal);
+        if (skill.resources) {
+          if (digest === undefined) {
+            ctx.logger?.warn(`${id}: ${skill.uri} is listed without a digest; it was loaded unchecked`, {
+              code: "mcp-no-digest",
+              path: skill.uri,
+              source: id,
+            });
+          } else {
+            const actual = sha256Digest(bytes);
+            if (!DIGEST_PATTERN.test(digest) || actual !== digest) {
+              throw new SkillError(
+                "INTEGRITY_ERROR",
+                `Digest mismatch for ${skill.uri}: ${id} listed ${quote(digest, 80)}, the bytes it served hash to ${actual}`,
+                { path: skill.uri },
+              );
+            }
+          }
+        }
+        checkName(skill, bytes);
+        return bytes;
+      },
+      listFiles: async () => [...files],
+    };
+    return entry;
+  }
+
+  function checkName(skill: Listed, bytes: Uint8Array): void {
+    let name: string;
+    try {
+      name = parseSkill(new TextDecoder().decode(bytes), skill.uri, {
+        maxBytes: Number.POSITIVE_INFINITY,
+      }).skill.name;
+    } catch {
+      return; // the registry reports a file that does not parse, with its own rules
+    }
+    if (name !== skill.segment) {
+      throw new SkillError(
+        "INVALID_FIELD",
+        `Skill ${skill.uri} names itself ${quote(name)}: the last URI path segment before SKILL.md (${quote(skill.segment)}) must equal the frontmatter name`,
+        { path: skill.uri, field: "name" },
+      );
+    }
+  }
+
+  async function readResource(uri: string, signal: AbortSignal | undefined): Promise<Uint8Array> {
+    let result: Record<string, unknown>;
+    try {
+      result = await call("resources/read", { uri }, signal);
+    } catch (error) {
+      if (SkillError.isInstance(error)) throw error;
+      const reason =
+        errorCode(error) === REQUEST_TIMEOUT ? `no answer within ${timeout} ms` : describe(error);
+      throw new SkillError("REMOTE_ERROR", `Remote fetch failed: resources/read ${uri} on ${id}: ${reason}`, {
+        path: uri,
+        cause: error,
+      });
+    }
+    const contents = Array.isArray(result.contents) ? result.contents.filter(isRecord) : [];
+    const content = contents.find((c) => c.uri === uri) ?? (contents.length === 1 ? contents[0] : undefined);
+    if (content && typeof content.text === "string") return new TextEncoder().encode(content.text);
+    if (content && typeof content.blob === "string")
+      return new Uint8Array(Buffer.from(content.blob, "base64"));
+    throw new SkillError(
+      "REMOTE_ERROR",
+      `Remote fetch failed: resources/read ${uri} on ${id} answered without text or blob contents for it (found ${quote(result)})`,
+      { path: uri },
+    );
+  }
+
+  return {
+    id,
+    async scan(ctx: ScanContext) {
+      const signal = combine(options.signal, ctx.signal);
+      if (signal?.aborted) throw aborted(signal, `Listing the skills of ${id}`);
+      const diagnostics: Diagnostic[] = [];
+      const listed = await list(signal, diagnostics);
+      const folders = new Set(listed.map((s) => s.folder));
+      const entries = listed
+        .sort((a, b) => compareCodeUnits(a.uri, b.uri))
+        .map((skill) => toEntry(skill, folders));
+      return { entries, dirs: [], diagnostics };
+    },
+  };
+}
