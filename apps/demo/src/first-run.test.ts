@@ -103,6 +103,7 @@ describe("skill.config.json and opencode.json", () => {
   // opencode's own settings
   "$schema": "https://opencode.ai/config.json",
   "model": "anthropic/claude-sonnet-4-5",
+  "mcp": { "docs": { "type": "local", "command": ["docs-server"] } },
   "permission": { "skill": { "secret-*": "deny", }, },
   /* per agent */
   "agent": { "build": { "model": "x", "permission": { "skill": { "open": "deny" } } } },
@@ -114,7 +115,7 @@ describe("skill.config.json and opencode.json", () => {
     expect(JSON.parse(stdout).hidden).toEqual(["open", "secret-x"]);
     const verbose = await run(["--cwd", dir, "list", "--verbose"]);
     expect(verbose.stderr).toBe(
-      `skill: warning: ${join(dir, "opencode.json")}: ignored keys not used here: model, agent.build.model\n`,
+      `skill: warning: ${join(dir, "opencode.json")}: ignored keys not used here: model, agent.build.model, mcp\n`,
     );
   });
 
