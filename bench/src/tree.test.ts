@@ -71,7 +71,7 @@ describe("generated trees", () => {
     expect(again.bytes).toBe(manifest.bytes);
     expect(again.files).toBe(manifest.files);
     expect(other.checksum).not.toBe(manifest.checksum);
-  }, 60_000); // writes two trees: seconds on a busy machine
+  });
 
   it("are reused when size, seed and version match, and redone when the manifest is gone or stale", {
     timeout: 60_000,
