@@ -15,10 +15,11 @@ const start = performance.now();
 const output = await run(task.input);
 const ms = performance.now() - start;
 
-const { pairs, ...rest } = output;
+const { pairs: found, wallMs, ...rest } = output;
+const pairs = typeof found === "function" ? found() : found;
 const result: ChildResult = {
   ...rest,
-  ms,
+  ms: wallMs ?? ms,
   maxRssKB: process.resourceUsage().maxRSS,
   ...(pairs ? { checksum: skillChecksum(pairs) } : {}),
 };

@@ -1,7 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { crawlSkillFiles } from "./approaches/floor.js";
+import { skillsListed } from "./approaches/startup.js";
+import { editDescription, type UpdateSamples } from "./approaches/update.js";
 import { type ChildResult, mismatch, runChild, summarize } from "./harness.js";
 import { ensureTree, layoutOf, type TreeManifest } from "./tree.js";
 
@@ -20,7 +23,7 @@ afterAll(() => {
 describe("every approach in a child process, on a tiny tree", () => {
   const layout = () => layoutOf(manifest);
 
-  it.each(["floor", "opencode-style", "ours"] as const)(
+  it.each(["sync-floor", "floor", "opencode-style", "ours"] as const)(
     "%s finds exactly the generated skills, with the generator's checksum",
     async (approach) => {
       const result = await runChild({ approach, input: layout() });
@@ -37,6 +40,52 @@ describe("every approach in a child process, on a tiny tree", () => {
     const result = await runChild({ approach: "crawl", input: layout() });
     expect(result).toMatchObject({ found: 30 });
     expect(result.checksum).toBeUndefined();
+  }, 60_000);
+
+  it("the update child applies real edits with update, times reloads and sees skill.changed from a real watcher", async () => {
+    const files = crawlSkillFiles(layout().cwd)
+      .filter((f) => /^description: [^\s"'|>]/m.test(readFileSync(f, "utf8")))
+      .slice(0, 2);
+    expect(files).toHaveLength(2);
+    const originals = files.map((f) => readFileSync(f, "utf8"));
+    try {
+      const result = await runChild({
+        approach: "update",
+        input: {
+          layout: layout(),
+          targets: files,
+          updates: 4,
+          reloads: 2,
+          events: 2,
+          debounceMs: 20,
+          eventTimeoutMs: 10_000,
+        },
+      });
+      const samples = result.samples as unknown as UpdateSamples;
+      expect(result.found).toBe(30);
+      expect(samples.update).toHaveLength(4);
+      expect(samples.reload).toHaveLength(2);
+      expect(samples.event).toHaveLength(2);
+      expect(samples.lost).toBe(0);
+      // The debounce is a floor for the end-to-end time: the event cannot come sooner.
+      for (const ms of samples.event) expect(ms).toBeGreaterThanOrEqual(19);
+      expect(samples.watchReadyMs).toBeGreaterThan(0);
+      expect(readFileSync(files[1] as string, "utf8")).toMatch(/^description: Edited \d+\. /m);
+    } finally {
+      for (const [i, f] of files.entries()) writeFileSync(f, originals[i] as string);
+    }
+  }, 60_000);
+
+  it("the start-up child times a whole process and reads the count `skill list` prints", async () => {
+    const result = await runChild({
+      approach: "startup",
+      input: { args: ["-e", "console.log('x\\n12 skills')"], env: {} },
+    });
+    expect(result.found).toBe(12);
+    expect(result.ms).toBeGreaterThan(0);
+    await expect(
+      runChild({ approach: "startup", input: { args: ["-e", "process.exit(3)"], env: {} } }),
+    ).rejects.toThrow(/exited with 3/);
   }, 60_000);
 
   it("reports a child that fails, with its error", async () => {
@@ -64,6 +113,18 @@ describe("checks and statistics", () => {
     expect(mismatch(run({ found: 31 }), expected)).toBe("found 31 skills, expected 30");
     expect(mismatch(run({ checksum: "abd" }), expected)).toBe("checksum abd, expected abc");
     expect(mismatch(run({ failed: 2 }), expected)).toBe("2 files failed to load");
+  });
+
+  it("an edit puts text in front of a one-line description and refuses a file without one", () => {
+    const text = "---\r\nname: a\r\ndescription: Does a.\r\n---\r\nbody";
+    expect(editDescription(text, 3)).toBe("---\r\nname: a\r\ndescription: Edited 3. Does a.\r\n---\r\nbody");
+    expect(() => editDescription("---\nname: a\n---\n", 1)).toThrow(/description/);
+  });
+
+  it("reads the skill count from the last summary line of skill list", () => {
+    expect(skillsListed("pdf  Reads PDFs\n\n100 skills\n")).toBe(100);
+    expect(skillsListed("1 skill\n")).toBe(1);
+    expect(skillsListed("no summary here\n")).toBe(0);
   });
 
   it("summarizes median, min and max", () => {

@@ -17,6 +17,8 @@ export interface ChildResult {
   readonly files?: number;
   readonly fromCache?: boolean;
   readonly skipped?: number;
+  /** Series of timings an approach took itself (e.g. the update child), in milliseconds. */
+  readonly samples?: Readonly<Record<string, number | readonly number[]>>;
 }
 
 /** One measured run, with what the parent observed around it. */

@@ -1,9 +1,12 @@
 /** Every approach a child process can run, loaded only in the child that runs it. */
 export const APPROACHES = {
+  "sync-floor": () => import("./sync-floor.js"),
   floor: () => import("./floor.js"),
   crawl: () => import("./crawl.js"),
   "opencode-style": () => import("./opencode-style.js"),
   ours: () => import("./ours.js"),
+  update: () => import("./update.js"),
+  startup: () => import("./startup.js"),
   pull: () => import("./pull.js"),
   "sequential-fetch": () => import("./sequential-fetch.js"),
 } as const;

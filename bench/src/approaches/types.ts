@@ -3,9 +3,15 @@ import type { SkillPair } from "../checksum.js";
 /** What a discovery approach hands back; the child turns `pairs` into a checksum after timing. */
 export interface LocalOutput {
   readonly found: number;
-  readonly pairs?: readonly SkillPair[];
+  /**
+   * What was found, for the checksum; a function when reading the pairs is not part of the
+   * approach's work (it is called after the clock stops).
+   */
+  readonly pairs?: readonly SkillPair[] | (() => readonly SkillPair[]);
   /** Files that were found but failed to load. */
   readonly failed?: number;
+  /** A time the approach measured itself (e.g. a whole child process), reported instead of the child's clock. */
+  readonly wallMs?: number;
 }
 
 /** What a download approach hands back. */
