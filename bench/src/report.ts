@@ -1,6 +1,8 @@
 import type { RunRecord, Summary } from "./harness.js";
 import { summarize } from "./harness.js";
 import type { ProfileSummary } from "./profile.js";
+import { distribution } from "./stats.js";
+import { evaluateTargets, ms as fineMs, REFERENCE } from "./targets.js";
 
 export interface Machine {
   readonly cpu: string;
@@ -64,6 +66,50 @@ export interface RemoteResults {
   };
 }
 
+/** The costs of change at one size (`src/approaches/update.ts`), raw samples in milliseconds. */
+export interface ChangeSeries {
+  readonly size: string;
+  readonly skills: number;
+  readonly debounceMs: number;
+  /** `service.update([file])` after one real edit. */
+  readonly update: readonly number[];
+  /** A full `discoverAndLoad()` of the same service. */
+  readonly reload: readonly number[];
+  /** File written → `skill.changed` published, through `watchSkills`. */
+  readonly event: readonly number[];
+  /** Edits whose `skill.changed` never came. */
+  readonly lost: number;
+  readonly watchReadyMs: number;
+  readonly peakRssMB: number;
+  readonly problem?: string;
+}
+
+/** `skill list` as a whole process against `node -e 0`. */
+export interface StartupResults {
+  readonly skills: number;
+  readonly cli: ApproachStats;
+  readonly node: ApproachStats;
+}
+
+/** Cold and warm pulls of one pack, index v0.1 (a request per file) against v0.2 (archives, digests). */
+export interface PullComparison {
+  readonly delayMs: number;
+  readonly skills: number;
+  readonly v1Cold: ApproachStats;
+  readonly v2Cold: ApproachStats;
+  /** A second pull of the unchanged digest-pinned pack into the same cache. */
+  readonly v2Warm: ApproachStats;
+}
+
+/** `skill doctor` (every preset compared) against one preset's load, on the same tree. */
+export interface DoctorResults {
+  readonly size: string;
+  readonly skills: number;
+  readonly presets: number;
+  readonly doctor: ApproachStats;
+  readonly onePreset: ApproachStats;
+}
+
 export interface BenchResults {
   readonly command: string;
   readonly machine: Machine;
@@ -73,12 +119,19 @@ export interface BenchResults {
   readonly notes: readonly string[];
   readonly local: readonly LocalSeries[];
   readonly remote?: RemoteResults;
-  readonly profile?: { readonly size: string; readonly summary: ProfileSummary };
+  readonly changes?: readonly ChangeSeries[];
+  readonly startup?: StartupResults;
+  readonly pulls?: PullComparison;
+  readonly doctor?: DoctorResults;
+  /** Why a part of the bench did not run, by part (`pulls`, `doctor`): the feature it needs is missing. */
+  readonly unavailable?: Readonly<Record<string, string>>;
+  /** `node --cpu-prof` runs of ours, one per size. */
+  readonly profiles?: readonly { readonly size: string; readonly summary: ProfileSummary }[];
   readonly durationMs: number;
 }
 
-/** Targets of issue 8; each is checked against this run's own numbers. */
-export const TARGETS = {
+/** Earlier targets, kept for context (not part of `--check`); checked against this run's numbers. */
+export const EARLIER_TARGETS = {
   oursOverFloor: 1.6,
   oursOverOpencode: 0.4,
   rssOverFloor: 1.3,
@@ -157,8 +210,8 @@ interface TargetRow {
   readonly result: string;
 }
 
-/** The targets table rows, from the largest measured size (targets are set at L). */
-export function targetRows(results: BenchResults): TargetRow[] {
+/** The earlier targets' rows, from the largest measured size, against the line-reader floor. */
+export function earlierTargetRows(results: BenchResults): TargetRow[] {
   const rows: TargetRow[] = [];
   const main = results.local.find((s) => s.size === "L") ?? results.local.find((s) => s.size === "S");
   const at = main ? ` (at ${main.size})` : "";
@@ -171,19 +224,19 @@ export function targetRows(results: BenchResults): TargetRow[] {
     const r = ours.rssMB.median / floor.rssMB.median;
     rows.push(
       {
-        target: `ours ≤ ${TARGETS.oursOverFloor}× floor, median wall time${at}`,
+        target: `ours ≤ ${EARLIER_TARGETS.oursOverFloor}× line-reader floor, median wall time${at}`,
         measured: ratio(t1),
-        result: verdict(t1 <= TARGETS.oursOverFloor),
+        result: verdict(t1 <= EARLIER_TARGETS.oursOverFloor),
       },
       {
-        target: `ours ≤ ${TARGETS.oursOverOpencode}× opencode-style, median wall time${at}`,
+        target: `ours ≤ ${EARLIER_TARGETS.oursOverOpencode}× opencode-style, median wall time${at}`,
         measured: ratio(t2),
-        result: verdict(t2 <= TARGETS.oursOverOpencode),
+        result: verdict(t2 <= EARLIER_TARGETS.oursOverOpencode),
       },
       {
-        target: `ours peak RSS ≤ ${TARGETS.rssOverFloor}× floor's${at}`,
+        target: `ours peak RSS ≤ ${EARLIER_TARGETS.rssOverFloor}× line-reader floor's${at}`,
         measured: ratio(r),
-        result: verdict(r <= TARGETS.rssOverFloor),
+        result: verdict(r <= EARLIER_TARGETS.rssOverFloor),
       },
     );
   }
@@ -200,9 +253,9 @@ export function targetRows(results: BenchResults): TargetRow[] {
   if (s && l && sSeries && lSeries) {
     const growth = l.time.median / lSeries.skills / (s.time.median / sSeries.skills);
     rows.push({
-      target: `ours: cost per skill grows no more than linearly from S to L (per-skill ratio ≤ ${TARGETS.perSkillGrowth})`,
+      target: `ours: cost per skill grows no more than linearly from S to L (per-skill ratio ≤ ${EARLIER_TARGETS.perSkillGrowth})`,
       measured: `${ratio(growth)} (${(s.time.median / sSeries.skills).toFixed(3)} → ${(l.time.median / lSeries.skills).toFixed(3)} ms/skill)`,
-      result: verdict(growth <= TARGETS.perSkillGrowth),
+      result: verdict(growth <= EARLIER_TARGETS.perSkillGrowth),
     });
   } else {
     rows.push({
@@ -222,17 +275,17 @@ export function targetRows(results: BenchResults): TargetRow[] {
     const bodies = remote.warm.server?.fileBodies.max ?? Number.NaN;
     const growth = remote.memory.big.rssMB.median - remote.memory.small.rssMB.median;
     const hugeGrowth = remote.memory.huge.rssMB.median - remote.memory.small.rssMB.median;
-    const limit = (remote.memory.bigBytes / MIB) * TARGETS.bigFileRssShare;
+    const limit = (remote.memory.bigBytes / MIB) * EARLIER_TARGETS.bigFileRssShare;
     rows.push(
       {
-        target: `cold pull ≥ ${TARGETS.pullSpeedup}× faster than sequential fetch`,
+        target: `cold pull ≥ ${EARLIER_TARGETS.pullSpeedup}× faster than sequential fetch`,
         measured: `${ratio(speedup)} faster`,
-        result: verdict(speedup >= TARGETS.pullSpeedup),
+        result: verdict(speedup >= EARLIER_TARGETS.pullSpeedup),
       },
       {
         target: "warm pull downloads 0 file bodies",
         measured: `${int(bodies)} file bodies (max of runs)`,
-        result: verdict(bodies <= TARGETS.warmFileBodies),
+        result: verdict(bodies <= EARLIER_TARGETS.warmFileBodies),
       },
       {
         target: `pull's peak RSS grows by far less than the ${int(remote.memory.bigBytes / MIB)} MB file (≤ ${mb(limit)} MB)`,
@@ -274,7 +327,7 @@ const APPROACH_ALIGN = ["l", "r", "r", "r", "r", "r", "l"] as const;
 
 function localSection(series: LocalSeries): string {
   const ours = find(series, "ours");
-  const floor = find(series, "floor");
+  const floor = find(series, REFERENCE);
   const opencode = find(series, "opencode-style");
   const lines = [
     `### ${series.size}: ${int(series.skills)} skills, ${int(series.files)} files (${int(series.decoys)} decoy SKILL.md files in node_modules)`,
@@ -284,7 +337,7 @@ function localSection(series: LocalSeries): string {
   if (ours && floor && opencode) {
     lines.push(
       "",
-      `ours / floor: ${ratio(ours.time.median / floor.time.median)} wall time, ${ratio(ours.rssMB.median / floor.rssMB.median)} peak RSS. ` +
+      `ours / synchronous floor: ${ratio(ours.time.median / floor.time.median)} wall time, ${ratio(ours.rssMB.median / floor.rssMB.median)} peak RSS. ` +
         `ours / opencode-style: ${ratio(ours.time.median / opencode.time.median)} wall time, ${ratio(ours.rssMB.median / opencode.rssMB.median)} peak RSS.`,
     );
   }
@@ -294,7 +347,7 @@ function localSection(series: LocalSeries): string {
 function scalingSection(local: readonly LocalSeries[]): string {
   const rows = local.flatMap((series) => {
     const ours = find(series, "ours");
-    const floor = find(series, "floor");
+    const floor = find(series, REFERENCE);
     if (!ours) return [];
     return [
       [
@@ -302,15 +355,135 @@ function scalingSection(local: readonly LocalSeries[]): string {
         ms(ours.time.median),
         (ours.time.median / series.skills).toFixed(3),
         floor ? (floor.time.median / series.skills).toFixed(3) : "–",
+        floor ? ratio(ours.time.median / floor.time.median) : "–",
         mb(ours.rssMB.median),
       ],
     ];
   });
   return table(
-    ["skills", "ours median ms", "ours ms per skill", "floor ms per skill", "ours peak RSS MB"],
-    ["r", "r", "r", "r", "r"],
+    [
+      "skills",
+      "ours median ms",
+      "ours ms per skill",
+      "synchronous floor ms per skill",
+      "ours / floor",
+      "ours peak RSS MB",
+    ],
+    ["r", "r", "r", "r", "r", "r"],
     rows,
   );
+}
+
+function changesSection(changes: readonly ChangeSeries[], charts: Charts): string {
+  const rows = changes.flatMap((c) => {
+    const row = (what: string, values: readonly number[]) => {
+      const d = distribution(values);
+      return [
+        int(c.skills),
+        what,
+        int(d.n),
+        fineMs(d.median),
+        fineMs(d.p10),
+        fineMs(d.p90),
+        fineMs(d.min),
+        fineMs(d.max),
+      ];
+    };
+    return [
+      row("`service.update([file])`", c.update),
+      row(`write → \`skill.changed\` (${c.debounceMs} ms debounce)`, c.event),
+      row("full reload (`discoverAndLoad`)", c.reload),
+    ];
+  });
+  const notes = changes.map((c) => {
+    const update = distribution(c.update).median;
+    const reload = distribution(c.reload).median;
+    const lost = c.lost > 0 ? ` ${c.lost} edit(s) never produced \`skill.changed\`.` : "";
+    const problem = c.problem ? ` ✗ ${c.problem}.` : "";
+    return `- ${int(c.skills)} skills: one update is 1/${int(reload / update)} of a full reload; the watcher was ready ${ms(c.watchReadyMs)} ms after \`watchSkills\`; peak RSS ${mb(c.peakRssMB)} MB.${lost}${problem}`;
+  });
+  const out = [
+    "One child process per size loads the tree with `discoverySources` + `SkillService`, then edits the `description` of one SKILL.md at a time (a real write, five files in turn) and times `service.update([that file])` alone; then times full reloads of the same service; then starts `watchSkills(service, sources, { debounceMs })` and times each edit from just before the write to the moment the service publishes `skill.changed` naming that skill. Edits are spaced by the debounce plus 20 ms so that each is a batch of its own. The edited files are restored afterwards.",
+    "",
+    table(
+      ["skills", "what", "samples", "median ms", "p10 ms", "p90 ms", "min ms", "max ms"],
+      ["r", "l", "r", "r", "r", "r", "r", "r"],
+      rows,
+    ),
+    "",
+    ...notes,
+  ];
+  if (charts.latency) out.push("", `![Latency distribution of one change](${charts.latency})`);
+  return out.join("\n");
+}
+
+function startupSection(startup: StartupResults): string {
+  const r = startup.cli.time.median / startup.node.time.median;
+  return [
+    `\`node apps/demo/dist/cli.js list --home <tree>/home --cwd <tree>/project --config <file naming the configured path>\` on the ${int(startup.skills)}-skill tree, each a whole process spawned with an empty environment, timed from spawn to exit by the parent; against \`node -e 0\` spawned the same way, interleaved.`,
+    "",
+    table(
+      ["process", "median ms", "min ms", "max ms", "skills listed", "matches"],
+      ["l", "r", "r", "r", "r", "l"],
+      [startup.cli, startup.node].map((a) => [
+        a.label,
+        ms(a.time.median),
+        ms(a.time.min),
+        ms(a.time.max),
+        a.id === "node" ? "–" : a.found,
+        mark(a),
+      ]),
+    ),
+    "",
+    `skill list / node -e 0: ${ratio(r)} wall time; the difference, ${ms(startup.cli.time.median - startup.node.time.median)} ms, is what the CLI adds: loading its modules, reading the config, discovering and loading ${int(startup.skills)} skills, writing the list.`,
+  ].join("\n");
+}
+
+function pullsSection(p: PullComparison): string {
+  const rows = [p.v1Cold, p.v2Cold, p.v2Warm].map((a) => [
+    a.label,
+    ms(a.time.median),
+    ms(a.time.min),
+    ms(a.time.max),
+    a.server ? int(a.server.requests.median) : "–",
+    a.server ? int(a.server.bodyBytes.median) : "–",
+    mb(a.rssMB.median),
+    a.found,
+    mark(a),
+  ]);
+  return [
+    `One pack of ${int(p.skills)} skills served by the loopback server with ${p.delayMs} ms before every answer, pulled by \`pull\` from its v0.1 index (a request per file) and from its v0.2 index (one archive or SKILL.md per skill, digest-pinned); then pulled again, unchanged, into the same cache.`,
+    "",
+    table(
+      [
+        "pull",
+        "median ms",
+        "min ms",
+        "max ms",
+        "requests",
+        "body bytes",
+        "peak RSS MB",
+        "skills",
+        "complete",
+      ],
+      ["l", "r", "r", "r", "r", "r", "r", "r", "l"],
+      rows,
+    ),
+  ].join("\n");
+}
+
+function doctorSection(d: DoctorResults): string {
+  return [
+    `On the ${int(d.skills)}-skill tree: \`skill doctor\` comparing ${d.presets} presets, against one preset's load, each a fresh process timed on its work.`,
+    "",
+    table(APPROACH_HEADER, APPROACH_ALIGN, [d.doctor, d.onePreset].map(approachRow)),
+  ].join("\n");
+}
+
+/** File names of the charts written beside the report, relative to it. */
+export interface Charts {
+  readonly scaling?: string;
+  readonly latency?: string;
 }
 
 function remoteSection(remote: RemoteResults): string {
@@ -393,7 +566,7 @@ function remoteSection(remote: RemoteResults): string {
   ].join("\n");
 }
 
-function profileSection(profile: NonNullable<BenchResults["profile"]>): string {
+function profileSection(profile: NonNullable<BenchResults["profiles"]>[number]): string {
   const rows = (lines: ProfileSummary["packages"]) =>
     lines.map((l) => [`\`${l.name}\``, ms(l.selfMs), `${(l.share * 100).toFixed(1)}%`]);
   return [
@@ -405,8 +578,18 @@ function profileSection(profile: NonNullable<BenchResults["profile"]>): string {
   ].join("\n");
 }
 
-/** BENCHMARKS.md for one run. */
-export function renderReport(results: BenchResults): string {
+/** The targets table (issue 18's targets against this run), as Markdown. */
+export function targetsTable(results: BenchResults): string {
+  const verdict = (v: string) => (v === "missed" ? "**missed**" : v);
+  return table(
+    ["what", "target", "measured", "result"],
+    ["l", "l", "l", "l"],
+    evaluateTargets(results).map((r) => [r.what, r.target, r.measured, verdict(r.verdict)]),
+  );
+}
+
+/** BENCHMARKS.md for one run; `charts` names the SVG files written beside it. */
+export function renderReport(results: BenchResults, charts: Charts = {}): string {
   const m = results.machine;
   const out = [
     "# Benchmarks",
@@ -418,15 +601,25 @@ export function renderReport(results: BenchResults): string {
   if (results.notes.length > 0) out.push("", ...results.notes.map((n) => `> ${n}`));
   out.push(
     "",
+    "## Targets",
+    "",
+    `Medians, ratios within this run. The reference for every load target is the synchronous floor. \`pnpm bench --check\` exits 1 when a row is missed; a row not measured is neither met nor missed.`,
+    "",
+    targetsTable(results),
+  );
+  if (charts.scaling) out.push("", `![Cost per skill by tree size, log scales](${charts.scaling})`);
+  out.push(
+    "",
     "## Commands",
     "",
     "```sh",
-    "pnpm bench              # S (1,000 skills) and remote: a few minutes",
+    "pnpm bench              # XS (100) and S (1,000 skills), costs of change, start-up, remote: a few minutes",
     "pnpm bench --size L     # adds L (10,000 skills, ~200,000 files)",
+    "pnpm bench --check      # the same, exit code 1 when a target is missed",
     "```",
     "",
     "Options (after `pnpm bench`): `--runs N` (default 5), `--warmup N` (1), `--seed N` (42), `--delay MS` (20),",
-    "`--only local|remote`, `--profile` (profile ours at the largest size), `--note TEXT`, `--out FILE`.",
+    "`--only local|remote`, `--profile` (profile ours at every size), `--check`, `--note TEXT`, `--out FILE`.",
     "",
     "## Method",
     "",
@@ -435,23 +628,36 @@ export function renderReport(results: BenchResults): string {
     `- Trees are generated from seed ${results.seed} (\`bench/.trees/\`, reused while seed, size and generator version match): skills at depths 2–5 under \`.agents/skills\`, \`.claude/skills\` and a configured path (a cloned skills repository with \`.git\` and \`node_modules\`), descriptions of 100–600 characters (plain, quoted, folded and literal block scalars), extra fields, 10% CRLF, bodies of 2–20 KB, 6–14 bundled files per skill, 5 \`node_modules\` files and 4 \`.git\` files per skill, and decoy SKILL.md files inside \`node_modules\`.`,
     "- Every approach must find exactly the generated skills and the same checksum (SHA-256 over the sorted (name, trimmed description) pairs), computed after the clock stops.",
     "- **ours**: `new SkillService({ sources: discoverySources({ cwd, home, paths: [configured path] }) }).discoverAndLoad()`, then `all()`: full YAML parse and validation through the public API.",
-    "- **floor**: fdir crawl of the same roots skipping `node_modules` and `.git`, `readFileSync` of each SKILL.md, the closing `---` found by `indexOf`, `name`/`description` read by a line regex that understands only what the generator writes (no YAML parser). The cost of touching the bytes at all.",
-    "- **fdir crawl only**: the floor's crawl without reading any file (reference).",
+    "- **synchronous floor** (the reference): one fdir `crawl().sync()` per root skipping `node_modules` and `.git`, `readFileSync` of each SKILL.md, the closing `---` found with `indexOf`. No YAML and no field reading inside the clock: name and description are read from the kept frontmatter blocks for the checksum after it stops. The least any reader can do.",
+    "- **line-reader floor**: the same crawl after a `stat` of each root, `readFileSync`, and `name`/`description` read inside the clock by a line regex that understands only what the generator writes (the reference of earlier runs).",
+    "- **fdir crawl only**: the crawl without reading any file (reference).",
     "- **opencode-style**: root by root, npm `glob` `**/SKILL.md` with `follow: true, dot: true`, then `gray-matter` on every file in `Promise.all`, as opencode does. It is given `ignore: ['**/node_modules/**', '**/.git/**']` so that it does the same job as the others (opencode itself prunes nothing and would also return the decoys).",
-    "",
-    "## Targets",
-    "",
-    table(
-      ["target", "measured", "result"],
-      ["l", "l", "l"],
-      targetRows(results).map((r) => [r.target, r.measured, r.result]),
-    ),
     "",
     "## Discovery and load",
   );
   for (const series of results.local) out.push("", localSection(series));
   if (results.local.length > 0) out.push("", "### Scaling", "", scalingSection(results.local));
+  if (results.changes && results.changes.length > 0)
+    out.push("", "## Costs of change", "", changesSection(results.changes, charts));
+  if (results.startup) out.push("", "## Start-up: `skill list`", "", startupSection(results.startup));
+  if (results.pulls) out.push("", "## Pulls: index v0.1 against v0.2", "", pullsSection(results.pulls));
+  if (results.doctor) out.push("", "## `skill doctor`", "", doctorSection(results.doctor));
   if (results.remote) out.push("", "## Remote", "", remoteSection(results.remote));
-  if (results.profile) out.push("", "## Where ours spends its time", "", profileSection(results.profile));
+  if (results.profiles && results.profiles.length > 0) {
+    out.push("", "## Where ours spends its time");
+    for (const p of results.profiles) out.push("", `### ${p.size}`, "", profileSection(p));
+  }
+  out.push(
+    "",
+    "## Earlier targets",
+    "",
+    "Kept for context, not part of `--check`; measured against the line-reader floor.",
+    "",
+    table(
+      ["target", "measured", "result"],
+      ["l", "l", "l"],
+      earlierTargetRows(results).map((r) => [r.target, r.measured, r.result]),
+    ),
+  );
   return `${out.join("\n")}\n`;
 }

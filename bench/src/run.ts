@@ -1,11 +1,13 @@
 // `pnpm bench [--size L]`: measures every approach side by side and writes BENCHMARKS.md.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { urlToDirName } from "@skill/remote";
+import { crawlSkillFiles } from "./approaches/floor.js";
 import type { ApproachId } from "./approaches/registry.js";
+import type { UpdateSamples } from "./approaches/update.js";
 import { interleave, mismatch, type Plan, type RunRecord, runChild } from "./harness.js";
 import { summarizeProfile } from "./profile.js";
 import { bigFilePack, type Pack, type PackServer, skillPack, startPackServer } from "./remote-server.js";
@@ -13,16 +15,20 @@ import {
   type ApproachStats,
   approachStats,
   type BenchResults,
+  type ChangeSeries,
+  earlierTargetRows,
   type LocalSeries,
   type Machine,
   type RemoteResults,
   renderReport,
-  targetRows,
+  type StartupResults,
 } from "./report.js";
+import { latencyChart, scalingChart } from "./svg.js";
+import { checkTargets, evaluateTargets, LIMITS, REFERENCE } from "./targets.js";
 import { DEFAULT_SEED, ensureTree, layoutOf, type TreeManifest } from "./tree.js";
 
 const USAGE = `Usage: pnpm bench [--size S|L] [--runs N] [--warmup N] [--seed N] [--delay MS]
-                  [--only local|remote] [--profile] [--note TEXT] [--out FILE]
+                  [--only local|remote] [--profile] [--check] [--note TEXT] [--out FILE]
 
   --size S|L     S: 100 and 1,000 skills (default); L adds 10,000 skills (~200,000 files)
   --runs N       measured runs per approach (default 5, at least 5 for the report)
@@ -30,7 +36,8 @@ const USAGE = `Usage: pnpm bench [--size S|L] [--runs N] [--warmup N] [--seed N]
   --seed N       tree generator seed (default ${DEFAULT_SEED})
   --delay MS     loopback server delay before every answer (default 20)
   --only X       run only the local or only the remote benchmarks
-  --profile      profile ours at the largest size (also done when a target is missed)
+  --profile      profile ours at every size (done anyway when a load target is missed)
+  --check        exit 1 when a target of the targets table is missed
   --note TEXT    a line for the report (e.g. "machine shared with other jobs")
   --out FILE     where to write the report (default: BENCHMARKS.md at the repository root)`;
 
@@ -45,10 +52,11 @@ const MIB = 1024 * 1024;
 const BIG_FILE_BYTES = 50 * MIB;
 const HUGE_FILE_BYTES = 200 * MIB;
 const LOCAL_APPROACHES: readonly {
-  readonly id: Exclude<ApproachId, "pull" | "sequential-fetch">;
+  readonly id: Exclude<ApproachId, "pull" | "sequential-fetch" | "update" | "startup">;
   readonly label: string;
 }[] = [
-  { id: "floor", label: "floor (fdir + readFileSync, no YAML)" },
+  { id: "sync-floor", label: "synchronous floor (fdir sync + readFileSync + indexOf)" },
+  { id: "floor", label: "line-reader floor (+ name/description by line regex)" },
   { id: "crawl", label: "fdir crawl only (reference)" },
   { id: "opencode-style", label: "opencode-style (glob + gray-matter)" },
   { id: "ours", label: "ours (discoverySources + SkillService)" },
@@ -72,6 +80,7 @@ function parseOptions(argv: readonly string[]) {
       delay: { type: "string", default: "20" },
       only: { type: "string" },
       profile: { type: "boolean", default: false },
+      check: { type: "boolean", default: false },
       note: { type: "string", multiple: true, default: [] },
       out: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
@@ -98,6 +107,7 @@ function parseOptions(argv: readonly string[]) {
     local: values.only !== "remote",
     remote: values.only !== "local",
     profile: values.profile,
+    check: values.check,
     notes: values.note,
     out: values.out
       ? resolve(process.env.INIT_CWD ?? process.cwd(), values.out)
@@ -131,6 +141,134 @@ async function measureLocal(manifest: TreeManifest, size: string, options: Optio
       approachStats(id, label, records.get(id) ?? [], (r) => mismatch(r, manifest)),
     ),
   };
+}
+
+/** How the costs of change are measured at each size. */
+const CHANGES = {
+  /** Files edited in turn, spread over the tree. */
+  targets: 5,
+  updates: 50,
+  reloads: { XS: 5, S: 5, L: 3 } as Readonly<Record<string, number>>,
+  events: 20,
+  debounceMs: 100,
+  eventTimeoutMs: 5_000,
+} as const;
+
+/**
+ * `count` SKILL.md files spread evenly over the tree (in sorted order), each with a one-line
+ * plain `description:` that the update child can edit.
+ */
+function editTargets(manifest: TreeManifest, count: number): string[] {
+  const all = manifest.roots.flatMap((root) =>
+    statSync(root, { throwIfNoEntry: false })?.isDirectory() ? crawlSkillFiles(root) : [],
+  );
+  all.sort();
+  const picked: string[] = [];
+  for (let i = 0; i < count; i++) {
+    for (let j = Math.floor((i * all.length) / count); j < all.length; j++) {
+      const path = all[j] as string;
+      if (picked.includes(path)) continue;
+      if (/^description: [^\s"'|>]/m.test(readFileSync(path, "utf8"))) {
+        picked.push(path);
+        break;
+      }
+    }
+  }
+  return picked;
+}
+
+async function measureChanges(manifest: TreeManifest, size: string): Promise<ChangeSeries> {
+  const targets = editTargets(manifest, CHANGES.targets);
+  const originals = targets.map((t) => readFileSync(t));
+  const base = {
+    size,
+    skills: manifest.skills,
+    debounceMs: CHANGES.debounceMs,
+  };
+  log(`${size}: costs of change (${CHANGES.updates} updates, ${CHANGES.events} watched edits)`);
+  try {
+    const result = await runChild({
+      approach: "update",
+      input: {
+        layout: layoutOf(manifest),
+        targets,
+        updates: CHANGES.updates,
+        reloads: CHANGES.reloads[size] ?? 3,
+        events: CHANGES.events,
+        debounceMs: CHANGES.debounceMs,
+        eventTimeoutMs: CHANGES.eventTimeoutMs,
+      },
+    });
+    const samples = result.samples as unknown as UpdateSamples;
+    const problem =
+      result.found === manifest.skills
+        ? undefined
+        : `found ${result.found} skills, expected ${manifest.skills}`;
+    return {
+      ...base,
+      update: samples.update,
+      reload: samples.reload,
+      event: samples.event,
+      lost: samples.lost,
+      watchReadyMs: samples.watchReadyMs ?? Number.NaN,
+      peakRssMB: result.maxRssKB / 1024,
+      ...(problem ? { problem } : {}),
+    };
+  } catch (error) {
+    const problem = `the update child failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`;
+    log(`${size}: ${problem}`);
+    return {
+      ...base,
+      update: [],
+      reload: [],
+      event: [],
+      lost: 0,
+      watchReadyMs: Number.NaN,
+      peakRssMB: Number.NaN,
+      problem,
+    };
+  } finally {
+    for (const [i, t] of targets.entries()) writeFileSync(t, originals[i] as Buffer);
+  }
+}
+
+const CLI = join(BENCH_DIR, "..", "apps", "demo", "dist", "cli.js");
+
+/** `skill list` on the tree as a whole process, against `node -e 0`, interleaved. */
+async function measureStartup(manifest: TreeManifest, options: Options): Promise<StartupResults | string> {
+  if (!statSync(CLI, { throwIfNoEntry: false })?.isFile())
+    return `${CLI} is not built (\`pnpm turbo run build --filter=@skill/demo\`)`;
+  const work = mkdtempSync(join(tmpdir(), "skill-bench-startup-"));
+  try {
+    const config = join(work, "skill.config.json");
+    writeFileSync(config, `${JSON.stringify({ skills: { paths: manifest.paths } })}\n`);
+    const layout = layoutOf(manifest);
+    const cliArgs = [CLI, "list", "--home", layout.home, "--cwd", layout.cwd, "--config", config];
+    const plans: Plan[] = [
+      { id: "cli", task: () => ({ approach: "startup", input: { args: cliArgs, env: {} } }) },
+      { id: "node", task: () => ({ approach: "startup", input: { args: ["-e", "0"], env: {} } }) },
+    ];
+    const runs = Math.max(options.runs * 2, 10);
+    log(`start-up: skill list vs node -e 0 (${runs} runs each)`);
+    const records = await interleave(plans, {
+      warmup: Math.max(options.warmup, 1),
+      runs,
+      onRun: progress("start-up", { ...options, runs }),
+    });
+    return {
+      skills: manifest.skills,
+      cli: approachStats(
+        "cli",
+        `\`skill list\` (${manifest.skills} skills)`,
+        records.get("cli") ?? [],
+        (r) =>
+          r.found === manifest.skills ? undefined : `listed ${r.found} skills, expected ${manifest.skills}`,
+      ),
+      node: approachStats("node", "`node -e 0`", records.get("node") ?? [], () => undefined),
+    };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 /** Why a downloaded copy of `pack` under `dir` is incomplete, or `undefined`. */
@@ -286,7 +424,10 @@ function remoteMemoryStats(remote: RemoteResults): ApproachStats[] {
   return [small, big, huge, buffered, streamed];
 }
 
-async function profileOurs(manifest: TreeManifest, size: string): Promise<BenchResults["profile"]> {
+async function profileOurs(
+  manifest: TreeManifest,
+  size: string,
+): Promise<NonNullable<BenchResults["profiles"]>[number]> {
   const dir = join(TREES_DIR, "profiles", `${size}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
   const layout = layoutOf(manifest);
@@ -295,6 +436,47 @@ async function profileOurs(manifest: TreeManifest, size: string): Promise<BenchR
   if (!file) throw new Error(`node --cpu-prof wrote no profile in ${dir}`);
   log(`profile: ${join(dir, file)}`);
   return { size, summary: summarizeProfile(join(dir, file)) };
+}
+
+/** Parts of the bench whose feature is not in the packages yet, and why. */
+async function unavailableParts(): Promise<Record<string, string>> {
+  const remote = (await import("@skill/remote")) as Record<string, unknown>;
+  const discovery = (await import("@skill/discovery")) as Record<string, unknown>;
+  const parts: Record<string, string> = {};
+  parts.pulls =
+    typeof remote.verifyCache === "function"
+      ? "the v0.1/v0.2 pull comparison is not written yet"
+      : "@skill/remote has no index v0.2 yet (archives, digest-pinned entries)";
+  parts.doctor =
+    typeof discovery.compareAgents === "function"
+      ? "the `skill doctor` row is not written yet"
+      : "@skill/discovery has no presets / `compareAgents` yet, so there is no `skill doctor`";
+  return parts;
+}
+
+/** Writes the charts beside the report; returns their names relative to it. */
+function writeCharts(out: string, results: BenchResults): { scaling?: string; latency?: string } {
+  const stem = basename(out).replace(/\.md$/i, "");
+  const charts: { scaling?: string; latency?: string } = {};
+  if (results.local.length > 0) {
+    charts.scaling = `${stem}-scaling.svg`;
+    writeFileSync(
+      join(dirname(out), charts.scaling),
+      scalingChart(results.local, { reference: REFERENCE, limits: LIMITS.load }),
+    );
+  }
+  const change = results.changes?.filter((c) => c.update.length > 0).at(-1);
+  if (change) {
+    charts.latency = `${stem}-latency.svg`;
+    writeFileSync(
+      join(dirname(out), charts.latency),
+      latencyChart(change, {
+        updateMs: LIMITS.updateMs,
+        eventMs: change.debounceMs + LIMITS.eventOverDebounceMs,
+      }),
+    );
+  }
+  return charts;
 }
 
 function machine(loadStart: number): Machine {
@@ -326,7 +508,10 @@ async function main(): Promise<number> {
   const started = performance.now();
   const loadStart = loadavg()[0] ?? 0;
   const local: LocalSeries[] = [];
+  const changes: ChangeSeries[] = [];
   const manifests = new Map<string, TreeManifest>();
+  const unavailable = await unavailableParts();
+  let startup: StartupResults | undefined;
 
   if (options.local) {
     for (const { size, skills } of SIZES.filter((s) => s.size !== "L" || options.size === "L")) {
@@ -338,6 +523,12 @@ async function main(): Promise<number> {
       );
       manifests.set(size, manifest);
       local.push(await measureLocal(manifest, size, options));
+      changes.push(await measureChanges(manifest, size));
+      if (size === "XS") {
+        const measured = await measureStartup(manifest, options);
+        if (typeof measured === "string") unavailable.startup = measured;
+        else startup = measured;
+      }
     }
   }
   const remote = options.remote ? await measureRemote(options) : undefined;
@@ -349,32 +540,40 @@ async function main(): Promise<number> {
     seed: options.seed,
     notes: options.notes,
     local,
+    ...(changes.length > 0 ? { changes } : {}),
+    ...(startup ? { startup } : {}),
+    unavailable,
     ...(remote ? { remote } : {}),
   };
-  const largest = local.at(-1);
-  const missed = targetRows({ ...partial, machine: machine(loadStart), durationMs: 0 }).some(
-    (r) => r.result !== "met" && r.result !== "–" && r.target.startsWith("ours"),
+  const loadMissed = evaluateTargets({ ...partial, machine: machine(loadStart), durationMs: 0 }).some(
+    (r) => r.verdict === "missed" && r.id.startsWith("load-"),
   );
-  const profile =
-    largest && (options.profile || missed)
-      ? await profileOurs(manifests.get(largest.size) as TreeManifest, largest.size)
-      : undefined;
+  const profiles: NonNullable<BenchResults["profiles"]>[number][] = [];
+  if (options.profile || loadMissed) {
+    for (const series of local)
+      profiles.push(await profileOurs(manifests.get(series.size) as TreeManifest, series.size));
+  }
 
   const results: BenchResults = {
     ...partial,
-    ...(profile ? { profile } : {}),
+    ...(profiles.length > 0 ? { profiles } : {}),
     machine: machine(loadStart),
     durationMs: performance.now() - started,
   };
   mkdirSync(TREES_DIR, { recursive: true });
   writeFileSync(join(TREES_DIR, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(options.out, renderReport(results));
+  mkdirSync(dirname(options.out), { recursive: true });
+  writeFileSync(options.out, renderReport(results, writeCharts(options.out, results)));
   log(`wrote ${options.out}`);
-  for (const row of targetRows(results))
-    log(`  ${row.result.replace(/\*/g, "").padEnd(7)} ${row.target}: ${row.measured}`);
+  const check = checkTargets(evaluateTargets(results));
+  for (const line of check.lines) log(`  ${line}`);
+  for (const row of earlierTargetRows(results))
+    log(`  (earlier) ${row.result.replace(/\*/g, "").padEnd(7)} ${row.target}: ${row.measured}`);
 
   const problems = [
     ...local.flatMap((s) => s.approaches.map((a) => a.problem && `${s.size} ${a.id}: ${a.problem}`)),
+    ...changes.map((c) => c.problem && `${c.size} update: ${c.problem}`),
+    ...(startup ? [startup.cli.problem && `start-up: ${startup.cli.problem}`] : []),
     ...(remote
       ? [remote.cold.pull, remote.cold.sequential, remote.warm, ...remoteMemoryStats(remote)].map(
           (a) => a.problem && `remote ${a.id}: ${a.problem}`,
@@ -382,7 +581,8 @@ async function main(): Promise<number> {
       : []),
   ].filter((p): p is string => Boolean(p));
   for (const p of problems) log(`MISMATCH ${p}`);
-  return problems.length > 0 ? 1 : 0;
+  if (problems.length > 0) return 1;
+  return options.check ? check.code : 0;
 }
 
 main().then(

@@ -1,0 +1,223 @@
+import { describe, expect, it } from "vitest";
+import type { RunRecord } from "./harness.js";
+import { type ApproachStats, approachStats, type BenchResults, type ChangeSeries } from "./report.js";
+import { distribution, quantile } from "./stats.js";
+import { checkTargets, evaluateTargets, TARGETS, type TargetRow } from "./targets.js";
+
+function stats(id: string, ms: number, rssMB = 60, extra: Partial<RunRecord> = {}): ApproachStats {
+  const records = [0.9, 1, 1.1].map((f) => ({ ms: ms * f, maxRssKB: rssMB * 1024, found: 100, ...extra }));
+  return approachStats(id, id, records, (r) => (r.found === 100 ? undefined : `found ${r.found}`));
+}
+
+function series(size: string, skills: number, oursMs: number, floorMs: number, oursRss = 60) {
+  return {
+    size,
+    skills,
+    files: skills * 20,
+    decoys: 0,
+    approaches: [stats("sync-floor", floorMs, 60), stats("ours", oursMs, oursRss)],
+  };
+}
+
+function change(size: string, update: number[], event: number[], lost = 0): ChangeSeries {
+  return {
+    size,
+    skills: 10_000,
+    debounceMs: 100,
+    update,
+    reload: [900, 1000, 1100],
+    event,
+    lost,
+    watchReadyMs: 1,
+    peakRssMB: 1,
+  };
+}
+
+const machine = {
+  cpu: "x",
+  cores: 2,
+  memGiB: 1,
+  node: "v20",
+  platform: "linux",
+  date: "2025-01-01",
+  loadStart: 0,
+  loadEnd: 0,
+};
+
+function run(parts: Partial<BenchResults>): BenchResults {
+  return {
+    command: "pnpm bench",
+    machine,
+    runs: 3,
+    warmup: 1,
+    seed: 1,
+    notes: [],
+    local: [],
+    durationMs: 1,
+    ...parts,
+  };
+}
+
+function row(rows: readonly TargetRow[], id: string): TargetRow {
+  const found = rows.find((r) => r.id === id);
+  if (!found) throw new Error(`no row ${id}`);
+  return found;
+}
+
+describe("the targets table", () => {
+  it("has one row per target, in the order of the issue", () => {
+    expect(TARGETS.map((t) => t.id)).toEqual([
+      "load-XS",
+      "load-S",
+      "load-L",
+      "rss-L",
+      "update-ms",
+      "update-vs-reload",
+      "event-ms",
+      "startup",
+      "pull-cold",
+      "pull-warm",
+      "doctor",
+    ]);
+  });
+
+  it("compares ours with the synchronous floor at each size: at the limit is met, above is missed", () => {
+    const rows = evaluateTargets(
+      run({
+        local: [series("XS", 100, 15, 10), series("S", 1000, 141, 100), series("L", 10_000, 130, 100, 61)],
+      }),
+    );
+    expect(row(rows, "load-XS")).toMatchObject({
+      verdict: "met",
+      value: 1.5,
+      measured: "1.50× (15.0 / 10.0 ms)",
+    });
+    expect(row(rows, "load-S")).toMatchObject({
+      verdict: "missed",
+      measured: expect.stringMatching(/^1\.41×/),
+    });
+    expect(row(rows, "load-L").verdict).toBe("met");
+    expect(row(rows, "rss-L")).toMatchObject({
+      verdict: "missed",
+      measured: expect.stringMatching(/^1\.02×/),
+    });
+  });
+
+  it("says a size that was not run is not measured, and why", () => {
+    const rows = evaluateTargets(run({ local: [series("XS", 100, 10, 10), series("S", 1000, 10, 10)] }));
+    for (const id of ["load-L", "rss-L", "update-ms", "update-vs-reload", "event-ms"]) {
+      expect(row(rows, id)).toMatchObject({
+        verdict: "not measured",
+        measured: "not measured: needs `--size L`",
+      });
+      expect(row(rows, id).value).toBeUndefined();
+    }
+  });
+
+  it("never counts a run that found the wrong skills as a measurement", () => {
+    const wrong = { ...series("XS", 100, 10, 10) };
+    wrong.approaches = [stats("sync-floor", 10), stats("ours", 5, 60, { found: 99 })];
+    const r = row(evaluateTargets(run({ local: [wrong] })), "load-XS");
+    expect(r.verdict).toBe("not measured");
+    expect(r.measured).toContain("found 99");
+  });
+
+  it("checks the update median in milliseconds and as a share of the full reload", () => {
+    const fast = evaluateTargets(run({ changes: [change("L", [10, 20, 30], [120, 130, 140])] }));
+    expect(row(fast, "update-ms")).toMatchObject({ verdict: "met", value: 20 });
+    expect(row(fast, "update-vs-reload")).toMatchObject({
+      verdict: "met",
+      measured: "1/50 (20.0 / 1,000 ms)",
+    });
+    expect(row(fast, "event-ms")).toMatchObject({ verdict: "met", value: 130 });
+
+    const slow = evaluateTargets(run({ changes: [change("L", [30, 40, 50], [140, 151, 160])] }));
+    expect(row(slow, "update-ms").verdict).toBe("missed");
+    expect(row(slow, "update-vs-reload").verdict).toBe("missed");
+    expect(row(slow, "event-ms").verdict).toBe("missed");
+  });
+
+  it("misses the end-to-end target when an edit never produced skill.changed", () => {
+    const rows = evaluateTargets(run({ changes: [change("L", [1], [110, 110], 1)] }));
+    expect(row(rows, "event-ms")).toMatchObject({
+      verdict: "missed",
+      measured: expect.stringContaining("1 edits lost"),
+    });
+    const none = evaluateTargets(run({ changes: [change("L", [1], [], 20)] }));
+    expect(row(none, "event-ms").verdict).toBe("not measured");
+  });
+
+  it("reads start-up, pulls and doctor from their parts, or says which feature is missing", () => {
+    const rows = evaluateTargets(
+      run({
+        startup: { skills: 100, cli: stats("cli", 90), node: stats("node", 45) },
+        unavailable: { pulls: "@skill/remote has no index v0.2 yet" },
+      }),
+    );
+    expect(row(rows, "startup")).toMatchObject({ verdict: "met", value: 2 });
+    expect(row(rows, "pull-cold")).toMatchObject({
+      verdict: "not measured",
+      measured: "not measured: @skill/remote has no index v0.2 yet",
+    });
+    expect(row(rows, "doctor").measured).toBe("not measured: local benchmarks not run (`--only remote`)");
+
+    const server = (requests: number) => ({
+      server: { requests, notModified: 0, fileBodies: 0, indexBodies: 1, bodyBytes: 10 },
+    });
+    const pulls = evaluateTargets(
+      run({
+        pulls: {
+          delayMs: 20,
+          skills: 500,
+          v1Cold: stats("v1", 9000, 60, server(2001)),
+          v2Cold: stats("v2", 3000, 60, server(501)),
+          v2Warm: stats("warm", 30, 60, server(1)),
+        },
+        doctor: {
+          size: "S",
+          skills: 1000,
+          presets: 10,
+          doctor: stats("doctor", 400),
+          onePreset: stats("preset", 100),
+        },
+      }),
+    );
+    expect(row(pulls, "pull-cold")).toMatchObject({ verdict: "met", value: 3 });
+    expect(row(pulls, "pull-warm")).toMatchObject({ verdict: "met", measured: "1 request (max of runs)" });
+    expect(row(pulls, "doctor")).toMatchObject({ verdict: "missed", value: 4 });
+  });
+});
+
+describe("--check", () => {
+  const rows = (...verdicts: TargetRow["verdict"][]): TargetRow[] =>
+    verdicts.map((verdict, i) => ({
+      id: `t${i}`,
+      what: `target ${i}`,
+      target: "≤ 1×",
+      measured: "x",
+      verdict,
+    }));
+
+  it("exits 1 when any target is missed", () => {
+    const result = checkTargets(rows("met", "missed", "not measured"));
+    expect(result.code).toBe(1);
+    expect(result.lines.at(-1)).toBe("FAIL: 1 met, 1 missed, 1 not measured");
+    expect(result.lines[1]).toMatch(/^missed\s+target 1/);
+  });
+
+  it("exits 0 when nothing is missed, and never counts a target not measured as met", () => {
+    const result = checkTargets(rows("met", "not measured"));
+    expect(result.code).toBe(0);
+    expect(result.lines.at(-1)).toBe("PASS: 1 met, 0 missed, 1 not measured");
+  });
+});
+
+describe("distributions", () => {
+  it("interpolates quantiles and ignores values that are not finite", () => {
+    expect(quantile([1, 2, 3, 4], 0.5)).toBe(2.5);
+    expect(quantile([10, 0, Number.NaN, 5], 0.5)).toBe(5);
+    expect(quantile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], 0.9)).toBe(10);
+    expect(quantile([], 0.5)).toBeNaN();
+    expect(distribution([3, 1, 2])).toEqual({ n: 3, median: 2, p10: 1.2, p90: 2.8, min: 1, max: 3 });
+  });
+});

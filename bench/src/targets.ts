@@ -1,0 +1,280 @@
+import type { ApproachStats, BenchResults, ChangeSeries, LocalSeries } from "./report.js";
+import { quantile } from "./stats.js";
+
+export type Verdict = "met" | "missed" | "not measured";
+
+/** One row of the targets table: what was asked, what this run measured, and the verdict. */
+export interface TargetRow {
+  readonly id: string;
+  readonly what: string;
+  readonly target: string;
+  /** What was measured, or why nothing was. */
+  readonly measured: string;
+  /** The number compared with the limit (a ratio, milliseconds or a count); absent when not measured. */
+  readonly value?: number;
+  readonly verdict: Verdict;
+}
+
+/** What a target's measurement found: the value, its wording, and whether it meets the limit. */
+interface Measurement {
+  readonly value: number;
+  readonly measured: string;
+  readonly ok: boolean;
+}
+
+/** A target: how to read it from one run's results; a string is the reason it was not measured. */
+export interface TargetSpec {
+  readonly id: string;
+  readonly what: string;
+  readonly target: string;
+  readonly measure: (results: BenchResults) => Measurement | string;
+}
+
+/** The reference every load target is measured against (`src/approaches/sync-floor.ts`). */
+export const REFERENCE = "sync-floor";
+
+/** Limits of the targets table (medians, ratios within one run). */
+export const LIMITS = {
+  load: { XS: 1.5, S: 1.4, L: 1.3 } as Readonly<Record<string, number>>,
+  rssAtL: 1.0,
+  updateMs: 20,
+  updateShareOfReload: 1 / 30,
+  eventOverDebounceMs: 50,
+  startup: 2.0,
+  pullSpeedup: 3,
+  warmRequests: 1,
+  doctorOverPreset: 3,
+} as const;
+
+const SKILLS_AT: Readonly<Record<string, string>> = { XS: "100", S: "1,000", L: "10,000" };
+
+export function ratio(n: number): string {
+  return Number.isFinite(n) ? `${n.toFixed(2)}×` : "–";
+}
+
+export function ms(n: number): string {
+  if (!Number.isFinite(n)) return "–";
+  return n >= 100 ? Math.round(n).toLocaleString("en-US") : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+}
+
+function series(results: BenchResults, size: string): LocalSeries | undefined {
+  return results.local.find((s) => s.size === size);
+}
+
+function approach(s: LocalSeries | undefined, id: string): ApproachStats | undefined {
+  return s?.approaches.find((a) => a.id === id);
+}
+
+function changesAt(results: BenchResults, size: string): ChangeSeries | undefined {
+  return results.changes?.find((c) => c.size === size);
+}
+
+/** Why a size is missing from this run. */
+function missingSize(results: BenchResults, size: string): string {
+  if (results.local.length === 0) return "not measured: local benchmarks not run (`--only remote`)";
+  return size === "L" ? "not measured: needs `--size L`" : `not measured: size ${size} not run`;
+}
+
+/** Why a part of the bench has no results: the missing feature, or the option that skipped it. */
+function missingPart(results: BenchResults, part: string, skipped: string): string {
+  const why = results.unavailable?.[part];
+  return why ? `not measured: ${why}` : `not measured: ${skipped}`;
+}
+
+/** A result that failed its correctness check is never a measurement. */
+function broken(a: ApproachStats | undefined): string | undefined {
+  return a?.problem ? `not measured: ${a.id} did not find the expected result (${a.problem})` : undefined;
+}
+
+function loadTarget(size: string): TargetSpec {
+  const limit = LIMITS.load[size] as number;
+  return {
+    id: `load-${size}`,
+    what: `discover + load, ${SKILLS_AT[size]} skills, ours / synchronous floor (median wall time)`,
+    target: `≤ ${limit}×`,
+    measure(results) {
+      const s = series(results, size);
+      const ours = approach(s, "ours");
+      const floor = approach(s, REFERENCE);
+      if (!ours || !floor) return missingSize(results, size);
+      const bad = broken(ours) ?? broken(floor);
+      if (bad) return bad;
+      const value = ours.time.median / floor.time.median;
+      return {
+        value,
+        measured: `${ratio(value)} (${ms(ours.time.median)} / ${ms(floor.time.median)} ms)`,
+        ok: value <= limit,
+      };
+    },
+  };
+}
+
+/** The targets table, in order. Adding a row is adding a spec here. */
+export const TARGETS: readonly TargetSpec[] = [
+  loadTarget("XS"),
+  loadTarget("S"),
+  loadTarget("L"),
+  {
+    id: "rss-L",
+    what: "peak RSS at 10,000 skills, ours / synchronous floor",
+    target: `≤ ${LIMITS.rssAtL.toFixed(1)}×`,
+    measure(results) {
+      const s = series(results, "L");
+      const ours = approach(s, "ours");
+      const floor = approach(s, REFERENCE);
+      if (!ours || !floor) return missingSize(results, "L");
+      const value = ours.rssMB.median / floor.rssMB.median;
+      return {
+        value,
+        measured: `${ratio(value)} (${ours.rssMB.median.toFixed(1)} / ${floor.rssMB.median.toFixed(1)} MB)`,
+        ok: value <= LIMITS.rssAtL,
+      };
+    },
+  },
+  {
+    id: "update-ms",
+    what: "one changed SKILL.md among 10,000: `service.update` of that file (median)",
+    target: `≤ ${LIMITS.updateMs} ms`,
+    measure(results) {
+      const c = changesAt(results, "L");
+      if (!c) return missingSize(results, "L");
+      if (c.problem) return `not measured: ${c.problem}`;
+      const value = quantile(c.update, 0.5);
+      return {
+        value,
+        measured: `${ms(value)} ms (p90 ${ms(quantile(c.update, 0.9))} ms, ${c.update.length} edits)`,
+        ok: value <= LIMITS.updateMs,
+      };
+    },
+  },
+  {
+    id: "update-vs-reload",
+    what: "the same, as a share of a full reload (medians)",
+    target: "≤ 1/30",
+    measure(results) {
+      const c = changesAt(results, "L");
+      if (!c) return missingSize(results, "L");
+      if (c.problem) return `not measured: ${c.problem}`;
+      const update = quantile(c.update, 0.5);
+      const reload = quantile(c.reload, 0.5);
+      const value = update / reload;
+      return {
+        value,
+        measured: `1/${Math.round(reload / update).toLocaleString("en-US")} (${ms(update)} / ${ms(reload)} ms)`,
+        ok: value <= LIMITS.updateShareOfReload,
+      };
+    },
+  },
+  {
+    id: "event-ms",
+    what: "the same, end to end: file written → `skill.changed` through `watchSkills` (median)",
+    target: `≤ debounce + ${LIMITS.eventOverDebounceMs} ms`,
+    measure(results) {
+      const c = changesAt(results, "L");
+      if (!c) return missingSize(results, "L");
+      if (c.problem) return `not measured: ${c.problem}`;
+      if (c.event.length === 0) return `not measured: no \`skill.changed\` arrived (${c.lost} edits lost)`;
+      const value = quantile(c.event, 0.5);
+      const limit = c.debounceMs + LIMITS.eventOverDebounceMs;
+      const lost = c.lost > 0 ? `, ${c.lost} edits lost` : "";
+      return {
+        value,
+        measured: `${ms(value)} ms with a ${c.debounceMs} ms debounce (p90 ${ms(quantile(c.event, 0.9))} ms${lost})`,
+        ok: value <= limit && c.lost === 0,
+      };
+    },
+  },
+  {
+    id: "startup",
+    what: "`skill list` at 100 skills, whole process, / `node -e 0` (medians)",
+    target: `≤ ${LIMITS.startup.toFixed(1)}×`,
+    measure(results) {
+      const st = results.startup;
+      if (!st) return missingPart(results, "startup", "local benchmarks not run (`--only remote`)");
+      const bad = broken(st.cli);
+      if (bad) return bad;
+      const value = st.cli.time.median / st.node.time.median;
+      return {
+        value,
+        measured: `${ratio(value)} (${ms(st.cli.time.median)} / ${ms(st.node.time.median)} ms)`,
+        ok: value <= LIMITS.startup,
+      };
+    },
+  },
+  {
+    id: "pull-cold",
+    what: "cold pull of a 500-skill pack at 20 ms latency, v0.1 per-file / v0.2 archives",
+    target: `v0.2 ≥ ${LIMITS.pullSpeedup}× faster`,
+    measure(results) {
+      const p = results.pulls;
+      if (!p) return missingPart(results, "pulls", "remote benchmarks not run (`--only local`)");
+      const bad = broken(p.v1Cold) ?? broken(p.v2Cold);
+      if (bad) return bad;
+      const value = p.v1Cold.time.median / p.v2Cold.time.median;
+      return {
+        value,
+        measured: `${ratio(value)} faster (v0.1 ${ms(p.v1Cold.time.median)} ms, v0.2 ${ms(p.v2Cold.time.median)} ms)`,
+        ok: value >= LIMITS.pullSpeedup,
+      };
+    },
+  },
+  {
+    id: "pull-warm",
+    what: "warm pull of an unchanged digest-pinned pack",
+    target: `${LIMITS.warmRequests} request`,
+    measure(results) {
+      const p = results.pulls;
+      if (!p) return missingPart(results, "pulls", "remote benchmarks not run (`--only local`)");
+      const bad = broken(p.v2Warm);
+      if (bad) return bad;
+      const value = p.v2Warm.server?.requests.max ?? Number.NaN;
+      if (!Number.isFinite(value)) return "not measured: the server counted no requests";
+      return {
+        value,
+        measured: `${value} request${value === 1 ? "" : "s"} (max of runs)`,
+        ok: value <= LIMITS.warmRequests,
+      };
+    },
+  },
+  {
+    id: "doctor",
+    what: "`skill doctor` over the 10 presets at 1,000 skills / one preset's load (medians)",
+    target: `≤ ${LIMITS.doctorOverPreset}×`,
+    measure(results) {
+      const d = results.doctor;
+      if (!d) return missingPart(results, "doctor", "local benchmarks not run (`--only remote`)");
+      const bad = broken(d.doctor) ?? broken(d.onePreset);
+      if (bad) return bad;
+      const value = d.doctor.time.median / d.onePreset.time.median;
+      return {
+        value,
+        measured: `${ratio(value)} (${ms(d.doctor.time.median)} / ${ms(d.onePreset.time.median)} ms)`,
+        ok: value <= LIMITS.doctorOverPreset,
+      };
+    },
+  },
+];
+
+/** Every target of `specs` against one run. */
+export function evaluateTargets(results: BenchResults, specs: readonly TargetSpec[] = TARGETS): TargetRow[] {
+  return specs.map((spec) => {
+    const m = spec.measure(results);
+    const head = { id: spec.id, what: spec.what, target: spec.target };
+    if (typeof m === "string") return { ...head, measured: m, verdict: "not measured" };
+    return { ...head, measured: m.measured, value: m.value, verdict: m.ok ? "met" : "missed" };
+  });
+}
+
+/**
+ * What `--check` prints and its exit code: 1 when any target was missed. A target not measured
+ * is listed as such: it is neither met nor missed.
+ */
+export function checkTargets(rows: readonly TargetRow[]): { readonly code: 0 | 1; readonly lines: string[] } {
+  const count = (v: Verdict) => rows.filter((r) => r.verdict === v).length;
+  const lines = rows.map((r) => `${r.verdict.padEnd(12)} ${r.what} ${r.target}: ${r.measured}`);
+  const missed = count("missed");
+  lines.push(
+    `${missed > 0 ? "FAIL" : "PASS"}: ${count("met")} met, ${missed} missed, ${count("not measured")} not measured`,
+  );
+  return { code: missed > 0 ? 1 : 0, lines };
+}
