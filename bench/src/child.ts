@@ -11,15 +11,18 @@ if (!load) throw new Error(`Unknown approach ${JSON.stringify(task.approach)}`);
 // Modules load before the clock starts: every approach is timed on its work alone.
 const { run } = (await load()) as { run: (input: unknown) => Promise<LocalOutput & RemoteOutput> };
 
+const cpu = process.cpuUsage();
 const start = performance.now();
 const output = await run(task.input);
 const ms = performance.now() - start;
+const used = process.cpuUsage(cpu);
 
 const { pairs: found, wallMs, ...rest } = output;
 const pairs = typeof found === "function" ? found() : found;
 const result: ChildResult = {
   ...rest,
   ms: wallMs ?? ms,
+  cpuMs: (used.user + used.system) / 1000,
   maxRssKB: process.resourceUsage().maxRSS,
   ...(pairs ? { checksum: skillChecksum(pairs) } : {}),
 };

@@ -8,6 +8,8 @@ import type { ServerStats } from "./remote-server.js";
 export interface ChildResult {
   /** Wall time of the work, measured inside the child (module loading excluded). */
   readonly ms: number;
+  /** CPU time (user + system) the child spent on the work, in milliseconds. */
+  readonly cpuMs?: number;
   /** The child's peak resident set size, from `process.resourceUsage().maxRSS`, in KiB. */
   readonly maxRssKB: number;
   /** Skills found (or downloaded). */
