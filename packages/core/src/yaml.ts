@@ -1,4 +1,17 @@
-import jsYaml from "js-yaml";
+import { createRequire } from "node:module";
+
+type JsYaml = typeof import("js-yaml");
+
+let jsYaml: JsYaml | undefined;
+
+/**
+ * js-yaml, loaded on first use: js-yaml 3 also loads esprima (its full schema's `!!js/function`),
+ * and a load whose frontmatters are all simple never needs either.
+ */
+function yamlParser(): JsYaml {
+  jsYaml ??= createRequire(import.meta.url)("js-yaml") as JsYaml;
+  return jsYaml;
+}
 
 /** A YAML error with the 1-based line inside the frontmatter text, where js-yaml gave one. */
 export interface YamlFailure {
@@ -20,7 +33,7 @@ export function parseYaml(text: string): YamlResult {
   const simple = parseSimpleMapping(text);
   if (simple !== undefined) return { ok: true, value: simple };
   try {
-    const value = jsYaml.safeLoad(text);
+    const value = yamlParser().safeLoad(text);
     return { ok: true, value: value === undefined ? null : value };
   } catch (error) {
     const mark = (error as { mark?: { line?: number } }).mark;
@@ -33,8 +46,8 @@ export function parseYaml(text: string): YamlResult {
  * Characters js-yaml refuses anywhere in a stream (its `PATTERN_NON_PRINTABLE`), tabs, CR and
  * other line breaks, and lone surrogates (with `u`, a surrogate range matches only those).
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters the simple reader leaves to js-yaml
 const UNSAFE_TEXT =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters the simple reader leaves to js-yaml
   /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u2028\u2029\uFEFF\uFFFE\uFFFF]|[\uD800-\uDFFF]/u;
 /** A top-level key of the simple form: `name:` followed by a space and a value, or by a block scalar header. */
 const SIMPLE_KEY = /^([A-Za-z_][A-Za-z0-9_-]*):(?: (.*))?$/;
