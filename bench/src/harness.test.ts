@@ -76,6 +76,12 @@ describe("every approach in a child process, on a tiny tree", () => {
     }
   }, 60_000);
 
+  it("the doctor child compares every preset and counts what the default preset loads", async () => {
+    const result = await runChild({ approach: "doctor", input: layout() });
+    expect(result.found).toBe(30);
+    expect(Number(result.samples?.agents)).toBeGreaterThanOrEqual(10);
+  }, 60_000);
+
   it("the start-up child times a whole process and reads the count `skill list` prints", async () => {
     const result = await runChild({
       approach: "startup",

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { urlToDirName } from "@skill/remote";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runChild } from "./harness.js";
-import { bigFilePack, type PackServer, skillPack, startPackServer } from "./remote-server.js";
+import { bigFilePack, type PackServer, packV2, skillPack, startPackServer } from "./remote-server.js";
 
 const pack = skillPack({ skills: 5, filesPerSkill: 4 });
 const BIG = 200_000;
@@ -12,8 +12,8 @@ let server: PackServer;
 let work: string;
 
 beforeAll(async () => {
-  server = await startPackServer({ pack, big: bigFilePack(BIG) });
   work = mkdtempSync(join(tmpdir(), "skill-bench-remote-"));
+  server = await startPackServer({ pack, pack2: await packV2(pack, work), big: bigFilePack(BIG) });
 });
 
 afterAll(async () => {
@@ -92,5 +92,30 @@ describe("download approaches in a child process, on a tiny pack", () => {
     expect(warm).toMatchObject({ found: 5, fromCache: false });
     expect(server.stats().requests).toBeGreaterThan(0);
     expectCopy(join(cacheDir, urlToDirName(server.url("pack"))));
+  }, 60_000);
+
+  it("serves the same pack as index v0.2: one archive per skill cold, one request warm", async () => {
+    const index = (await (await fetch(`${server.url("pack2")}index.json`)).json()) as {
+      $schema?: string;
+      skills: { name: string; type: string; url: string; digest: string }[];
+    };
+    expect(index.$schema).toMatch(/0\.2/);
+    expect(index.skills.map((s) => s.type)).toEqual(pack.skills.map(() => "archive"));
+    const archive = await fetch(new URL(index.skills[0]?.url ?? "", `${server.url("pack2")}index.json`));
+    expect(archive.status).toBe(200);
+    expect(archive.headers.get("content-type")).toBe("application/gzip");
+
+    server.resetStats();
+    const cacheDir = join(work, "cache-v2");
+    const cold = await runChild({ approach: "pull", input: { url: server.url("pack2"), cacheDir } });
+    expect(cold).toMatchObject({ found: 5, fromCache: false, skipped: 0 });
+    // The index once, then each skill's archive once: no request per file.
+    expect(server.stats().requests).toBe(1 + 5);
+    expectCopy(join(cacheDir, urlToDirName(server.url("pack2"))));
+
+    server.resetStats();
+    const warm = await runChild({ approach: "pull", input: { url: server.url("pack2"), cacheDir } });
+    expect(warm).toMatchObject({ found: 5, fromCache: false });
+    expect(server.stats()).toMatchObject({ requests: 1, fileBodies: 0 });
   }, 60_000);
 });

@@ -114,6 +114,41 @@ describe("the report", () => {
     expect(text).not.toContain("## Remote");
   });
 
+  it("renders the pulls, doctor and findings sections, with the v0.2 speed-up and warm requests", () => {
+    const server = (requests: number) => ({
+      server: { requests, notModified: 0, fileBodies: 0, indexBodies: 1, bodyBytes: 100 },
+    });
+    const text = renderReport({
+      ...results(150),
+      pulls: {
+        delayMs: 20,
+        skills: 500,
+        v1Cold: stats("pull", 6000, 80, server(2001)),
+        v2Cold: stats("pull-v2", 1500, 80, server(501)),
+        v2Warm: stats("warm-v2", 30, 60, server(1)),
+      },
+      doctor: {
+        size: "S",
+        skills: 1000,
+        presets: 11,
+        doctor: stats("doctor", 300, 90),
+        onePreset: stats("ours", 150, 70),
+      },
+    });
+    expect(text).toContain("## Pulls: index v0.1 against v0.2");
+    expect(text).toContain(
+      "v0.2 is 4.00× faster cold; a warm pull of the unchanged v0.2 pack made 1 request(s) at most.",
+    );
+    expect(text).toContain(
+      "| cold pull of a 500-skill pack at 20 ms latency, v0.1 per-file / v0.2 archives | v0.2 ≥ 3× faster | 4.00× faster",
+    );
+    expect(text).toContain("## `skill doctor`");
+    expect(text).toContain(
+      "| `skill doctor` over the 10 presets at 1,000 skills / one preset's load (medians) | ≤ 3× | 2.00× (300 / 150 ms) | met |",
+    );
+    expect(text).toContain("### Where ours spent the difference to the floor, and what was changed");
+  });
+
   it("names no chart file it was not given", () => {
     const text = renderReport(results(150));
     expect(text).not.toContain(".svg)");

@@ -1,3 +1,4 @@
+import { FINDINGS } from "./findings.js";
 import type { RunRecord, Summary } from "./harness.js";
 import { summarize } from "./harness.js";
 import type { ProfileSummary } from "./profile.js";
@@ -452,7 +453,7 @@ function pullsSection(p: PullComparison): string {
     mark(a),
   ]);
   return [
-    `One pack of ${int(p.skills)} skills served by the loopback server with ${p.delayMs} ms before every answer, pulled by \`pull\` from its v0.1 index (a request per file) and from its v0.2 index (one archive or SKILL.md per skill, digest-pinned); then pulled again, unchanged, into the same cache.`,
+    `One pack of ${int(p.skills)} skills × 4 files served by the loopback server with ${p.delayMs} ms before every answer, pulled by \`pull\` (defaults) from a v0.1 index (a request per file) and from the v0.2 index \`writeManifest\` writes for the same folder (one digest-pinned \`.tar.gz\` per skill), cold into a fresh cache each run; then the v0.2 pack again, unchanged, into a cache that holds it. The cold runs are interleaved with the sequential baseline of the next section.`,
     "",
     table(
       [
@@ -469,6 +470,8 @@ function pullsSection(p: PullComparison): string {
       ["l", "r", "r", "r", "r", "r", "r", "r", "l"],
       rows,
     ),
+    "",
+    `v0.2 is ${ratio(p.v1Cold.time.median / p.v2Cold.time.median)} faster cold; a warm pull of the unchanged v0.2 pack made ${p.v2Warm.server ? int(p.v2Warm.server.requests.max) : "–"} request(s) at most.`,
   ].join("\n");
 }
 
@@ -636,7 +639,10 @@ export function renderReport(results: BenchResults, charts: Charts = {}): string
     "## Discovery and load",
   );
   for (const series of results.local) out.push("", localSection(series));
-  if (results.local.length > 0) out.push("", "### Scaling", "", scalingSection(results.local));
+  if (results.local.length > 0) {
+    out.push("", "### Scaling", "", scalingSection(results.local));
+    out.push("", "### Where ours spent the difference to the floor, and what was changed", "", FINDINGS);
+  }
   if (results.changes && results.changes.length > 0)
     out.push("", "## Costs of change", "", changesSection(results.changes, charts));
   if (results.startup) out.push("", "## Start-up: `skill list`", "", startupSection(results.startup));

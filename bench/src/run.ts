@@ -10,15 +10,24 @@ import type { ApproachId } from "./approaches/registry.js";
 import type { UpdateSamples } from "./approaches/update.js";
 import { interleave, mismatch, type Plan, type RunRecord, runChild } from "./harness.js";
 import { summarizeProfile } from "./profile.js";
-import { bigFilePack, type Pack, type PackServer, skillPack, startPackServer } from "./remote-server.js";
+import {
+  bigFilePack,
+  type Pack,
+  type PackServer,
+  packV2,
+  skillPack,
+  startPackServer,
+} from "./remote-server.js";
 import {
   type ApproachStats,
   approachStats,
   type BenchResults,
   type ChangeSeries,
+  type DoctorResults,
   earlierTargetRows,
   type LocalSeries,
   type Machine,
+  type PullComparison,
   type RemoteResults,
   renderReport,
   type StartupResults,
@@ -52,7 +61,7 @@ const MIB = 1024 * 1024;
 const BIG_FILE_BYTES = 50 * MIB;
 const HUGE_FILE_BYTES = 200 * MIB;
 const LOCAL_APPROACHES: readonly {
-  readonly id: Exclude<ApproachId, "pull" | "sequential-fetch" | "update" | "startup">;
+  readonly id: Exclude<ApproachId, "pull" | "sequential-fetch" | "update" | "startup" | "doctor">;
   readonly label: string;
 }[] = [
   { id: "sync-floor", label: "synchronous floor (fdir sync + readFileSync + indexOf)" },
@@ -232,6 +241,38 @@ async function measureChanges(manifest: TreeManifest, size: string): Promise<Cha
   }
 }
 
+/** `compareAgents` (what `skill doctor` runs: every preset) against one preset's load, interleaved. */
+async function measureDoctor(manifest: TreeManifest, size: string, options: Options): Promise<DoctorResults> {
+  const layout = layoutOf(manifest);
+  log(`${size}: skill doctor (compareAgents over every preset) vs one preset's load`);
+  const records = await interleave(
+    [
+      { id: "doctor", task: () => ({ approach: "doctor", input: layout }) },
+      { id: "ours", task: () => ({ approach: "ours", input: layout }) },
+    ],
+    { ...options, onRun: progress(size, options) },
+  );
+  const doctor = records.get("doctor") ?? [];
+  const presets = Number(doctor[0]?.samples?.agents ?? Number.NaN);
+  return {
+    size,
+    skills: manifest.skills,
+    presets,
+    doctor: approachStats(
+      "doctor",
+      `\`compareAgents\` over ${presets} presets (what \`skill doctor\` runs)`,
+      doctor,
+      (r) => mismatch(r, manifest),
+    ),
+    onePreset: approachStats(
+      "ours",
+      "one preset's load (ours, default preset)",
+      records.get("ours") ?? [],
+      (r) => mismatch(r, manifest),
+    ),
+  };
+}
+
 const CLI = join(BENCH_DIR, "..", "apps", "demo", "dist", "cli.js");
 
 /** `skill list` on the tree as a whole process, against `node -e 0`, interleaved. */
@@ -288,15 +329,17 @@ function freshDir(parent: string): string {
   return mkdtempSync(join(parent, "run-"));
 }
 
-async function measureRemote(options: Options): Promise<RemoteResults> {
+async function measureRemote(options: Options): Promise<{ remote: RemoteResults; pulls: PullComparison }> {
+  const work = mkdtempSync(join(tmpdir(), "skill-bench-remote-"));
+  const pack = skillPack({ skills: REMOTE_SKILLS, filesPerSkill: REMOTE_FILES_PER_SKILL });
   const packs = {
-    pack: skillPack({ skills: REMOTE_SKILLS, filesPerSkill: REMOTE_FILES_PER_SKILL }),
+    pack,
+    pack2: await packV2(pack, work),
     small: bigFilePack(1024),
     big: bigFilePack(BIG_FILE_BYTES),
     huge: bigFilePack(HUGE_FILE_BYTES),
   };
   const server = await startPackServer(packs, { delayMs: options.delayMs });
-  const work = mkdtempSync(join(tmpdir(), "skill-bench-remote-"));
   try {
     return await remoteSeries(server, packs, work, options);
   } finally {
@@ -307,11 +350,10 @@ async function measureRemote(options: Options): Promise<RemoteResults> {
 
 async function remoteSeries(
   server: PackServer,
-  packs: Readonly<Record<"pack" | "small" | "big" | "huge", Pack>>,
+  packs: Readonly<Record<"pack" | "pack2" | "small" | "big" | "huge", Pack>>,
   work: string,
   options: Options,
-): Promise<RemoteResults> {
-  const url = server.url("pack");
+): Promise<{ remote: RemoteResults; pulls: PullComparison }> {
   const limits = { maxFileBytes: 2 * HUGE_FILE_BYTES, maxTotalBytes: 2 * HUGE_FILE_BYTES };
   /** A download into a fresh folder per run, checked file by file against the pack afterwards. */
   const downloadPlan = (
@@ -342,36 +384,45 @@ async function remoteSeries(
   const check = (skills: number) => (r: RunRecord) =>
     r.problem ?? (r.found === skills ? undefined : `found ${r.found} skills, expected ${skills}`);
 
-  log(`remote: cold pull vs sequential fetch (${REMOTE_SKILLS} × ${REMOTE_FILES_PER_SKILL} files)`);
+  log(
+    `remote: cold pull (index v0.1 and v0.2) vs sequential fetch (${REMOTE_SKILLS} × ${REMOTE_FILES_PER_SKILL} files)`,
+  );
   const cold = await interleave(
-    [downloadPlan("pull", "pull", "pack"), downloadPlan("sequential", "sequential-fetch", "pack")],
+    [
+      downloadPlan("pull", "pull", "pack"),
+      downloadPlan("pull-v2", "pull", "pack2"),
+      downloadPlan("sequential", "sequential-fetch", "pack"),
+    ],
     {
       ...options,
       onRun: progress("cold", options),
     },
   );
 
-  log("remote: warm pull");
-  const warmDir = freshDir(work);
-  await runChild({ approach: "pull", input: { url, cacheDir: warmDir } });
-  const warm = await interleave(
-    [
-      {
-        id: "warm",
-        task: () => {
-          server.resetStats();
-          return { approach: "pull", input: { url, cacheDir: warmDir } };
-        },
-        after: (result) => {
-          const problem = result.fromCache
-            ? "served from cache: the server was not reached"
-            : checkDownload(join(warmDir, urlToDirName(url)), packs.pack);
-          return { server: server.stats(), ...(problem ? { problem } : {}) };
-        },
+  log("remote: warm pulls (index v0.1 and v0.2)");
+  /** Pulls into one cache, filled once before the runs: every run finds the pack unchanged. */
+  const warmPlan = async (id: string, pack: "pack" | "pack2"): Promise<Plan> => {
+    const target = server.url(pack);
+    const cacheDir = freshDir(work);
+    await runChild({ approach: "pull", input: { url: target, cacheDir } });
+    return {
+      id,
+      task: () => {
+        server.resetStats();
+        return { approach: "pull", input: { url: target, cacheDir } };
       },
-    ],
-    { ...options, onRun: progress("warm", options) },
-  );
+      after: (result) => {
+        const problem = result.fromCache
+          ? "served from cache: the server was not reached"
+          : checkDownload(join(cacheDir, urlToDirName(target)), packs[pack]);
+        return { server: server.stats(), ...(problem ? { problem } : {}) };
+      },
+    };
+  };
+  const warm = await interleave([await warmPlan("warm", "pack"), await warmPlan("warm-v2", "pack2")], {
+    ...options,
+    onRun: progress("warm", options),
+  });
 
   log(`remote: peak RSS while pulling one big file`);
   const memory = await interleave(
@@ -388,7 +439,14 @@ async function remoteSeries(
   const get = (map: Map<string, RunRecord[]>, id: string) => map.get(id) ?? [];
   const stats = (map: Map<string, RunRecord[]>, id: string, label: string, skills: number): ApproachStats =>
     approachStats(id, label, get(map, id), check(skills));
-  return {
+  const pulls: PullComparison = {
+    delayMs: options.delayMs,
+    skills: REMOTE_SKILLS,
+    v1Cold: stats(cold, "pull", "index v0.1, cold (a request per file)", REMOTE_SKILLS),
+    v2Cold: stats(cold, "pull-v2", "index v0.2, cold (an archive per skill)", REMOTE_SKILLS),
+    v2Warm: stats(warm, "warm-v2", "index v0.2, warm (unchanged, same cache)", REMOTE_SKILLS),
+  };
+  const remote: RemoteResults = {
     delayMs: options.delayMs,
     skills: REMOTE_SKILLS,
     files: REMOTE_SKILLS * REMOTE_FILES_PER_SKILL,
@@ -417,6 +475,7 @@ async function remoteSeries(
       ),
     },
   };
+  return { remote, pulls };
 }
 
 function remoteMemoryStats(remote: RemoteResults): ApproachStats[] {
@@ -436,22 +495,6 @@ async function profileOurs(
   if (!file) throw new Error(`node --cpu-prof wrote no profile in ${dir}`);
   log(`profile: ${join(dir, file)}`);
   return { size, summary: summarizeProfile(join(dir, file)) };
-}
-
-/** Parts of the bench whose feature is not in the packages yet, and why. */
-async function unavailableParts(): Promise<Record<string, string>> {
-  const remote = (await import("@skill/remote")) as Record<string, unknown>;
-  const discovery = (await import("@skill/discovery")) as Record<string, unknown>;
-  const parts: Record<string, string> = {};
-  parts.pulls =
-    typeof remote.verifyCache === "function"
-      ? "the v0.1/v0.2 pull comparison is not written yet"
-      : "@skill/remote has no index v0.2 yet (archives, digest-pinned entries)";
-  parts.doctor =
-    typeof discovery.compareAgents === "function"
-      ? "the `skill doctor` row is not written yet"
-      : "@skill/discovery has no presets / `compareAgents` yet, so there is no `skill doctor`";
-  return parts;
 }
 
 /** Writes the charts beside the report; returns their names relative to it. */
@@ -510,8 +553,9 @@ async function main(): Promise<number> {
   const local: LocalSeries[] = [];
   const changes: ChangeSeries[] = [];
   const manifests = new Map<string, TreeManifest>();
-  const unavailable = await unavailableParts();
+  const unavailable: Record<string, string> = {};
   let startup: StartupResults | undefined;
+  let doctor: DoctorResults | undefined;
 
   if (options.local) {
     for (const { size, skills } of SIZES.filter((s) => s.size !== "L" || options.size === "L")) {
@@ -529,9 +573,11 @@ async function main(): Promise<number> {
         if (typeof measured === "string") unavailable.startup = measured;
         else startup = measured;
       }
+      if (size === "S") doctor = await measureDoctor(manifest, size, options);
     }
   }
-  const remote = options.remote ? await measureRemote(options) : undefined;
+  const measured = options.remote ? await measureRemote(options) : undefined;
+  const remote = measured?.remote;
 
   const partial = {
     command: `pnpm bench${options.size === "L" ? " --size L" : ""}`,
@@ -542,6 +588,8 @@ async function main(): Promise<number> {
     local,
     ...(changes.length > 0 ? { changes } : {}),
     ...(startup ? { startup } : {}),
+    ...(doctor ? { doctor } : {}),
+    ...(measured ? { pulls: measured.pulls } : {}),
     unavailable,
     ...(remote ? { remote } : {}),
   };
@@ -574,6 +622,12 @@ async function main(): Promise<number> {
     ...local.flatMap((s) => s.approaches.map((a) => a.problem && `${s.size} ${a.id}: ${a.problem}`)),
     ...changes.map((c) => c.problem && `${c.size} update: ${c.problem}`),
     ...(startup ? [startup.cli.problem && `start-up: ${startup.cli.problem}`] : []),
+    ...(doctor
+      ? [doctor.doctor, doctor.onePreset].map((a) => a.problem && `doctor ${a.id}: ${a.problem}`)
+      : []),
+    ...(measured
+      ? [measured.pulls.v2Cold, measured.pulls.v2Warm].map((a) => a.problem && `remote ${a.id}: ${a.problem}`)
+      : []),
     ...(remote
       ? [remote.cold.pull, remote.cold.sequential, remote.warm, ...remoteMemoryStats(remote)].map(
           (a) => a.problem && `remote ${a.id}: ${a.problem}`,

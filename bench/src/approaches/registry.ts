@@ -6,6 +6,7 @@ export const APPROACHES = {
   "opencode-style": () => import("./opencode-style.js"),
   ours: () => import("./ours.js"),
   update: () => import("./update.js"),
+  doctor: () => import("./doctor.js"),
   startup: () => import("./startup.js"),
   pull: () => import("./pull.js"),
   "sequential-fetch": () => import("./sequential-fetch.js"),
