@@ -144,7 +144,7 @@ describe("the report", () => {
     );
     expect(text).toContain("## `skill doctor`");
     expect(text).toContain(
-      "| `skill doctor` over the 10 presets at 1,000 skills / one preset's load (medians) | ≤ 3× | 2.00× (300 / 150 ms) | met |",
+      "| `skill doctor` over every preset (10 agents and the default) at 1,000 skills / one preset's load (medians) | ≤ 3× | 2.00× (300 / 150 ms) | met |",
     );
     expect(text).toContain("### Where ours spent the difference to the floor, and what was changed");
   });

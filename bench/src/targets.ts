@@ -238,7 +238,7 @@ export const TARGETS: readonly TargetSpec[] = [
   },
   {
     id: "doctor",
-    what: "`skill doctor` over the 10 presets at 1,000 skills / one preset's load (medians)",
+    what: "`skill doctor` over every preset (10 agents and the default) at 1,000 skills / one preset's load (medians)",
     target: `≤ ${LIMITS.doctorOverPreset}×`,
     measure(results) {
       const d = results.doctor;
