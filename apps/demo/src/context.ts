@@ -7,7 +7,7 @@ import { createPermissionPolicy } from "@skill/permissions";
 import { defaultCacheDir, remoteSource } from "@skill/remote";
 import { type Config, ignoredKeysNote, loadConfig } from "./config.js";
 import { UsageError, UserError } from "./errors.js";
-import { type McpCommand, mcpSources } from "./mcp.js";
+import { loadMcp, type McpCommand, mcpSources } from "./mcp.js";
 import type { Output } from "./output.js";
 
 /** Options every command accepts. */
@@ -131,12 +131,14 @@ export async function createContext(options: GlobalOptions, out: Output): Promis
     }
   }
   let fields: ConfigFields;
+  let usesMcp = false;
   try {
     const config = await loadConfig(
       cwd,
       options.config === undefined ? undefined : resolve(here, options.config),
     );
     fields = fromConfig(config, options, here, cwd);
+    usesMcp = fields.mcp.length > 0;
     const note = ignoredKeysNote(config);
     if (note && out.verbose) out.error(`skill: warning: ${note}`);
     if (options.agent !== undefined && !(options.agent in config.agent)) {
@@ -150,6 +152,7 @@ export async function createContext(options: GlobalOptions, out: Output): Promis
   } catch (error) {
     fields = failingOnUse(error);
   }
+  if (usesMcp) await loadMcp();
   const warnings: string[] = [];
   const logger: Logger = { warn: (message) => warnings.push(message) };
   const cacheDir = options.cache

@@ -1,7 +1,19 @@
 import { basename, isAbsolute } from "node:path";
 import type { SkillSource } from "@skill/core";
-import { mcpStdioSource } from "@skill/mcp";
 import { UsageError } from "./errors.js";
+
+type McpModule = typeof import("@skill/mcp");
+
+let mcpModule: McpModule | undefined;
+
+/**
+ * Loads `@skill/mcp` (and the MCP SDK under it), which costs more to import than all the
+ * other packages together: only a command that uses an MCP server waits for it.
+ */
+export async function loadMcp(): Promise<McpModule> {
+  mcpModule ??= await import("@skill/mcp");
+  return mcpModule;
+}
 
 /** An MCP server to start over stdio: its command line and the folder it runs in. */
 export interface McpCommand {
@@ -50,6 +62,8 @@ export function mcpSources(commands: readonly McpCommand[]): {
   sources: SkillSource[];
   close(): Promise<void>;
 } {
+  if (!mcpModule) throw new Error("loadMcp() must run before mcpSources()");
+  const { mcpStdioSource } = mcpModule;
   const seen = new Map<string, number>();
   const sources = commands.map((c) => {
     const [command, ...args] = splitCommand(c.line);

@@ -1,5 +1,5 @@
-import { serveStdio } from "@skill/mcp";
 import { type Context, createService } from "../context.js";
+import { loadMcp } from "../mcp.js";
 
 /**
  * `skill serve-mcp`: serves the skills this agent sees from here to an MCP client on
@@ -16,6 +16,7 @@ export async function serveMcp(ctx: Context, options: { prefix?: string }): Prom
     );
     for (const f of report.failed) ctx.out.error(`  failed  ${f.path}: ${f.error.message}`);
   }
+  const { serveStdio } = await loadMcp();
   await serveStdio(service, {
     agent: ctx.agent,
     name: "skill",
