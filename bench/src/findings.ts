@@ -16,13 +16,14 @@ it was shared (load average 8–12, so wall times were two to three times the CP
   SKILL.md at 100 skills and still about 110 µs at 1,000 — more than reading the file. Importing
   \`@skill/core\` also loaded js-yaml and, through js-yaml 3's full schema, esprima.
 
-Changes, each in \`@skill/core\`, in its own commit:
+Changes, each in its own commit, in the package that owns the cost:
 
 | change | what it bought |
 | --- | --- |
-| read simple frontmatter without js-yaml (one-line and quoted strings, \`\\|\`/\`>\` blocks, \`[a, b]\` lists, one level of \`metadata:\`; anything else still goes to js-yaml, results checked equal against js-yaml) | CPU time of a load: 36.6 → 25.3 ms at 100 skills (−31%), 199 → 154 ms at 1,000 (−22%). Every generated skill and 58 of the 68 real skills of the corpus take the simple path. |
-| load js-yaml on first use instead of on import | \`import("@skill/core")\`: 84–92 → 15–22 ms wall (loaded machine). Modules load before the clock in the load rows, so this shows in start-up (\`skill list\`), not there. |
-| tried, not kept: find the frontmatter's line ends with \`indexOf\` instead of a closure per character | no measurable change (150 vs 152 ms CPU at 1,000 skills). |
+| \`@skill/core\`: read simple frontmatter without js-yaml (one-line and quoted strings, \`\\|\`/\`>\` blocks, \`[a, b]\` lists, one level of \`metadata:\`; anything else still goes to js-yaml, results checked equal against js-yaml) | CPU time of a load: 36.6 → 25.3 ms at 100 skills (−31%), 199 → 154 ms at 1,000 (−22%). Every generated skill and 58 of the 68 real skills of the corpus take the simple path. |
+| \`@skill/core\`: load js-yaml on first use instead of on import | \`import("@skill/core")\`: 84–92 → 15–22 ms wall (loaded machine). Modules load before the clock in the load rows, so this shows in start-up (\`skill list\`), not there. |
+| \`apps/demo\`: import \`@skill/mcp\` only for a command that uses an MCP server | \`skill list\` at 100 skills, whole process: 238 → 111 ms (\`node -e 0\`: 24 ms), medians of 15. Importing \`@skill/mcp\` (the MCP SDK and zod) took about 160 ms on every command. |
+| \`@skill/core\`, tried, not kept: find the frontmatter's line ends with \`indexOf\` instead of a closure per character | no measurable change (150 vs 152 ms CPU at 1,000 skills). |
 
 What is left at 100 skills is code running cold: \`analyzeSkill\`, \`validateFrontmatter\` and
 \`deepFreeze\` are interpreted for most of the 100 files (about 7 ms CPU for all of them), which
@@ -30,8 +31,9 @@ the floor does not have.
 
 Elsewhere, from the same kind of measurements (load average about 3):
 
-- **\`skill list\` at 100 skills**: 126 ms against 26 ms for \`node -e 0\`; importing the CLI's
-  modules alone takes 88 ms. Each import on its own, after \`@skill/core\`: commander 14 ms,
+- **\`skill list\` at 100 skills**, before \`@skill/mcp\` joined the CLI: 126 ms against 26 ms
+  for \`node -e 0\`; importing the CLI's modules alone took 88 ms. Each import on its own, after
+  \`@skill/core\`: commander 14 ms,
   cli-progress 12, \`@skill/discovery\` (picomatch) 12, \`@skill/remote\` 9, picocolors 6,
   \`@skill/core\` 6, \`@skill/audit\` 5, \`@skill/format\` 2, \`@skill/permissions\` 2. \`list\`
   needs neither remote (without URLs), audit, cli-progress nor format: importing them where they
