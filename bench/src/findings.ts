@@ -21,8 +21,9 @@ Changes, each in its own commit, in the package that owns the cost:
 | change | what it bought |
 | --- | --- |
 | \`@skill/core\`: read simple frontmatter without js-yaml (one-line and quoted strings, \`\\|\`/\`>\` blocks, \`[a, b]\` lists, one level of \`metadata:\`; anything else still goes to js-yaml, results checked equal against js-yaml) | CPU time of a load: 36.6 → 25.3 ms at 100 skills (−31%), 199 → 154 ms at 1,000 (−22%). Every generated skill and 58 of the 68 real skills of the corpus take the simple path. |
-| \`@skill/core\`: load js-yaml on first use instead of on import | \`import("@skill/core")\`: 84–92 → 15–22 ms wall (loaded machine). Modules load before the clock in the load rows, so this shows in start-up (\`skill list\`), not there. |
+| \`@skill/core\`, tried, not kept: load js-yaml on first use instead of on import | \`import("@skill/core")\`: 84–92 → 15–22 ms wall (loaded machine), but a \`require\` made at run time is invisible to bundlers: the bundled CLI (and any application bundling \`@skill/core\`) failed on the first frontmatter the simple reader declined. Reverted to a static import. |
 | \`apps/demo\`: import \`@skill/mcp\` only for a command that uses an MCP server | \`skill list\` at 100 skills, whole process: 238 → 111 ms (\`node -e 0\`: 24 ms), medians of 15. Importing \`@skill/mcp\` (the MCP SDK and zod) took about 160 ms on every command. |
+| \`apps/demo\`: one bundle (tsup \`noExternal\`, split), each command imported when it runs, \`@skill/remote\` only when a pack is configured | \`skill list\` at 100 skills, whole process: about 165 → 94 ms (\`node -e 0\`: 23 ms), medians of 15; \`skill --version\` loads only commander and the context. |
 | \`@skill/core\`, tried, not kept: find the frontmatter's line ends with \`indexOf\` instead of a closure per character | no measurable change (150 vs 152 ms CPU at 1,000 skills). |
 
 What is left at 100 skills, after these changes (wall, medians of 9–11, load average below 2):
@@ -39,10 +40,11 @@ Elsewhere, from the same kind of measurements (load average about 3):
   for \`node -e 0\`; importing the CLI's modules alone took 88 ms. Each import on its own, after
   \`@skill/core\`: commander 14 ms,
   cli-progress 12, \`@skill/discovery\` (picomatch) 12, \`@skill/remote\` 9, picocolors 6,
-  \`@skill/core\` 6, \`@skill/audit\` 5, \`@skill/format\` 2, \`@skill/permissions\` 2. \`list\`
-  needs neither remote (without URLs), audit, cli-progress nor format: importing them where they
-  are used in \`apps/demo\` would save about 28 ms; getting near 2× also needs far fewer files
-  to load (one bundled file for the CLI).
+  \`@skill/core\` 6, \`@skill/audit\` 5, \`@skill/format\` 2, \`@skill/permissions\` 2. The CLI
+  is now one bundle whose commands load when they run (see the table). What is left of \`list\`:
+  about 50 ms of module evaluation before any work — commander, the discovery and core code, and
+  string-width, whose \`Intl.Segmenter\` loads ICU data even when every name is ASCII — then the
+  load itself (about 20 ms) and the table.
 - **\`service.update\` at 10,000 skills**: about 11 ms warm (19 ms in a fresh process), of which
   resolving precedence again over all 10,000 slots is about two thirds and diffing the winners
   an eighth; the file itself is read and parsed in well under a millisecond.

@@ -6,6 +6,4 @@ export default defineConfig({
   dts: true,
   clean: true,
   target: "node20",
-  // import.meta.url in the CommonJS build too (js-yaml is required lazily).
-  shims: true,
 });

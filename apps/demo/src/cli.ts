@@ -2,18 +2,7 @@
 import { createRequire } from "node:module";
 import { printable, SkillError, VALIDATION_TARGETS } from "@skill/core";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { audit } from "./commands/audit.js";
-import { doctor } from "./commands/doctor.js";
-import { list } from "./commands/list.js";
-import { pack } from "./commands/pack.js";
-import { DEFAULT_BUDGET, prompt, RANKS } from "./commands/prompt.js";
-import { pull } from "./commands/pull.js";
-import { serveMcp } from "./commands/serve-mcp.js";
-import { show } from "./commands/show.js";
-import { validate } from "./commands/validate.js";
-import { verify } from "./commands/verify.js";
-import { watch } from "./commands/watch.js";
-import { why } from "./commands/why.js";
+import { DEFAULT_BUDGET, RANKS } from "./commands/prompt-options.js";
 import { type Context, createContext, type GlobalOptions, PRESETS } from "./context.js";
 import { UsageError, UserError } from "./errors.js";
 import { createOutput, type Output } from "./output.js";
@@ -96,12 +85,16 @@ function createProgram(setExit: (code: number) => void): Command {
   program
     .command("list")
     .description("list the skills this agent would see from here")
-    .action(action((ctx) => list(ctx)));
+    .action(action(async (ctx) => (await import("./commands/list.js")).list(ctx)));
   program
     .command("show <name>")
     .description("print the <skill_content> block an agent receives when it loads a skill")
     .option("--limit <n>", "bundled files to list", positiveInt)
-    .action(action((ctx, name: string, opts: { limit?: number }) => show(ctx, name, opts)));
+    .action(
+      action(async (ctx, name: string, opts: { limit?: number }) =>
+        (await import("./commands/show.js")).show(ctx, name, opts),
+      ),
+    );
   program
     .command("prompt")
     .description("print the skill catalog for the system prompt")
@@ -127,8 +120,8 @@ function createProgram(setExit: (code: number) => void): Command {
         .default("path"),
     )
     .action(
-      action((ctx, opts: { style?: string; budget?: number; location?: string; rank?: string }) =>
-        prompt(ctx, opts),
+      action(async (ctx, opts: { style?: string; budget?: number; location?: string; rank?: string }) =>
+        (await import("./commands/prompt.js")).prompt(ctx, opts),
       ),
     );
   program
@@ -143,8 +136,8 @@ function createProgram(setExit: (code: number) => void): Command {
         .default("spec"),
     )
     .action(
-      action((ctx, paths: string[], opts: { strict?: boolean; target?: string }) =>
-        validate(ctx, paths, opts),
+      action(async (ctx, paths: string[], opts: { strict?: boolean; target?: string }) =>
+        (await import("./commands/validate.js")).validate(ctx, paths, opts),
       ),
     );
   program
@@ -152,11 +145,13 @@ function createProgram(setExit: (code: number) => void): Command {
     .description(
       "what skills can do and what they hide: folders, SKILL.md files, trees or names (default: every skill found here)",
     )
-    .action(action((ctx, targets: string[]) => audit(ctx, targets)));
+    .action(
+      action(async (ctx, targets: string[]) => (await import("./commands/audit.js")).audit(ctx, targets)),
+    );
   program
     .command("pull <urls...>")
     .description("download remote skill packs into the cache")
-    .action(action((ctx, urls: string[]) => pull(ctx, urls)));
+    .action(action(async (ctx, urls: string[]) => (await import("./commands/pull.js")).pull(ctx, urls)));
   program
     .command("pack <dir>")
     .description(
@@ -165,30 +160,42 @@ function createProgram(setExit: (code: number) => void): Command {
     .option("--no-archives", "write a v0.1-only index, for servers that cannot hold archives")
     .option("--base-url <url>", "absolute URL the pack is served from (artifact URLs become absolute)")
     .action(
-      action((ctx, dir: string, opts: { archives?: boolean; baseUrl?: string }) => pack(ctx, dir, opts)),
+      action(async (ctx, dir: string, opts: { archives?: boolean; baseUrl?: string }) =>
+        (await import("./commands/pack.js")).pack(ctx, dir, opts),
+      ),
     );
   program
     .command("verify [url]")
     .description("re-hash cached remote skills against the digests recorded when they were pulled")
-    .action(action((ctx, url: string | undefined) => verify(ctx, url)));
+    .action(
+      action(async (ctx, url: string | undefined) => (await import("./commands/verify.js")).verify(ctx, url)),
+    );
   program
     .command("why <name>")
     .description("which permission rule decides whether --agent sees a skill")
-    .action(action((ctx, name: string) => why(ctx, name)));
+    .action(action(async (ctx, name: string) => (await import("./commands/why.js")).why(ctx, name)));
   program
     .command("doctor")
     .description("which agent (Claude Code, Codex, Gemini…) loads which skill from here, and why not")
     .option("--agents <list>", "comma-separated agents to compare (default: every preset)")
-    .action(action((ctx, opts: { agents?: string }) => doctor(ctx, opts)));
+    .action(
+      action(async (ctx, opts: { agents?: string }) =>
+        (await import("./commands/doctor.js")).doctor(ctx, opts),
+      ),
+    );
   program
     .command("serve-mcp")
     .description("serve the skills this agent sees from here over MCP on stdio (SEP-2640)")
     .option("--prefix <prefix>", "first segment of the skill:// URIs", "skills")
-    .action(action((ctx, opts: { prefix?: string }) => serveMcp(ctx, opts)));
+    .action(
+      action(async (ctx, opts: { prefix?: string }) =>
+        (await import("./commands/serve-mcp.js")).serveMcp(ctx, opts),
+      ),
+    );
   program
     .command("watch")
     .description("print skills appearing, changing and disappearing until Ctrl-C")
-    .action(action((ctx) => watch(ctx)));
+    .action(action(async (ctx) => (await import("./commands/watch.js")).watch(ctx)));
   return program;
 }
 

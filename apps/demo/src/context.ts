@@ -4,7 +4,7 @@ import { dirname, resolve } from "node:path";
 import { type AgentInfo, type Logger, printable, SkillService, type SkillSource } from "@skill/core";
 import { agentProfile, type DiscoveryOptions } from "@skill/discovery";
 import { createPermissionPolicy } from "@skill/permissions";
-import { defaultCacheDir, remoteSource } from "@skill/remote";
+import { defaultCacheDir } from "@skill/remote";
 import { type Config, ignoredKeysNote, loadConfig } from "./config.js";
 import { UsageError, UserError } from "./errors.js";
 import { loadMcp, type McpCommand, mcpSources } from "./mcp.js";
@@ -153,6 +153,14 @@ export async function createContext(options: GlobalOptions, out: Output): Promis
     fields = failingOnUse(error);
   }
   if (usesMcp) await loadMcp();
+  // Remote packs (and their archive libraries) load only when a pack is configured.
+  let wantsRemote = false;
+  try {
+    wantsRemote = fields.urls.length > 0;
+  } catch {
+    // A broken config: the command that needs it reports the error when it reads it.
+  }
+  if (wantsRemote) await loadRemoteSource();
   const warnings: string[] = [];
   const logger: Logger = { warn: (message) => warnings.push(message) };
   const cacheDir = options.cache
@@ -186,10 +194,19 @@ export function discoveryOptions(ctx: Context): DiscoveryOptions {
   };
 }
 
+let remoteSourceOf: typeof import("@skill/remote").remoteSource | undefined;
+
+async function loadRemoteSource(): Promise<void> {
+  remoteSourceOf ??= (await import("@skill/remote")).remoteSource;
+}
+
 /** The sources an agent here would load, lowest precedence first: disk, remote packs, MCP servers. */
 export function sources(ctx: Context): SkillSource[] {
   const list = agentProfile(discoveryOptions(ctx)).sources;
-  if (ctx.urls.length > 0) list.push(remoteSource(ctx.urls, remoteOptions(ctx)));
+  if (ctx.urls.length > 0) {
+    if (!remoteSourceOf) throw new Error("createContext loads remoteSource before sources() needs it");
+    list.push(remoteSourceOf(ctx.urls, remoteOptions(ctx)));
+  }
   if (ctx.mcp.length > 0) {
     const mcp = mcpSources(ctx.mcp);
     ctx.cleanup.push(mcp.close);

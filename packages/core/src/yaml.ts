@@ -1,15 +1,8 @@
-import { createRequire } from "node:module";
+import jsYaml from "js-yaml";
 
-type JsYaml = typeof import("js-yaml");
-
-let jsYaml: JsYaml | undefined;
-
-/**
- * js-yaml, loaded on first use: js-yaml 3 also loads esprima (its full schema's `!!js/function`),
- * and a load whose frontmatters are all simple never needs either.
- */
-function yamlParser(): JsYaml {
-  jsYaml ??= createRequire(import.meta.url)("js-yaml") as JsYaml;
+// A static import: a runtime require would be invisible to bundlers (the CLI is bundled), so
+// an application bundling @skill/core would fail on the first frontmatter the simple reader declines.
+function yamlParser(): typeof jsYaml {
   return jsYaml;
 }
 

@@ -4,16 +4,10 @@ import { formatCatalog } from "@skill/format";
 import { type Context, createService } from "../context.js";
 import { UsageError } from "../errors.js";
 import { capList } from "../output.js";
+import { DEFAULT_BUDGET, RANKS } from "./prompt-options.js";
 
 const STYLES = ["xml", "markdown", "json"] as const;
 const LOCATIONS = ["path", "file-url"] as const;
-export const RANKS = ["source", "input"] as const;
-
-/**
- * Claude Code's skill listing budget: 1% of a 200,000-token context at 4 characters a token.
- * A catalog this size leaves the system prompt room for everything else on any current model.
- */
-export const DEFAULT_BUDGET = 8000;
 
 /** Names shown on one stderr line before `and N more` (all with --verbose). */
 const SHOWN_NAMES = 20;
