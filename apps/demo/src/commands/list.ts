@@ -13,10 +13,12 @@ function sourceLabel(id: string | undefined, ctx: Context): string {
 const GAP = "  ";
 /**
  * How the columns give way when a line would be too wide, in order: [column, narrowest].
- * The description keeps 40 cells while the location shrinks (cut from the left, keeping
- * the file), then gives way to 20; the source and the name shrink last.
+ * A long source id (an MCP server's command line) gives way to 24 cells first; the
+ * description keeps 40 cells while the location shrinks (cut from the left, keeping the
+ * file), then gives way to 20; the source and the name shrink last.
  */
 const SHRINK: readonly (readonly [number, number])[] = [
+  [2, 24],
   [1, 40],
   [3, 20],
   [1, 20],
