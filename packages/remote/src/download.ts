@@ -253,7 +253,7 @@ export async function syncSkill(
     await chmod(work, 0o755);
     const staging = join(work, "skill");
     if (pinned) {
-      const state = await ctx.limit(() => fetchPinned(ctx, entry, work as string, staging));
+      const state = await fetchPinned(ctx, entry, work as string, staging);
       settings.emit({ type: "skill", name: entry.name, status: "done" });
       return { kind: "staged", entry, state, staging, work };
     }
@@ -306,7 +306,7 @@ async function fetchPinned(
     ...(entry.version ? { version: entry.version } : {}),
   };
   if (entry.type === "skill-md") {
-    const got = await fetchToFile(ctx, url, join(staging, "SKILL.md"), undefined, signal);
+    const got = await ctx.limit(() => fetchToFile(ctx, url, join(staging, "SKILL.md"), undefined, signal));
     if (`sha256:${got.sha256}` !== expected) throw integrityError(url, got.sha256, expected);
     ctx.settings.emit({ type: "file", skill: entry.name, file: "SKILL.md", bytes: got.bytes, cached: false });
     const files = table<FileState>();
@@ -314,7 +314,8 @@ async function fetchPinned(
     return { ...common, files } as SkillState;
   }
   const download = join(work, "archive");
-  const got = await fetchToFile(ctx, url, download, undefined, signal);
+  // Only the request takes a request slot: unpacking runs beside the next downloads.
+  const got = await ctx.limit(() => fetchToFile(ctx, url, download, undefined, signal));
   if (`sha256:${got.sha256}` !== expected) throw integrityError(url, got.sha256, expected);
   ctx.settings.emit({
     type: "file",

@@ -311,7 +311,9 @@ class PackSync {
       settings.emit({ type: "skill", name: s.name, status: "skipped", reason: s.reason });
 
     const { default: pLimit } = await import("p-limit");
-    const skillLimit = pLimit(settings.concurrency);
+    // Twice as many skills in progress as requests in flight, so that a skill being unpacked or
+    // committed does not leave a request slot idle; `limit` below caps the requests.
+    const skillLimit = pLimit(settings.concurrency * 2);
     const ctx: PullContext = {
       base: new URL(".", indexUrl),
       indexUrl,
