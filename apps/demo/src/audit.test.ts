@@ -1,38 +1,16 @@
-import { spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunResult, runNode } from "./run-node.js";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const examples = fileURLToPath(new URL("../../../examples/", import.meta.url));
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the built `skill` binary. */
-function run(args: readonly string[], cwd: string): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      cwd,
-      // Only what the test sets: agent variables of the caller must not change what is found.
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, NO_COLOR: "1" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs the built `skill` binary in `cwd`, with HOME there too. */
+function run(args: readonly string[], cwd: string): Promise<RunResult> {
+  return runNode(cli, args, { cwd });
 }
 
 let root: string;

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs helper shared with the demo script
 import { serveDir } from "../scripts/serve.mjs";
+import { type RunResult, runNode } from "./run-node.js";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 
@@ -28,33 +29,16 @@ function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 const examples = fileURLToPath(new URL("../../../examples/", import.meta.url));
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs a node script; asynchronous so the in-process test server keeps answering. */
 function runScript(
   script: string,
   args: readonly string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], {
-      cwd: options.cwd ?? root,
-      env: cleanEnv(options.env),
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+): Promise<RunResult> {
+  return runNode(script, args, {
+    cwd: options.cwd ?? root,
+    home: root,
+    ...(options.env ? { env: options.env } : {}),
   });
 }
 
@@ -62,7 +46,7 @@ function runScript(
 function run(
   args: readonly string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<Result> {
+): Promise<RunResult> {
   return runScript(cli, args, options);
 }
 

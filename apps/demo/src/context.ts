@@ -2,7 +2,12 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, resolve } from "node:path";
 import { type AgentInfo, type Logger, printable, SkillService, type SkillSource } from "@skill/core";
-import { agentProfile, type DiscoveryOptions } from "@skill/discovery";
+import {
+  agentProfile,
+  DISCOVERY_PRESETS,
+  type DiscoveryOptions,
+  type DiscoveryPreset,
+} from "@skill/discovery";
 import { createPermissionPolicy } from "@skill/permissions";
 import { defaultCacheDir } from "@skill/remote";
 import { type Config, ignoredKeysNote, loadConfig } from "./config.js";
@@ -27,20 +32,9 @@ export interface GlobalOptions {
   readonly verbose?: boolean;
 }
 
-export const PRESETS = [
-  "default",
-  "agents",
-  "opencode",
-  "claude-code",
-  "codex",
-  "gemini",
-  "copilot",
-  "cursor",
-  "pi",
-  "goose",
-  "amp",
-] as const;
-type Preset = (typeof PRESETS)[number];
+/** The agent presets `--preset` accepts: every one @skill/discovery has. */
+export const PRESETS: readonly DiscoveryPreset[] = DISCOVERY_PRESETS;
+type Preset = DiscoveryPreset;
 
 /** Everything a command needs, resolved once from flags, environment and config. */
 export interface Context {

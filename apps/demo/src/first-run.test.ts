@@ -5,6 +5,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import stringWidth from "string-width";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type RunResult, runNode } from "./run-node.js";
 
 // What a newcomer meets first: closed pipes, odd configs, wrong paths, long lists, wide
 // characters and hostile names. Each test builds its own project in a temp folder.
@@ -15,34 +16,17 @@ const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 // are asserted inside the tests.
 vi.setConfig({ testTimeout: 60_000 });
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 let root: string;
 
-/** Runs the built CLI with only the environment given (plus PATH and NO_COLOR). */
+/** Runs the built CLI with only the environment given (plus PATH, HOME and NO_COLOR). */
 function run(
   args: readonly string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      cwd: options.cwd ?? root,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: root, NO_COLOR: "1", ...options.env },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+): Promise<RunResult> {
+  return runNode(cli, args, {
+    cwd: options.cwd ?? root,
+    home: root,
+    ...(options.env ? { env: options.env } : {}),
   });
 }
 

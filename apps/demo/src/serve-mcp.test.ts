@@ -8,6 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { ErrorCode, McpError, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { splitCommand } from "./mcp.js";
+import { type RunResult, runNode } from "./run-node.js";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const examples = fileURLToPath(new URL("../../../examples/", import.meta.url));
@@ -29,25 +30,8 @@ function serveLine(...extra: string[]): string {
     .join(" ");
 }
 
-function run(
-  args: readonly string[],
-  cwd: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // Only what the test sets: agent variables of the caller must not change what is found.
-    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, NO_COLOR: "1" };
-    const child = spawn(process.execPath, [cli, ...args], { cwd, env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: readonly string[], cwd: string): Promise<RunResult> {
+  return runNode(cli, args, { cwd });
 }
 
 beforeAll(async () => {
