@@ -311,9 +311,10 @@ class PackSync {
       settings.emit({ type: "skill", name: s.name, status: "skipped", reason: s.reason });
 
     const { default: pLimit } = await import("p-limit");
-    // Twice as many skills in progress as requests in flight, so that a skill being unpacked or
-    // committed does not leave a request slot idle; `limit` below caps the requests.
-    const skillLimit = pLimit(settings.concurrency * 2);
+    const skillLimit = pLimit(settings.concurrency);
+    // A digest-pinned skill is one request, then an unpack that needs no request slot: twice as
+    // many of them in progress keep the slots busy (`limit` below still caps the requests).
+    const pinnedLimit = pLimit(settings.concurrency * 2);
     const ctx: PullContext = {
       base: new URL(".", indexUrl),
       indexUrl,
@@ -326,7 +327,11 @@ class PackSync {
       limit: pLimit(settings.concurrency),
     };
     const outcomes: Outcome[] = await Promise.all(
-      capped.keep.map((entry) => skillLimit(() => syncSkill(ctx, entry, this.state?.skills[entry.name]))),
+      capped.keep.map((entry) =>
+        (entry.digest === undefined ? skillLimit : pinnedLimit)(() =>
+          syncSkill(ctx, entry, this.state?.skills[entry.name]),
+        ),
+      ),
     );
     if (this.signal.aborted) {
       await discard(outcomes);
