@@ -52,5 +52,9 @@ Elsewhere, from the same kind of measurements (load average about 3):
   while a skill was being unpacked (\`mkdir\` and \`open\` of its files, about 2.5 ms each on
   the loaded machine) that slot sent nothing: v0.2's four times fewer requests showed as only
   1.6× on a quiet machine. \`@skill/remote\` now takes a request slot for the download alone
-  and keeps twice as many skills in progress as requests in flight: a cold v0.2 pull of 500
-  skills at 20 ms latency went from 4.4 s to 1.9 s (v0.1: 6.1 s).`;
+  and keeps twice as many digest-pinned skills in progress as requests in flight. One quiet run
+  measured a cold v0.2 pull of 500 skills at 20 ms latency at 1.9 s against 6.1 s for v0.1
+  (3.2×); the run that wrote this file measured 4.6 s. Cold pulls here vary by up to 2× from
+  run to run (the staged files' \`mkdir\`/\`open\`/\`rename\` and their writeback; the same
+  code gave 2.0 s and 3.1 s in two back-to-back runs of \`packages/remote/scripts/measure-pull.mjs\`),
+  so the 3× target is not met reliably: staging fewer files per skill is the next step.`;
