@@ -1,6 +1,6 @@
 import { realpath, stat } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
-import { parseSkill, printable, SkillError, splitFrontmatter } from "@skill/core";
+import { compareCodeUnits, parseSkill, printable, SkillError, splitFrontmatter } from "@skill/core";
 import {
   commandsIn,
   envEvidence,
@@ -138,7 +138,7 @@ function kindOf(path: string, text: string): TextKind {
 }
 
 function sorted(values: Iterable<string>): string[] {
-  return [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...new Set(values)].sort(compareCodeUnits);
 }
 
 function byPlace(a: AuditFinding, b: AuditFinding): number {

@@ -1,7 +1,7 @@
 import { constants, type Dirent, type Stats } from "node:fs";
 import { lstat, open, readdir, readlink, realpath } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { SkillError } from "@skill/core";
+import { compareCodeUnits, SkillError } from "@skill/core";
 
 /** One regular file of a skill folder, read up to the limits. */
 export interface SkillFileBytes {
@@ -76,7 +76,7 @@ async function skillFilePath(root: string): Promise<string> {
 }
 
 function byName(a: Dirent, b: Dirent): number {
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  return compareCodeUnits(a.name, b.name);
 }
 
 async function readPrefix(path: string, max: number): Promise<Uint8Array> {

@@ -1,10 +1,6 @@
-import jsYaml from "js-yaml";
-
 // A static import: a runtime require would be invisible to bundlers (the CLI is bundled), so
 // an application bundling @skill/core would fail on the first frontmatter the simple reader declines.
-function yamlParser(): typeof jsYaml {
-  return jsYaml;
-}
+import jsYaml from "js-yaml";
 
 /** A YAML error with the 1-based line inside the frontmatter text, where js-yaml gave one. */
 export interface YamlFailure {
@@ -26,7 +22,7 @@ export function parseYaml(text: string): YamlResult {
   const simple = parseSimpleMapping(text);
   if (simple !== undefined) return { ok: true, value: simple };
   try {
-    const value = yamlParser().safeLoad(text);
+    const value = jsYaml.safeLoad(text);
     return { ok: true, value: value === undefined ? null : value };
   } catch (error) {
     const mark = (error as { mark?: { line?: number } }).mark;

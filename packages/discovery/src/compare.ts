@@ -13,6 +13,7 @@ import {
 import { basename, dirname, join, resolve, sep } from "node:path";
 import {
   type AgentInfo,
+  compareCodeUnits,
   DEFAULT_MAX_BYTES,
   type Diagnostic,
   type PermissionPolicy,
@@ -298,17 +299,7 @@ export async function compareAgents(options: CompareOptions): Promise<Visibility
     const cells = rows.get(location) as Record<string, VisibilityCell>;
     return { name: rowName(location, cells, facts.get(location), broken.get(location)), location, cells };
   });
-  skills.sort((a, b) =>
-    a.name < b.name
-      ? -1
-      : a.name > b.name
-        ? 1
-        : a.location < b.location
-          ? -1
-          : a.location > b.location
-            ? 1
-            : 0,
-  );
+  skills.sort((a, b) => compareCodeUnits(a.name, b.name) || compareCodeUnits(a.location, b.location));
   return { agents, skills };
 }
 

@@ -1,7 +1,15 @@
 import { isUtf8 } from "node:buffer";
 import { type Dirent, readdirSync, readlinkSync, realpathSync, type Stats, statSync } from "node:fs";
 import { basename, dirname, resolve, sep } from "node:path";
-import { type Diagnostic, type Logger, noopLogger, printable, SKILL_FILE, SkillError } from "@skill/core";
+import {
+  compareCodeUnits,
+  type Diagnostic,
+  type Logger,
+  noopLogger,
+  printable,
+  SKILL_FILE,
+  SkillError,
+} from "@skill/core";
 import { compileIgnore, type IgnoreTest } from "./ignore.js";
 import { isWithin } from "./paths.js";
 
@@ -111,8 +119,8 @@ function child(dir: string, name: string): string {
   return dir.endsWith(sep) ? dir + name : dir + sep + name;
 }
 
-function byCodeUnit(a: { path: string }, b: { path: string }): number {
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+function byPath(a: { path: string }, b: { path: string }): number {
+  return compareCodeUnits(a.path, b.path);
 }
 
 function kindOf(entry: Dirent | Stats): string {
@@ -220,7 +228,7 @@ class Scan {
       if (!this.#covered(tree.real)) await this.#crawl(tree);
     }
     while (this.#links.length > 0) {
-      const batch = this.#links.sort(byCodeUnit);
+      const batch = this.#links.sort(byPath);
       this.#links = [];
       for (const link of batch) {
         this.#checkAbort();

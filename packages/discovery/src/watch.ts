@@ -1,6 +1,13 @@
 import { type FSWatcher, lstatSync, realpathSync, statSync, watch } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
-import { type LoadReport, type Logger, noopLogger, type SkillService, type SkillSource } from "@skill/core";
+import {
+  compareCodeUnits,
+  type LoadReport,
+  type Logger,
+  noopLogger,
+  type SkillService,
+  type SkillSource,
+} from "@skill/core";
 import { type RootsScanOptions, SKILL_FILE, scanRoots } from "./scan.js";
 import { type DiscoveryOptions, discoveryRoots, type ScanPlan, scanPlanOf } from "./sources.js";
 
@@ -205,7 +212,7 @@ function watchPlans(
   const flush = () => {
     timer = undefined;
     if (closed || pending.size === 0) return;
-    const batch = [...pending].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const batch = [...pending].sort(([a], [b]) => compareCodeUnits(a, b));
     pending = new Map();
     try {
       listener(batch.map(([path, type]) => ({ type, path })));

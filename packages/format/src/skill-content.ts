@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, join } from "node:path";
-import { SkillError, type SkillInfo } from "@skill/core";
+import { compareCodeUnits, SkillError, type SkillInfo } from "@skill/core";
 import { escapeXml } from "./escape.js";
 import { checkLocationStyle, formatLocation, type LocationStyle } from "./location.js";
 
@@ -82,7 +82,7 @@ export function formatSkillContent(skill: SkillInfo, options: SkillContentOption
   if (options.files !== undefined) {
     const files = [...new Set(options.files.map(resolveFile))]
       .filter((f) => f !== skill.location)
-      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      .sort(compareCodeUnits);
     const shown = files.slice(0, limit);
     if (shown.length < files.length) {
       lines.push(`Note: ${files.length} files are bundled; the first ${shown.length} (sorted) are listed.`);

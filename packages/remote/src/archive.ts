@@ -3,10 +3,10 @@ import { closeSync, constants, createReadStream, mkdirSync, openSync, writeSync 
 import { copyFile, mkdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { createGunzip } from "node:zlib";
-import { SkillError, type SkillErrorCode } from "@skill/core";
+import { formatBytes, quote, SkillError, type SkillErrorCode } from "@skill/core";
 import { BLOCK_BYTES } from "./http.js";
 import { fileProblem, foldKey } from "./safe-path.js";
-import { errorText, formatBytes, quote } from "./text.js";
+import { errorText } from "./text.js";
 
 export type ArchiveFormat = "tar.gz" | "zip";
 

@@ -2,10 +2,17 @@ import { createHash, randomBytes } from "node:crypto";
 import { readdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
-import { type Diagnostic, type Logger, loadSkillFile, SkillError } from "@skill/core";
+import {
+  compareCodeUnits,
+  type Diagnostic,
+  type Logger,
+  loadSkillFile,
+  quote,
+  SkillError,
+} from "@skill/core";
 import { parseManifest, type RemoteSkillEntry, type RemoteSkillManifest, SCHEMA_V0_2 } from "./manifest.js";
 import { fileProblem, MAX_FILES_PER_SKILL, nameProblem } from "./safe-path.js";
-import { byCodeUnit, errorText, quote } from "./text.js";
+import { errorText } from "./text.js";
 
 export interface BuildManifestOptions {
   /** Leave out skills with any spec finding (a name that does not match its folder, …). Default `false`. */
@@ -61,7 +68,9 @@ async function listFiles(root: string, limit: number): Promise<Found[]> {
     const real = await realpath(abs);
     if (seen.has(real)) return;
     seen.add(real);
-    const entries = (await readdir(abs, { withFileTypes: true })).sort((a, b) => byCodeUnit(a.name, b.name));
+    const entries = (await readdir(abs, { withFileTypes: true })).sort((a, b) =>
+      compareCodeUnits(a.name, b.name),
+    );
     for (const entry of entries) {
       if (entry.name.startsWith(".")) continue;
       const childAbs = join(abs, entry.name);
@@ -87,7 +96,7 @@ async function listFiles(root: string, limit: number): Promise<Found[]> {
     }
   };
   await walk(root, "");
-  return found.sort((a, b) => byCodeUnit(a.rel, b.rel));
+  return found.sort((a, b) => compareCodeUnits(a.rel, b.rel));
 }
 
 /** Skill folders under `root`: `<root>/<x>/SKILL.md`, and deeper under folders that are not skills. */
@@ -97,7 +106,7 @@ async function findSkills(root: string): Promise<Found[]> {
   const visit = async (abs: string, rel: string, depth: number) => {
     let names: string[];
     try {
-      names = (await readdir(abs)).sort(byCodeUnit);
+      names = (await readdir(abs)).sort(compareCodeUnits);
     } catch {
       return;
     }

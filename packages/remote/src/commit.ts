@@ -1,10 +1,10 @@
 import { lstat, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { compareCodeUnits } from "@skill/core";
 import { oldName, type PackState, writeIndexCopy, writeState } from "./cache-state.js";
 import type { Outcome } from "./download.js";
 import { cacheError } from "./options.js";
 import { foldKey } from "./safe-path.js";
-import { byCodeUnit } from "./text.js";
 
 interface Move {
   readonly target: string;
@@ -51,7 +51,7 @@ function unlisted(
       // about to be put in place (on a case-folding filesystem they are one folder, moved aside first).
       return present.has(owner) || replaced.has(owner);
     })
-    .sort(byCodeUnit);
+    .sort(compareCodeUnits);
 }
 
 /**
@@ -68,7 +68,7 @@ export async function commit(
 ): Promise<string[]> {
   const staged = outcomes
     .filter((o): o is Extract<Outcome, { kind: "staged" }> => o.kind === "staged")
-    .sort((a, b) => byCodeUnit(a.entry.name, b.entry.name));
+    .sort((a, b) => compareCodeUnits(a.entry.name, b.entry.name));
   const replaced = new Set(staged.map((o) => o.entry.name));
   const moves: Move[] = [];
   let removed: string[] = [];

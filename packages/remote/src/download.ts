@@ -2,13 +2,12 @@ import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { chmod, copyFile, type FileHandle, mkdir, mkdtemp, open, rm } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative } from "node:path";
-import { SkillError } from "@skill/core";
+import { compareCodeUnits, quote, SkillError } from "@skill/core";
 import { archiveFormat, unpackArchive } from "./archive.js";
 import { type FileState, presentFiles, type SkillState, STAGING_PREFIX, table } from "./cache-state.js";
 import { abortError, type Budget, type FetchLike, request } from "./http.js";
 import type { RemoteSkillEntry } from "./manifest.js";
 import { cacheError, KEPT, type Settings } from "./options.js";
-import { quote } from "./text.js";
 
 /** What one skill of a pull came to. */
 export type Outcome =
@@ -351,7 +350,7 @@ async function fetchPinned(
   }
   countPackFiles(ctx, unpacked.size - 1);
   const files = table<FileState>();
-  for (const [path, f] of [...unpacked].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) files[path] = f;
+  for (const [path, f] of [...unpacked].sort(([a], [b]) => compareCodeUnits(a, b))) files[path] = f;
   return { ...common, files } as SkillState;
 }
 

@@ -1,5 +1,5 @@
-import { printable, SkillError } from "@skill/core";
-import { errorText, formatBytes, quote } from "./text.js";
+import { formatBytes, printable, quote, SkillError } from "@skill/core";
+import { errorText } from "./text.js";
 
 /** Disk a file costs at least, whatever its size: one block (and an inode). */
 export const BLOCK_BYTES = 4096;

@@ -1,10 +1,10 @@
-import { printable, SkillError } from "@skill/core";
+import { printable, quote, SkillError } from "@skill/core";
 import { packBase } from "./cache-dir.js";
 import type { IndexState } from "./cache-state.js";
 import { type FetchLike, request } from "./http.js";
 import { shapeProblem } from "./manifest.js";
 import type { Settings } from "./options.js";
-import { errorText, quote } from "./text.js";
+import { errorText } from "./text.js";
 
 /** Where a site publishes its index, in the order they are tried. */
 export const WELL_KNOWN = ["/.well-known/agent-skills/index.json", "/.well-known/skills/index.json"] as const;

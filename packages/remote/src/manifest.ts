@@ -1,6 +1,6 @@
-import { SkillError, type SkillErrorCode } from "@skill/core";
+import { describeKind, quote, SkillError, type SkillErrorCode } from "@skill/core";
 import { fileProblem, foldKey, MAX_FILES_PER_SKILL, nameProblem } from "./safe-path.js";
-import { describeKind, label, quote } from "./text.js";
+import { label } from "./text.js";
 
 /** What a v0.2 entry points at: one `SKILL.md`, or an archive of the whole skill folder. */
 export type RemoteSkillType = "skill-md" | "archive";

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
-import { type Logger, noopLogger, SkillError, type SkillErrorCode } from "@skill/core";
+import { type Logger, noopLogger, quote, SkillError, type SkillErrorCode } from "@skill/core";
 import type { FetchLike } from "./http.js";
 import type { SkippedSkill } from "./manifest.js";
-import { errorText, quote } from "./text.js";
+import { errorText } from "./text.js";
 
 /** What a pull reports while it runs, for a progress bar. */
 export type PullProgress =

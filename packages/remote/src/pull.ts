@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { lstat, mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { SkillError } from "@skill/core";
+import { compareCodeUnits, formatBytes, SkillError } from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
 import { acquireLock } from "./cache-lock.js";
 import {
@@ -20,7 +20,6 @@ import { fetchIndex, type IndexAnswer, indexCandidates, parseIndexText } from ".
 import { checkManifest, type RemoteSkillEntry, type SkippedSkill } from "./manifest.js";
 import { cacheError, KEPT, type PullOptions, type PullResult, type Settings, settle } from "./options.js";
 import { nameProblem } from "./safe-path.js";
-import { byCodeUnit, formatBytes } from "./text.js";
 
 export type { PullOptions, PullProgress, PullResult } from "./options.js";
 
@@ -136,7 +135,7 @@ export async function cachedFiles(packDir: string, state: PackState): Promise<st
     const dir = join(packDir, name);
     if ((await presentFiles(dir, ["SKILL.md"])).has("SKILL.md")) files.push(join(dir, "SKILL.md"));
   }
-  return files.sort(byCodeUnit);
+  return files.sort(compareCodeUnits);
 }
 
 /** The last good copy as a result (`fromCache: true`). */
@@ -399,8 +398,8 @@ class PackSync {
           after: skillMd(o.entry.name),
         })),
       ...removed.map((name) => ({ name, before: skillMd(name) })),
-    ].sort((a, b) => byCodeUnit(a.name, b.name));
-    const files = Object.keys(skills).map(skillMd).sort(byCodeUnit);
+    ].sort((a, b) => compareCodeUnits(a.name, b.name));
+    const files = Object.keys(skills).map(skillMd).sort(compareCodeUnits);
     return { files, skipped, fromCache: false, dir: packDir, indexUrl, changed };
   }
 }

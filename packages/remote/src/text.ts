@@ -1,8 +1,5 @@
 import { printable } from "@skill/core";
 
-// The shared helpers live in core, so every package words and sorts things alike.
-export { compareCodeUnits as byCodeUnit, describeKind, formatBytes, quote } from "@skill/core";
-
 /** A name from a manifest, safe to print: control characters escaped, at most 128 characters (a safe name is never cut). */
 export function label(name: string): string {
   const chars = [...name.slice(0, 256)];

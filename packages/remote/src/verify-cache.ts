@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { lstat, readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { compareCodeUnits } from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
 import { readState } from "./cache-state.js";
 import { nameProblem } from "./safe-path.js";
-import { byCodeUnit } from "./text.js";
 
 /** One thing `verifyCache` found wrong. */
 export interface VerifyProblem {
@@ -60,7 +60,7 @@ async function packDirs(cacheDir: string, url: string | undefined): Promise<stri
     return (await readdir(cacheDir, { withFileTypes: true }))
       .filter((e) => e.isDirectory() && !e.name.startsWith("."))
       .map((e) => join(cacheDir, e.name))
-      .sort(byCodeUnit);
+      .sort(compareCodeUnits);
   } catch {
     return [];
   }
@@ -84,7 +84,7 @@ export async function verifyCache(cacheDir: string, url?: string): Promise<Verif
     const state = await readState(packDir);
     if (!state) continue;
     const packUrl = url ?? state.url;
-    for (const name of Object.keys(state.skills).sort(byCodeUnit)) {
+    for (const name of Object.keys(state.skills).sort(compareCodeUnits)) {
       if (nameProblem(name) !== undefined) continue;
       const skill = state.skills[name];
       if (!skill) continue;
@@ -95,14 +95,14 @@ export async function verifyCache(cacheDir: string, url?: string): Promise<Verif
         problems.push({ url: packUrl, name, path: dir, kind: "unverifiable" });
         continue;
       }
-      for (const [file, meta] of recorded.sort(([a], [b]) => byCodeUnit(a, b))) {
+      for (const [file, meta] of recorded.sort(([a], [b]) => compareCodeUnits(a, b))) {
         const path = join(dir, ...file.split("/"));
         const found = await sha256(path);
         if (found === undefined) problems.push({ url: packUrl, name, path, kind: "missing" });
         else if (found !== meta.sha256) problems.push({ url: packUrl, name, path, kind: "modified" });
       }
       const known = new Set(recorded.map(([file]) => file));
-      for (const file of (await listTree(dir)).sort(byCodeUnit)) {
+      for (const file of (await listTree(dir)).sort(compareCodeUnits)) {
         if (!known.has(file))
           problems.push({ url: packUrl, name, path: join(dir, ...file.split("/")), kind: "extra" });
       }

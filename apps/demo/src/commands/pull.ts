@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { auditSkill, type Capabilities, type CapabilityDiff, diffCapabilities } from "@skill/audit";
-import { printable } from "@skill/core";
+import { compareCodeUnits, printable } from "@skill/core";
 import { type PullProgress, type PullResult, pull as pullPack, urlToDirName } from "@skill/remote";
 import cliProgress from "cli-progress";
 import { formatCapabilityDiff } from "../capability-diff.js";
@@ -50,7 +50,7 @@ async function capabilityChanges(
     const diff = diffCapabilities(previous ?? NO_CAPABILITIES, audit.capabilities);
     if (diff.changed) out.push({ name: change.name, added: previous === undefined, diff });
   }
-  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out.sort((a, b) => compareCodeUnits(a.name, b.name));
 }
 
 interface Tally {
