@@ -28,6 +28,8 @@ export interface AnalyzeOptions {
   readonly target?: ValidationTarget;
   /** The id of the source, copied onto the skill. */
   readonly source?: string;
+  /** Who vouches for the skill; default the source id, else `manual`. */
+  readonly origin?: string;
 }
 
 /**
@@ -282,6 +284,7 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
     location,
     frontmatter,
     ...(options.source === undefined ? {} : { source: options.source }),
+    origin: options.origin ?? options.source ?? "manual",
     modelInvocable: !isTrue(frontmatter["disable-model-invocation"]),
     userInvocable: !isFalse(frontmatter["user-invocable"]),
     content: bounds.body,

@@ -5,6 +5,8 @@ export { splitFrontmatter } from "./frontmatter.js";
 export { noopLogger } from "./logger.js";
 export type { MemorySkill } from "./memory-source.js";
 export { memorySource } from "./memory-source.js";
+export type { OriginKind } from "./origin.js";
+export { isNonLocal, ORIGIN_KINDS, originKind, originLabel, originRank } from "./origin.js";
 export { loadSkillFile, parseSkill, validateSkillFile } from "./parse-skill.js";
 export { SkillService } from "./service.js";
 export { compareCodeUnits, formatBytes } from "./text.js";
@@ -12,6 +14,8 @@ export type {
   AgentInfo,
   Diagnostic,
   EventBus,
+  FileKey,
+  HeadCache,
   LoadFailure,
   LoadReport,
   LoadRules,
@@ -25,10 +29,15 @@ export type {
   ScanContext,
   ShadowedSkill,
   SkillEvents,
+  SkillFile,
+  SkillHead,
+  SkillHit,
   SkillInfo,
   SkillMetadata,
+  SkillSearch,
   SkillServiceOptions,
   SkillSource,
+  SkippedPath,
   SourceEntry,
   SourceScan,
   ValidateOptions,

@@ -81,6 +81,7 @@ describe("parseSkill", () => {
         license: "MIT",
         metadata: { author: "me" },
       },
+      origin: "manual",
       modelInvocable: true,
       userInvocable: true,
     });

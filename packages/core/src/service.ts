@@ -158,6 +158,7 @@ export class SkillService {
   readonly #maxBytes: number;
   readonly #rules: AnalyzeOptions;
   #registry: Registry;
+  #version = 0;
   #generation = 0;
   /** Locations updated while a full load was running: that load may have read them before the change. */
   #updatedDuringLoad: Set<string> | undefined;
@@ -257,7 +258,7 @@ export class SkillService {
 
     const registry = this.#build(groups);
     if (generation !== this.#generation) return registry.report; // a newer load owns the registry
-    this.#registry = registry;
+    this.#swap(registry);
     const { report } = registry;
     for (const g of groups) for (const d of g.diagnostics) this.#logDiagnostic(d);
     for (const s of report.shadowed) this.#reportShadowed(s);
@@ -331,7 +332,7 @@ export class SkillService {
     }
 
     const registry = this.#build(groups);
-    this.#registry = registry;
+    this.#swap(registry);
     const changes = diffWinners(current.resolution, registry.resolution);
     const oldPairs = new Set(current.report.shadowed.map(pairKey));
     for (const s of registry.report.shadowed) if (!oldPairs.has(pairKey(s))) this.#reportShadowed(s);
@@ -376,10 +377,18 @@ export class SkillService {
       slots: [...manual.slots.filter((s) => s.location !== location), slot],
     };
     const registry = this.#build(groups);
-    this.#registry = registry;
+    this.#swap(registry);
     const oldPairs = new Set(current.report.shadowed.map(pairKey));
     for (const s of registry.report.shadowed) if (!oldPairs.has(pairKey(s))) this.#reportShadowed(s);
     return outcome.skill;
+  }
+
+  /**
+   * Bumped by every registry swap (`discoverAndLoad`, `update`, `load`): a consumer that
+   * caches what it derived from the registry (a catalog, a search index) rebuilds when it moved.
+   */
+  get version(): number {
+    return this.#version;
   }
 
   /** The skill of that name, or `undefined` when there is none or `agent` may not see it. */
@@ -594,6 +603,11 @@ export class SkillService {
       ],
     };
     return { groups, resolution, report };
+  }
+
+  #swap(registry: Registry): void {
+    this.#registry = registry;
+    this.#version++;
   }
 
   #logDiagnostic(d: Diagnostic): void {

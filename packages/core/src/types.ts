@@ -21,6 +21,11 @@ export interface SkillMetadata {
   readonly frontmatter: Readonly<Record<string, unknown>>;
   /** Id of the {@link SkillSource} that found it, when loaded through one. */
   readonly source?: string;
+  /**
+   * Who vouches for it: `<kind>:<label>` or a bare id (see {@link originKind}). The entry's
+   * `origin`, else the source id, else `"manual"` for a skill added with `load()`.
+   */
+  readonly origin: string;
   /** `false` when the frontmatter says `disable-model-invocation: true`: keep it out of the model's catalog. */
   readonly modelInvocable: boolean;
   /** `false` when the frontmatter says `user-invocable: false`: no slash command for people. */
@@ -131,6 +136,77 @@ export interface SourceEntry {
    * `SkillService.files` walks the SKILL.md folder (for file locations).
    */
   listFiles?(ctx: ScanContext): Promise<readonly string[]>;
+  /** Who vouches for it (`mcp:<label>`, `remote:<index url>`, `builtin`…); default the source id. */
+  readonly origin?: string;
+  /**
+   * Metadata known without reading SKILL.md (an MCP listing). The skill is registered from it
+   * and nothing is read until `SkillService.read`, which verifies the bytes against it.
+   */
+  readonly head?: SkillHead;
+  /**
+   * One bundled file, `path` as `listFiles` gives it. Without it, file entries are read from
+   * the SKILL.md folder through core's safe reader; other entries have no readable files.
+   */
+  readFile?(path: string, ctx: ScanContext): Promise<Uint8Array>;
+}
+
+/** What is known of a SKILL.md without reading it. */
+export interface SkillHead {
+  /** Every frontmatter field, as parsed from SKILL.md (JSON-normalised: dates as ISO strings). */
+  readonly frontmatter: Readonly<Record<string, unknown>>;
+  /** `"sha256:<64 lowercase hex>"` of the SKILL.md bytes, when known. */
+  readonly digest?: string;
+  /** Bytes of SKILL.md, when known. */
+  readonly size?: number;
+}
+
+/** What identifies one state of a file on disk: a cached head is valid while all of it holds. */
+export interface FileKey {
+  readonly path: string;
+  readonly dev: number;
+  readonly ino: number;
+  /** Bytes. */
+  readonly size: number;
+  /** Modification time, milliseconds since the epoch. */
+  readonly mtimeMs: number;
+}
+
+/**
+ * Persistent heads of SKILL.md files, for warm starts: a file whose {@link FileKey} is cached
+ * is registered without being opened. See `fileHeadCache`.
+ */
+export interface HeadCache {
+  /** The head stored for exactly this key, if any. */
+  get(key: FileKey): SkillHead | undefined;
+  set(key: FileKey, head: SkillHead): void;
+  /** Drops what is stored for `path` (the file no longer matches its head). */
+  delete?(path: string): void;
+  /** Writes what changed; called once at the end of `discoverAndLoad` and `update`. */
+  flush(): Promise<void>;
+}
+
+/** One file of a skill folder, as {@link skillFiles} lists it. */
+export interface SkillFile {
+  /** Relative to the skill folder, `/`-separated. */
+  readonly path: string;
+  /** Bytes (of the target, for a link). */
+  readonly size: number;
+  /** Has an execute bit. */
+  readonly executable: boolean;
+  /**
+   * Set when the path is a symbolic link: `inside` (its target stays in the skill folder),
+   * `outside` (it leaves it: never read, never published) or `dangling` (no target).
+   * Only `inside` links are listed unless `links: true` is asked for.
+   */
+  readonly link?: "inside" | "outside" | "dangling";
+}
+
+/** Something a scan passed over on purpose, and why: what `compareAgents` explains cells with. */
+export interface SkippedPath {
+  /** Absolute path of the file or folder. */
+  readonly path: string;
+  /** `too-deep`, `dot-folder`, `symlinked-file`, `node-modules`, `leaf`, `dangling-symlink`, `max-dirs`… */
+  readonly reason: string;
 }
 
 /**
@@ -147,12 +223,19 @@ export interface SourceScan {
   readonly dirs: readonly string[];
   /** Source-level findings: an unreadable folder, a pack served from cache, an entry a pack skipped. */
   readonly diagnostics?: readonly Diagnostic[];
+  /** What the scan passed over on purpose (too deep, a dot-folder, a symlinked file…). */
+  readonly skipped?: readonly SkippedPath[];
 }
 
 /** A place skills come from: a folder tree, a remote pack, an MCP server, memory… */
 export interface SkillSource {
   /** Readable, unique id, e.g. `global:.claude` or `project:/abs/dir/.agents`. */
   readonly id: string;
+  /**
+   * Which skill wins a name collision inside this source: `last-wins` (default) the later
+   * entry, `first-wins` the earlier one (agents that keep the first match: Copilot, pi, Amp).
+   */
+  readonly precedence?: "last-wins" | "first-wins";
   scan(ctx: ScanContext): Promise<SourceScan>;
 }
 
@@ -228,6 +311,10 @@ export interface SkillServiceOptions extends LoadRules {
   readonly bus?: EventBus;
   /** Receives warnings (duplicate names, failed files, source findings). */
   readonly logger?: Logger;
+  /** Heads of unchanged SKILL.md files, kept between runs: a warm load stats instead of reading. */
+  readonly headCache?: HeadCache;
+  /** Largest bundled file `readFile` returns, in bytes (default 10 MiB). */
+  readonly maxFileBytes?: number;
 }
 
 /** A file (or source) that could not be loaded. */
@@ -254,4 +341,25 @@ export interface LoadReport {
   readonly shadowed: readonly ShadowedSkill[];
   /** Warnings and errors from sources and files, with rule ids. */
   readonly diagnostics: readonly Diagnostic[];
+}
+
+/** One search result: a skill name, its score (higher is better) and the query terms it matched. */
+export interface SkillHit {
+  readonly name: string;
+  readonly score: number;
+  readonly terms: readonly string[];
+}
+
+/**
+ * Ranked search over skills, for catalogs too big to list (`@skill/search` implements it).
+ * Results are names; a caller filters them through `SkillService.get(name, agent)`.
+ */
+export interface SkillSearch {
+  /** Best first; `[]` for an empty or unmatched query, never a throw. `limit` defaults to the implementation's. */
+  search(
+    query: string,
+    options?: { readonly limit?: number },
+  ): readonly SkillHit[] | Promise<readonly SkillHit[]>;
+  /** Makes the search hold exactly these skills (a search that can follow the registry). */
+  replace?(skills: readonly SkillMetadata[]): unknown;
 }

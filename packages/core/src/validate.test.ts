@@ -118,6 +118,7 @@ describe("validateFrontmatter", () => {
       description: "d",
       location: LOC,
       frontmatter: { name: "x", description: "d" },
+      origin: "manual",
       modelInvocable: true,
       userInvocable: true,
     };

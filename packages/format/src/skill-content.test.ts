@@ -10,6 +10,7 @@ const pdf: SkillInfo = {
   location: "/home/me/.agents/skills/pdf/SKILL.md",
   content: "\n\n# PDF\n\nRun `scripts/fill.py` on the form.\n\n",
   frontmatter: {},
+  origin: "manual",
   modelInvocable: true,
   userInvocable: true,
 };

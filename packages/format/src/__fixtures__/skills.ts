@@ -9,6 +9,7 @@ export function skill(name: string, description = `About ${name}`, location = `/
     location,
     content: `# ${name}\n`,
     frontmatter: { name, description },
+    origin: "manual",
     modelInvocable: true,
     userInvocable: true,
   };
