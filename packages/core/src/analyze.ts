@@ -1,6 +1,7 @@
 import { basename, dirname } from "node:path";
 import { describeKind, printable, quote, SkillError } from "./errors.js";
 import { locateFrontmatter, missingDelimitersError, normalizeText } from "./frontmatter.js";
+import { deepFreeze, toJsonValue } from "./json-value.js";
 import type { Diagnostic, LoadRules, SkillInfo, ValidationTarget } from "./types.js";
 import { checkFrontmatter, SPEC_LIMITS } from "./validate.js";
 import { exceedsNodeLimit, parseYaml, repairPlainScalars } from "./yaml.js";
@@ -13,6 +14,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** Everything learned about one SKILL.md text; `error` set when it cannot become a skill. */
 export interface Analysis {
   readonly skill?: SkillInfo;
+  /** The frontmatter as JSON data (see `toJsonValue`), frozen; set once it parsed as a mapping. */
   readonly frontmatter?: Readonly<Record<string, unknown>>;
   readonly diagnostics: Diagnostic[];
   readonly error?: SkillError;
@@ -121,19 +123,6 @@ function isFalse(value: unknown): boolean {
   return lower === "false" || lower === "no";
 }
 
-/** Freezes a parsed document all the way down (its size is already bounded). */
-function deepFreeze<T>(value: T): T {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== "object" || node === null || Object.isFrozen(node)) continue;
-    Object.freeze(node);
-    if (node instanceof Date) continue;
-    for (const key of Object.keys(node)) stack.push((node as Record<string, unknown>)[key]);
-  }
-  return value;
-}
-
 /** The folder a SKILL.md location sits in (a path or a URI): the name `nameFallback` uses. */
 export function folderName(location: string): string {
   return basename(dirname(location));
@@ -210,7 +199,10 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
     );
     return fail(diagnostics, error, "frontmatter-not-mapping", 2);
   }
-  const frontmatter = deepFreeze(value as Record<string, unknown>);
+  // Checks read the YAML as parsed (so a date is reported as a date); the skill keeps it as
+  // JSON data (dates as ISO strings, `!!binary` as base64), frozen.
+  const frontmatter = value as Record<string, unknown>;
+  const data = deepFreeze(toJsonValue(frontmatter) as Record<string, unknown>);
 
   let lines: Map<string, number> | undefined;
   const lineOf = (field: string | undefined) => {
@@ -259,7 +251,7 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
           field,
         },
       );
-      return { diagnostics, frontmatter, error };
+      return { diagnostics, frontmatter: data, error };
     }
     if (typeof raw !== "string") {
       const error = new SkillError(
@@ -267,7 +259,7 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
         `Invalid frontmatter field '${field}' in ${location}: expected a string, found ${describeKind(raw)} ${quote(raw)}`,
         { path: location, field },
       );
-      return { diagnostics, frontmatter, error };
+      return { diagnostics, frontmatter: data, error };
     }
   }
 
@@ -282,14 +274,14 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
     name,
     description,
     location,
-    frontmatter,
+    frontmatter: data,
     ...(options.source === undefined ? {} : { source: options.source }),
     origin: options.origin ?? options.source ?? "manual",
     modelInvocable: !isTrue(frontmatter["disable-model-invocation"]),
     userInvocable: !isFalse(frontmatter["user-invocable"]),
     content: bounds.body,
   });
-  return { skill, frontmatter, diagnostics };
+  return { skill, frontmatter: data, diagnostics };
 }
 
 function isBlank(value: unknown): boolean {
