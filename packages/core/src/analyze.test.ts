@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SkillError } from "./errors.js";
+import { memorySource } from "./memory-source.js";
 import { loadSkillFile, parseSkill } from "./parse-skill.js";
+import { SkillService } from "./service.js";
 
 const LOC = "/skills/data-skill/SKILL.md";
 
@@ -78,5 +80,15 @@ describe("frontmatter as JSON data", () => {
     await writeFile(path, TEXT.replace("data-skill", "bin"));
     const { skill } = await loadSkillFile(path);
     expect(skill.frontmatter.icon).toBe(Buffer.from("hello world").toString("base64"));
+  });
+
+  it("loads a skill holding !!binary into a SkillService", async () => {
+    const service = new SkillService({
+      sources: [memorySource("mem", [{ location: "builtin:data-skill", text: TEXT }])],
+    });
+    const report = await service.discoverAndLoad();
+    expect(report.failed).toEqual([]);
+    expect(service.require("data-skill").frontmatter.icon).toBe("aGVsbG8gd29ybGQ=");
+    expect((await service.read("data-skill")).frontmatter.released).toBe("2024-01-01T00:00:00.000Z");
   });
 });
