@@ -2,6 +2,8 @@ export { DEFAULT_MAX_BYTES, SKILL_FILE } from "./constants.js";
 export type { SkillErrorCode, SkillErrorDetails } from "./errors.js";
 export { describeKind, printable, quote, SkillError } from "./errors.js";
 export { splitFrontmatter } from "./frontmatter.js";
+export type { FileHeadCacheOptions } from "./head-cache.js";
+export { fileHeadCache } from "./head-cache.js";
 export { noopLogger } from "./logger.js";
 export type { MemorySkill } from "./memory-source.js";
 export { memorySource } from "./memory-source.js";

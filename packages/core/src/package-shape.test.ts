@@ -52,6 +52,7 @@ describe("built package", () => {
         "SkillService",
         "compareCodeUnits",
         "describeKind",
+        "fileHeadCache",
         "formatBytes",
         "isNonLocal",
         "loadSkillFile",
