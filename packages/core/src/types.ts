@@ -194,9 +194,11 @@ export interface SkillFile {
   /** Has an execute bit. */
   readonly executable: boolean;
   /**
-   * Set when the path is a symbolic link: `inside` (its target stays in the skill folder),
-   * `outside` (it leaves it: never read, never published) or `dangling` (no target).
-   * Only `inside` links are listed unless `links: true` is asked for.
+   * Set when the path is, or passes through, a symbolic link: `inside` (the file itself or a
+   * folder on its way is a link, and the real path stays in the skill folder), `outside`
+   * (it leaves the folder, or leads into a nested skill or `.git`: never read, never
+   * published) or `dangling` (no target, or a loop of links). `outside` and `dangling`
+   * entries (size 0) are listed only when `links: true` is asked for.
    */
   readonly link?: "inside" | "outside" | "dangling";
 }
