@@ -205,17 +205,47 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
   const data = deepFreeze(toJsonValue(frontmatter) as Record<string, unknown>);
 
   let lines: Map<string, number> | undefined;
-  const lineOf = (field: string | undefined) => {
-    if (field === undefined) return undefined;
+  const lineOf = (field: string) => {
     lines ??= keyLines(fmText);
     return lines.get(field);
   };
+  return analyzeFields(frontmatter, data, location, options, {
+    diagnostics,
+    body: bounds.body,
+    lineOf,
+  });
+}
+
+/** What a text parse knows besides the fields: earlier findings, the body, where keys are. */
+interface FieldContext {
+  readonly diagnostics: Diagnostic[];
+  /** The markdown body; `undefined` when only the frontmatter is known (a head). */
+  readonly body?: string;
+  readonly lineOf?: (field: string) => number | undefined;
+}
+
+/**
+ * Turns parsed frontmatter into a skill by the load rules: validation findings, the name
+ * fallback, required fields, long fields. `raw` is what the YAML parser gave (checked);
+ * `stored` is what the skill keeps (the same fields, JSON data). The one place these rules
+ * live, for a text parse and a head alike.
+ */
+export function analyzeFields(
+  raw: Readonly<Record<string, unknown>>,
+  stored: Readonly<Record<string, unknown>>,
+  location: string,
+  options: AnalyzeOptions,
+  context: FieldContext,
+): Analysis {
+  const { diagnostics } = context;
+  const frontmatter = raw;
+  const lineOf = (field: string | undefined) => (field === undefined ? undefined : context.lineOf?.(field));
   const fallback = options.nameFallback === "folder" && isBlank(frontmatter.name);
   const findings = checkFrontmatter(
     frontmatter,
     location,
     { strict: !options.lenient, ...(options.target === undefined ? {} : { target: options.target }) },
-    { body: bounds.body },
+    context.body === undefined ? {} : { body: context.body },
   );
   for (const d of findings) {
     // A name taken from the folder is a warning, not a failure, and trivially matches it.
@@ -240,9 +270,9 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
     keys.length > 0 ? `found fields: ${keys.map((k) => printable(k)).join(", ")}` : "no fields found";
   for (const field of ["name", "description"] as const) {
     if (field === "name" && fallback) continue;
-    const raw = frontmatter[field];
-    if (isBlank(raw)) {
-      const why = raw === undefined || raw === null ? found : `the value is empty; ${found}`;
+    const value = frontmatter[field];
+    if (isBlank(value)) {
+      const why = value === undefined || value === null ? found : `the value is empty; ${found}`;
       const error = new SkillError(
         "MISSING_FIELD",
         `Missing frontmatter field '${field}' in ${location} (${why})`,
@@ -251,15 +281,15 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
           field,
         },
       );
-      return { diagnostics, frontmatter: data, error };
+      return { diagnostics, frontmatter: stored, error };
     }
-    if (typeof raw !== "string") {
+    if (typeof value !== "string") {
       const error = new SkillError(
         "INVALID_FIELD",
-        `Invalid frontmatter field '${field}' in ${location}: expected a string, found ${describeKind(raw)} ${quote(raw)}`,
+        `Invalid frontmatter field '${field}' in ${location}: expected a string, found ${describeKind(value)} ${quote(value)}`,
         { path: location, field },
       );
-      return { diagnostics, frontmatter: data, error };
+      return { diagnostics, frontmatter: stored, error };
     }
   }
 
@@ -274,14 +304,14 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
     name,
     description,
     location,
-    frontmatter: data,
+    frontmatter: stored,
     ...(options.source === undefined ? {} : { source: options.source }),
     origin: options.origin ?? options.source ?? "manual",
     modelInvocable: !isTrue(frontmatter["disable-model-invocation"]),
     userInvocable: !isFalse(frontmatter["user-invocable"]),
-    content: bounds.body,
+    content: context.body ?? "",
   });
-  return { skill, frontmatter: data, diagnostics };
+  return { skill, frontmatter: stored, diagnostics };
 }
 
 function isBlank(value: unknown): boolean {

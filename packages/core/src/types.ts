@@ -343,6 +343,8 @@ export interface LoadReport {
   readonly shadowed: readonly ShadowedSkill[];
   /** Warnings and errors from sources and files, with rule ids. */
   readonly diagnostics: readonly Diagnostic[];
+  /** What the sources' scans passed over on purpose (`SourceScan.skipped`), in source order. */
+  readonly skipped?: readonly SkippedPath[];
 }
 
 /** One search result: a skill name, its score (higher is better) and the query terms it matched. */
