@@ -1,11 +1,12 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
-import { chmod, cp, mkdir, readFile, realpath, symlink, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { rmSync } from "node:fs";
+import { chmod, mkdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { SkillError } from "@skill/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
+import { installBuilt } from "./dist-fixture.js";
 import { memoryLogger, removeTempDirs, tempDir, writeSkill } from "./fixture.js";
 import { DEFAULT_IGNORE } from "./ignore.js";
 import { scanSkillFiles } from "./scan.js";
@@ -256,16 +257,7 @@ describe("scanSkillFiles and odd entries", () => {
     await writeSkill(join(root, "locked", "secret"));
     await chmod(base, 0o755);
     await chmod(join(root, "locked"), 0o700); // owned by root: unreadable for uid 65534
-    // uid 65534 may not be able to enter the checkout (a clone under a 0700 folder), so the
-    // built package and what it imports are copied to a folder anyone can read.
-    const self = fileURLToPath(new URL("..", import.meta.url));
-    expect(
-      existsSync(join(self, "dist", "index.js")),
-      "run `pnpm --filter @skill/discovery build` first",
-    ).toBe(true);
-    const modules = join(base, "node_modules");
-    await copyWithDependencies(self, modules);
-    const dist = pathToFileURL(join(modules, "@skill", "discovery", "dist", "index.js")).href;
+    const { discovery: dist } = await installBuilt(base);
     const readable = spawnSync("setpriv", [
       `--reuid=${nobody}`,
       `--regid=${nobody}`,
@@ -305,32 +297,3 @@ describe("scanSkillFiles and odd entries", () => {
     });
   });
 });
-
-/**
- * Copies the package at `dir` (its package.json and dist) and, recursively, every runtime
- * dependency it resolves, into `modules` as a flat node_modules folder.
- */
-async function copyWithDependencies(dir: string, modules: string, seen = new Set<string>()): Promise<void> {
-  const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as {
-    name: string;
-    dependencies?: Record<string, string>;
-  };
-  if (seen.has(manifest.name)) return;
-  seen.add(manifest.name);
-  await cp(dir, join(modules, manifest.name), {
-    recursive: true,
-    filter: (source) => !/[\\/](node_modules|src|\.turbo)([\\/]|$)/.test(source.slice(dir.length)),
-  });
-  for (const name of Object.keys(manifest.dependencies ?? {})) {
-    await copyWithDependencies(await findPackage(dir, name), modules, seen);
-  }
-}
-
-/** The real folder of dependency `name` as Node would find it from `dir`. */
-async function findPackage(dir: string, name: string): Promise<string> {
-  for (let at = await realpath(dir); ; at = dirname(at)) {
-    const candidate = join(at, "node_modules", name);
-    if (existsSync(join(candidate, "package.json"))) return realpath(candidate);
-    if (dirname(at) === at) throw new Error(`Cannot find ${name} from ${dir}`);
-  }
-}
