@@ -181,9 +181,11 @@ export class EntryLoader {
     return { ok: true, skill: Object.freeze(meta), diagnostics: analysis.diagnostics };
   }
 
-  /** Forgets the cached head of a file that no longer matches it. */
-  dropCached(head: HeadOrigin | undefined): void {
-    if (head?.from === "cache" && head.key) this.#cache?.delete?.(head.key.path);
+  /** Forgets (and writes away) the cached head of a file that no longer matches it. */
+  async dropCached(head: HeadOrigin | undefined): Promise<void> {
+    if (head?.from !== "cache" || !head.key || !this.#cache?.delete) return;
+    this.#cache.delete(head.key.path);
+    await this.flush();
   }
 
   /** Writes the head cache, if any; never rejects (a cache must not fail a load). */

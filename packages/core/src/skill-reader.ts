@@ -65,7 +65,7 @@ export async function readSkill(winner: Winner, loader: EntryLoader, ctx: ScanCo
   } catch (error) {
     if (isAbortOf(error, ctx.signal)) throw error;
     if (SkillError.isInstance(error) && error.code === "INTEGRITY_ERROR") throw error;
-    loader.dropCached(head);
+    await loader.dropCached(head);
     throw changedOnDisk(key, location, toSkillError(error, location).message, error);
   }
   if (head?.from === "source") checkBytes(key, location, value, head.head);
@@ -81,7 +81,7 @@ export async function readSkill(winner: Winner, loader: EntryLoader, ctx: ScanCo
   if (!accepted.ok || !analysis.skill) {
     if (head?.from === "source")
       throw integrityError(key, location, accepted.ok ? "it does not parse" : accepted.error.message);
-    loader.dropCached(head);
+    await loader.dropCached(head);
     throw changedOnDisk(key, location, accepted.ok ? "it does not parse" : accepted.error.message, accepted);
   }
   if (head) {
@@ -94,12 +94,12 @@ export async function readSkill(winner: Winner, loader: EntryLoader, ctx: ScanCo
           `its frontmatter field '${printable(field)}' differs from the listing`,
         );
       }
-      loader.dropCached(head);
+      await loader.dropCached(head);
       throw changedOnDisk(key, location, `its frontmatter field '${printable(field)}' changed`);
     }
   }
   if (analysis.skill.name !== own) {
-    loader.dropCached(head);
+    await loader.dropCached(head);
     throw changedOnDisk(key, location, `it now names itself ${quote(analysis.skill.name)}`);
   }
   return key === own ? analysis.skill : Object.freeze({ ...analysis.skill, name: key });

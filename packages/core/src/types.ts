@@ -17,7 +17,7 @@ export interface SkillMetadata {
    * or a URI for a skill that is not a local file (`skill://server/pdf/SKILL.md`, `builtin:pdf`).
    */
   readonly location: string;
-  /** Every frontmatter field as parsed, in document order. */
+  /** Every frontmatter field, in document order, as JSON data (dates as ISO strings, `!!binary` as base64). */
   readonly frontmatter: Readonly<Record<string, unknown>>;
   /** Id of the {@link SkillSource} that found it, when loaded through one. */
   readonly source?: string;

@@ -38,7 +38,7 @@ const source = {
 const service = new SkillService({ sources: [source], headCache: fileHeadCache(process.env.CACHE) });
 const report = await service.discoverAndLoad();
 const watched = service.get(process.env.WATCH ?? "s0000");
-const body = process.env.READ ? (await service.read(process.env.READ)).content : undefined;
+const body = process.env.READ ? await service.read(process.env.READ).then((s) => s.content, (e) => e.code) : undefined;
 console.log(JSON.stringify({ opens, loaded: report.loaded, failed: report.failed.length, description: watched?.description, body }));
 `;
 
@@ -113,6 +113,18 @@ describe("a warm start with fileHeadCache", () => {
     const warm = run({ READ: "s0003" });
     expect(warm.opens).toBe(1);
     expect(warm.body).toBe("# Skill 3\n");
+  }, 60_000);
+
+  it("drops a cached head that no longer matches the bytes (same size and mtime): read says changed on disk", async () => {
+    run();
+    const file = join(root, "s0011", "SKILL.md");
+    const before = await stat(file);
+    await writeFile(file, text(11, "edited word"));
+    await utimes(file, before.atime, before.mtime);
+    // The edit keeps size and mtime: the head still comes from the cache until read() sees the bytes.
+    expect(run({ WATCH: "s0011" })).toMatchObject({ opens: 0, description: "first words" });
+    expect(run({ WATCH: "s0011", READ: "s0011" })).toMatchObject({ body: "NOT_FOUND" });
+    expect(run({ WATCH: "s0011" })).toMatchObject({ opens: 1, description: "edited word" });
   }, 60_000);
 
   it("loads everything when the cache file is corrupt", async () => {
