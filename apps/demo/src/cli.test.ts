@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs helper shared with the demo script
 import { serveDir } from "../scripts/serve.mjs";
@@ -260,6 +261,46 @@ describe("skill pull, pack and remote skills", () => {
     expect(await readFile(join(copy, "remote-skill.tar.gz"))).toEqual(
       await readFile(join(examples, "remote-pack", "remote-skill.tar.gz")),
     );
+  });
+
+  it("pack never publishes what a link in a skill leads to outside it; a nested skill is its own", async () => {
+    const dir = join(root, "leaky-pack");
+    const skill = join(dir, "leaky");
+    await mkdir(join(skill, "forms"), { recursive: true });
+    await mkdir(join(root, "private"), { recursive: true });
+    await writeFile(join(root, "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\nsecret\n");
+    await writeFile(join(root, "private", "notes.md"), "private notes\n");
+    await writeFile(join(skill, "SKILL.md"), "---\nname: leaky\ndescription: Links out\n---\nBody\n");
+    await writeFile(join(skill, "guide.md"), "# Guide\n");
+    await writeFile(join(skill, "forms", "SKILL.md"), "---\nname: forms\ndescription: Nested\n---\n");
+    await symlink("../../id_ed25519", join(skill, "key"));
+    await symlink("/etc/passwd", join(skill, "passwd"));
+    await symlink(join(root, "private"), join(skill, "everything"));
+    await symlink("guide.md", join(skill, "alias.md"));
+
+    const { code, stdout } = await run([...base, "pack", dir, "--json"]);
+
+    expect(code).toBe(0);
+    const data = JSON.parse(stdout);
+    expect(data.manifest.skills.map((s: { name: string; files?: string[] }) => [s.name, s.files])).toEqual([
+      ["leaky", ["SKILL.md", "alias.md", "guide.md"]],
+      ["forms", undefined],
+    ]);
+    expect(data.diagnostics.map((d: { code: string; path: string }) => [d.code, d.path])).toEqual([
+      ["link-outside", join(skill, "everything")],
+      ["link-outside", join(skill, "key")],
+      ["link-outside", join(skill, "passwd")],
+      ["nested-skill", join(skill, "forms", "SKILL.md")],
+    ]);
+    const archive = gunzipSync(await readFile(join(dir, "leaky.tar.gz"))).toString("latin1");
+    for (const secret of ["PRIVATE KEY", "private notes", "root:x:0:0", "name: forms"]) {
+      expect(archive).not.toContain(secret);
+    }
+    expect(archive).toContain("# Guide");
+
+    const text = await run([...base, "pack", dir]);
+    expect(text.code).toBe(0);
+    expect(text.stderr).toContain(`! Not packed: ${join(skill, "key")} is a symbolic link`);
   });
 
   it("pack writes nothing and exits 1 when a skill cannot be listed", async () => {

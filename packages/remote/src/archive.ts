@@ -1,9 +1,9 @@
 import { createHash, type Hash } from "node:crypto";
 import { closeSync, constants, createReadStream, mkdirSync, openSync, writeSync } from "node:fs";
 import { copyFile, mkdir, rename, rm, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { createGunzip } from "node:zlib";
-import { formatBytes, quote, SkillError, type SkillErrorCode } from "@skill/core";
+import { formatBytes, quote, resolveInside, SkillError, type SkillErrorCode } from "@skill/core";
 import { BLOCK_BYTES } from "./http.js";
 import { fileProblem, foldKey } from "./safe-path.js";
 import { errorText } from "./text.js";
@@ -114,7 +114,8 @@ class Unpacker {
 
   /** Starts a regular file; the returned writer counts, hashes and writes synchronously. */
   start(path: string, expected?: number): { write(chunk: Uint8Array): void; end(): void } {
-    const dest = join(this.raw, ...path.split("/"));
+    // The entry name passed `fileProblem` already; core's path rule still places it.
+    const dest = resolveInside(this.raw, path);
     const parent = path.split("/").slice(0, -1);
     for (let i = 1; i <= parent.length; i++) {
       const key = foldKey(parent.slice(0, i).join("/"));
@@ -176,9 +177,15 @@ function mkdirSyncSafe(root: string, parts: readonly string[]): void {
 
 /**
  * Follows `path` segment by segment through the archive's own symlinks. Returns the path it
- * lands on, or `undefined` when it leaves the archive's root.
+ * lands on, or `undefined` when it leaves the archive's root. Not core's `resolveInside`: a link
+ * target inside an archive may climb with `..` and still land inside, and the names it walks
+ * are archive entries, not files on disk (entry names themselves pass the stricter
+ * `fileProblem` rule in `Unpacker.entry`).
  */
-function resolveInside(start: readonly string[], links: ReadonlyMap<string, Link>): string[] | undefined {
+function followArchiveLinks(
+  start: readonly string[],
+  links: ReadonlyMap<string, Link>,
+): string[] | undefined {
   const parts: string[] = [];
   const queue = [...start];
   let hops = 0;
@@ -224,7 +231,7 @@ async function settleLinks(u: Unpacker, prefix: string): Promise<void> {
     const from = link.hard
       ? link.target.split("/")
       : [...link.path.split("/").slice(0, -1), ...link.target.split("/")];
-    const resolved = resolveInside(from, symlinks);
+    const resolved = followArchiveLinks(from, symlinks);
     const inside =
       resolved !== undefined && (prefix === "" || (resolved.length > 1 && resolved[0] === prefix));
     if (!resolved || !inside) throw leaves();
@@ -238,9 +245,9 @@ async function settleLinks(u: Unpacker, prefix: string): Promise<void> {
         `${kind} ${quote(link.path)} points at ${quote(link.target)}, which is not a file in the archive`,
       );
     }
-    const dest = join(u.raw, ...link.path.split("/"));
-    await mkdir(join(u.raw, ...link.path.split("/").slice(0, -1)), { recursive: true });
-    await copyFile(join(u.raw, ...target.path.split("/")), dest, constants.COPYFILE_EXCL);
+    const dest = resolveInside(u.raw, link.path);
+    await mkdir(dirname(dest), { recursive: true });
+    await copyFile(resolveInside(u.raw, target.path), dest, constants.COPYFILE_EXCL);
     u.count(Math.max(target.size, BLOCK_BYTES));
     u.files.set(foldKey(link.path), { path: link.path, size: target.size, sha256: target.sha256 });
   }

@@ -1,5 +1,6 @@
 import { cp, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { SkillService } from "@skill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
@@ -139,22 +140,30 @@ describe("buildManifest", () => {
     expect(strict.failed[0]?.error.code).toBe("INVALID_FIELD");
   });
 
-  it("follows symlinks to files and folders, and survives a symlink loop", async () => {
-    const dir = await put({ "a/SKILL.md": skillMd("a"), "shared/data.txt": "shared" });
-    await symlink(join(dir, "shared"), join(dir, "a", "shared"));
+  it("packs a link whose target stays in the skill folder as that file, and survives loops", async () => {
+    const dir = await put({ "a/SKILL.md": skillMd("a"), "a/real/data.txt": "shared" });
+    await symlink(join(dir, "a", "real"), join(dir, "a", "docs"));
+    await symlink("real/data.txt", join(dir, "a", "data-link.txt"));
     await symlink(join(dir, "a"), join(dir, "a", "loop"));
     await symlink(join(dir, "missing"), join(dir, "a", "dangling"));
-    const { manifest } = await buildManifest(dir);
-    expect(manifest.skills[0]?.files).toEqual(["SKILL.md", "shared/data.txt"]);
+    const { manifest, diagnostics, failed } = await buildManifest(dir);
+    expect(failed).toEqual([]);
+    expect(manifest.skills[0]?.files).toEqual([
+      "SKILL.md",
+      "data-link.txt",
+      "docs/data.txt",
+      "real/data.txt",
+    ]);
+    expect(diagnostics.map((d) => [d.code, d.path])).toEqual([["link-dangling", join(dir, "a", "dangling")]]);
   });
 
-  it("walks a symlink diamond in linear time, each real folder once", async () => {
+  it("refuses a symlink diamond quickly instead of walking its exponential paths", async () => {
     const dir = await put({ "deep/SKILL.md": skillMd("deep") });
-    // Level i holds two links to level i+1: 2^20 paths, 21 real folders.
+    // Level i holds two links to level i+1: 2^20 paths, 21 real folders, all inside the skill.
     let level = join(dir, "deep", "l0");
     await mkdir(level);
     for (let i = 1; i <= 20; i++) {
-      const next = join(dir, "levels", `l${i}`);
+      const next = join(dir, "deep", "levels", `l${i}`);
       await mkdir(next, { recursive: true });
       await writeFile(join(next, "f.md"), `level ${i}`);
       await symlink(next, join(level, "a"));
@@ -162,10 +171,15 @@ describe("buildManifest", () => {
       level = next;
     }
     const started = Date.now();
-    const { manifest, failed } = await buildManifest(dir);
+    const named = await buildManifest(dir, { skills: [join(dir, "deep", "SKILL.md")] });
+    expect(named.manifest.skills).toEqual([]);
+    expect(named.failed.map((f) => [f.path, f.error.code])).toEqual([[join(dir, "deep"), "LIMIT_EXCEEDED"]]);
+    // Without `skills`, the search for SKILL.md files meets the same bound, and says so.
+    await expect(buildManifest(dir)).rejects.toMatchObject({
+      code: "LIMIT_EXCEEDED",
+      message: expect.stringContaining(`Cannot search the skill pack folder ${dir} for skills`),
+    });
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(failed).toEqual([]);
-    expect(manifest.skills[0]?.files).toHaveLength(21);
   });
 
   it("stops walking a folder as soon as it passes the file limit", async () => {
@@ -233,6 +247,151 @@ describe("buildManifest", () => {
   });
 });
 
+/** The entries of a `.tar.gz`, as tar's own list API reads them: path, type and body. */
+async function archiveEntries(file: string): Promise<{ path: string; type: string; body: string }[]> {
+  const { list } = await import("tar");
+  const out: { path: string; type: string; body: string }[] = [];
+  await list({
+    file,
+    onReadEntry: (entry) => {
+      const item = { path: entry.path, type: entry.type, body: "" };
+      out.push(item);
+      const chunks: Buffer[] = [];
+      entry.on("data", (chunk: Buffer) => chunks.push(chunk));
+      entry.on("end", () => {
+        item.body = Buffer.concat(chunks).toString("utf8");
+      });
+    },
+  });
+  return out;
+}
+
+describe("links out of a skill folder", () => {
+  const KEY =
+    "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n";
+
+  it("are never read or published: not in the archive, not in index.json, each one a warning", async () => {
+    await put(
+      { ".ssh/id_ed25519": KEY, "private/notes.md": "private notes", "private/token": "t0ken" },
+      root,
+    );
+    const dir = await put({
+      "leaky/SKILL.md": skillMd("leaky"),
+      "leaky/guide.md": "# Guide\n",
+      "other/SKILL.md": skillMd("other"),
+      "other/secret.md": "the other skill's file",
+    });
+    const leaky = join(dir, "leaky");
+    await symlink("../../.ssh/id_ed25519", join(leaky, "key")); // a private key two folders up
+    await symlink(join(root, "private"), join(leaky, "private")); // a whole folder outside
+    await symlink("/etc/passwd", join(leaky, "passwd"));
+    await symlink("/proc/self/environ", join(leaky, "environ"));
+    await symlink("../other/secret.md", join(leaky, "sibling.md")); // inside the pack, outside the skill
+    await symlink("guide.md", join(leaky, "alias.md")); // inside: packed as a copy
+    const warnings: string[] = [];
+
+    const written = await writeManifest(dir, { logger: { warn: (m) => warnings.push(m) } });
+
+    expect(written.failed).toEqual([]);
+    expect(written.written).toBe(true);
+    const index = JSON.parse(await readFile(join(dir, "index.json"), "utf8"));
+    const entry = index.skills.find((s: { name: string }) => s.name === "leaky");
+    expect(entry.files).toEqual(["SKILL.md", "alias.md", "guide.md"]);
+    const entries = await archiveEntries(join(dir, "leaky.tar.gz"));
+    expect(entries).toEqual([
+      { path: "SKILL.md", type: "File", body: skillMd("leaky") },
+      { path: "alias.md", type: "File", body: "# Guide\n" },
+      { path: "guide.md", type: "File", body: "# Guide\n" },
+    ]);
+    const unpacked = gunzipSync(await readFile(join(dir, "leaky.tar.gz"))).toString("latin1");
+    for (const secret of [
+      "PRIVATE KEY",
+      "private notes",
+      "t0ken",
+      "root:x:0:0",
+      "PATH=",
+      "other skill's file",
+    ]) {
+      expect(unpacked).not.toContain(secret);
+    }
+    const outside = ["environ", "key", "passwd", "private", "sibling.md"].map((f) => join(leaky, f));
+    expect(written.diagnostics.map((d) => [d.code, d.path])).toEqual(outside.map((p) => ["link-outside", p]));
+    for (const path of outside)
+      expect(warnings).toContainEqual(expect.stringContaining(`Not packed: ${path} `));
+  });
+
+  it("refuses a skill whose SKILL.md leads out of its folder, and skips a skill folder linked in from outside", async () => {
+    await put({ "elsewhere/SKILL.md": skillMd("elsewhere"), "elsewhere/x.md": "x" }, root);
+    await put({ "outer.md": skillMd("outer") }, root);
+    const dir = await put({ "fine/SKILL.md": skillMd("fine"), "linked-md/.keep": "" });
+    await symlink(join(root, "outer.md"), join(dir, "linked-md", "SKILL.md"));
+    await symlink(join(root, "elsewhere"), join(dir, "elsewhere"));
+    // What a crawl that follows links (discovery's scanSkillFiles) would name.
+    const skills = ["elsewhere/SKILL.md", "fine/SKILL.md", "linked-md/SKILL.md"].map((p) => join(dir, p));
+
+    const { manifest, failed, diagnostics } = await buildManifest(dir, { skills });
+
+    expect(manifest.skills.map((s) => s.name)).toEqual(["fine"]);
+    expect(failed.map((f) => [f.path, f.error.code])).toEqual([[join(dir, "linked-md"), "UNSAFE_PATH"]]);
+    expect(diagnostics.map((d) => [d.code, d.path])).toEqual([["link-outside", join(dir, "elsewhere")]]);
+    // Without `skills`, core's walker does not follow either link out of the pack.
+    const found = await buildManifest(dir);
+    expect(found.manifest.skills.map((s) => s.name)).toEqual(["fine"]);
+    expect(found.failed).toEqual([]);
+  });
+});
+
+describe("buildManifest's skills option", () => {
+  it("packs exactly the skills named, as SKILL.md paths or folders, absolute or relative", async () => {
+    const dir = await put({
+      "a/SKILL.md": skillMd("a"),
+      "b/SKILL.md": skillMd("b"),
+      "b/x.md": "x",
+      "c/SKILL.md": skillMd("c"),
+      "SKILL.md": skillMd("pack-root"),
+    });
+    await put({ "stray/SKILL.md": skillMd("stray") }, root);
+    const { manifest, failed, diagnostics } = await buildManifest(dir, {
+      skills: [join(dir, "a", "SKILL.md"), "b", join(dir, "b"), join(dir, "SKILL.md"), join(root, "stray")],
+    });
+    expect(manifest.skills.map((s) => [s.name, s.type])).toEqual([
+      ["a", "skill-md"],
+      ["b", "archive"],
+    ]);
+    expect(failed.map((f) => [f.path, f.error.code])).toEqual([[join(root, "stray"), "UNSAFE_PATH"]]);
+    expect(diagnostics.map((d) => [d.code, d.path])).toEqual([["skill-at-pack-root", join(dir, "SKILL.md")]]);
+  });
+
+  it("packs a skill nested in another as its own skill, its files not in the outer archive", async () => {
+    const dir = await put({
+      "pdf/SKILL.md": skillMd("pdf"),
+      "pdf/guide.md": "guide",
+      "pdf/forms/SKILL.md": skillMd("forms"),
+      "pdf/forms/fill.md": "fill",
+    });
+    const written = await writeManifest(dir);
+    expect(written.failed).toEqual([]);
+    expect(written.manifest.skills.map((s) => [s.name, s.url, s.files])).toEqual([
+      ["pdf", "pdf.tar.gz", ["SKILL.md", "guide.md"]],
+      ["forms", "pdf/forms.tar.gz", undefined],
+    ]);
+    expect(written.diagnostics).toEqual([
+      expect.objectContaining({
+        code: "nested-skill",
+        message: expect.stringContaining("inside the skill folder pdf/"),
+      }),
+    ]);
+    expect((await archiveEntries(join(dir, "pdf.tar.gz"))).map((e) => e.path)).toEqual([
+      "SKILL.md",
+      "guide.md",
+    ]);
+    expect((await archiveEntries(join(dir, "pdf", "forms.tar.gz"))).map((e) => e.path)).toEqual([
+      "SKILL.md",
+      "fill.md",
+    ]);
+  });
+});
+
 describe("writeManifest → serve → pull", () => {
   it("gives back the same skills, byte for byte, binary files included", async () => {
     const dir = await put({
@@ -240,7 +399,7 @@ describe("writeManifest → serve → pull", () => {
       "pdf/reference/forms.md": "# Forms\n",
       "pdf/assets/logo.png": binary(),
       "pdf/assets/all-bytes.bin": Buffer.from(Array.from({ length: 256 }, (_, i) => i)),
-      [`pdf/${"nested/".repeat(20)}past-100-bytes.md`]: "a path the ustar name field cannot hold\n",
+      [`pdf/${"nested-folder/".repeat(8)}past-100-bytes.md`]: "a path the ustar name field cannot hold\n",
       "zip/SKILL.md": skillMd("zip"),
       "zip/empty.txt": "",
     });

@@ -1,14 +1,22 @@
+import { isUtf8 } from "node:buffer";
 import { createHash, randomBytes } from "node:crypto";
-import { readdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { gzipSync } from "node:zlib";
 import {
   compareCodeUnits,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_FILE_BYTES,
   type Diagnostic,
+  isInside,
   type Logger,
-  loadSkillFile,
+  parseSkill,
   quote,
+  readInside,
+  SKILL_FILE,
   SkillError,
+  type SkillFile,
+  skillFiles,
 } from "@skill/core";
 import { parseManifest, type RemoteSkillEntry, type RemoteSkillManifest, SCHEMA_V0_2 } from "./manifest.js";
 import { fileProblem, MAX_FILES_PER_SKILL, nameProblem } from "./safe-path.js";
@@ -25,6 +33,13 @@ export interface BuildManifestOptions {
   readonly archives?: boolean;
   /** The absolute URL the pack will be served from: artifact `url`s become absolute. Default: relative to the index. */
   readonly baseUrl?: string;
+  /**
+   * The skills to pack: `SKILL.md` paths or skill folders, absolute or relative to `dir`, as a
+   * crawl such as discovery's `scanSkillFiles(dir)` returns them. Default: every `SKILL.md` that
+   * core's walker (`skillFiles(dir, { nested: true })`) lists under `dir`: dot-folders,
+   * `node_modules` and links that leave `dir` are not entered.
+   */
+  readonly skills?: readonly string[];
   readonly logger?: Logger;
 }
 
@@ -33,98 +48,110 @@ export interface BuildManifestResult {
   readonly manifest: RemoteSkillManifest;
   /** Skill folders left out: `path` is the folder, `error` says why (parse error, unsafe name or file…). */
   readonly failed: readonly { readonly path: string; readonly error: SkillError }[];
-  /** Findings about the listed skills (spec warnings, repaired YAML, nested skill folders). */
+  /**
+   * Findings about the pack (spec warnings, repaired YAML, nested skill folders, links that
+   * were not packed because they leave their skill folder or the pack).
+   */
   readonly diagnostics: readonly Diagnostic[];
   /** The archives the index names: `path` relative to the pack folder, and their exact bytes. */
   readonly archives: readonly { readonly path: string; readonly bytes: Uint8Array }[];
 }
 
+/** One skill folder to pack. */
 interface Found {
+  /** The folder below the pack folder, `/`-separated. */
   readonly rel: string;
   readonly abs: string;
 }
 
-/** How deep skill folders are looked for under folders that are not skills themselves. */
-const MAX_NESTING = 3;
+/** A file of a skill, with the bytes that are hashed and packed. */
+interface Packed {
+  readonly rel: string;
+  readonly bytes: Uint8Array;
+  readonly executable: boolean;
+}
 
-async function kind(path: string): Promise<"dir" | "file" | undefined> {
-  try {
-    const stats = await stat(path);
-    return stats.isDirectory() ? "dir" : stats.isFile() ? "file" : undefined;
-  } catch {
-    return undefined;
+/** Diagnostics a pack author should see, also sent to the logger. */
+const LOGGED = new Set([
+  "nested-skill",
+  "name-mismatch",
+  "link-outside",
+  "link-dangling",
+  "skill-at-pack-root",
+]);
+
+function toRel(root: string, abs: string): string {
+  return relative(root, abs).split(sep).join("/");
+}
+
+function packFolderError(root: string, error: unknown): SkillError {
+  const code = SkillError.isInstance(error) ? error.code : (error as NodeJS.ErrnoException).code;
+  if (SkillError.isInstance(error) && code !== "NOT_FOUND" && code !== "READ_ERROR") {
+    return new SkillError(
+      error.code,
+      `Cannot search the skill pack folder ${root} for skills: ${error.message} (name the skills with the 'skills' option instead)`,
+      { path: error.path ?? root, cause: error },
+    );
   }
+  return new SkillError(
+    code === "NOT_FOUND" || code === "ENOENT" ? "NOT_FOUND" : "READ_ERROR",
+    `Cannot read the skill pack folder ${root} (${errorText(error)})`,
+    { path: root, cause: error },
+  );
 }
 
 /**
- * Every file under `root` that a static server would serve, dotfiles and dot-folders left out.
- * Each real folder is walked once, however many links lead to it (a symlink "diamond" stays
- * linear), and the walk stops as soon as it passes `limit` files.
+ * The skill folders to pack, sorted: those the caller named, or every folder holding a
+ * `SKILL.md` that core's walker lists under `root`. A `SKILL.md` at the root itself is
+ * reported, not packed: a pack serves skills from folders below its index.
  */
-async function listFiles(root: string, limit: number): Promise<Found[]> {
-  const found: Found[] = [];
-  const seen = new Set<string>();
-  const walk = async (abs: string, rel: string) => {
-    const real = await realpath(abs);
-    if (seen.has(real)) return;
-    seen.add(real);
-    const entries = (await readdir(abs, { withFileTypes: true })).sort((a, b) =>
-      compareCodeUnits(a.name, b.name),
-    );
-    for (const entry of entries) {
-      if (entry.name.startsWith(".")) continue;
-      const childAbs = join(abs, entry.name);
-      const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      const type = entry.isSymbolicLink()
-        ? await kind(childAbs)
-        : entry.isDirectory()
-          ? "dir"
-          : entry.isFile()
-            ? "file"
-            : undefined;
-      if (type === "dir") await walk(childAbs, childRel);
-      else if (type === "file") {
-        found.push({ rel: childRel, abs: childAbs });
-        if (found.length > limit) {
-          throw new SkillError(
-            "LIMIT_EXCEEDED",
-            `Skill folder ${root} cannot be listed: it holds more than ${limit} files`,
-            { path: root },
-          );
-        }
-      }
+async function findSkills(
+  root: string,
+  options: BuildManifestOptions,
+  failed: { path: string; error: SkillError }[],
+  diagnostics: Diagnostic[],
+): Promise<Found[]> {
+  let folders: string[];
+  try {
+    if (options.skills === undefined) {
+      const listed = await skillFiles(root, { nested: true, limit: Infinity, maxBytes: Infinity });
+      folders = listed
+        .filter((f) => f.path === SKILL_FILE || f.path.endsWith(`/${SKILL_FILE}`))
+        .map((f) => dirname(join(root, ...f.path.split("/"))));
+    } else {
+      // Only to tell a missing pack folder from an empty one; the walk itself lists nothing.
+      await skillFiles(root, { limit: 0 });
+      folders = options.skills.map((given) => {
+        const abs = resolve(root, given);
+        return basename(abs) === SKILL_FILE ? dirname(abs) : abs;
+      });
     }
-  };
-  await walk(root, "");
-  return found.sort((a, b) => compareCodeUnits(a.rel, b.rel));
-}
-
-/** Skill folders under `root`: `<root>/<x>/SKILL.md`, and deeper under folders that are not skills. */
-async function findSkills(root: string): Promise<Found[]> {
-  const out: Found[] = [];
-  const seen = new Set<string>([await realpath(root)]);
-  const visit = async (abs: string, rel: string, depth: number) => {
-    let names: string[];
-    try {
-      names = (await readdir(abs)).sort(compareCodeUnits);
-    } catch {
-      return;
+  } catch (error) {
+    throw packFolderError(root, error);
+  }
+  const out = new Map<string, Found>();
+  for (const abs of folders) {
+    if (abs === root) {
+      diagnostics.push({
+        code: "skill-at-pack-root",
+        severity: "warning",
+        message: `Not packed: ${join(root, SKILL_FILE)} sits in the pack folder itself; a pack serves skills from the folders below its index.json (pack the parent folder instead)`,
+        path: join(root, SKILL_FILE),
+      });
+    } else if (!isInside(root, abs)) {
+      failed.push({
+        path: abs,
+        error: new SkillError(
+          "UNSAFE_PATH",
+          `Skill folder ${abs} cannot be listed: expected a skill folder inside the pack folder ${root}`,
+          { path: abs },
+        ),
+      });
+    } else {
+      out.set(abs, { rel: toRel(root, abs), abs });
     }
-    for (const name of names) {
-      const child = join(abs, name);
-      if (name.startsWith(".") || (await kind(child)) !== "dir") continue;
-      const childRel = rel === "" ? name : `${rel}/${name}`;
-      if ((await kind(join(child, "SKILL.md"))) === "file") out.push({ rel: childRel, abs: child });
-      else if (depth < MAX_NESTING) {
-        const real = await realpath(child).catch(() => child);
-        if (seen.has(real)) continue;
-        seen.add(real);
-        await visit(child, childRel, depth + 1);
-      }
-    }
-  };
-  await visit(root, "", 1);
-  return out;
+  }
+  return [...out.values()].sort((a, b) => compareCodeUnits(a.rel, b.rel));
 }
 
 /**
@@ -132,15 +159,14 @@ async function findSkills(root: string): Promise<Found[]> {
  * sorted, no folders, mtime 0, owner 0:0 without names, mode 0644 (0755 when executable), and a
  * gzip header without time or OS.
  */
-async function deterministicTarGz(files: readonly Found[]): Promise<Buffer> {
+async function deterministicTarGz(files: readonly Packed[]): Promise<Buffer> {
   const { Header, Pax } = await import("tar");
   const blocks: Buffer[] = [];
   for (const file of files) {
-    const bytes = await readFile(file.abs);
-    const executable = ((await stat(file.abs)).mode & 0o111) !== 0;
+    const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
     const data = {
       path: file.rel,
-      mode: executable ? 0o755 : 0o644,
+      mode: file.executable ? 0o755 : 0o644,
       uid: 0,
       gid: 0,
       size: bytes.length,
@@ -174,32 +200,109 @@ interface Described {
   readonly archive?: { readonly path: string; readonly bytes: Uint8Array };
 }
 
-async function describeSkill(found: Found, options: BuildManifestOptions): Promise<Described> {
+/** A skill folder reached through a link that leaves the pack: reported, never read. */
+class OutsidePack extends Error {}
+
+/** The warning for a link core's walker did not follow: it is neither read nor packed. */
+function linkWarning(folder: string, file: SkillFile): Diagnostic {
+  const path = join(folder, ...file.path.split("/"));
+  return file.link === "dangling"
+    ? {
+        code: "link-dangling",
+        severity: "warning",
+        message: `Not packed: ${path} is a symbolic link with no target`,
+        path,
+      }
+    : {
+        code: "link-outside",
+        severity: "warning",
+        message: `Not packed: ${path} is a symbolic link leading out of the skill folder ${folder} (or into a nested skill); copy the file in to publish it`,
+        path,
+      };
+}
+
+/** The SKILL.md bytes, parsed as core parses them; an invalid UTF-8 byte is a finding, as on load. */
+function parseBytes(bytes: Uint8Array, location: string, strict: boolean) {
+  const parsed = parseSkill(Buffer.from(bytes).toString("utf8"), location, { lenient: !strict });
+  if (isUtf8(bytes)) return parsed;
+  const message = `${location} is not valid UTF-8; the invalid bytes were read as U+FFFD`;
+  if (strict) throw new SkillError("INVALID_FIELD", message, { path: location });
+  const finding: Diagnostic = { code: "invalid-utf8", severity: "warning", message, path: location };
+  return { ...parsed, diagnostics: [finding, ...parsed.diagnostics] };
+}
+
+async function describeSkill(
+  root: string,
+  found: Found,
+  outer: string | undefined,
+  options: BuildManifestOptions,
+): Promise<Described> {
   const folder = found.abs;
-  const skillPath = join(folder, "SKILL.md");
-  const cannot = (code: SkillError["code"], reason: string) =>
-    new SkillError(code, `Skill folder ${folder} cannot be listed: ${reason}`, { path: folder });
+  const skillPath = join(folder, SKILL_FILE);
+  const cannot = (code: SkillError["code"], reason: string, cause?: unknown) =>
+    new SkillError(code, `Skill folder ${folder} cannot be listed: ${reason}`, {
+      path: folder,
+      ...(cause === undefined ? {} : { cause }),
+    });
   const folderProblem = fileProblem(found.rel);
   if (folderProblem) throw cannot("UNSAFE_PATH", `unsafe name ${quote(found.rel)}: ${folderProblem}`);
+  // Core's walker decides what the skill holds: no dot-files, no nested skill, and links that
+  // leave the folder are listed only to be reported.
+  const listed = await skillFiles(folder, {
+    limit: MAX_FILES_PER_SKILL + 1,
+    maxBytes: Number.POSITIVE_INFINITY,
+    links: true,
+  });
+  if (listed.length > MAX_FILES_PER_SKILL) {
+    throw cannot("LIMIT_EXCEEDED", `it holds more than ${MAX_FILES_PER_SKILL} files`);
+  }
+  const unfollowed = listed.filter((f) => f.link === "outside" || f.link === "dangling");
+  if (unfollowed.some((f) => f.path === SKILL_FILE)) {
+    throw cannot("UNSAFE_PATH", `its ${SKILL_FILE} is a symbolic link leading out of the skill folder`);
+  }
+  // Read below the pack folder: its SKILL.md stays in its folder (checked above), so a refusal
+  // here means the folder itself is reached through a link out of the pack.
+  let skillBytes: Uint8Array;
+  try {
+    skillBytes = await readInside(root, `${found.rel}/${SKILL_FILE}`, { maxBytes: DEFAULT_MAX_BYTES });
+  } catch (error) {
+    if (SkillError.isInstance(error) && error.code === "UNSAFE_PATH") throw new OutsidePack();
+    throw error;
+  }
   // Strict: core refuses a skill with any spec finding (INVALID_FIELD, naming the rules).
-  const { skill, diagnostics } = await loadSkillFile(skillPath, { lenient: !options.strict });
+  const { skill, diagnostics } = parseBytes(skillBytes, skillPath, options.strict === true);
   const name = skill.name;
   const problem = nameProblem(name);
   if (problem) throw cannot("UNSAFE_PATH", `unsafe name ${quote(name)}: ${problem}`);
-  const files = await listFiles(folder, MAX_FILES_PER_SKILL);
-  for (const f of files) {
-    const p = fileProblem(f.rel);
-    if (p) throw cannot("UNSAFE_PATH", `unsafe file ${quote(f.rel)}: ${p}`);
+
+  const kept = listed.filter((f) => f.link !== "outside" && f.link !== "dangling");
+  for (const f of kept) {
+    const p = fileProblem(f.path);
+    if (p) throw cannot("UNSAFE_PATH", `unsafe file ${quote(f.path)}: ${p}`);
+  }
+  const files: Packed[] = [];
+  for (const f of kept) {
+    let bytes = skillBytes;
+    if (f.path !== SKILL_FILE) {
+      try {
+        bytes = await readInside(folder, f.path, { maxBytes: DEFAULT_MAX_FILE_BYTES });
+      } catch (error) {
+        throw cannot(
+          SkillError.isInstance(error) ? error.code : "READ_ERROR",
+          SkillError.isInstance(error) ? error.message : errorText(error),
+          error,
+        );
+      }
+    }
+    files.push({ rel: f.path, bytes, executable: f.executable });
   }
   const hash = createHash("sha256");
-  for (const file of files) {
-    const bytes = await readFile(file.abs);
-    hash.update(`${file.rel}\0${bytes.length}\0`).update(bytes);
-  }
+  for (const file of files) hash.update(`${file.rel}\0${file.bytes.length}\0`).update(file.bytes);
   const version = hash.digest("hex").slice(0, 16);
   // v0.1 clients fetch `<base><name>/<file>`: only a top-level folder named after the skill serves that.
   const servesV01 = found.rel === name;
   const common = { name, description: skill.description, version };
+  const findings = [...diagnostics, ...unfollowed.map((f) => linkWarning(folder, f))];
 
   if (options.archives === false) {
     if (!servesV01) {
@@ -212,16 +315,16 @@ async function describeSkill(found: Found, options: BuildManifestOptions): Promi
     const { manifest, skipped } = parseManifest({ skills: [candidate] });
     const entry = manifest.skills[0];
     if (!entry) throw cannot(skipped[0]?.code ?? "UNSAFE_PATH", skipped[0]?.reason ?? "refused");
-    return { entry, diagnostics };
+    return { entry, diagnostics: findings };
   }
 
-  const single = files.length === 1 && files[0]?.rel === "SKILL.md";
+  const single = files.length === 1 && files[0]?.rel === SKILL_FILE;
   let archive: Described["archive"];
   let url: string;
   let digest: string;
   if (single) {
     url = `${encodePath(found.rel)}/SKILL.md`;
-    digest = sha256(await readFile(skillPath));
+    digest = sha256(skillBytes);
   } else {
     const bytes = await deterministicTarGz(files);
     archive = { path: `${found.rel}.tar.gz`, bytes };
@@ -256,26 +359,35 @@ async function describeSkill(found: Found, options: BuildManifestOptions): Promi
     extra.push({
       code: "nested-skill",
       severity: "warning",
-      message: `Skill ${quote(name)} is nested at ${found.rel}/; v0.1 clients cannot fetch it (only its v0.2 ${single ? "SKILL.md" : "archive"} lists it)`,
+      message: `Skill ${quote(name)} is nested at ${found.rel}/${outer === undefined ? "" : `, inside the skill folder ${outer}/ (its files are packed with it, not with ${outer}/)`}; v0.1 clients cannot fetch it (only its v0.2 ${single ? "SKILL.md" : "archive"} lists it)`,
       path: skillPath,
     });
   }
   return {
     entry: Object.freeze(candidate) as RemoteSkillEntry,
-    diagnostics: [...diagnostics, ...extra],
+    diagnostics: [...findings, ...extra],
     ...(archive ? { archive } : {}),
   };
 }
 
 /**
- * Scans a folder of skills (`<dir>/<name>/SKILL.md`, and skill folders nested deeper under
- * folders that are not skills, with a `nested-skill` warning) and builds its index. Names come
- * from the frontmatter (a folder named otherwise is reported as `name-mismatch`). By default the
- * index is the hybrid both generations read: v0.2 `$schema`, per skill `name`, `description`,
- * `type`, `url`, `digest` (`skill-md` for a lone SKILL.md, `archive` for a skill with bundled
- * files, whose deterministic `.tar.gz` is returned in `archives`), plus `files` and `version` for
- * v0.1 clients. `archives: false` builds a v0.1-only index. Skills core cannot parse, or that a
- * pull would refuse, are reported in `failed` instead of listed.
+ * Builds the index of a folder of skills. The skills are the folders `options.skills` names
+ * (what a crawl such as discovery's `scanSkillFiles(dir)` found), else every folder below `dir`
+ * holding a `SKILL.md` that core's walker lists; one deeper than `<dir>/<name>/` is listed with a
+ * `nested-skill` warning, and a skill inside another skill's folder is its own skill, not files
+ * of the outer one. Names come from the frontmatter (a folder named otherwise is reported as
+ * `name-mismatch`). By default the index is the hybrid both generations read: v0.2 `$schema`,
+ * per skill `name`, `description`, `type`, `url`, `digest` (`skill-md` for a lone SKILL.md,
+ * `archive` for a skill with bundled files, whose deterministic `.tar.gz` is returned in
+ * `archives`), plus `files` and `version` for v0.1 clients. `archives: false` builds a
+ * v0.1-only index. Skills core cannot parse, or that a pull would refuse, are reported in
+ * `failed` instead of listed.
+ *
+ * A skill's files are `skillFiles(folder)` of core and are read with `readInside`: nothing
+ * outside the skill folder is ever read or packed. A symbolic link whose target stays inside
+ * is packed as a copy of that file; one that leaves the folder (or leads into a nested skill)
+ * or has no target is left out with a `link-outside` or `link-dangling` warning naming it. A
+ * skill folder reached through a link that leaves `dir` is left out with `link-outside`.
  *
  * @throws SkillError `NOT_FOUND` or `READ_ERROR` when `dir` cannot be read
  */
@@ -284,26 +396,22 @@ export async function buildManifest(
   options: BuildManifestOptions = {},
 ): Promise<BuildManifestResult> {
   const root = resolve(dir);
-  let skills: Found[];
-  try {
-    await readdir(root);
-    skills = await findSkills(root);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new SkillError(
-      code === "ENOENT" ? "NOT_FOUND" : "READ_ERROR",
-      `Cannot read the skill pack folder ${root} (${errorText(error)})`,
-      { path: root, cause: error },
-    );
-  }
   const entries: RemoteSkillEntry[] = [];
   const failed: { path: string; error: SkillError }[] = [];
   const diagnostics: Diagnostic[] = [];
   const archives: { path: string; bytes: Uint8Array }[] = [];
   const names = new Map<string, string>();
+  const skills = await findSkills(root, options, failed, diagnostics);
+  for (const f of failed) options.logger?.warn(f.error.message, { code: f.error.code, path: f.path });
+  const rels = new Set(skills.map((s) => s.rel));
   for (const found of skills) {
+    const parts = found.rel.split("/");
+    const outer = parts
+      .slice(0, -1)
+      .map((_, i) => parts.slice(0, i + 1).join("/"))
+      .findLast((rel) => rels.has(rel));
     try {
-      const described = await describeSkill(found, options);
+      const described = await describeSkill(root, found, outer, options);
       const key = described.entry.name.normalize("NFC").toLowerCase();
       const earlier = names.get(key);
       if (earlier !== undefined) {
@@ -318,6 +426,15 @@ export async function buildManifest(
       diagnostics.push(...described.diagnostics);
       if (described.archive) archives.push(described.archive);
     } catch (error) {
+      if (error instanceof OutsidePack) {
+        diagnostics.push({
+          code: "link-outside",
+          severity: "warning",
+          message: `Not packed: the skill folder ${found.abs} is reached through a symbolic link leading out of the pack folder ${root}; copy it in to publish it`,
+          path: found.abs,
+        });
+        continue;
+      }
       const e = SkillError.isInstance(error)
         ? error
         : new SkillError("READ_ERROR", `Failed to read skill folder ${found.abs} (${errorText(error)})`, {
@@ -329,7 +446,7 @@ export async function buildManifest(
     }
   }
   for (const d of diagnostics) {
-    if (d.code === "nested-skill" || d.code === "name-mismatch")
+    if (LOGGED.has(d.code))
       options.logger?.warn(d.message, { code: d.code, ...(d.path ? { path: d.path } : {}) });
   }
   const manifest: RemoteSkillManifest =

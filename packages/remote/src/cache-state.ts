@@ -1,5 +1,6 @@
 import { lstat, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { compareCodeUnits } from "@skill/core";
 import { nameProblem } from "./safe-path.js";
 
 /** Revalidation facts about one cached file. */
@@ -224,4 +225,19 @@ export async function presentFiles(dir: string, files: readonly string[]): Promi
     }),
   );
   return present;
+}
+
+/**
+ * The pack folders under `cacheDir` (sorted absolute paths): its own bookkeeping, not a skill
+ * folder, so it is read here and not by core's walker. A missing cache holds none.
+ */
+export async function packDirs(cacheDir: string): Promise<string[]> {
+  try {
+    return (await readdir(cacheDir, { withFileTypes: true }))
+      .filter((e) => e.isDirectory() && !e.name.startsWith("."))
+      .map((e) => join(cacheDir, e.name))
+      .sort(compareCodeUnits);
+  } catch {
+    return [];
+  }
 }

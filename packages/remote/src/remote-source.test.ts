@@ -3,7 +3,7 @@ import { SkillService } from "@skill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { pack, type Served, serve, skillMd, staticFiles, tempDir } from "../test/server.js";
 import { urlToDirName } from "./cache-dir.js";
-import { remoteSource } from "./remote-source.js";
+import { remoteOrigin, remoteSource } from "./remote-source.js";
 
 let root: string;
 let cleanup: () => Promise<void>;
@@ -50,6 +50,33 @@ describe("remoteSource", () => {
       join(cacheDir, urlToDirName(one.index)),
       join(cacheDir, urlToDirName(two.index)),
     ]);
+  });
+
+  it("gives every skill the origin remote:<index url>, query string and userinfo left out", async () => {
+    const server = await packServer({ a: { "SKILL.md": skillMd("a") }, b: { "SKILL.md": skillMd("b") } });
+    const source = remoteSource([`${server.index}?token=s3cret#frag`], { cacheDir: join(root, "cache") });
+    const service = new SkillService({ sources: [source] });
+    const report = await service.discoverAndLoad();
+    expect(report.failed).toEqual([]);
+    expect(server.hits("/index.json")).toHaveLength(1);
+    expect(service.all().map((s) => [s.name, s.origin])).toEqual([
+      ["a", `remote:${server.index}`],
+      ["b", `remote:${server.index}`],
+    ]);
+    // Served from the cache on the next scan: the same origin, still without the token.
+    const scan = await source.scan({});
+    expect(scan.entries.map((e) => e.origin)).toEqual([`remote:${server.index}`, `remote:${server.index}`]);
+    expect(JSON.stringify(service.all())).not.toContain("s3cret");
+  });
+
+  it("redacts userinfo, query and fragment from an origin", () => {
+    expect(remoteOrigin("https://user:pa55@example.com/packs/index.json?sig=abc#x")).toBe(
+      "remote:https://example.com/packs/index.json",
+    );
+    expect(remoteOrigin("https://example.com/.well-known/agent-skills/index.json")).toBe(
+      "remote:https://example.com/.well-known/agent-skills/index.json",
+    );
+    expect(remoteOrigin("not a url//u:p@h/x?q")).toBe("remote:not a url//h/x");
   });
 
   it("reports a failed pack as a diagnostic of the load and still loads the others", async () => {

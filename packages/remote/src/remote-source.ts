@@ -5,6 +5,7 @@ import {
   type ScanContext,
   SkillError,
   type SkillSource,
+  type SourceEntry,
   type SourceScan,
 } from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
@@ -41,6 +42,24 @@ function maxAge(refresh: RefreshPolicy | undefined): number {
     );
   }
   return ms;
+}
+
+/**
+ * The origin of a pack's skills: `remote:` and the index URL that was read, without userinfo,
+ * query string or fragment, so no credential a URL carries ever reaches a skill's metadata.
+ */
+export function remoteOrigin(indexUrl: string): string {
+  try {
+    const url = new URL(indexUrl);
+    url.username = "";
+    url.password = "";
+    url.search = "";
+    url.hash = "";
+    return `remote:${url.href}`;
+  } catch {
+    // Not a URL (never from a pull): keep only what precedes any userinfo or query.
+    return `remote:${indexUrl.replace(/[?#].*$/s, "").replace(/\/\/[^/]*@/, "//")}`;
+  }
 }
 
 type PackOutcome =
@@ -125,7 +144,7 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
       const outcomes = await Promise.all(list.map((url) => one(url, signal)));
       if (signal?.aborted)
         throw new SkillError("ABORTED", `Skill source ${id} was aborted`, { cause: signal.reason });
-      const files: string[] = [];
+      const entries: SourceEntry[] = [];
       const dirs: string[] = [];
       const diagnostics: Diagnostic[] = [];
       const errors: SkillError[] = [];
@@ -146,7 +165,8 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
           }
           continue;
         }
-        files.push(...o.result.files);
+        const origin = remoteOrigin(o.result.indexUrl);
+        for (const location of o.result.files) entries.push({ location, origin });
         dirs.push(o.result.dir);
         if (o.note)
           diagnostics.push({
@@ -174,7 +194,7 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
           { cause: errors[0] },
         );
       }
-      return { entries: files.map((location) => ({ location })), dirs, diagnostics };
+      return { entries, dirs, diagnostics };
     },
   };
 }

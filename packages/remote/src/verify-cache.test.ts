@@ -1,4 +1,4 @@
-import { appendFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { digestOf, skillBody, tarGz } from "../test/archives.js";
@@ -66,6 +66,20 @@ describe("verifyCache", () => {
       { url: server.index, name: "one", path: join(result.dir, "one", "SKILL.md"), kind: "missing" },
       { url: server.index, name: "one", path: join(result.dir, "one", "planted.sh"), kind: "extra" },
     ]);
+  });
+
+  it("reports planted dot-files, links and whole folders as extra, never following a link out", async () => {
+    const { server, result } = await pulled();
+    const arch = join(result.dir, "arch");
+    await mkdir(join(arch, ".hidden", "sub"), { recursive: true });
+    await writeFile(join(arch, ".hidden", "sub", "SKILL.md"), skillMd("planted"));
+    await writeFile(join(arch, ".env"), "TOKEN=x\n");
+    await symlink("/etc", join(arch, "etc"));
+    await symlink("ref.md", join(arch, "alias.md"));
+    const report = await verifyCache(cacheDir, server.index);
+    expect(report.problems.map((p) => [p.kind, p.path])).toEqual(
+      [".env", ".hidden/sub/SKILL.md", "alias.md", "etc"].map((f) => ["extra", join(arch, f)]),
+    );
   });
 
   it("checks v0.1 skills against the hashes recorded when they were downloaded", async () => {

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { lstat, readdir } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { compareCodeUnits } from "@skill/core";
+import { compareCodeUnits, SkillError, skillFiles } from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
-import { readState } from "./cache-state.js";
+import { packDirs, readState } from "./cache-state.js";
 import { nameProblem } from "./safe-path.js";
 
 /** One thing `verifyCache` found wrong. */
@@ -37,32 +37,26 @@ async function sha256(path: string): Promise<string | undefined> {
   return hash.digest("hex");
 }
 
-/** Every file under `dir`, relative, `/`-separated; links and odd entries listed as files too. */
-async function listTree(dir: string, rel = ""): Promise<string[]> {
-  const out: string[] = [];
-  let entries: import("node:fs").Dirent[];
+/**
+ * What the cached skill folder holds, as core's walker lists it: every file, dot-files,
+ * nested skills and links included (a link is never followed out), so that anything planted
+ * there that a skill could serve is seen. A folder too large to list is itself the problem.
+ */
+async function listed(dir: string): Promise<{ files: string[] } | { tooLarge: string }> {
   try {
-    entries = await readdir(join(dir, rel), { withFileTypes: true });
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    const path = rel === "" ? e.name : `${rel}/${e.name}`;
-    if (e.isDirectory()) out.push(...(await listTree(dir, path)));
-    else out.push(path);
-  }
-  return out;
-}
-
-async function packDirs(cacheDir: string, url: string | undefined): Promise<string[]> {
-  if (url !== undefined) return [join(cacheDir, urlToDirName(url))];
-  try {
-    return (await readdir(cacheDir, { withFileTypes: true }))
-      .filter((e) => e.isDirectory() && !e.name.startsWith("."))
-      .map((e) => join(cacheDir, e.name))
-      .sort(compareCodeUnits);
-  } catch {
-    return [];
+    const files = await skillFiles(dir, {
+      hidden: true,
+      nested: true,
+      links: true,
+      limit: Number.POSITIVE_INFINITY,
+      maxBytes: Number.POSITIVE_INFINITY,
+    });
+    return { files: files.map((f) => f.path) };
+  } catch (error) {
+    if (SkillError.isInstance(error) && error.code === "LIMIT_EXCEEDED") {
+      return { tooLarge: error.path ?? dir };
+    }
+    return { files: [] }; // gone or unreadable: every recorded file is then missing
   }
 }
 
@@ -80,7 +74,9 @@ async function packDirs(cacheDir: string, url: string | undefined): Promise<stri
 export async function verifyCache(cacheDir: string, url?: string): Promise<VerifyReport> {
   const problems: VerifyProblem[] = [];
   let checked = 0;
-  for (const packDir of await packDirs(resolve(cacheDir), url)) {
+  const root = resolve(cacheDir);
+  const packs = url === undefined ? await packDirs(root) : [join(root, urlToDirName(url))];
+  for (const packDir of packs) {
     const state = await readState(packDir);
     if (!state) continue;
     const packUrl = url ?? state.url;
@@ -102,7 +98,12 @@ export async function verifyCache(cacheDir: string, url?: string): Promise<Verif
         else if (found !== meta.sha256) problems.push({ url: packUrl, name, path, kind: "modified" });
       }
       const known = new Set(recorded.map(([file]) => file));
-      for (const file of (await listTree(dir)).sort(compareCodeUnits)) {
+      const found = await listed(dir);
+      if ("tooLarge" in found) {
+        problems.push({ url: packUrl, name, path: found.tooLarge, kind: "extra" });
+        continue;
+      }
+      for (const file of found.files) {
         if (!known.has(file))
           problems.push({ url: packUrl, name, path: join(dir, ...file.split("/")), kind: "extra" });
       }

@@ -1,21 +1,44 @@
 import { join, resolve } from "node:path";
-import { printable } from "@skill/core";
+import { type Diagnostic, printable } from "@skill/core";
+import { scanSkillFiles } from "@skill/discovery";
 import { writeManifest } from "@skill/remote";
 import type { Context } from "../context.js";
 import { displayPath, plural, table } from "../output.js";
 
-/** `skill pack DIR`: writes DIR/index.json (and archives) for any static web server, or nothing when a skill fails. */
+/**
+ * `skill pack DIR`: writes DIR/index.json (and archives) for any static web server, or nothing
+ * when a skill fails. The skills are what discovery's scan finds under DIR (dot-folders left
+ * out, as a static server would hide them); each skill's files are core's walk of its folder.
+ */
 export async function pack(
   ctx: Context,
   dir: string,
   opts: { archives?: boolean; baseUrl?: string } = {},
 ): Promise<number> {
   const root = resolve(dir); // relative to where the command runs
+  // What the scan could not use (dangling links, unreadable folders) is the author's to see.
+  const scanned: Diagnostic[] = [];
+  const skills = await scanSkillFiles(root, {
+    skipDotDirs: true,
+    logger: {
+      warn: (message, fields) =>
+        scanned.push({
+          code: fields?.code ?? "scan-warning",
+          severity: "warning",
+          message,
+          ...(fields?.path === undefined ? {} : { path: fields.path }),
+        }),
+    },
+  });
   const result = await writeManifest(root, {
+    skills,
     logger: ctx.logger,
     ...(opts.archives === false ? { archives: false } : {}),
     ...(opts.baseUrl === undefined ? {} : { baseUrl: opts.baseUrl }),
   });
+  // The pack reports a link inside a skill itself; the scan's word on the same path is a repeat.
+  const reported = new Set(result.diagnostics.map((d) => d.path));
+  const diagnostics = [...scanned.filter((d) => !reported.has(d.path)), ...result.diagnostics];
   const { out } = ctx;
   const indexPath = join(root, "index.json");
   if (out.json) {
@@ -25,13 +48,13 @@ export async function pack(
       manifest: result.manifest,
       archives: result.archives.map((a) => a.path),
       failed: result.failed.map((f) => ({ path: f.path, code: f.error.code, message: f.error.message })),
-      diagnostics: result.diagnostics,
+      diagnostics,
     });
     return result.written ? 0 : 1;
   }
   const c = out.color;
   for (const f of result.failed) out.error(`${c.red("✗")} not listed: ${printable(f.error.message)}`);
-  for (const d of result.diagnostics) {
+  for (const d of diagnostics) {
     if (d.severity === "warning") out.error(`${c.yellow("!")} ${printable(d.message)}`);
   }
   if (!result.written) {
