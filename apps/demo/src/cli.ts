@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { printable, SkillError, VALIDATION_TARGETS } from "@skill/core";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { DEFAULT_BUDGET, RANKS } from "./commands/prompt-options.js";
-import { type Context, createContext, type GlobalOptions, PRESETS } from "./context.js";
+import { type Context, createContext, type GlobalOptions, type McpUse, PRESETS } from "./context.js";
 import { UsageError, UserError } from "./errors.js";
 import { createOutput, type Output } from "./output.js";
 
@@ -58,6 +58,7 @@ function createProgram(setExit: (code: number) => void): Command {
       'also load the skills of an MCP server started as "CMD ARGS" (repeatable)',
       collect,
     )
+    .option("--trust", "start the MCP servers a project config names, this run only (see `skill trust`)")
     .option("--json", "machine-readable output on stdout")
     .option("--no-color", "no colours")
     .option("--verbose", "show shadowed and failed skills, warnings and stack traces")
@@ -65,15 +66,16 @@ function createProgram(setExit: (code: number) => void): Command {
     .configureHelp({ showGlobalOptions: true })
     .exitOverride();
 
+  // Read-only commands and the server never start what a checkout's config names.
   const action =
-    <A extends unknown[]>(fn: (ctx: Context, ...args: A) => Promise<number>) =>
+    <A extends unknown[]>(fn: (ctx: Context, ...args: A) => Promise<number>, mcp: McpUse = "trusted") =>
     async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
       const globals = command.optsWithGlobals<GlobalOptions>();
       const out = createOutput(globals);
       let ctx: Context | undefined;
       try {
-        ctx = await createContext(globals, out);
+        ctx = await createContext(globals, out, { mcp });
         setExit(await fn(ctx, ...(args.slice(0, -1) as A)));
       } catch (error) {
         setExit(report(error, out));
@@ -136,8 +138,10 @@ function createProgram(setExit: (code: number) => void): Command {
         .default("spec"),
     )
     .action(
-      action(async (ctx, paths: string[], opts: { strict?: boolean; target?: string }) =>
-        (await import("./commands/validate.js")).validate(ctx, paths, opts),
+      action(
+        async (ctx, paths: string[], opts: { strict?: boolean; target?: string }) =>
+          (await import("./commands/validate.js")).validate(ctx, paths, opts),
+        "explicit-only",
       ),
     );
   program
@@ -146,12 +150,20 @@ function createProgram(setExit: (code: number) => void): Command {
       "what skills can do and what they hide: folders, SKILL.md files, trees or names (default: every skill found here)",
     )
     .action(
-      action(async (ctx, targets: string[]) => (await import("./commands/audit.js")).audit(ctx, targets)),
+      action(
+        async (ctx, targets: string[]) => (await import("./commands/audit.js")).audit(ctx, targets),
+        "explicit-only",
+      ),
     );
   program
     .command("pull <urls...>")
     .description("download remote skill packs into the cache")
-    .action(action(async (ctx, urls: string[]) => (await import("./commands/pull.js")).pull(ctx, urls)));
+    .action(
+      action(
+        async (ctx, urls: string[]) => (await import("./commands/pull.js")).pull(ctx, urls),
+        "explicit-only",
+      ),
+    );
   program
     .command("pack <dir>")
     .description(
@@ -160,15 +172,20 @@ function createProgram(setExit: (code: number) => void): Command {
     .option("--no-archives", "write a v0.1-only index, for servers that cannot hold archives")
     .option("--base-url <url>", "absolute URL the pack is served from (artifact URLs become absolute)")
     .action(
-      action(async (ctx, dir: string, opts: { archives?: boolean; baseUrl?: string }) =>
-        (await import("./commands/pack.js")).pack(ctx, dir, opts),
+      action(
+        async (ctx, dir: string, opts: { archives?: boolean; baseUrl?: string }) =>
+          (await import("./commands/pack.js")).pack(ctx, dir, opts),
+        "explicit-only",
       ),
     );
   program
     .command("verify [url]")
     .description("re-hash cached remote skills against the digests recorded when they were pulled")
     .action(
-      action(async (ctx, url: string | undefined) => (await import("./commands/verify.js")).verify(ctx, url)),
+      action(
+        async (ctx, url: string | undefined) => (await import("./commands/verify.js")).verify(ctx, url),
+        "explicit-only",
+      ),
     );
   program
     .command("why <name>")
@@ -179,8 +196,9 @@ function createProgram(setExit: (code: number) => void): Command {
     .description("which agent (Claude Code, Codex, Gemini…) loads which skill from here, and why not")
     .option("--agents <list>", "comma-separated agents to compare (default: every preset)")
     .action(
-      action(async (ctx, opts: { agents?: string }) =>
-        (await import("./commands/doctor.js")).doctor(ctx, opts),
+      action(
+        async (ctx, opts: { agents?: string }) => (await import("./commands/doctor.js")).doctor(ctx, opts),
+        "explicit-only",
       ),
     );
   program
@@ -188,8 +206,24 @@ function createProgram(setExit: (code: number) => void): Command {
     .description("serve the skills this agent sees from here over MCP on stdio (SEP-2640)")
     .option("--prefix <prefix>", "first segment of the skill:// URIs", "skills")
     .action(
-      action(async (ctx, opts: { prefix?: string }) =>
-        (await import("./commands/serve-mcp.js")).serveMcp(ctx, opts),
+      action(
+        async (ctx, opts: { prefix?: string }) =>
+          (await import("./commands/serve-mcp.js")).serveMcp(ctx, opts),
+        "explicit-only",
+      ),
+    );
+  program
+    .command("trust [dir]")
+    .description(
+      "let the MCP servers that configs in a folder (and below it) name start (default: this project's root)",
+    )
+    .option("--remove", "stop trusting the folder")
+    .option("--list", "print the trusted folders")
+    .action(
+      action(
+        async (ctx, dir: string | undefined, opts: { remove?: boolean; list?: boolean }) =>
+          (await import("./commands/trust.js")).trust(ctx, dir, opts),
+        "explicit-only",
       ),
     );
   program

@@ -19,6 +19,15 @@ export interface Config {
   readonly ignored: readonly string[];
 }
 
+/** Where a config came from: the user's own file, a project's, or `--config FILE`. */
+export type ConfigScope = "user" | "project" | "explicit";
+
+/** One config file of the cascade, lowest precedence first. */
+export interface ConfigLevel {
+  readonly config: Config;
+  readonly scope: ConfigScope;
+}
+
 export const CONFIG_FILE = "skill.config.json";
 /** Looked for in the project folder, first found wins. */
 export const CONFIG_FILES = [CONFIG_FILE, "opencode.jsonc", "opencode.json"] as const;
@@ -145,7 +154,15 @@ function position(text: string, offset: number): string {
 export function parseConfigText(text: string, file: string): Config {
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
   const errors: ParseError[] = [];
-  const value: unknown = parse(body, errors, { allowTrailingComma: true, disallowComments: false });
+  let value: unknown;
+  try {
+    value = parse(body, errors, { allowTrailingComma: true, disallowComments: false });
+  } catch (error) {
+    if (error instanceof RangeError) {
+      throw new UserError(`${file}: nested too deeply to read (a config is a few levels of objects)`);
+    }
+    throw error;
+  }
   const first = errors[0];
   if (first) {
     throw new UserError(
@@ -173,7 +190,7 @@ export async function findConfig(cwd: string, explicit?: string): Promise<string
 }
 
 /** Reads `--config FILE`, else `skill.config.json`, `opencode.jsonc` or `opencode.json` in cwd, else an empty config. */
-export async function loadConfig(cwd: string, explicit?: string): Promise<Config> {
+export async function loadConfig(cwd: string, explicit?: string, optional = false): Promise<Config> {
   const file = await findConfig(cwd, explicit);
   if (file === undefined) return EMPTY;
   let text: string;
@@ -181,10 +198,61 @@ export async function loadConfig(cwd: string, explicit?: string): Promise<Config
     text = await readConfigText(file);
   } catch (error) {
     if (error instanceof UserError) throw error;
-    if (!explicit && (error as NodeJS.ErrnoException).code === "ENOENT") return EMPTY;
+    if ((!explicit || optional) && (error as NodeJS.ErrnoException).code === "ENOENT") return EMPTY;
     throw new UserError(`Cannot read config ${file}: ${(error as Error).message}`);
   }
   return parseConfigText(text, file);
+}
+
+/**
+ * Every config that applies in `cwd`, lowest precedence first: the user's own
+ * (`$XDG_CONFIG_HOME/skill/config.json`, default `~/.config/skill/config.json`), then the first
+ * of {@link CONFIG_FILES} in each folder from `top` (the project root) down to `cwd`. With
+ * `explicit` (`--config FILE`), that file alone.
+ */
+export async function loadConfigLevels(options: {
+  readonly cwd: string;
+  readonly folders: readonly string[];
+  readonly userFile: string;
+  readonly explicit?: string;
+}): Promise<ConfigLevel[]> {
+  if (options.explicit !== undefined) {
+    return [{ config: await loadConfig(options.cwd, options.explicit), scope: "explicit" }];
+  }
+  const levels: ConfigLevel[] = [];
+  const user = await loadConfig(dirname(options.userFile), options.userFile, true);
+  if (user.file) levels.push({ config: user, scope: "user" });
+  for (const folder of options.folders) {
+    const config = await loadConfig(folder);
+    if (config.file) levels.push({ config, scope: "project" });
+  }
+  return levels;
+}
+
+/**
+ * One config from a cascade: paths, URLs and MCP commands of every level in order, agents
+ * of every level. Permission rules are not merged here: each level keeps its own (see the
+ * CLI's layered policy), so a subfolder adds rules but never loses a parent's deny.
+ */
+export function mergeConfigs(levels: readonly ConfigLevel[]): Config {
+  if (levels.length === 1) return (levels[0] as ConfigLevel).config;
+  if (levels.length === 0) return EMPTY;
+  const unique = (values: string[]) => [...new Set(values)];
+  const agent: Record<string, { permission?: PermissionConfig }> = {};
+  for (const { config } of levels) for (const name of Object.keys(config.agent)) agent[name] ??= {};
+  const last = (levels[levels.length - 1] as ConfigLevel).config;
+  return {
+    skills: {
+      paths: unique(levels.flatMap((l) => l.config.skills.paths)),
+      urls: unique(levels.flatMap((l) => l.config.skills.urls)),
+    },
+    agent,
+    mcp: levels.flatMap((l) => l.config.mcp),
+    ignored: levels.flatMap((l) =>
+      l.config.ignored.map((k) => (l.config.file ? `${k} (${l.config.file})` : k)),
+    ),
+    ...(last.file ? { file: last.file } : {}),
+  };
 }
 
 /** The one line --verbose prints about keys a config holds that this CLI does not use. */

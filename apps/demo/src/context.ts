@@ -1,19 +1,22 @@
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { type AgentInfo, type Logger, printable, SkillService, type SkillSource } from "@skill/core";
 import {
   agentProfile,
   DISCOVERY_PRESETS,
   type DiscoveryOptions,
   type DiscoveryPreset,
+  findWorktreeRoot,
+  foldersBetween,
 } from "@skill/discovery";
-import { createPermissionPolicy } from "@skill/permissions";
 import { defaultCacheDir } from "@skill/remote";
-import { type Config, ignoredKeysNote, loadConfig } from "./config.js";
+import { type Config, type ConfigLevel, ignoredKeysNote, loadConfigLevels, mergeConfigs } from "./config.js";
 import { UsageError, UserError } from "./errors.js";
-import { loadMcp, type McpCommand, mcpSources } from "./mcp.js";
+import { loadMcp, MCP_DEPTH_VARIABLE, type McpCommand, mcpSources } from "./mcp.js";
 import type { Output } from "./output.js";
+import { type LayeredPolicy, layeredPolicy } from "./policy.js";
+import { configHome, isTrusted, realFolder, trustedFolders, trustFile } from "./trust.js";
 
 /** Options every command accepts. */
 export interface GlobalOptions {
@@ -27,6 +30,8 @@ export interface GlobalOptions {
   readonly offline?: boolean;
   readonly timeout?: number;
   readonly mcp?: string[];
+  /** Start the MCP servers a project config names, this run only. */
+  readonly trust?: boolean;
   readonly json?: boolean;
   readonly color?: boolean;
   readonly verbose?: boolean;
@@ -42,6 +47,10 @@ export interface Context {
   readonly home: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly config: Config;
+  /** The config files in force, lowest precedence first (user, then project root down to cwd). */
+  readonly configFiles: readonly string[];
+  /** The permission rules of every config level: a subfolder adds rules, a parent's deny holds. */
+  readonly policy: LayeredPolicy;
   readonly preset: Preset;
   readonly agent: AgentInfo;
   readonly cacheDir: string;
@@ -58,27 +67,58 @@ export interface Context {
   /** Warnings the libraries reported; shown with --verbose. */
   readonly warnings: string[];
   readonly logger: Logger;
+  /** The line naming the config files in force (or where none was found), for --verbose and doctor. */
+  readonly configNote: (files: readonly string[]) => string;
   /** True when the agent's permissions deny it the skill of that name. */
   readonly denied: (name: string) => boolean;
 }
 
-/** The fields of a context that come from the config file. */
-type ConfigFields = Pick<Context, "config" | "agent" | "urls" | "denied" | "mcp">;
+/** Which MCP servers a command may start: those of trusted configs and `--mcp`, or `--mcp` alone. */
+export type McpUse = "trusted" | "explicit-only";
 
-function fromConfig(config: Config, options: GlobalOptions, here: string, cwd: string): ConfigFields {
+/** The fields of a context that come from the config files. */
+type ConfigFields = Pick<Context, "config" | "configFiles" | "policy" | "agent" | "urls" | "denied" | "mcp">;
+
+/** MCP servers the configs name, each with the folder it runs in and whether it may start. */
+interface NamedServer extends McpCommand {
+  readonly file: string;
+  readonly trusted: boolean;
+}
+
+async function namedServers(levels: readonly ConfigLevel[], trustAll: boolean, trustedFile: string) {
+  const servers: NamedServer[] = [];
+  let trusted: string[] | undefined;
+  for (const { config, scope } of levels) {
+    if (config.mcp.length === 0 || !config.file) continue;
+    const folder = dirname(config.file);
+    let ok = trustAll || scope !== "project";
+    if (!ok) {
+      trusted ??= await trustedFolders(trustedFile);
+      ok = isTrusted(await realFolder(folder), trusted);
+    }
+    for (const line of config.mcp) servers.push({ line, cwd: folder, file: config.file, trusted: ok });
+  }
+  return servers;
+}
+
+function fromLevels(
+  levels: readonly ConfigLevel[],
+  servers: readonly NamedServer[],
+  options: GlobalOptions,
+  here: string,
+): ConfigFields {
+  const config = mergeConfigs(levels);
   const agentName = options.agent ?? "build";
-  const agentPermission = config.agent[agentName]?.permission;
-  const agent: AgentInfo = agentPermission
-    ? { name: agentName, permission: agentPermission }
-    : { name: agentName };
+  const agent: AgentInfo = { name: agentName };
   const urls = [...config.skills.urls, ...(options.url ?? [])];
-  const permission = createPermissionPolicy(config.permission ? { config: config.permission } : {});
-  const denied = (name: string) => permission.evaluate(agent, "skill", name) === "deny";
+  const policy = layeredPolicy(levels.map((l) => l.config));
+  const denied = (name: string) => policy.evaluate(agent, "skill", name) === "deny";
   const mcp: McpCommand[] = [
-    ...config.mcp.map((line) => ({ line, cwd: config.file ? dirname(config.file) : cwd })),
+    ...servers.filter((s) => s.trusted).map(({ line, cwd }) => ({ line, cwd })),
     ...(options.mcp ?? []).map((line) => ({ line, cwd: here })),
   ];
-  return { config, agent, urls, denied, mcp };
+  const configFiles = levels.flatMap((l) => (l.config.file ? [l.config.file] : []));
+  return { config, configFiles, policy, agent, urls, denied, mcp };
 }
 
 /**
@@ -91,6 +131,12 @@ function failingOnUse(error: unknown): ConfigFields {
   };
   return {
     get config() {
+      return fail();
+    },
+    get configFiles() {
+      return fail();
+    },
+    get policy() {
       return fail();
     },
     get agent() {
@@ -108,7 +154,18 @@ function failingOnUse(error: unknown): ConfigFields {
   };
 }
 
-export async function createContext(options: GlobalOptions, out: Output): Promise<Context> {
+/**
+ * Flags, environment and config resolved for one command. `use.mcp` says which MCP servers it
+ * may start: read-only commands (`validate`, `audit`, `doctor`, `pack`, `verify`) and
+ * `serve-mcp` start none that a config names; the others start a project config's servers only
+ * in a trusted folder (`--trust`, `skill trust`). A CLI started by another as an MCP server
+ * (`SKILL_MCP_DEPTH` set) starts none at all.
+ */
+export async function createContext(
+  options: GlobalOptions,
+  out: Output,
+  use: { readonly mcp: McpUse } = { mcp: "trusted" },
+): Promise<Context> {
   const env = process.env;
   // Paths given on the command line are relative to where the command runs, not to --cwd.
   const here = process.cwd();
@@ -126,26 +183,41 @@ export async function createContext(options: GlobalOptions, out: Output): Promis
   }
   let fields: ConfigFields;
   let usesMcp = false;
+  const nested = Number(env[MCP_DEPTH_VARIABLE] ?? 0) > 0;
   try {
-    const config = await loadConfig(
+    const top = findWorktreeRoot(cwd) ?? cwd;
+    const levels = await loadConfigLevels({
       cwd,
-      options.config === undefined ? undefined : resolve(here, options.config),
-    );
-    fields = fromConfig(config, options, here, cwd);
+      folders: foldersBetween(top, cwd) ?? [cwd],
+      userFile: join(configHome(home, env), "skill", "config.json"),
+      ...(options.config === undefined ? {} : { explicit: resolve(here, options.config) }),
+    });
+    const named =
+      use.mcp === "trusted" && !nested
+        ? await namedServers(levels, options.trust === true, trustFile(home, env))
+        : [];
+    fields = fromLevels(levels, named, nested ? { ...options, mcp: [] } : options, here);
     usesMcp = fields.mcp.length > 0;
-    const note = ignoredKeysNote(config);
+    noteServers(out, named, nested ? (options.mcp?.length ?? 0) : 0);
+    const note = ignoredKeysNote(fields.config);
     if (note && out.verbose) out.error(`skill: warning: ${note}`);
-    if (options.agent !== undefined && !(options.agent in config.agent)) {
-      const known = Object.keys(config.agent).sort();
+    if (options.agent !== undefined && !(options.agent in fields.config.agent)) {
+      const known = Object.keys(fields.config.agent).sort();
       out.error(
         printable(
-          `skill: warning: agent '${options.agent}' is not in ${config.file ?? "any config (none found)"}; only the global permission rules apply${known.length > 0 ? ` (agents there: ${known.join(", ")})` : ""}`,
+          `skill: warning: agent '${options.agent}' is not in ${fields.configFiles.join(", ") || "any config (none found)"}; only the global permission rules apply${known.length > 0 ? ` (agents there: ${known.join(", ")})` : ""}`,
         ),
       );
     }
   } catch (error) {
     fields = failingOnUse(error);
   }
+  const configNote = (files: readonly string[]) =>
+    printable(
+      files.length > 0
+        ? `config: ${files.join(", ")}`
+        : `config: none found (looked for ${CONFIG_NAMES} from the project root down to ${cwd}, and in ${join(configHome(home, env), "skill")})`,
+    );
   if (usesMcp) await loadMcp();
   // Remote packs (and their archive libraries) load only when a pack is configured.
   let wantsRemote = false;
@@ -173,8 +245,30 @@ export async function createContext(options: GlobalOptions, out: Output): Promis
     out,
     warnings,
     logger,
+    configNote,
   };
   return Object.defineProperties(ctx, Object.getOwnPropertyDescriptors(fields)) as Context;
+}
+
+const CONFIG_NAMES = "skill.config.json, opencode.jsonc, opencode.json";
+
+/** One line on stderr per config whose servers were not started, saying how to allow them. */
+function noteServers(out: Output, named: readonly NamedServer[], droppedFlags: number): void {
+  const held = new Map<string, number>();
+  for (const s of named) if (!s.trusted) held.set(s.file, (held.get(s.file) ?? 0) + 1);
+  for (const [file, n] of held) {
+    const folder = dirname(file);
+    out.error(
+      printable(
+        `skill: not starting ${n} MCP ${n === 1 ? "server" : "servers"} named in ${file}: ${folder} is not a trusted folder (run 'skill trust ${folder}' to allow it, or pass --trust for this run)`,
+      ),
+    );
+  }
+  if (droppedFlags > 0) {
+    out.error(
+      `skill: not starting --mcp servers: this skill runs as an MCP server of another (${MCP_DEPTH_VARIABLE} is set)`,
+    );
+  }
 }
 
 export function discoveryOptions(ctx: Context): DiscoveryOptions {
@@ -202,7 +296,7 @@ export function sources(ctx: Context): SkillSource[] {
     list.push(remoteSourceOf(ctx.urls, remoteOptions(ctx)));
   }
   if (ctx.mcp.length > 0) {
-    const mcp = mcpSources(ctx.mcp);
+    const mcp = mcpSources(ctx.mcp, ctx.env);
     ctx.cleanup.push(mcp.close);
     list.push(...mcp.sources);
   }
@@ -219,8 +313,8 @@ export function remoteOptions(ctx: Context) {
   };
 }
 
-export function policy(ctx: Context) {
-  return createPermissionPolicy(ctx.config.permission ? { config: ctx.config.permission } : {});
+export function policy(ctx: Context): LayeredPolicy {
+  return ctx.policy;
 }
 
 export function createService(ctx: Context, list: readonly SkillSource[] = sources(ctx)): SkillService {

@@ -107,9 +107,11 @@ describe("skill doctor", () => {
     expect(lines[0]).toMatch(/^SKILL\s+LOCATION\s+claude-code\s+codex\s+gemini$/);
     const row = lines.find((l) => l.startsWith("anon "));
     expect(row?.split(/\s{2,}/).slice(2)).toEqual(["not-scanned", "✓", "name-missing"]);
-    expect(lines.slice(-3).map((l) => l.split(/\s{2,}/)[0])).toEqual(["claude-code", "codex", "gemini"]);
-    expect(lines.at(-2)).toContain("6 skills loaded");
-    expect(lines.at(-2)).toContain("1 too-deep, 1 dot-folder");
+    // One summary line per agent, then the config files in force.
+    expect(lines.at(-1)).toMatch(/^config: none found/);
+    expect(lines.slice(-4, -1).map((l) => l.split(/\s{2,}/)[0])).toEqual(["claude-code", "codex", "gemini"]);
+    expect(lines.at(-3)).toContain("6 skills loaded");
+    expect(lines.at(-3)).toContain("1 too-deep, 1 dot-folder");
   });
 
   it("refuses an unknown agent with a usage error", async () => {

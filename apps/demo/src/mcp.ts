@@ -15,6 +15,24 @@ export async function loadMcp(): Promise<McpModule> {
   return mcpModule;
 }
 
+/**
+ * Set in the environment of every MCP server this CLI starts (its depth, from 1): a `skill`
+ * that finds it set starts no MCP server of its own, so a config naming `skill serve-mcp`
+ * cannot start a chain of servers.
+ */
+export const MCP_DEPTH_VARIABLE = "SKILL_MCP_DEPTH";
+
+/** What a server process gets: the usual safe subset of this environment, plus the depth marker. */
+export function serverEnvironment(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const key of ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR"]) {
+    const value = env[key];
+    if (value !== undefined && !value.startsWith("()")) kept[key] = value;
+  }
+  kept[MCP_DEPTH_VARIABLE] = String((Number(env[MCP_DEPTH_VARIABLE]) || 0) + 1);
+  return kept;
+}
+
 /** An MCP server to start over stdio: its command line and the folder it runs in. */
 export interface McpCommand {
   readonly line: string;
@@ -58,7 +76,10 @@ export function splitCommand(line: string): string[] {
  * is `mcp:` and the command with absolute paths shortened to their last segment (`mcp:node
  * cli.js serve-mcp`), numbered when two would read the same.
  */
-export function mcpSources(commands: readonly McpCommand[]): {
+export function mcpSources(
+  commands: readonly McpCommand[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): {
   sources: SkillSource[];
   close(): Promise<void>;
 } {
@@ -71,7 +92,7 @@ export function mcpSources(commands: readonly McpCommand[]): {
     const n = (seen.get(label) ?? 0) + 1;
     seen.set(label, n);
     const id = `mcp:${label}${n > 1 ? ` #${n}` : ""}`;
-    return mcpStdioSource(command as string, args, { id, cwd: c.cwd });
+    return mcpStdioSource(command as string, args, { id, cwd: c.cwd, env: serverEnvironment(env) });
   });
   return {
     sources,

@@ -45,7 +45,7 @@ export function createOutput(options: { json?: boolean; color?: boolean; verbose
  * characters in folder names are escaped: a path is printed, never interpreted.
  */
 export function displayPath(path: string, cwd: string, home = homedir()): string {
-  if (!isAbsolute(path)) return path; // a URI (skill://…) from a non-file source
+  if (!isAbsolute(path)) return printable(path); // a URI (skill://…) from a non-file source
   const fromCwd = relative(cwd, path);
   if (fromCwd && !fromCwd.startsWith("..") && !fromCwd.startsWith(sep)) return printable(fromCwd);
   const fromHome = relative(home, path);

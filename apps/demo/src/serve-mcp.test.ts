@@ -134,7 +134,8 @@ describe("skill list --mcp", { timeout: 30_000 }, () => {
       .map(quoted)
       .join(" ");
     await writeFile(join(dir, "skill.config.json"), JSON.stringify({ mcp: [line] }));
-    const { code, stdout } = await run(["--home", home, "--json", "list"], dir);
+    // A project config's servers start only in a trusted folder: --trust for this run.
+    const { code, stdout } = await run(["--home", home, "--json", "--trust", "list"], dir);
     expect(code).toBe(0);
     const data = JSON.parse(stdout) as { skills: { name: string; source: string }[] };
     expect(data.skills).toHaveLength(7);

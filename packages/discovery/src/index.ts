@@ -1,6 +1,7 @@
 export type { CompareOptions, VisibilityCell, VisibilityReason, VisibilityReport } from "./compare.js";
 export { compareAgents, VISIBILITY_REASONS } from "./compare.js";
 export { DEFAULT_IGNORE } from "./ignore.js";
+export { findWorktreeRoot, foldersBetween } from "./paths.js";
 export type { ScanOptions } from "./scan.js";
 export { SKILL_FILE, scanSkillFiles } from "./scan.js";
 export type { DiscoveryOptions, DiscoveryPreset, DiscoveryRoot, RootLimits } from "./sources.js";

@@ -22,6 +22,8 @@ const API = [
   "compareAgents",
   "discoveryRoots",
   "discoverySources",
+  "findWorktreeRoot",
+  "foldersBetween",
   "isExternalDisabled",
   "scanSkillFiles",
   "watchSkillFiles",

@@ -71,7 +71,7 @@ export async function doctor(ctx: Context, opts: { agents?: string }): Promise<n
   });
   const { out } = ctx;
   if (out.json) {
-    out.data(report);
+    out.data({ ...report, configFiles: ctx.configFiles });
     return 0;
   }
   const c = out.color;
@@ -142,5 +142,6 @@ export async function doctor(ctx: Context, opts: { agents?: string }): Promise<n
   )) {
     out.line(line);
   }
+  out.line(c.dim(cut(ctx.configNote(ctx.configFiles.map((f) => displayPath(f, ctx.cwd, ctx.home))), width)));
   return 0;
 }

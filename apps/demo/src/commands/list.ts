@@ -120,14 +120,15 @@ export async function list(ctx: Context): Promise<number> {
   out.line(notes.length > 0 && !out.verbose ? `${summary} — run with --verbose` : summary);
   if (out.verbose) {
     for (const name of hidden)
-      out.line(`  hidden   ${name} (denied to agent '${ctx.agent.name}'; see: skill why ${name})`);
+      out.line(printable(`  hidden   ${name} (denied to agent '${ctx.agent.name}'; see: skill why ${name})`));
     for (const s of report.shadowed) {
       out.line(
-        `  shadowed ${s.name}: ${displayPath(s.kept, ctx.cwd, ctx.home)} replaces ${displayPath(s.dropped, ctx.cwd, ctx.home)}`,
+        `  shadowed ${printable(s.name)}: ${displayPath(s.kept, ctx.cwd, ctx.home)} replaces ${displayPath(s.dropped, ctx.cwd, ctx.home)}`,
       );
     }
     for (const f of report.failed) out.line(`  ${c.red("failed")}   ${printable(f.error.message)}`);
     for (const d of sourceWarnings) out.line(`  ${c.yellow("warning")}  ${printable(d.message)}`);
+    out.line(c.dim(`  ${ctx.configNote(ctx.configFiles)}`));
   }
   return 0;
 }

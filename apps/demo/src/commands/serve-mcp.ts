@@ -1,3 +1,4 @@
+import { printable } from "@skill/core";
 import { type Context, createService } from "../context.js";
 import { loadMcp } from "../mcp.js";
 
@@ -12,9 +13,11 @@ export async function serveMcp(ctx: Context, options: { prefix?: string }): Prom
   if (ctx.out.verbose) {
     const n = service.all(ctx.agent).length;
     ctx.out.error(
-      `skill serve-mcp: serving ${n} skill${n === 1 ? "" : "s"} to agent '${ctx.agent.name}' over stdio`,
+      printable(
+        `skill serve-mcp: serving ${n} skill${n === 1 ? "" : "s"} to agent '${ctx.agent.name}' over stdio`,
+      ),
     );
-    for (const f of report.failed) ctx.out.error(`  failed  ${f.path}: ${f.error.message}`);
+    for (const f of report.failed) ctx.out.error(printable(`  failed  ${f.path}: ${f.error.message}`));
   }
   const { serveStdio } = await loadMcp();
   await serveStdio(service, {

@@ -22,9 +22,9 @@ export async function why(ctx: Context, name: string): Promise<number> {
   const rule = explanation.rule;
   const layer =
     explanation.layer === "agent"
-      ? `agent '${ctx.agent.name}' permission`
+      ? `agent '${ctx.agent.name}' permission${explanation.file ? ` in ${explanation.file}` : ""}`
       : explanation.layer === "config"
-        ? `config ${ctx.config.file ?? ""}`.trim()
+        ? `config ${explanation.file ?? ""}`.trim()
         : explanation.layer === "defaults"
           ? "built-in defaults"
           : "no rule matched";

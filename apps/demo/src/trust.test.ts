@@ -1,0 +1,164 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CLI, runNode } from "./run-node.js";
+
+let root: string;
+let repo: string;
+let home: string;
+
+async function skill(dir: string, name: string): Promise<void> {
+  await mkdir(join(dir, name), { recursive: true });
+  await writeFile(join(dir, name, "SKILL.md"), `---\nname: ${name}\ndescription: About ${name}\n---\nbody\n`);
+}
+
+/** A command line that leaves a marker file when (and only when) something starts it. */
+function marker(name: string): string {
+  return `${process.execPath} -e "require('fs').writeFileSync('${join(root, name)}', 'ran')"`;
+}
+
+function skillCli(args: string[], cwd = repo, env: Record<string, string> = {}) {
+  return runNode(CLI, ["--home", home, ...args], { cwd, home, env });
+}
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), "skill-trust-"));
+  repo = join(root, "repo");
+  home = join(root, "home");
+  await mkdir(join(repo, ".git"), { recursive: true });
+  await mkdir(join(repo, "src", "deep"), { recursive: true });
+  await mkdir(home, { recursive: true });
+  for (const name of ["azure-deploy", "azure-keys", "pdf"])
+    await skill(join(repo, ".agents", "skills"), name);
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("commands a checkout names", () => {
+  it("read-only commands never start a config's MCP servers", async () => {
+    await writeFile(join(repo, "opencode.json"), JSON.stringify({ mcp: [marker("PWNED")] }));
+    for (const args of [["audit"], ["validate"], ["audit", "pdf"], ["doctor"], ["verify"]]) {
+      await skillCli(args);
+      expect(existsSync(join(root, "PWNED")), `skill ${args.join(" ")}`).toBe(false);
+    }
+  }, 60_000);
+
+  it("list, prompt, why and show start a project config's servers only in a trusted folder", async () => {
+    await writeFile(join(repo, "opencode.json"), JSON.stringify({ mcp: [marker("PWNED")] }));
+    for (const args of [["list"], ["prompt"], ["why", "pdf"], ["show", "pdf"]]) {
+      const result = await skillCli(args);
+      expect(existsSync(join(root, "PWNED")), `skill ${args.join(" ")}`).toBe(false);
+      expect(result.stderr).toContain("not starting 1 MCP server named in");
+      expect(result.stderr).toContain(`skill trust ${repo}`);
+    }
+    await skillCli(["--trust", "list"]);
+    expect(existsSync(join(root, "PWNED"))).toBe(true);
+    await rm(join(root, "PWNED"));
+
+    const trusted = await skillCli(["trust"], join(repo, "src"));
+    expect(trusted.code).toBe(0);
+    const file = join(home, ".config", "skill", "trusted.json");
+    expect(JSON.parse(await readFile(file, "utf8")).folders).toEqual([repo]);
+    const again = await skillCli(["list"], join(repo, "src"));
+    expect(again.stderr).not.toContain("not starting");
+    expect(existsSync(join(root, "PWNED"))).toBe(true);
+  }, 60_000);
+
+  it("a user-level config's servers are trusted; serve-mcp starts none a config names", async () => {
+    await mkdir(join(home, ".config", "skill"), { recursive: true });
+    await writeFile(join(home, ".config", "skill", "config.json"), JSON.stringify({ mcp: [marker("USER")] }));
+    await skillCli(["list"]);
+    expect(existsSync(join(root, "USER"))).toBe(true);
+    await rm(join(root, "USER"));
+    // stdin at end of file: the server starts, finds no client and ends.
+    const serve = spawnSync(process.execPath, [CLI, "--home", home, "serve-mcp"], {
+      cwd: repo,
+      env: { PATH: process.env.PATH ?? "", HOME: home },
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 20_000,
+    });
+    expect(serve.status).toBe(0);
+    expect(existsSync(join(root, "USER"))).toBe(false);
+  }, 60_000);
+
+  it("a CLI started as another's MCP server starts no MCP server at all", async () => {
+    const result = await skillCli(["--mcp", marker("NESTED"), "list"], repo, { SKILL_MCP_DEPTH: "1" });
+    expect(existsSync(join(root, "NESTED"))).toBe(false);
+    expect(result.stderr).toContain("SKILL_MCP_DEPTH");
+  }, 60_000);
+
+  it("a config naming skill serve-mcp does not start a chain of servers", async () => {
+    const self = `${process.execPath} ${CLI} --home ${home} serve-mcp`;
+    await writeFile(join(repo, "skill.config.json"), JSON.stringify({ mcp: [self] }));
+    const result = await skillCli(["--trust", "list", "--json"]);
+    expect(result.code).toBe(0);
+    // The one server started serves the same skills; it started no server of its own.
+    const names = (JSON.parse(result.stdout) as { skills: { name: string }[] }).skills.map((s) => s.name);
+    expect(names).toContain("pdf");
+  }, 60_000);
+});
+
+describe("the config is found like the skills", () => {
+  it("keeps the root config's deny rules in a subfolder, and names the files used", async () => {
+    await writeFile(
+      join(repo, "opencode.json"),
+      JSON.stringify({ permission: { skill: { "*": "allow", "azure-*": "deny" } } }),
+    );
+    // A subfolder's config adds rules; its allow does not undo the root's deny.
+    await writeFile(
+      join(repo, "src", "skill.config.json"),
+      JSON.stringify({ permission: { skill: { "*": "allow" } } }),
+    );
+    const json = await skillCli(["list", "--json"], join(repo, "src", "deep"));
+    const names = (JSON.parse(json.stdout) as { skills: { name: string }[] }).skills.map((s) => s.name);
+    const list = await skillCli(["list", "--verbose"], join(repo, "src", "deep"));
+    expect(names).toEqual(["pdf"]);
+    expect(list.stdout).toContain(
+      `config: ${join(repo, "opencode.json")}, ${join(repo, "src", "skill.config.json")}`,
+    );
+    const show = await skillCli(["show", "azure-keys"], join(repo, "src"));
+    expect(show.code).not.toBe(0);
+    expect(show.stdout).not.toContain("About azure-keys");
+    const why = await skillCli(["why", "azure-keys"], join(repo, "src"));
+    expect(why.stdout).toContain(join(repo, "opencode.json"));
+  }, 60_000);
+
+  it("says under --verbose when no config was found", async () => {
+    const result = await skillCli(["list", "--verbose"], join(repo, "src"));
+    expect(result.stdout).toContain("config: none found");
+  }, 30_000);
+
+  it("refuses a config nested 500,000 levels deep with an error naming the file", async () => {
+    const deep = `${'{"a":'.repeat(500_000)}1${"}".repeat(500_000)}`;
+    await writeFile(join(repo, "skill.config.json"), deep);
+    const result = await skillCli(["list"]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(join(repo, "skill.config.json"));
+    expect(result.stderr).not.toContain("Maximum call stack");
+  }, 30_000);
+});
+
+describe("terminal escapes from a checkout", () => {
+  it("list --verbose prints hidden and shadowed names and locations escaped", async () => {
+    const evil = "azure-\u001b]0;owned\u0007x";
+    for (const dir of [join(repo, ".agents", "skills"), join(repo, ".claude", "skills")]) {
+      await mkdir(join(dir, "evil"), { recursive: true });
+      await writeFile(
+        join(dir, "evil", "SKILL.md"),
+        `---\nname: "${evil.replace("\u001b", "\\e").replace("\u0007", "\\a")}"\ndescription: d\n---\n`,
+      );
+    }
+    await writeFile(
+      join(repo, "opencode.json"),
+      JSON.stringify({ permission: { skill: { "azure-*": "deny" } } }),
+    );
+    const result = await skillCli(["list", "--verbose"]);
+    expect(result.stdout).toContain("hidden");
+    expect(result.stdout).toContain("\\u001b]0;owned\\u0007x");
+    expect(result.stdout).not.toMatch(/[\u0007\u001b]/);
+  }, 30_000);
+});
