@@ -1,4 +1,4 @@
-export { auditSkill, DEFAULT_AUDIT_LIMITS } from "./audit.js";
+export { auditRegistrySkill, auditSkill, DEFAULT_AUDIT_LIMITS } from "./audit.js";
 export { normalizeTools } from "./capabilities.js";
 export { diffCapabilities } from "./diff.js";
 export type {

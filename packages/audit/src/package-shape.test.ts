@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { memorySource, SkillService } from "@skill/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // Runs against the built package (build before testing), as a consumer would load it.
@@ -34,6 +35,17 @@ async function exercise(api: Api): Promise<void> {
   expect(diff.gained.tools).toEqual(["Bash(*)"]);
   expect(api.normalizeTools("Read, Bash(git status:*)")).toEqual(["Read", "Bash(git status:*)"]);
   expect(api.DEFAULT_AUDIT_LIMITS.maxFiles).toBe(1000);
+  const service = new SkillService({
+    sources: [
+      memorySource("builtin", [
+        { location: "builtin:s", text: "---\nname: s\ndescription: d\nhooks: {}\n---\n" },
+      ]),
+    ],
+  });
+  await service.discoverAndLoad();
+  const viaService = await api.auditRegistrySkill(service, "s");
+  expect(viaService.capabilities.hooks).toBe(true);
+  await expect(api.auditRegistrySkill(service, "nope")).rejects.toMatchObject({ code: "NOT_FOUND" });
 }
 
 describe("built package", () => {
@@ -46,7 +58,13 @@ describe("built package", () => {
   });
 
   it("exports exactly the public names", async () => {
-    const names = ["DEFAULT_AUDIT_LIMITS", "auditSkill", "diffCapabilities", "normalizeTools"];
+    const names = [
+      "DEFAULT_AUDIT_LIMITS",
+      "auditRegistrySkill",
+      "auditSkill",
+      "diffCapabilities",
+      "normalizeTools",
+    ];
     expect(Object.keys(await import(`${dist}index.js`)).sort()).toEqual(names);
     expect(Object.keys(require(`${dist}index.cjs`)).sort()).toEqual(names);
   });

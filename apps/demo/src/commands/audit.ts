@@ -1,15 +1,31 @@
 import { stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
-import { type AuditResult, auditSkill, type Capabilities } from "@skill/audit";
+import { type AuditResult, auditRegistrySkill, auditSkill, type Capabilities } from "@skill/audit";
 import { printable, type SkillService } from "@skill/core";
 import { scanSkillFiles } from "@skill/discovery";
 import { type Context, createService } from "../context.js";
 import { UserError } from "../errors.js";
 import { displayPath, plural, table } from "../output.js";
 
-interface Target {
-  readonly name: string;
-  readonly dir: string;
+/** A skill folder on disk, or a skill only its service can read (MCP, built-in): `location` is its URI. */
+type Target =
+  | { readonly name: string; readonly dir: string }
+  | { readonly name: string; readonly location: string; readonly service: SkillService };
+
+function keyOf(target: Target): string {
+  return "dir" in target ? target.dir : `\0${target.name}`;
+}
+
+/** Where a finding is, for people: the file under the folder, or the file of the skill's URI. */
+function findingPlace(ctx: Context, target: Target, path: string): string {
+  if ("dir" in target) return displayPath(join(target.dir, path), ctx.cwd, ctx.home);
+  const { location } = target;
+  if (location.endsWith("/SKILL.md")) return printable(`${location.slice(0, -"SKILL.md".length)}${path}`);
+  return printable(path === "SKILL.md" ? location : `${location} ${path}`);
+}
+
+function placeOf(ctx: Context, target: Target): string {
+  return "dir" in target ? displayPath(target.dir, ctx.cwd, ctx.home) : printable(target.location);
 }
 
 function looksLikePath(arg: string): boolean {
@@ -26,29 +42,21 @@ async function targetsFor(ctx: Context, args: readonly string[]): Promise<Target
     }
     return service;
   };
-  const fromLocation = (name: string, location: string): Target => {
-    if (!isAbsolute(location)) {
-      throw new UserError(
-        `Skill "${printable(name)}" is not on disk (${printable(location)}); nothing to audit`,
-      );
-    }
-    return { name, dir: dirname(location) };
-  };
+  // A skill that is not a file (MCP, built-in) is read through the service that found it.
+  const fromLocation = (name: string, location: string, from: SkillService): Target =>
+    isAbsolute(location) ? { name, dir: dirname(location) } : { name, location, service: from };
 
   const targets: Target[] = [];
   if (args.length === 0) {
-    for (const skill of (await loaded()).all(ctx.agent))
-      targets.push(fromLocation(skill.name, skill.location));
+    const all = await loaded();
+    for (const skill of all.all(ctx.agent)) targets.push(fromLocation(skill.name, skill.location, all));
   }
   for (const arg of args) {
     const path = resolve(arg); // relative to where the command runs, like every path argument
     const info = await stat(path).catch(() => undefined);
     if (info?.isDirectory()) {
-      const direct = await stat(join(path, "SKILL.md")).then(
-        (s) => s.isFile(),
-        () => false,
-      );
-      const files = direct ? [join(path, "SKILL.md")] : await scanSkillFiles(path, { logger: ctx.logger });
+      // Nested skills too: a skill's audit leaves a subfolder with its own SKILL.md to that skill.
+      const files = await scanSkillFiles(path, { logger: ctx.logger });
       if (files.length === 0) throw new UserError(`No SKILL.md found in ${path}`);
       for (const file of files) targets.push({ name: basename(dirname(file)), dir: dirname(file) });
     } else if (info?.isFile()) {
@@ -58,12 +66,13 @@ async function targetsFor(ctx: Context, args: readonly string[]): Promise<Target
       throw new UserError(`No such skill folder or file: ${path}`);
     } else {
       // A skill the agent is denied is, for it, missing (NOT_FOUND lists only what it sees).
-      const skill = (await loaded()).require(arg, ctx.agent);
-      targets.push(fromLocation(skill.name, skill.location));
+      const from = await loaded();
+      const skill = from.require(arg, ctx.agent);
+      targets.push(fromLocation(skill.name, skill.location, from));
     }
   }
   const seen = new Set<string>();
-  return targets.filter((t) => !seen.has(t.dir) && seen.add(t.dir) !== undefined);
+  return targets.filter((t) => !seen.has(keyOf(t)) && seen.add(keyOf(t)) !== undefined);
 }
 
 const KINDS: readonly (readonly [Exclude<keyof Capabilities, "hooks">, string])[] = [
@@ -95,7 +104,10 @@ export async function audit(ctx: Context, args: readonly string[]): Promise<numb
   const audited: Audited[] = [];
   for (const target of targets) {
     try {
-      const result = await auditSkill(target.dir);
+      const result =
+        "dir" in target
+          ? await auditSkill(target.dir)
+          : await auditRegistrySkill(target.service, target.name, ctx.agent);
       audited.push({ ...target, result });
     } catch (error) {
       audited.push({ ...target, error: (error as Error).message });
@@ -114,19 +126,20 @@ export async function audit(ctx: Context, args: readonly string[]): Promise<numb
   const { out } = ctx;
   if (out.json) {
     out.data({
-      skills: audited.map((a) =>
-        "error" in a
-          ? { name: a.name, dir: a.dir, error: a.error }
+      skills: audited.map((a) => {
+        const where = "dir" in a ? { dir: a.dir } : { location: a.location };
+        return "error" in a
+          ? { name: a.name, ...where, error: a.error }
           : {
               name: a.name,
-              dir: a.dir,
+              ...where,
               capabilities: a.result.capabilities,
               findings: a.result.findings,
               files: a.result.files,
               bytes: a.result.bytes,
               complete: a.result.complete,
-            },
-      ),
+            };
+      }),
       errors,
       warnings,
     });
@@ -136,16 +149,11 @@ export async function audit(ctx: Context, args: readonly string[]): Promise<numb
   const rows: string[][] = [];
   for (const a of audited) {
     if ("error" in a) {
-      rows.push([
-        displayPath(a.dir, ctx.cwd, ctx.home),
-        c.red("error"),
-        c.dim("audit-failed"),
-        printable(a.error),
-      ]);
+      rows.push([placeOf(ctx, a), c.red("error"), c.dim("audit-failed"), printable(a.error)]);
       continue;
     }
     for (const f of a.result.findings) {
-      const shown = displayPath(join(a.dir, f.path), ctx.cwd, ctx.home);
+      const shown = findingPlace(ctx, a, f.path);
       rows.push([
         f.line === undefined ? shown : `${shown}:${f.line}`,
         f.severity === "error" ? c.red("error") : c.yellow("warning"),
@@ -159,7 +167,7 @@ export async function audit(ctx: Context, args: readonly string[]): Promise<numb
   const max = out.verbose ? Number.POSITIVE_INFINITY : 8;
   for (const a of audited) {
     if ("error" in a) continue;
-    out.line(`${c.bold(printable(a.name))}  ${c.dim(displayPath(a.dir, ctx.cwd, ctx.home))}`);
+    out.line(`${c.bold(printable(a.name))}  ${c.dim(placeOf(ctx, a))}`);
     const lines = capabilityLines(a.result.capabilities, max);
     for (const line of lines.length > 0 ? lines : ["no tools, executables, commands, hosts, env or hooks"]) {
       out.line(`  ${line}`);

@@ -1,7 +1,7 @@
-import { readdir } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { auditSkill, type Capabilities, type CapabilityDiff, diffCapabilities } from "@skill/audit";
 import { compareCodeUnits, printable } from "@skill/core";
+import { scanSkillFiles } from "@skill/discovery";
 import { type PullProgress, type PullResult, pull as pullPack, urlToDirName } from "@skill/remote";
 import cliProgress from "cli-progress";
 import { formatCapabilityDiff } from "../capability-diff.js";
@@ -26,11 +26,17 @@ async function cachedCapabilities(ctx: Context, url: string): Promise<Map<string
   } catch {
     return before; // an invalid URL has no cache; the pull says why
   }
-  const entries = await readdir(packDir, { withFileTypes: true }).catch(() => []);
-  for (const entry of entries) {
-    if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
-    const audit = await auditSkill(join(packDir, entry.name)).catch(() => undefined);
-    if (audit) before.set(entry.name, audit.capabilities);
+  // The cache holds one folder per skill (`<pack>/<name>/SKILL.md`), beside dot-folders of its own.
+  const files = await scanSkillFiles(packDir, {
+    maxDepth: 1,
+    skipDotDirs: true,
+    followSymlinks: false,
+  }).catch(() => []);
+  for (const file of files) {
+    const dir = dirname(file);
+    if (resolve(dir) === resolve(packDir)) continue; // a SKILL.md at the top is no cached skill
+    const audit = await auditSkill(dir).catch(() => undefined);
+    if (audit) before.set(basename(dir), audit.capabilities);
   }
   return before;
 }
