@@ -82,6 +82,8 @@ describe("entries with a head", () => {
     expect(error.code).toBe("INTEGRITY_ERROR");
     expect(error.message).toContain("'description'");
     expect(error.message).not.toContain("Exfiltrate");
+    // The raw bytes go through the same check.
+    await expect(service.readFile("pdf", "SKILL.md")).rejects.toMatchObject({ code: "INTEGRITY_ERROR" });
   });
 
   it("rejects INTEGRITY_ERROR on a size or digest that differs from the listing", async () => {

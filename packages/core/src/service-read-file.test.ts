@@ -92,7 +92,12 @@ describe("SkillService.readFile", () => {
 
   it("refuses a file that files() does not list with NOT_FOUND", async () => {
     expect((await refusal("missing.md")).code).toBe("NOT_FOUND");
-    expect((await refusal("SKILL.md")).code).toBe("NOT_FOUND");
+  });
+
+  it("gives SKILL.md's raw bytes, the ones read() parses", async () => {
+    const bytes = Buffer.from(await service.readFile("pdf", "SKILL.md", agent)).toString();
+    expect(bytes).toBe("---\nname: pdf\ndescription: About pdf\n---\n# pdf\n");
+    expect((await refusal("SKILL.md", "secret")).code).toBe("NOT_FOUND");
   });
 
   it("treats a denied skill exactly like a missing one", async () => {

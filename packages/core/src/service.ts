@@ -404,11 +404,12 @@ export class SkillService {
    * One bundled file of the skill, by the one path rule: permissions as for {@link read}
    * (denied is missing), `UNSAFE_PATH` for `..`, absolute or escaping paths (also a link whose
    * target leaves the skill folder), `NOT_FOUND` for a path that `files()` would not list,
-   * `LIMIT_EXCEEDED` over `maxFileBytes` (default 10 MiB).
+   * `LIMIT_EXCEEDED` over `maxFileBytes` (default 10 MiB). `SKILL.md` gives the raw bytes that
+   * `read` parses, verified the same way.
    */
   async readFile(name: string, path: string, agent?: AgentInfo, ctx: ScanContext = {}): Promise<Uint8Array> {
     const winner = this.#lookups.require(name, agent);
-    return readBundled(winner, path, this.#maxFileBytes, this.#context(ctx));
+    return readBundled(winner, path, this.#maxFileBytes, this.#loader, this.#context(ctx));
   }
 
   /**

@@ -55,6 +55,15 @@ function checkBytes(name: string, location: string, value: string | Uint8Array, 
  * dropped and the skill reads as changed on disk.
  */
 export async function readSkill(winner: Winner, loader: EntryLoader, ctx: ScanContext): Promise<SkillInfo> {
+  return (await readVerified(winner, loader, ctx)).skill;
+}
+
+/** SKILL.md's bytes and the skill parsed from them, verified as {@link readSkill} says. */
+async function readVerified(
+  winner: Winner,
+  loader: EntryLoader,
+  ctx: ScanContext,
+): Promise<{ readonly skill: SkillInfo; readonly bytes: Uint8Array }> {
   const { location, entry, key, head } = winner;
   const own = winner.outcome.skill.name;
   let value: string | Uint8Array;
@@ -102,7 +111,8 @@ export async function readSkill(winner: Winner, loader: EntryLoader, ctx: ScanCo
     await loader.dropCached(head);
     throw changedOnDisk(key, location, `it now names itself ${quote(analysis.skill.name)}`);
   }
-  return key === own ? analysis.skill : Object.freeze({ ...analysis.skill, name: key });
+  const skill = key === own ? analysis.skill : Object.freeze({ ...analysis.skill, name: key });
+  return { skill, bytes: typeof value === "string" ? Buffer.from(value, "utf8") : value };
 }
 
 /** The folder of a skill that lives on disk, or `undefined` for a URI. */
@@ -130,14 +140,17 @@ export async function listBundled(winner: Winner, limit: number, ctx: ScanContex
 /**
  * One bundled file of the skill, by the one path rule: `UNSAFE_PATH` for a path that leaves
  * the folder (lexically, or through a link at open), `NOT_FOUND` for one `files()` would not
- * list, `LIMIT_EXCEEDED` over `maxFileBytes`.
+ * list, `LIMIT_EXCEEDED` over `maxFileBytes`. `SKILL.md` itself gives its bytes exactly as
+ * `read` reads and verifies them (for audits of the raw text).
  */
 export async function readBundled(
   winner: Winner,
   path: string,
   maxFileBytes: number,
+  loader: EntryLoader,
   ctx: ScanContext,
 ): Promise<Uint8Array> {
+  if (path === SKILL_FILE) return (await readVerified(winner, loader, ctx)).bytes;
   const folder = folderOf(winner);
   // The lexical rule first, whatever the entry: `..` never reaches a source either.
   resolveInside(folder ?? "/", path);
