@@ -56,12 +56,11 @@ export async function auditSkill(dir: string, options: AuditOptions = {}): Promi
 
 /**
  * Audits a skill of a {@link SkillService} by name, through the service, for skills that
- * may not be files on disk (MCP, built-in or memory skills): SKILL.md from `service.read`
- * (permissions checked, the bytes verified against the listing), bundled files from
- * `service.files` and `service.readFile`. The analysis is `auditSkill`'s; what a service
- * cannot say is not seen: exec bits, dot-files, links it does not list, and the layout of
- * the frontmatter (rebuilt one line per field, so lines match the file when its fields take
- * one line each). A bundled file the source cannot read is an `audit-incomplete` finding.
+ * may not be files on disk (MCP, built-in or memory skills): SKILL.md's own bytes from
+ * `service.readFile(name, "SKILL.md")` (permissions checked, the bytes verified as `read`
+ * verifies them), bundled files from `service.files` and `service.readFile`. The analysis is
+ * `auditSkill`'s; what a service cannot say is not seen: exec bits, dot-files, links it does
+ * not list. A bundled file the source cannot read is an `audit-incomplete` finding.
  *
  * @throws SkillError `NOT_FOUND` for a missing skill and, with `agent`, for a denied one
  * alike (the message lists only what the agent sees); whatever `service.read` rejects with

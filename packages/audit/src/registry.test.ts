@@ -141,7 +141,7 @@ describe("auditRegistrySkill", () => {
     expect(await auditRegistrySkill(service, "demo")).toEqual(await auditSkill(dir));
   });
 
-  it("finds the same things when the file writes its frontmatter another way; lines move with it", async () => {
+  it("finds the same things at the same lines when the file writes its frontmatter another way", async () => {
     const text = SKILL_MD.replace("name: demo", "name: 'demo'").replace(
       "allowed-tools:\n  - Read\n  - Bash(git status:*)",
       "allowed-tools: [Read, 'Bash(git status:*)']\n# the tools",
@@ -152,8 +152,8 @@ describe("auditRegistrySkill", () => {
     const fromDisk = await auditSkill(dir);
     expect(fromService.capabilities).toEqual(fromDisk.capabilities);
     expect(fromService.findings.map((f) => f.rule)).toEqual(fromDisk.findings.map((f) => f.rule));
-    // The file spends three lines on what the rebuilt text says in four.
-    expect(fromDisk.findings.map((f) => (f.line ?? 0) + 1)).toEqual(fromService.findings.map((f) => f.line));
+    // The service gives SKILL.md's own bytes: the lines are the file's.
+    expect(fromService.findings.map((f) => f.line)).toEqual(fromDisk.findings.map((f) => f.line));
   });
 
   it("says which bundled files a source lists but cannot read, and still names its scripts", async () => {

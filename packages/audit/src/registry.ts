@@ -6,15 +6,14 @@ import {
   type SkillService,
 } from "@skill/core";
 import type { AuditLimits, Note, SkillInput } from "./analyse.js";
-import { skillMdText } from "./frontmatter-text.js";
 
 function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true || (SkillError.isInstance(error) && error.code === "ABORTED");
 }
 
 /**
- * A skill as the analyser reads it through a skill service: SKILL.md from `read` (permission
- * checked and verified; its text rebuilt from the frontmatter and body), the bundled files
+ * A skill as the analyser reads it through a skill service: SKILL.md from `read` and
+ * `readFile(name, "SKILL.md")` (permission checked and verified), the bundled files
  * from `files` and `readFile`. Works for skills that are not files (MCP, memory, archives).
  *
  * @throws SkillError `NOT_FOUND` for a missing or denied skill, as `service.read` does
@@ -27,8 +26,9 @@ export async function registryInput(
 ): Promise<SkillInput> {
   const { signal } = limits;
   const ctx = signal ? { signal } : {};
+  // The raw bytes (hidden characters in YAML comments count too) and the parse of the same bytes.
   const skill = await service.read(name, agent, ctx);
-  const bytes = new TextEncoder().encode(skillMdText(skill.frontmatter, skill.content));
+  const bytes = await service.readFile(name, "SKILL.md", agent, ctx);
 
   const notes: Note[] = [];
   let paths: string[] = [];
