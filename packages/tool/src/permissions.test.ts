@@ -1,7 +1,7 @@
 import { SkillService } from "@skill/core";
 import { createPermissionPolicy } from "@skill/permissions";
 import { describe, expect, it } from "vitest";
-import { countingSource, fixedSearch, substringSearch } from "./__fixtures__/skills.js";
+import { countingSource, fixedSearch, settableSource, substringSearch } from "./__fixtures__/skills.js";
 import { skillTools } from "./tools.js";
 
 const skills = [
@@ -127,5 +127,23 @@ describe("skillTools permissions", () => {
       isError: true,
     });
     expect(source.reads.get("release-notes")).toBe(reads);
+  });
+
+  it("changes() never names a skill the agent may not see or the model may not load", async () => {
+    const { source, state } = settableSource("project:/repo/.agents/skills");
+    state.skills = [{ name: "pdf", description: "Read PDF files." }];
+    const service = new SkillService({ sources: [source], permission: createPermissionPolicy() });
+    await service.discoverAndLoad();
+    const tools = skillTools(service, { agent: review });
+    state.skills = [
+      ...state.skills,
+      { name: "internal-deploy", description: "Denied to review." },
+      { name: "manual", description: "User only.", extra: "disable-model-invocation: true\n" },
+      { name: "docs", description: "New and visible." },
+    ];
+    await service.discoverAndLoad();
+    expect(tools.changes()).toBe(
+      "Skills changed since the last note: added docs. The skill tool's list is up to date.",
+    );
   });
 });

@@ -230,13 +230,20 @@ class Tools implements SkillTools {
   async call(tool: string, input: unknown, ctx: { readonly signal?: AbortSignal } = {}): Promise<ToolResult> {
     try {
       this.#refresh();
-      if (tool === SKILL_TOOL) return await this.#skill(input, ctx.signal);
-      if (tool === SEARCH_TOOL && this.#search) return await this.#find(this.#search, input);
-      const names = this.#search ? `${SKILL_TOOL} and ${SEARCH_TOOL}` : SKILL_TOOL;
-      return fail(`No tool named ${quoted(String(tool))}; the skill tools are ${names}.`);
+      const result = await this.#run(tool, input, ctx.signal);
+      // A load may move the ranking (and the registry may have moved meanwhile): listeners hear now.
+      this.#refresh();
+      return result;
     } catch (error) {
       return fail(`The ${String(tool)} tool failed: ${messageOf(error)}`);
     }
+  }
+
+  async #run(tool: string, input: unknown, signal: AbortSignal | undefined): Promise<ToolResult> {
+    if (tool === SKILL_TOOL) return this.#skill(input, signal);
+    if (tool === SEARCH_TOOL && this.#search) return this.#find(this.#search, input);
+    const names = this.#search ? `${SKILL_TOOL} and ${SEARCH_TOOL}` : SKILL_TOOL;
+    return fail(`No tool named ${quoted(String(tool))}; the skill tools are ${names}.`);
   }
 
   /** Skills the model may load: visible to the agent and not `disable-model-invocation`. */

@@ -105,3 +105,22 @@ export function diskSource(id: string, root: string, names: readonly string[]): 
     },
   };
 }
+
+/** A source whose skills a test sets before each load (`state.skills`). */
+export function settableSource(id: string): { source: SkillSource; state: { skills: CountedSkill[] } } {
+  const state = { skills: [] as CountedSkill[] };
+  const source: SkillSource = {
+    id,
+    async scan() {
+      return {
+        entries: state.skills.map((s) => ({
+          location: `mem:${id}/${s.name}/SKILL.md`,
+          read: async () => skillText(s.name, s.description, s.extra ?? "", s.body),
+          listFiles: async () => [],
+        })),
+        dirs: [],
+      };
+    },
+  };
+  return { source, state };
+}
