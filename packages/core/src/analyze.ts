@@ -1,6 +1,7 @@
 import { basename, dirname } from "node:path";
 import { describeKind, printable, quote, SkillError } from "./errors.js";
 import { locateFrontmatter, missingDelimitersError, normalizeText } from "./frontmatter.js";
+import { deepFreeze, toJsonValue } from "./json-value.js";
 import type { Diagnostic, LoadRules, SkillInfo, ValidationTarget } from "./types.js";
 import { checkFrontmatter, SPEC_LIMITS } from "./validate.js";
 import { exceedsNodeLimit, parseYaml, repairPlainScalars } from "./yaml.js";
@@ -13,6 +14,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** Everything learned about one SKILL.md text; `error` set when it cannot become a skill. */
 export interface Analysis {
   readonly skill?: SkillInfo;
+  /** The frontmatter as JSON data (see `toJsonValue`), frozen; set once it parsed as a mapping. */
   readonly frontmatter?: Readonly<Record<string, unknown>>;
   readonly diagnostics: Diagnostic[];
   readonly error?: SkillError;
@@ -121,19 +123,6 @@ function isFalse(value: unknown): boolean {
   return lower === "false" || lower === "no";
 }
 
-/** Freezes a parsed document all the way down (its size is already bounded). */
-function deepFreeze<T>(value: T): T {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== "object" || node === null || Object.isFrozen(node)) continue;
-    Object.freeze(node);
-    if (node instanceof Date) continue;
-    for (const key of Object.keys(node)) stack.push((node as Record<string, unknown>)[key]);
-  }
-  return value;
-}
-
 /** The folder a SKILL.md location sits in (a path or a URI): the name `nameFallback` uses. */
 export function folderName(location: string): string {
   return basename(dirname(location));
@@ -210,20 +199,53 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
     );
     return fail(diagnostics, error, "frontmatter-not-mapping", 2);
   }
-  const frontmatter = deepFreeze(value as Record<string, unknown>);
+  // Checks read the YAML as parsed (so a date is reported as a date); the skill keeps it as
+  // JSON data (dates as ISO strings, `!!binary` as base64), frozen.
+  const frontmatter = value as Record<string, unknown>;
+  const data = deepFreeze(toJsonValue(frontmatter) as Record<string, unknown>);
 
   let lines: Map<string, number> | undefined;
-  const lineOf = (field: string | undefined) => {
-    if (field === undefined) return undefined;
+  const lineOf = (field: string) => {
     lines ??= keyLines(fmText);
     return lines.get(field);
   };
+  return analyzeFields(frontmatter, data, location, options, {
+    diagnostics,
+    body: bounds.body,
+    lineOf,
+  });
+}
+
+/** What a text parse knows besides the fields: earlier findings, the body, where keys are. */
+interface FieldContext {
+  readonly diagnostics: Diagnostic[];
+  /** The markdown body; `undefined` when only the frontmatter is known (a head). */
+  readonly body?: string;
+  readonly lineOf?: (field: string) => number | undefined;
+}
+
+/**
+ * Turns parsed frontmatter into a skill by the load rules: validation findings, the name
+ * fallback, required fields, long fields. `raw` is what the YAML parser gave (checked);
+ * `stored` is what the skill keeps (the same fields, JSON data). The one place these rules
+ * live, for a text parse and a head alike.
+ */
+export function analyzeFields(
+  raw: Readonly<Record<string, unknown>>,
+  stored: Readonly<Record<string, unknown>>,
+  location: string,
+  options: AnalyzeOptions,
+  context: FieldContext,
+): Analysis {
+  const { diagnostics } = context;
+  const frontmatter = raw;
+  const lineOf = (field: string | undefined) => (field === undefined ? undefined : context.lineOf?.(field));
   const fallback = options.nameFallback === "folder" && isBlank(frontmatter.name);
   const findings = checkFrontmatter(
     frontmatter,
     location,
     { strict: !options.lenient, ...(options.target === undefined ? {} : { target: options.target }) },
-    { body: bounds.body },
+    context.body === undefined ? {} : { body: context.body },
   );
   for (const d of findings) {
     // A name taken from the folder is a warning, not a failure, and trivially matches it.
@@ -248,9 +270,9 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
     keys.length > 0 ? `found fields: ${keys.map((k) => printable(k)).join(", ")}` : "no fields found";
   for (const field of ["name", "description"] as const) {
     if (field === "name" && fallback) continue;
-    const raw = frontmatter[field];
-    if (isBlank(raw)) {
-      const why = raw === undefined || raw === null ? found : `the value is empty; ${found}`;
+    const value = frontmatter[field];
+    if (isBlank(value)) {
+      const why = value === undefined || value === null ? found : `the value is empty; ${found}`;
       const error = new SkillError(
         "MISSING_FIELD",
         `Missing frontmatter field '${field}' in ${location} (${why})`,
@@ -259,15 +281,15 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
           field,
         },
       );
-      return { diagnostics, frontmatter, error };
+      return { diagnostics, frontmatter: stored, error };
     }
-    if (typeof raw !== "string") {
+    if (typeof value !== "string") {
       const error = new SkillError(
         "INVALID_FIELD",
-        `Invalid frontmatter field '${field}' in ${location}: expected a string, found ${describeKind(raw)} ${quote(raw)}`,
+        `Invalid frontmatter field '${field}' in ${location}: expected a string, found ${describeKind(value)} ${quote(value)}`,
         { path: location, field },
       );
-      return { diagnostics, frontmatter, error };
+      return { diagnostics, frontmatter: stored, error };
     }
   }
 
@@ -282,14 +304,14 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
     name,
     description,
     location,
-    frontmatter,
+    frontmatter: stored,
     ...(options.source === undefined ? {} : { source: options.source }),
     origin: options.origin ?? options.source ?? "manual",
     modelInvocable: !isTrue(frontmatter["disable-model-invocation"]),
     userInvocable: !isFalse(frontmatter["user-invocable"]),
-    content: bounds.body,
+    content: context.body ?? "",
   });
-  return { skill, frontmatter, diagnostics };
+  return { skill, frontmatter: stored, diagnostics };
 }
 
 function isBlank(value: unknown): boolean {

@@ -2,13 +2,20 @@ export { DEFAULT_MAX_BYTES, SKILL_FILE } from "./constants.js";
 export type { SkillErrorCode, SkillErrorDetails } from "./errors.js";
 export { describeKind, printable, quote, SkillError } from "./errors.js";
 export { splitFrontmatter } from "./frontmatter.js";
+export type { FileHeadCacheOptions } from "./head-cache.js";
+export { fileHeadCache } from "./head-cache.js";
+export { isInside, resolveInside } from "./inside.js";
 export { noopLogger } from "./logger.js";
 export type { MemorySkill } from "./memory-source.js";
 export { memorySource } from "./memory-source.js";
 export type { OriginKind } from "./origin.js";
 export { isNonLocal, ORIGIN_KINDS, originKind, originLabel, originRank } from "./origin.js";
 export { loadSkillFile, parseSkill, validateSkillFile } from "./parse-skill.js";
+export type { ReadInsideOptions } from "./read-inside.js";
+export { DEFAULT_MAX_FILE_BYTES, readInside } from "./read-inside.js";
 export { SkillService } from "./service.js";
+export type { SkillFilesOptions } from "./skill-files.js";
+export { DEFAULT_SKILL_FILES_BYTES, DEFAULT_SKILL_FILES_LIMIT, skillFiles } from "./skill-files.js";
 export { compareCodeUnits, formatBytes } from "./text.js";
 export type {
   AgentInfo,

@@ -1,3 +1,4 @@
+import { quote, SkillError } from "./errors.js";
 import { compareCodeUnits } from "./text.js";
 import type { SkillSource, SourceEntry } from "./types.js";
 
@@ -9,6 +10,8 @@ export interface MemorySkill {
   readonly text: string;
   /** Bundled files, relative and `/`-separated, as `SkillService.files` should list them. */
   readonly files?: readonly string[];
+  /** Bundled files with their contents, served by `SkillService.readFile` (and listed, when `files` is absent). */
+  readonly contents?: Readonly<Record<string, string | Uint8Array>>;
 }
 
 /**
@@ -25,12 +28,29 @@ export function memorySource(id: string, skills: readonly MemorySkill[]): SkillS
   const entries: SourceEntry[] = [...skills]
     .sort((a, b) => compareCodeUnits(a.location, b.location))
     .map((skill) => {
-      const files = skill.files ? [...skill.files] : undefined;
-      return {
+      const contents = skill.contents ? new Map(Object.entries(skill.contents)) : undefined;
+      const files = skill.files ? [...skill.files] : contents ? [...contents.keys()] : undefined;
+      const entry: SourceEntry = {
         location: skill.location,
         read: async () => skill.text,
         ...(files === undefined ? {} : { listFiles: async () => files }),
+        ...(contents === undefined
+          ? {}
+          : {
+              readFile: async (path: string) => {
+                const value = contents.get(path);
+                if (value === undefined) {
+                  throw new SkillError(
+                    "NOT_FOUND",
+                    `Skill file not found: ${skill.location} has no ${quote(path)}`,
+                    { path },
+                  );
+                }
+                return typeof value === "string" ? new TextEncoder().encode(value) : value;
+              },
+            }),
       };
+      return entry;
     });
   return {
     id,

@@ -1,11 +1,29 @@
 import { dirname, isAbsolute } from "node:path";
-import { printable, type SkillError } from "./errors.js";
-import type { Diagnostic, LoadFailure, ShadowedSkill, SkillMetadata, SourceEntry } from "./types.js";
+import { printable, quote, type SkillError } from "./errors.js";
+import { isNonLocal, originLabel } from "./origin.js";
+import type {
+  Diagnostic,
+  FileKey,
+  LoadFailure,
+  ShadowedSkill,
+  SkillHead,
+  SkillMetadata,
+  SourceEntry,
+} from "./types.js";
 
 /** What reading and parsing one entry gave. */
 export type Outcome =
   | { readonly ok: true; readonly skill: SkillMetadata; readonly diagnostics: readonly Diagnostic[] }
   | { readonly ok: false; readonly error: SkillError; readonly diagnostics: readonly Diagnostic[] };
+
+/** Where a slot's metadata came from when its SKILL.md was not read. */
+export interface HeadOrigin {
+  readonly head: SkillHead;
+  /** `source`: the entry carried it (a mismatch on read is tampering); `cache`: the head cache. */
+  readonly from: "source" | "cache";
+  /** The file state the cached head was stored for. */
+  readonly key?: FileKey;
+}
 
 /** One entry of one source, with what it gave the last time it was read. */
 export interface Slot {
@@ -13,18 +31,33 @@ export interface Slot {
   readonly entry: SourceEntry;
   /** The id of the source that returned it. */
   readonly source?: string;
+  /** Who vouches for it: the entry's origin, else the source id, else `manual`. */
+  readonly origin: string;
+  /** The source keeps the first of two same-named skills (`precedence: "first-wins"`). */
+  readonly firstWins?: boolean;
   /**
    * What makes two slots the same skill file: `dev:ino` for a file on disk, the URI for an
    * entry with its own `read`. Unknown (a file that could not be opened): never a duplicate.
    */
   readonly identity?: string;
+  /** Set when the metadata came from a head instead of the SKILL.md bytes. */
+  readonly head?: HeadOrigin;
   readonly outcome: Outcome;
+}
+
+/** A slot that holds a name in the registry. */
+export interface Winner extends Slot {
+  readonly outcome: Outcome & { readonly ok: true };
+  /** The name it is registered under: its own, or `<label>:<name>` for a non-local skill that met a local one. */
+  readonly key: string;
+  /** What the registry shows: the parsed skill, renamed to `key` when needed. */
+  readonly skill: SkillMetadata;
 }
 
 /** The registry that a list of slots in precedence order resolves to. */
 export interface Resolution {
-  /** The winning slot of every name. */
-  readonly winners: ReadonlyMap<string, Slot & { readonly outcome: { readonly ok: true } }>;
+  /** The winning slot of every registered name. */
+  readonly winners: ReadonlyMap<string, Winner>;
   readonly shadowed: readonly ShadowedSkill[];
   readonly failed: readonly LoadFailure[];
   /** Findings of every slot kept (a file reached twice counts once), in precedence order. */
@@ -33,25 +66,60 @@ export interface Resolution {
   readonly dirs: ReadonlySet<string>;
 }
 
-type Winner = Slot & { readonly outcome: { readonly ok: true } };
+/** Renamed copies, so that the same parse renamed twice is the same object (updates compare identity). */
+const renamed = new WeakMap<SkillMetadata, Map<string, SkillMetadata>>();
+
+function registered(skill: SkillMetadata, key: string): SkillMetadata {
+  if (skill.name === key) return skill;
+  let byKey = renamed.get(skill);
+  if (!byKey) {
+    byKey = new Map();
+    renamed.set(skill, byKey);
+  }
+  let copy = byKey.get(key);
+  if (!copy) {
+    copy = Object.freeze({ ...skill, name: key });
+    byKey.set(key, copy);
+  }
+  return copy;
+}
+
+/** The label a non-local skill's key is prefixed with: its source id's label. */
+function labelOf(slot: Slot): string {
+  return originLabel(slot.source ?? slot.origin);
+}
 
 /**
  * The one precedence rule, for a full load, an update and a single `load` alike. `slots`
- * come lowest precedence first (sources in order, each source's entries in order). The same
- * file reached twice counts once, at its highest-precedence position, silently; a later skill
- * of the same name replaces an earlier one and the pair is reported as shadowed. The result
- * depends on the order of `slots` alone, never on I/O timing.
+ * come lowest precedence first (sources in order, each source's entries in order).
+ * - The same file reached twice counts once, at its highest-precedence position, silently.
+ * - Local skills: a later skill of the same name replaces an earlier one (unless the later
+ *   one's source keeps the first match) and the pair is reported as shadowed.
+ * - A remote or MCP skill never replaces a local one: when a local skill holds (or later
+ *   takes) the name, the non-local one is registered as `<label>:<name>` with a
+ *   `name-collision` finding. Non-local skills among themselves follow the local rule.
+ * The result depends on the order of `slots` alone, never on I/O timing.
  */
 export function resolvePrecedence(slots: readonly Slot[]): Resolution {
   const last = new Map<string, number>();
   slots.forEach((slot, i) => {
     if (slot.identity !== undefined) last.set(slot.identity, i);
   });
-  const winners = new Map<string, Winner>();
+  const local = new Map<string, Slot>();
+  const nonLocal: Slot[] = [];
   const shadowed: ShadowedSkill[] = [];
   const failed: LoadFailure[] = [];
   const diagnostics: Diagnostic[] = [];
   const dirs = new Set<string>();
+  const contend = (into: Map<string, Slot>, name: string, slot: Slot) => {
+    const previous = into.get(name);
+    if (previous && slot.firstWins) {
+      shadowed.push({ name, kept: previous.location, dropped: slot.location });
+      return;
+    }
+    if (previous) shadowed.push({ name, kept: slot.location, dropped: previous.location });
+    into.set(name, slot);
+  };
   slots.forEach((slot, i) => {
     if (slot.identity !== undefined && last.get(slot.identity) !== i) return;
     const outcome = slot.outcome;
@@ -60,14 +128,39 @@ export function resolvePrecedence(slots: readonly Slot[]): Resolution {
       failed.push({ path: slot.location, error: outcome.error });
       return;
     }
-    const name = outcome.skill.name;
     if (isAbsolute(slot.location)) dirs.add(dirname(slot.location));
-    const previous = winners.get(name);
-    if (previous) shadowed.push({ name, kept: slot.location, dropped: previous.location });
-    winners.set(name, slot as Winner);
+    if (isNonLocal(slot.origin)) nonLocal.push(slot);
+    else contend(local, outcome.skill.name, slot);
   });
+
+  const winners = new Map<string, Winner>();
+  for (const [name, slot] of local) winners.set(name, winner(slot, name));
+  const others = new Map<string, Slot>();
+  for (const slot of nonLocal) {
+    const name = (slot.outcome as { skill: SkillMetadata }).skill.name;
+    const key = local.has(name) ? `${labelOf(slot)}:${name}` : name;
+    if (key !== name) {
+      diagnostics.push({
+        code: "name-collision",
+        severity: "warning",
+        message: `Skill ${quote(name)} from ${slot.origin} has the name of a local skill (${(local.get(name) as Slot).location}); it is registered as ${quote(key)}`,
+        path: slot.location,
+        field: "name",
+      });
+    }
+    contend(others, key, slot);
+  }
+  for (const [key, slot] of others) {
+    if (winners.has(key)) continue; // a local skill literally named `<label>:<name>` keeps it
+    winners.set(key, winner(slot, key));
+  }
   for (const s of shadowed) diagnostics.push(shadowDiagnostic(s));
   return { winners, shadowed, failed, diagnostics, dirs };
+}
+
+function winner(slot: Slot, key: string): Winner {
+  const skill = (slot.outcome as { skill: SkillMetadata }).skill;
+  return { ...slot, outcome: slot.outcome as Winner["outcome"], key, skill: registered(skill, key) };
 }
 
 export function shadowDiagnostic(s: ShadowedSkill): Diagnostic {

@@ -36,6 +36,20 @@ export interface SkillFileText {
   readonly invalidUtf8: boolean;
   /** `dev:ino` of the file: the same file reached through two paths has the same id. */
   readonly id: string;
+  /** The file's state when read: what a head cache keys on. */
+  readonly stat: FileStat;
+}
+
+/** The parts of a file's `stat` that say which file and which version of it was read. */
+export interface FileStat {
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+export function fileStatOf(stats: Stats): FileStat {
+  return { dev: stats.dev, ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs };
 }
 
 export function readError(path: string, error: unknown): SkillError {
@@ -73,7 +87,12 @@ function checkStats(path: string, stats: Stats, maxBytes: number): void {
 
 function decode(buffer: Buffer, filled: number, stats: Stats): SkillFileText {
   const bytes = filled === buffer.length ? buffer : buffer.subarray(0, filled);
-  return { text: bytes.toString("utf8"), invalidUtf8: !isUtf8(bytes), id: `${stats.dev}:${stats.ino}` };
+  return {
+    text: bytes.toString("utf8"),
+    invalidUtf8: !isUtf8(bytes),
+    id: `${stats.dev}:${stats.ino}`,
+    stat: fileStatOf(stats),
+  };
 }
 
 // Synchronous reads decode into a string straight away, so one scratch buffer serves them
@@ -91,7 +110,10 @@ const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
  * Reads a SKILL.md, refusing it before reading when it is larger than `maxBytes`, and never
  * blocking on a FIFO.
  */
-export async function readSkillFile(path: string, maxBytes = DEFAULT_MAX_BYTES): Promise<SkillFileText> {
+export async function readSkillFile(
+  path: string,
+  maxBytes = DEFAULT_MAX_BYTES,
+): Promise<SkillFileText & { readonly bytes: Uint8Array }> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(path, OPEN_FLAGS);
@@ -108,7 +130,7 @@ export async function readSkillFile(path: string, maxBytes = DEFAULT_MAX_BYTES):
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    return decode(buffer, filled, stats);
+    return { ...decode(buffer, filled, stats), bytes: buffer.subarray(0, filled) };
   } catch (error) {
     throw SkillError.isInstance(error) ? error : readError(path, error);
   } finally {

@@ -486,7 +486,16 @@ describe("SkillService content", () => {
     await service.discoverAndLoad();
     const meta = service.require("lazy");
     expect(Object.keys(meta).sort()).toEqual(
-      ["description", "frontmatter", "location", "modelInvocable", "name", "origin", "source", "userInvocable"].sort(),
+      [
+        "description",
+        "frontmatter",
+        "location",
+        "modelInvocable",
+        "name",
+        "origin",
+        "source",
+        "userInvocable",
+      ].sort(),
     );
     expect(Object.isFrozen(meta)).toBe(true);
     await writeFile(path, "---\nname: lazy\ndescription: second\n---\nsecond body\n");

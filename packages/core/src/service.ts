@@ -1,11 +1,24 @@
-import { isAbsolute, sep } from "node:path";
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import { type AnalyzeOptions, analyzeSkill, strictRejection } from "./analyze.js";
-import { printable, quote, SkillError } from "./errors.js";
-import { listSkillFiles, normalizeFileList } from "./files.js";
+import { abortedError, isAbortOf, raceAbort } from "./abort.js";
+import type { AnalyzeOptions } from "./analyze.js";
+import { describe, EntryLoader, type EntryOwner } from "./entry-loader.js";
+import { printable, SkillError } from "./errors.js";
 import { guardLogger, publish } from "./logger.js";
-import { type Outcome, type Resolution, resolvePrecedence, type Slot } from "./precedence.js";
-import { checkMaxBytes, decodeEntry, readSkillFile, readSkillFileSync } from "./read-file.js";
+import type { Slot } from "./precedence.js";
+import { checkMaxBytes } from "./read-file.js";
+import { DEFAULT_MAX_FILE_BYTES } from "./read-inside.js";
+import {
+  buildRegistry,
+  diffWinners,
+  emptyGroup,
+  findSlot,
+  type Group,
+  Lookups,
+  ownerOf,
+  pairKey,
+  type Registry,
+} from "./registry.js";
+import { Limiter, SliceReader } from "./scheduling.js";
+import { listBundled, readBundled, readSkill } from "./skill-reader.js";
 import { compareCodeUnits } from "./text.js";
 import type {
   AgentInfo,
@@ -25,82 +38,10 @@ import type {
   SourceScan,
 } from "./types.js";
 
-/** Longest stretch of synchronous reading before the event loop gets a turn, in ms. */
-const SLICE_MS = 10;
-/** Bytes read to list a skill; the frontmatter nearly always fits, the body is read on use. */
-const HEAD_BYTES = 8 * 1024;
 /** Entries with their own `read` (memory, MCP, archives) read at once, at most. */
 const READ_CONCURRENCY = 16;
-/** Names a NOT_FOUND message lists before "and N more". */
-const MAX_LISTED_NAMES = 20;
 /** Default number of files `files()` returns. */
 const DEFAULT_FILE_LIMIT = 10;
-
-/** What one source gave on its last scan. */
-interface Group {
-  /** `undefined` for skills added one by one with `load()`. */
-  readonly source?: SkillSource;
-  readonly dirs: readonly string[];
-  readonly slots: readonly Slot[];
-  readonly diagnostics: readonly Diagnostic[];
-  readonly failure?: LoadFailure;
-}
-
-interface Registry {
-  /** One per source in precedence order, then the `load()` group. */
-  readonly groups: readonly Group[];
-  readonly resolution: Resolution;
-  readonly report: LoadReport;
-  /** `dirs()`, sorted on first use: an update should not pay for a sort nobody reads. */
-  sortedDirs?: string[];
-}
-
-const NO_SLOTS: readonly Slot[] = [];
-
-function aborted(signal?: AbortSignal): SkillError {
-  return new SkillError("ABORTED", "Skill loading was aborted", signal ? { cause: signal.reason } : {});
-}
-
-function toSkillError(error: unknown, path: string): SkillError {
-  if (SkillError.isInstance(error)) return error;
-  return new SkillError("READ_ERROR", `Failed to read skill file: ${path} (${describe(error)})`, {
-    path,
-    cause: error,
-  });
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function failureDiagnostic(error: SkillError, path: string): Diagnostic {
-  return {
-    code: error.code.toLowerCase().replace(/_/g, "-"),
-    severity: "error",
-    message: error.message,
-    path,
-  };
-}
-
-/** Rejects as soon as `signal` aborts, even when `work` never settles. */
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.reject(aborted(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(aborted(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
 
 /** Calls `source.scan` so that a synchronous throw becomes a rejection. */
 function scanOf(source: SkillSource, ctx: ScanContext): Promise<SourceScan> {
@@ -134,15 +75,17 @@ function checkScan(value: unknown, id: string): SourceScan {
   return scan as SourceScan;
 }
 
-function isWithinDir(path: string, dir: string): boolean {
-  return path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+function entryOwner(source: SkillSource | undefined): EntryOwner {
+  if (!source) return {};
+  return { id: source.id, ...(source.precedence === "first-wins" ? { firstWins: true } : {}) };
 }
 
 /**
  * Holds the skills an agent can use: loads them from sources, resolves name collisions by
  * precedence, and answers lookups for an agent. The registry holds metadata only; `read`
- * loads a body when an agent asks for it. Readers never see a half-loaded registry, and an
- * agent never sees a skill its permissions deny: for that agent it does not exist.
+ * loads a body when an agent asks for it and `readFile` a bundled file. Readers never see a
+ * half-loaded registry, and an agent never sees a skill its permissions deny: for that agent
+ * it does not exist.
  *
  * @example
  * const service = new SkillService({ sources: discoverySources({ cwd: process.cwd() }) });
@@ -155,9 +98,10 @@ export class SkillService {
   readonly #sources: readonly SkillSource[];
   readonly #options: SkillServiceOptions;
   readonly #logger: Logger;
-  readonly #maxBytes: number;
-  readonly #rules: AnalyzeOptions;
+  readonly #loader: EntryLoader;
+  readonly #maxFileBytes: number;
   #registry: Registry;
+  #lookups: Lookups;
   #version = 0;
   #generation = 0;
   /** Locations updated while a full load was running: that load may have read them before the change. */
@@ -167,43 +111,65 @@ export class SkillService {
     this.#options = options;
     this.#sources = [...(options.sources ?? [])];
     this.#logger = guardLogger(options.logger);
-    this.#maxBytes = checkMaxBytes(options.maxBytes);
-    this.#rules = {
+    const rules: AnalyzeOptions = {
       lenient: options.lenient ?? true,
       ...(options.nameFallback === undefined ? {} : { nameFallback: options.nameFallback }),
       ...(options.rejectLongFields === undefined ? {} : { rejectLongFields: options.rejectLongFields }),
     };
-    const groups: Group[] = this.#sources.map((source) => ({
-      source,
-      dirs: [],
-      slots: NO_SLOTS,
-      diagnostics: [],
-    }));
-    this.#registry = this.#build([...groups, emptyGroup()]);
+    this.#loader = new EntryLoader(rules, checkMaxBytes(options.maxBytes), options.headCache);
+    this.#maxFileBytes = checkMaxBytes(options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
+    this.#registry = buildRegistry([...this.#sources.map((s) => emptyGroup(s)), emptyGroup()]);
+    this.#lookups = new Lookups(this.#registry, options.permission);
   }
 
   /**
    * Scans every source, loads every entry, and swaps the new registry in whole. A file or
    * source that fails is reported in `failed`, never fatal; only an aborted `ctx.signal`
-   * rejects (`ABORTED`), and then the previous registry stays.
+   * rejects (`ABORTED`), and then the previous registry stays. Entries that carry a head are
+   * registered without a read; with a head cache, unchanged files are not opened.
    */
   async discoverAndLoad(ctx: ScanContext = {}): Promise<LoadReport> {
     const generation = ++this.#generation;
     const signal = ctx.signal;
-    if (signal?.aborted) throw aborted(signal);
-    const scanCtx: ScanContext = { ...ctx, logger: ctx.logger ?? this.#logger };
+    if (signal?.aborted) throw abortedError(signal);
+    const scanCtx = this.#context(ctx);
     this.#updatedDuringLoad = new Set();
+    try {
+      const scans = await raceAbort(
+        Promise.allSettled(this.#sources.map((source) => scanOf(source, scanCtx))),
+        signal,
+      );
+      if (signal?.aborted) throw abortedError(signal);
+      const groups = await this.#loadScans(scans, scanCtx);
+      // Skills added with load() stay until the next full load replaces them from the sources.
+      groups.push(emptyGroup());
+      const registry = buildRegistry(groups);
+      if (generation !== this.#generation) return registry.report; // a newer load owns the registry
+      this.#swap(registry);
+      const { report } = registry;
+      for (const g of groups) for (const d of g.diagnostics) this.#logDiagnostic(d);
+      for (const s of report.shadowed) this.#reportShadowed(s);
+      for (const f of report.failed) this.#reportFailure(f);
+      await this.#loader.flush();
+      const late = this.#updatedDuringLoad;
+      this.#updatedDuringLoad = undefined;
+      // A file a watcher reported during this load may have been read before it changed.
+      if (late && late.size > 0) return this.update([...late], ctx);
+      return report;
+    } finally {
+      if (generation === this.#generation) this.#updatedDuringLoad = undefined;
+    }
+  }
 
-    const scans = await raceAbort(
-      Promise.allSettled(this.#sources.map((source) => scanOf(source, scanCtx))),
-      signal,
-    );
-    if (signal?.aborted) throw aborted(signal);
-
+  /** Turns settled scans into groups, reading entries; rejects only with the caller's `ABORTED`. */
+  async #loadScans(scans: PromiseSettledResult<SourceScan>[], ctx: ScanContext): Promise<Group[]> {
+    const signal = ctx.signal;
     const reader = new SliceReader(signal);
-    const pending: Promise<void>[] = [];
-    const groups: Group[] = [];
     const limit = new Limiter(READ_CONCURRENCY);
+    // Every read is observed as soon as it starts: an abort half-way leaves no rejection unhandled.
+    const pending: Promise<void>[] = [];
+    let abort: unknown;
+    const groups: Group[] = [];
     for (let i = 0; i < this.#sources.length; i++) {
       const source = this.#sources[i] as SkillSource;
       const settled = scans[i] as PromiseSettledResult<SourceScan>;
@@ -218,27 +184,32 @@ export class SkillService {
               path: source.id,
               cause: reason,
             });
-        if (error.code === "ABORTED" && signal?.aborted) throw error;
-        groups.push({
-          source,
-          dirs: [],
-          slots: NO_SLOTS,
-          diagnostics: [],
-          failure: { path: source.id, error },
-        });
+        if (isAbortOf(error, signal)) throw error;
+        groups.push({ ...emptyGroup(source), failure: { path: source.id, error } });
         continue;
       }
+      const owner = entryOwner(source);
       const slots = new Array<Slot>(scan.entries.length);
       for (let j = 0; j < scan.entries.length; j++) {
         const entry = scan.entries[j] as SourceEntry;
-        if (entry.read) {
+        if (entry.read && !entry.head) {
+          const read = limit.run(() =>
+            signal?.aborted
+              ? Promise.reject(abortedError(signal))
+              : this.#loader.entrySlot(entry, owner, ctx),
+          );
           pending.push(
-            limit.run(async () => {
-              slots[j] = await this.#readEntry(entry, source.id, scanCtx);
-            }),
+            read.then(
+              (slot) => {
+                slots[j] = slot;
+              },
+              (error: unknown) => {
+                abort ??= error;
+              },
+            ),
           );
         } else {
-          slots[j] = this.#readFileSync(entry, source.id);
+          slots[j] = this.#loader.fileSlot(entry, owner);
           await reader.tick();
         }
       }
@@ -249,25 +220,12 @@ export class SkillService {
         diagnostics: (scan.diagnostics ?? []).map((d) =>
           d.source === undefined ? { ...d, source: source.id } : d,
         ),
+        ...(Array.isArray(scan.skipped) ? { skipped: scan.skipped } : {}),
       });
     }
     await raceAbort(Promise.all(pending), signal);
-    if (signal?.aborted) throw aborted(signal);
-    // Skills added with load() stay until the next full load replaces them from the sources.
-    groups.push(emptyGroup());
-
-    const registry = this.#build(groups);
-    if (generation !== this.#generation) return registry.report; // a newer load owns the registry
-    this.#swap(registry);
-    const { report } = registry;
-    for (const g of groups) for (const d of g.diagnostics) this.#logDiagnostic(d);
-    for (const s of report.shadowed) this.#reportShadowed(s);
-    for (const f of report.failed) this.#reportFailure(f);
-    const late = this.#updatedDuringLoad;
-    this.#updatedDuringLoad = undefined;
-    // A file a watcher reported during this load may have been read before it changed.
-    if (late && late.size > 0) return this.update([...late], ctx);
-    return report;
+    if (signal?.aborted || abort !== undefined) throw abort ?? abortedError(signal);
+    return groups;
   }
 
   /**
@@ -281,8 +239,8 @@ export class SkillService {
    */
   async update(locations: readonly string[], ctx: ScanContext = {}): Promise<LoadReport> {
     const signal = ctx.signal;
-    if (signal?.aborted) throw aborted(signal);
-    const scanCtx: ScanContext = { ...ctx, logger: ctx.logger ?? this.#logger };
+    if (signal?.aborted) throw abortedError(signal);
+    const scanCtx = this.#context(ctx);
     const wanted = [...new Set(locations)];
     for (const location of wanted) this.#updatedDuringLoad?.add(location);
 
@@ -293,19 +251,20 @@ export class SkillService {
       Promise.all(
         wanted.map(async (location) => {
           const known = findSlot(before.groups, location);
-          const group = known?.group ?? this.#ownerOf(before.groups, location);
+          const group = known?.group ?? ownerOf(before.groups, location);
           if (!group) return;
-          const entry = known?.slot.entry ?? { location };
-          const source = group.source?.id;
-          const slot = entry.read
-            ? await this.#readEntry(entry, source, scanCtx)
-            : this.#readFileSync(entry, source);
-          read.set(location, isGone(slot.outcome) ? undefined : slot);
+          const entry: SourceEntry = known?.slot.entry ?? { location };
+          const owner = entryOwner(group.source);
+          const slot =
+            entry.read && !entry.head
+              ? await this.#loader.entrySlot(entry, owner, scanCtx)
+              : this.#loader.fileSlot(entry, owner);
+          read.set(location, isGone(slot) ? undefined : slot);
         }),
       ),
       signal,
     );
-    if (signal?.aborted) throw aborted(signal);
+    if (signal?.aborted) throw abortedError(signal);
 
     const current = this.#registry;
     const groups = current.groups.map((group) => {
@@ -314,15 +273,14 @@ export class SkillService {
         const at = group.slots.findIndex((s) => s.location === location);
         if (at === -1) continue;
         slots ??= [...group.slots];
-        const old = slots[at] as Slot;
-        if (fresh) slots[at] = { ...old, ...identityOf(fresh), outcome: fresh.outcome };
+        if (fresh) slots[at] = fresh;
         else slots.splice(at, 1);
       }
       return slots ? { ...group, slots } : group;
     });
     for (const [location, fresh] of read) {
       if (!fresh || findSlot(groups, location)) continue;
-      const group = this.#ownerOf(groups, location);
+      const group = ownerOf(groups, location);
       if (!group) continue;
       const slots = [...group.slots];
       let at = slots.findIndex((s) => compareCodeUnits(s.location, location) > 0);
@@ -331,12 +289,13 @@ export class SkillService {
       groups[groups.indexOf(group)] = { ...group, slots };
     }
 
-    const registry = this.#build(groups);
+    const registry = buildRegistry(groups);
     this.#swap(registry);
     const changes = diffWinners(current.resolution, registry.resolution);
     const oldPairs = new Set(current.report.shadowed.map(pairKey));
     for (const s of registry.report.shadowed) if (!oldPairs.has(pairKey(s))) this.#reportShadowed(s);
     for (const f of registry.report.failed) if (read.has(f.path)) this.#reportFailure(f);
+    await this.#loader.flush();
     if (changes.added.length + changes.changed.length + changes.removed.length > 0) {
       publish(this.#options.bus, "skill.changed", changes);
     }
@@ -351,36 +310,25 @@ export class SkillService {
    * @throws SkillError as {@link loadSkillFile} does
    */
   async load(location: string, sourceId?: string): Promise<SkillMetadata> {
-    const file = await readSkillFile(location, this.#maxBytes).catch((error: unknown) =>
-      toSkillError(error, location),
-    );
-    const outcome = SkillError.isInstance(file)
-      ? failed(file, location)
-      : this.#analyze(location, sourceId, file.text, file.invalidUtf8);
-    if (!outcome.ok) {
-      this.#reportFailure({ path: location, error: outcome.error });
-      throw outcome.error;
+    const slot = this.#loader.fileSlot({ location }, sourceId === undefined ? {} : { id: sourceId });
+    if (!slot.outcome.ok) {
+      this.#reportFailure({ path: location, error: slot.outcome.error });
+      throw slot.outcome.error;
     }
-    const identity = SkillError.isInstance(file) ? undefined : file.id;
     const current = this.#registry;
     const groups = [...current.groups];
     const manual = groups[groups.length - 1] as Group;
-    const slot: Slot = {
-      location,
-      entry: { location },
-      ...(sourceId === undefined ? {} : { source: sourceId }),
-      ...(identity === undefined ? {} : { identity }),
-      outcome,
-    };
     groups[groups.length - 1] = {
       ...manual,
       slots: [...manual.slots.filter((s) => s.location !== location), slot],
     };
-    const registry = this.#build(groups);
+    const registry = buildRegistry(groups);
     this.#swap(registry);
     const oldPairs = new Set(current.report.shadowed.map(pairKey));
     for (const s of registry.report.shadowed) if (!oldPairs.has(pairKey(s))) this.#reportShadowed(s);
-    return outcome.skill;
+    await this.#loader.flush();
+    const won = [...registry.resolution.winners.values()].find((w) => w.location === location);
+    return won?.skill ?? slot.outcome.skill;
   }
 
   /**
@@ -393,7 +341,7 @@ export class SkillService {
 
   /** The skill of that name, or `undefined` when there is none or `agent` may not see it. */
   get(name: string, agent?: AgentInfo): SkillMetadata | undefined {
-    return this.#visible(name, agent)?.outcome.skill;
+    return this.#lookups.visible(name, agent)?.skill;
   }
 
   /**
@@ -403,62 +351,38 @@ export class SkillService {
    * what `all(agent)` shows (at most 20, then `and N more`; `none` when empty)
    */
   require(name: string, agent?: AgentInfo): SkillMetadata {
-    const slot = this.#visible(name, agent);
-    if (!slot) throw this.#notFound(name, agent);
-    return slot.outcome.skill;
+    return this.#lookups.require(name, agent).skill;
   }
 
   /**
    * What `agent` may do with the skill: `allow`, or `ask` (confirm with the user before
    * `read`). `undefined` when there is no such skill or the agent is denied it. Without a
-   * permission policy every skill is `allow`.
+   * permission policy every skill is `allow`. The skill's key and its frontmatter name are
+   * both checked; the stricter answer holds.
    */
   access(name: string, agent: AgentInfo): PermissionAction | undefined {
-    if (!this.#visible(name, agent)) return undefined;
-    return this.#options.permission?.evaluate(agent, "skill", name) ?? "allow";
+    return this.#lookups.access(name, agent);
   }
 
   /**
    * The skill with its body, read now: metadata and body come from the same bytes. A skill
    * whose file is gone, no longer parses or no longer carries this name rejects `NOT_FOUND`
    * ("changed on disk since it was loaded"); the registry is left for the next load to fix.
+   * A skill registered from a head its source gave (an MCP listing) is verified against it:
+   * size, digest and every frontmatter field, `INTEGRITY_ERROR` on a mismatch.
    *
    * @throws SkillError `NOT_FOUND` for a missing or denied name, exactly as {@link require}
    */
   async read(name: string, agent?: AgentInfo, ctx: ScanContext = {}): Promise<SkillInfo> {
-    const slot = this.#visible(name, agent);
-    if (!slot) throw this.#notFound(name, agent);
-    const scanCtx: ScanContext = { ...ctx, logger: ctx.logger ?? this.#logger };
-    const { location, entry } = slot;
-    let text: string;
-    let invalidUtf8: boolean;
-    try {
-      if (entry.read) {
-        ({ text, invalidUtf8 } = decodeEntry(
-          await raceAbort(entry.read(scanCtx), ctx.signal),
-          location,
-          this.#maxBytes,
-        ));
-      } else {
-        ({ text, invalidUtf8 } = await raceAbort(readSkillFile(location, this.#maxBytes), ctx.signal));
-      }
-    } catch (error) {
-      if (SkillError.isInstance(error) && error.code === "ABORTED") throw error;
-      throw changedOnDisk(name, location, toSkillError(error, location).message, error);
-    }
-    const analysis = analyzeSkill(text, location, { ...this.#rules, invalidUtf8, ...sourceOf(slot.source) });
-    const skill = this.#accept(analysis, location);
-    if (!skill.ok) throw changedOnDisk(name, location, skill.error.message, skill.error);
-    if (analysis.skill?.name !== name) {
-      throw changedOnDisk(name, location, `it now names itself ${quote(analysis.skill?.name)}`);
-    }
-    return analysis.skill;
+    const winner = this.#lookups.require(name, agent);
+    return readSkill(winner, this.#loader, this.#context(ctx));
   }
 
   /**
    * Files bundled with the skill: relative, `/`-separated, sorted, without `SKILL.md`,
-   * dot-folders, dotfiles and `node_modules`, at most `limit` (default 10). From the entry's
-   * `listFiles` when the source gave one, else a bounded walk of the SKILL.md folder.
+   * dot-folders, dotfiles, `node_modules`, nested skills and links that leave the folder, at
+   * most `limit` (default 10). From the entry's `listFiles` when the source gave one, else
+   * core's walk of the SKILL.md folder (`skillFiles`).
    *
    * @throws SkillError `NOT_FOUND` for a missing or denied name, exactly as {@link require}
    */
@@ -467,18 +391,24 @@ export class SkillService {
     agent?: AgentInfo,
     options: { readonly limit?: number; readonly signal?: AbortSignal } = {},
   ): Promise<string[]> {
-    const slot = this.#visible(name, agent);
-    if (!slot) throw this.#notFound(name, agent);
+    const winner = this.#lookups.require(name, agent);
     const limit = checkLimit(options.limit);
-    const ctx: ScanContext = {
-      logger: this.#logger,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    };
-    if (slot.entry.listFiles) {
-      return normalizeFileList(await raceAbort(slot.entry.listFiles(ctx), options.signal), limit);
-    }
-    if (!isAbsolute(slot.location)) return [];
-    return listSkillFiles(slot.location, { limit, ...(options.signal ? { signal: options.signal } : {}) });
+    return listBundled(
+      winner,
+      limit,
+      this.#context(options.signal === undefined ? {} : { signal: options.signal }),
+    );
+  }
+
+  /**
+   * One bundled file of the skill, by the one path rule: permissions as for {@link read}
+   * (denied is missing), `UNSAFE_PATH` for `..`, absolute or escaping paths (also a link whose
+   * target leaves the skill folder), `NOT_FOUND` for a path that `files()` would not list,
+   * `LIMIT_EXCEEDED` over `maxFileBytes` (default 10 MiB).
+   */
+  async readFile(name: string, path: string, agent?: AgentInfo, ctx: ScanContext = {}): Promise<Uint8Array> {
+    const winner = this.#lookups.require(name, agent);
+    return readBundled(winner, path, this.#maxFileBytes, this.#context(ctx));
   }
 
   /**
@@ -486,13 +416,7 @@ export class SkillService {
    * skills whose `skill` rule is `deny` are left out; `ask` skills stay.
    */
   all(agent?: AgentInfo): SkillMetadata[] {
-    const policy = this.#options.permission;
-    const out: SkillMetadata[] = [];
-    for (const [name, slot] of this.#registry.resolution.winners) {
-      if (agent && policy && policy.evaluate(agent, "skill", name) === "deny") continue;
-      out.push(slot.outcome.skill);
-    }
-    return out.sort((a, b) => compareCodeUnits(a.name, b.name));
+    return this.#lookups.all(agent);
   }
 
   /** Every directory that held a loaded SKILL.md, shadowed ones too; sorted. */
@@ -507,106 +431,13 @@ export class SkillService {
     return this.#registry.report.diagnostics;
   }
 
-  #visible(name: string, agent: AgentInfo | undefined) {
-    const slot = this.#registry.resolution.winners.get(name);
-    if (!slot) return undefined;
-    const policy = this.#options.permission;
-    if (agent && policy && policy.evaluate(agent, "skill", name) === "deny") return undefined;
-    return slot;
-  }
-
-  #notFound(name: string, agent: AgentInfo | undefined): SkillError {
-    const names = this.all(agent).map((s) => printable(s.name));
-    const shown = names.slice(0, MAX_LISTED_NAMES).join(", ");
-    const more = names.length > MAX_LISTED_NAMES ? ` and ${names.length - MAX_LISTED_NAMES} more` : "";
-    return new SkillError(
-      "NOT_FOUND",
-      `Skill ${quote(name)} not found. Available skills: ${names.length > 0 ? shown + more : "none"}`,
-    );
-  }
-
-  /** The group a new location belongs to: the deepest dir holding it; on a tie, the later source. */
-  #ownerOf(groups: readonly Group[], location: string): Group | undefined {
-    if (!isAbsolute(location)) return undefined;
-    let best: Group | undefined;
-    let depth = -1;
-    for (const group of groups) {
-      if (!group.source) continue;
-      for (const dir of group.dirs) {
-        if (!isWithinDir(location, dir)) continue;
-        if (dir.length >= depth) {
-          depth = dir.length;
-          best = group;
-        }
-      }
-    }
-    return best;
-  }
-
-  #readFileSync(entry: SourceEntry, source: string | undefined, head = true): Slot {
-    const location = entry.location;
-    try {
-      const file = readSkillFileSync(location, this.#maxBytes, head ? HEAD_BYTES : Number.POSITIVE_INFINITY);
-      return newSlot(entry, source, this.#analyze(location, source, file.text, file.invalidUtf8), file.id);
-    } catch (error) {
-      const e = toSkillError(error, location);
-      return newSlot(entry, source, failed(e, location));
-    }
-  }
-
-  async #readEntry(entry: SourceEntry, source: string | undefined, ctx: ScanContext): Promise<Slot> {
-    const location = entry.location;
-    const identity = `uri:${location}`;
-    try {
-      const value = await (entry.read as NonNullable<SourceEntry["read"]>)(ctx);
-      const { text, invalidUtf8 } = decodeEntry(value, location, this.#maxBytes);
-      return newSlot(entry, source, this.#analyze(location, source, text, invalidUtf8), identity);
-    } catch (error) {
-      if (SkillError.isInstance(error) && error.code === "ABORTED" && ctx.signal?.aborted) throw error;
-      return newSlot(entry, source, failed(toSkillError(error, location), location), identity);
-    }
-  }
-
-  #analyze(location: string, source: string | undefined, text: string, invalidUtf8: boolean): Outcome {
-    const analysis = analyzeSkill(text, location, { ...this.#rules, invalidUtf8, ...sourceOf(source) });
-    const accepted = this.#accept(analysis, location);
-    if (!accepted.ok) return accepted;
-    const { content: _body, ...meta } = analysis.skill as SkillInfo;
-    return { ok: true, skill: Object.freeze(meta), diagnostics: analysis.diagnostics };
-  }
-
-  /** Applies strict mode to an analysis: any spec finding fails the skill. */
-  #accept(analysis: ReturnType<typeof analyzeSkill>, location: string): Outcome {
-    if (analysis.error || !analysis.skill) {
-      const error = analysis.error ?? toSkillError(undefined, location);
-      const diagnostics = analysis.diagnostics.some((d) => d.severity === "error")
-        ? analysis.diagnostics
-        : [...analysis.diagnostics, failureDiagnostic(error, location)];
-      return { ok: false, error, diagnostics };
-    }
-    const rejection = this.#rules.lenient ? undefined : strictRejection(analysis, location);
-    if (rejection) return { ok: false, error: rejection, diagnostics: analysis.diagnostics };
-    return { ok: true, skill: analysis.skill, diagnostics: analysis.diagnostics };
-  }
-
-  #build(groups: readonly Group[]): Registry {
-    const resolution = resolvePrecedence(groups.flatMap((g) => g.slots));
-    const sourceFailures = groups.flatMap((g) => (g.failure ? [g.failure] : []));
-    const report: LoadReport = {
-      loaded: resolution.winners.size,
-      failed: [...sourceFailures, ...resolution.failed],
-      shadowed: resolution.shadowed,
-      diagnostics: [
-        ...groups.flatMap((g) => g.diagnostics),
-        ...sourceFailures.map((f) => ({ ...failureDiagnostic(f.error, f.path), source: f.path })),
-        ...resolution.diagnostics,
-      ],
-    };
-    return { groups, resolution, report };
+  #context(ctx: ScanContext): ScanContext {
+    return { ...ctx, logger: ctx.logger ?? this.#logger };
   }
 
   #swap(registry: Registry): void {
     this.#registry = registry;
+    this.#lookups = new Lookups(registry, this.#options.permission);
     this.#version++;
   }
 
@@ -639,73 +470,9 @@ export class SkillService {
   }
 }
 
-function emptyGroup(): Group {
-  return { dirs: [], slots: NO_SLOTS, diagnostics: [] };
-}
-
-function sourceOf(source: string | undefined): { source?: string } {
-  return source === undefined ? {} : { source };
-}
-
-function failed(error: SkillError, location: string): Outcome {
-  return { ok: false, error, diagnostics: [failureDiagnostic(error, location)] };
-}
-
-function newSlot(entry: SourceEntry, source: string | undefined, outcome: Outcome, identity?: string): Slot {
-  return {
-    location: entry.location,
-    entry,
-    ...(source === undefined ? {} : { source }),
-    ...(identity === undefined ? {} : { identity }),
-    outcome,
-  };
-}
-
-function identityOf(slot: Slot): { identity?: string } {
-  return slot.identity === undefined ? {} : { identity: slot.identity };
-}
-
 /** A re-read that found nothing there: the location was removed. */
-function isGone(outcome: Outcome): boolean {
-  return !outcome.ok && outcome.error.code === "NOT_FOUND";
-}
-
-function findSlot(groups: readonly Group[], location: string): { group: Group; slot: Slot } | undefined {
-  for (let i = groups.length - 1; i >= 0; i--) {
-    const group = groups[i] as Group;
-    const slot = group.slots.find((s) => s.location === location);
-    if (slot) return { group, slot };
-  }
-  return undefined;
-}
-
-function pairKey(s: ShadowedSkill): string {
-  return `${s.name}\0${s.kept}\0${s.dropped}`;
-}
-
-function diffWinners(before: Resolution, after: Resolution): SkillEvents["skill.changed"] {
-  const added: string[] = [];
-  const changed: string[] = [];
-  const removed: string[] = [];
-  for (const [name, slot] of after.winners) {
-    const old = before.winners.get(name);
-    if (!old) added.push(name);
-    else if (old.outcome.skill !== slot.outcome.skill) changed.push(name);
-  }
-  for (const name of before.winners.keys()) if (!after.winners.has(name)) removed.push(name);
-  return {
-    added: added.sort(compareCodeUnits),
-    changed: changed.sort(compareCodeUnits),
-    removed: removed.sort(compareCodeUnits),
-  };
-}
-
-function changedOnDisk(name: string, location: string, reason: string, cause?: unknown): SkillError {
-  return new SkillError(
-    "NOT_FOUND",
-    `Skill ${quote(name)} changed on disk since it was loaded: ${reason} (${location}); load the skills again`,
-    { path: location, ...(cause === undefined ? {} : { cause }) },
-  );
+function isGone(slot: Slot): boolean {
+  return !slot.outcome.ok && slot.outcome.error.code === "NOT_FOUND";
 }
 
 function checkLimit(limit: unknown): number {
@@ -720,39 +487,4 @@ function checkLimit(limit: unknown): number {
     );
   }
   return Math.floor(limit);
-}
-
-/** Runs synchronous reads in slices so timers and I/O keep running during a big load. */
-class SliceReader {
-  #start = performance.now();
-  readonly #signal: AbortSignal | undefined;
-  constructor(signal: AbortSignal | undefined) {
-    this.#signal = signal;
-  }
-  async tick(): Promise<void> {
-    if (performance.now() - this.#start <= SLICE_MS) return;
-    await yieldToEventLoop();
-    if (this.#signal?.aborted) throw aborted(this.#signal);
-    this.#start = performance.now();
-  }
-}
-
-/** At most `max` tasks at once. */
-class Limiter {
-  #active = 0;
-  readonly #queue: (() => void)[] = [];
-  readonly #max: number;
-  constructor(max: number) {
-    this.#max = max;
-  }
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.#active >= this.#max) await new Promise<void>((resolve) => this.#queue.push(resolve));
-    this.#active++;
-    try {
-      return await task();
-    } finally {
-      this.#active--;
-      this.#queue.shift()?.();
-    }
-  }
 }

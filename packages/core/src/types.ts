@@ -17,7 +17,7 @@ export interface SkillMetadata {
    * or a URI for a skill that is not a local file (`skill://server/pdf/SKILL.md`, `builtin:pdf`).
    */
   readonly location: string;
-  /** Every frontmatter field as parsed, in document order. */
+  /** Every frontmatter field, in document order, as JSON data (dates as ISO strings, `!!binary` as base64). */
   readonly frontmatter: Readonly<Record<string, unknown>>;
   /** Id of the {@link SkillSource} that found it, when loaded through one. */
   readonly source?: string;
@@ -194,9 +194,11 @@ export interface SkillFile {
   /** Has an execute bit. */
   readonly executable: boolean;
   /**
-   * Set when the path is a symbolic link: `inside` (its target stays in the skill folder),
-   * `outside` (it leaves it: never read, never published) or `dangling` (no target).
-   * Only `inside` links are listed unless `links: true` is asked for.
+   * Set when the path is, or passes through, a symbolic link: `inside` (the file itself or a
+   * folder on its way is a link, and the real path stays in the skill folder), `outside`
+   * (it leaves the folder, or leads into a nested skill or `.git`: never read, never
+   * published) or `dangling` (no target, or a loop of links). `outside` and `dangling`
+   * entries (size 0) are listed only when `links: true` is asked for.
    */
   readonly link?: "inside" | "outside" | "dangling";
 }
@@ -341,6 +343,8 @@ export interface LoadReport {
   readonly shadowed: readonly ShadowedSkill[];
   /** Warnings and errors from sources and files, with rule ids. */
   readonly diagnostics: readonly Diagnostic[];
+  /** What the sources' scans passed over on purpose (`SourceScan.skipped`), in source order. */
+  readonly skipped?: readonly SkippedPath[];
 }
 
 /** One search result: a skill name, its score (higher is better) and the query terms it matched. */

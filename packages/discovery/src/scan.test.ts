@@ -1,11 +1,12 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
-import { chmod, cp, mkdir, readFile, realpath, symlink, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { SkillError } from "@skill/core";
+import { rmSync } from "node:fs";
+import { chmod, mkdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { compareCodeUnits, SkillError, type SkippedPath } from "@skill/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
+import { installBuilt } from "./dist-fixture.js";
 import { memoryLogger, removeTempDirs, tempDir, writeSkill } from "./fixture.js";
 import { DEFAULT_IGNORE } from "./ignore.js";
 import { scanSkillFiles } from "./scan.js";
@@ -199,6 +200,147 @@ describe("scanSkillFiles and symlinks", () => {
   });
 });
 
+/** Scans `root` and returns what it found and, sorted, what it passed over (paths below `root`). */
+async function scanWithSkips(root: string, options: Parameters<typeof scanSkillFiles>[1] = {}) {
+  const skipped: SkippedPath[] = [];
+  const files = await scanSkillFiles(root, { ...options, onSkip: (s) => skipped.push(s) });
+  const rel = (path: string) => (path === root ? "." : path.slice(root.length + 1));
+  return {
+    files: files.map(rel),
+    skipped: skipped.map((s) => `${s.reason} ${rel(s.path)}`).sort(compareCodeUnits),
+  };
+}
+
+describe("scanSkillFiles: what it passed over (onSkip)", () => {
+  it("reports nothing when nothing is passed over", async () => {
+    const root = await tempDir();
+    await writeSkill(join(root, "a", "deep"));
+    await writeSkill(join(root, ".dotted"));
+    expect(await scanWithSkips(root)).toEqual({
+      files: [".dotted/SKILL.md", "a/deep/SKILL.md"],
+      skipped: [],
+    });
+  });
+
+  it("too-deep: the first folder below maxDepth, reached directly or through a link", async () => {
+    const base = await tempDir();
+    const root = join(base, "skills");
+    await writeSkill(join(root, "top"));
+    await writeSkill(join(root, "top", "nested", "inner"));
+    await writeSkill(join(base, "elsewhere", "linked"));
+    await mkdir(join(root, "group"), { recursive: true });
+    await symlink(join(base, "elsewhere"), join(root, "group", "link"));
+    expect(await scanWithSkips(root, { maxDepth: 1 })).toEqual({
+      files: ["top/SKILL.md"],
+      skipped: ["too-deep group/link", "too-deep top/nested"],
+    });
+    expect((await scanWithSkips(root, { maxDepth: 2 })).skipped).toEqual([
+      "too-deep group/link/linked",
+      "too-deep top/nested/inner",
+    ]);
+  });
+
+  it("dot-folder: folders and folder links named .* under skipDotDirs", async () => {
+    const base = await tempDir();
+    const root = join(base, "skills");
+    await writeSkill(join(root, "seen"));
+    await writeSkill(join(root, ".system", "hidden"));
+    await writeSkill(join(base, "elsewhere", "linked"));
+    await symlink(join(base, "elsewhere"), join(root, ".linked"));
+    expect(await scanWithSkips(root, { skipDotDirs: true })).toEqual({
+      files: ["seen/SKILL.md"],
+      skipped: ["dot-folder .linked", "dot-folder .system"],
+    });
+  });
+
+  it("symlinked-file: a SKILL.md link not followed (followSymlinkFiles or followSymlinks false)", async () => {
+    const base = await tempDir();
+    const root = join(base, "skills");
+    const target = await writeSkill(join(base, "real", "pdf"));
+    await mkdir(join(root, "pdf"), { recursive: true });
+    await symlink(target, join(root, "pdf", "SKILL.md"));
+    await writeSkill(join(root, "own"));
+    expect(await scanWithSkips(root, { followSymlinkFiles: false })).toEqual({
+      files: ["own/SKILL.md"],
+      skipped: ["symlinked-file pdf/SKILL.md"],
+    });
+    expect(await scanWithSkips(root, { followSymlinks: false })).toEqual({
+      files: ["own/SKILL.md"],
+      skipped: ["symlinked-file pdf/SKILL.md"],
+    });
+    expect((await scanWithSkips(root)).skipped).toEqual([]);
+  });
+
+  it("node-modules and ignored: the ignored folder itself, never crawled to find out", async () => {
+    const root = await tempDir();
+    await writeSkill(join(root, "kept"));
+    await writeSkill(join(root, "node_modules", "pkg", "decoy"));
+    await writeSkill(join(root, "kept", "node_modules", "other"));
+    await writeSkill(join(root, ".git", "x"));
+    await writeSkill(join(root, "docs", "old", "y"));
+    expect(await scanWithSkips(root)).toEqual({
+      files: ["docs/old/y/SKILL.md", "kept/SKILL.md"],
+      skipped: ["ignored .git", "node-modules kept/node_modules", "node-modules node_modules"],
+    });
+    expect((await scanWithSkips(root, { ignore: ["node_*", "docs/old"] })).skipped).toEqual([
+      "ignored docs/old",
+      "node-modules kept/node_modules",
+      "node-modules node_modules",
+    ]);
+    // A folder link caught by the ignore globs is named the same way.
+    await symlink(join(root, "kept"), join(root, "build.cache"));
+    expect((await scanWithSkips(root, { ignore: ["*.cache"] })).skipped).toEqual(["ignored build.cache"]);
+  });
+
+  it("max-dirs: every folder left out once the budget is spent; folders entered are read to the end", async () => {
+    const root = await tempDir();
+    const names = ["a", "b", "c", "d", "e"];
+    for (const name of names) await writeSkill(join(root, name));
+    await writeFile(join(root, "SKILL.md"), "---\nname: root\ndescription: At the root.\n---\n");
+    const logger = memoryLogger();
+    const { files, skipped } = await scanWithSkips(root, { maxDirs: 3, logger });
+    // The root and two folders are entered; which two is the file system's readdir order.
+    const entered = files.filter((f) => f !== "SKILL.md").map((f) => f.split("/")[0]);
+    expect(files).toContain("SKILL.md");
+    expect(entered).toHaveLength(2);
+    expect(skipped).toHaveLength(3);
+    expect([...entered, ...skipped.map((s) => s.replace(/^max-dirs /, ""))].sort()).toEqual(names);
+    expect(warned(logger)).toEqual([
+      `Stopped scanning ${root} after 3 folders (maxDirs); skills in the rest are not found`,
+    ]);
+    // Only the root: its own SKILL.md is found whatever readdir lists first, every folder is named.
+    expect(await scanWithSkips(root, { maxDirs: 1 })).toEqual({
+      files: ["SKILL.md"],
+      skipped: names.map((name) => `max-dirs ${name}`),
+    });
+    expect(await scanWithSkips(root, { maxDirs: 0 })).toEqual({ files: [], skipped: ["max-dirs ."] });
+  });
+
+  it("dangling-symlink: links to nothing, folder or SKILL.md", async () => {
+    const root = await tempDir();
+    await writeSkill(join(root, "ok"));
+    await mkdir(join(root, "broken"), { recursive: true });
+    await symlink(join(root, "gone", "SKILL.md"), join(root, "broken", "SKILL.md"));
+    await symlink(join(root, "gone-folder"), join(root, "folder-link"));
+    expect(await scanWithSkips(root, { logger: memoryLogger() })).toEqual({
+      files: ["ok/SKILL.md"],
+      skipped: ["dangling-symlink broken/SKILL.md", "dangling-symlink folder-link"],
+    });
+  });
+
+  it("symlink-loop: links back to a folder holding them, and links to themselves", async () => {
+    const root = await tempDir();
+    await writeSkill(join(root, "a", "one"));
+    await symlink(root, join(root, "a", "up"));
+    await mkdir(join(root, "self"), { recursive: true });
+    await symlink("SKILL.md", join(root, "self", "SKILL.md"));
+    expect(await scanWithSkips(root, { logger: memoryLogger() })).toEqual({
+      files: ["a/one/SKILL.md"],
+      skipped: ["symlink-loop a/up", "symlink-loop self/SKILL.md"],
+    });
+  });
+});
+
 describe("scanSkillFiles and odd entries", () => {
   it("warns about a FIFO named SKILL.md (and a link to one) without opening it", async () => {
     const root = await tempDir();
@@ -256,16 +398,7 @@ describe("scanSkillFiles and odd entries", () => {
     await writeSkill(join(root, "locked", "secret"));
     await chmod(base, 0o755);
     await chmod(join(root, "locked"), 0o700); // owned by root: unreadable for uid 65534
-    // uid 65534 may not be able to enter the checkout (a clone under a 0700 folder), so the
-    // built package and what it imports are copied to a folder anyone can read.
-    const self = fileURLToPath(new URL("..", import.meta.url));
-    expect(
-      existsSync(join(self, "dist", "index.js")),
-      "run `pnpm --filter @skill/discovery build` first",
-    ).toBe(true);
-    const modules = join(base, "node_modules");
-    await copyWithDependencies(self, modules);
-    const dist = pathToFileURL(join(modules, "@skill", "discovery", "dist", "index.js")).href;
+    const { discovery: dist } = await installBuilt(base);
     const readable = spawnSync("setpriv", [
       `--reuid=${nobody}`,
       `--regid=${nobody}`,
@@ -305,32 +438,3 @@ describe("scanSkillFiles and odd entries", () => {
     });
   });
 });
-
-/**
- * Copies the package at `dir` (its package.json and dist) and, recursively, every runtime
- * dependency it resolves, into `modules` as a flat node_modules folder.
- */
-async function copyWithDependencies(dir: string, modules: string, seen = new Set<string>()): Promise<void> {
-  const manifest = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as {
-    name: string;
-    dependencies?: Record<string, string>;
-  };
-  if (seen.has(manifest.name)) return;
-  seen.add(manifest.name);
-  await cp(dir, join(modules, manifest.name), {
-    recursive: true,
-    filter: (source) => !/[\\/](node_modules|src|\.turbo)([\\/]|$)/.test(source.slice(dir.length)),
-  });
-  for (const name of Object.keys(manifest.dependencies ?? {})) {
-    await copyWithDependencies(await findPackage(dir, name), modules, seen);
-  }
-}
-
-/** The real folder of dependency `name` as Node would find it from `dir`. */
-async function findPackage(dir: string, name: string): Promise<string> {
-  for (let at = await realpath(dir); ; at = dirname(at)) {
-    const candidate = join(at, "node_modules", name);
-    if (existsSync(join(candidate, "package.json"))) return realpath(candidate);
-    if (dirname(at) === at) throw new Error(`Cannot find ${name} from ${dir}`);
-  }
-}

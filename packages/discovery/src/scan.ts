@@ -9,6 +9,7 @@ import {
   printable,
   SKILL_FILE,
   SkillError,
+  type SkippedPath,
 } from "@skill/core";
 import { compileIgnore, type IgnoreTest } from "./ignore.js";
 import { isWithin } from "./paths.js";
@@ -40,8 +41,9 @@ export interface ScanOptions {
    */
   readonly maxDepth?: number;
   /**
-   * Folders entered per root, the root included (default unlimited). Past it the scan of that
-   * root stops with a `scan-truncated` warning.
+   * Folders entered per root, the root included (default unlimited). Past it no other folder of
+   * that root is entered (one `scan-truncated` warning); the folders already entered are still
+   * read to the end.
    */
   readonly maxDirs?: number;
   /** Do not enter folders whose name starts with `.` (default `false`); the root is always entered. */
@@ -53,9 +55,32 @@ export interface ScanOptions {
   readonly followSymlinkFiles?: boolean;
   /** Receives a warning for every folder or file that could not be used. */
   readonly logger?: Logger;
+  /**
+   * Called for every folder or file the scan passed over on purpose, with the reason (see
+   * {@link SkipReason}). A folder stands for everything below it, which was not looked at:
+   * nothing extra is read to report it. Called in crawl order; sort if order matters.
+   */
+  readonly onSkip?: (skipped: SkippedPath) => void;
   /** Rejects the scan with `ABORTED`. */
   readonly signal?: AbortSignal;
 }
+
+/**
+ * Why a scan passed a path over: `too-deep` (a folder below `maxDepth`), `dot-folder`
+ * (`skipDotDirs`), `node-modules` and `ignored` (an `ignore` glob matched the folder; the first
+ * when it is named `node_modules`), `max-dirs` (the folder budget was spent), `symlinked-file`
+ * (a `SKILL.md` symlink not followed), `dangling-symlink` (a link to nothing) and `symlink-loop`
+ * (a link back into a folder the link is in).
+ */
+export type SkipReason =
+  | "too-deep"
+  | "dot-folder"
+  | "node-modules"
+  | "ignored"
+  | "max-dirs"
+  | "symlinked-file"
+  | "dangling-symlink"
+  | "symlink-loop";
 
 /** Internal: several roots in one pass (shared de-duplication) and a hook for missing roots. */
 export interface RootsScanOptions extends ScanOptions {
@@ -156,6 +181,10 @@ function undecodableNames(dir: string): Set<string> {
   return names;
 }
 
+function ignoredReason(name: string): SkipReason {
+  return name === "node_modules" ? "node-modules" : "ignored";
+}
+
 function codeOf(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
@@ -185,6 +214,7 @@ class Scan {
   readonly #maxDirs: number;
   readonly #skipDot: boolean;
   readonly #followFiles: boolean;
+  readonly #onSkip: ((skipped: SkippedPath) => void) | undefined;
   readonly #files: string[] = [];
   /** Real paths of SKILL.md files returned through a link because no tree holds them. */
   readonly #linkedFiles = new Set<string>();
@@ -210,6 +240,7 @@ class Scan {
     this.#maxDirs = limitOf(options.maxDirs, "maxDirs");
     this.#skipDot = options.skipDotDirs ?? false;
     this.#followFiles = options.followSymlinkFiles ?? true;
+    this.#onSkip = options.onSkip;
   }
 
   async run(roots: readonly string[]): Promise<string[]> {
@@ -270,7 +301,10 @@ class Scan {
 
   /** Walks one tree without following links (they are queued); never enters earlier trees. */
   async #crawl(tree: Tree): Promise<void> {
-    if (!this.#enter(tree.root)) return;
+    if (!this.#enter(tree.root)) {
+      this.#skip(tree.path, "max-dirs");
+      return;
+    }
     this.#trees.set(tree.real, tree);
     const stack: { dir: string; depth: number }[] = [{ dir: tree.path, depth: tree.depth }];
     for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
@@ -301,21 +335,36 @@ class Scan {
         if (entry.isDirectory()) {
           const path = child(dir, name);
           if (name === SKILL_FILE) this.#notAFile(path, "a folder");
-          if (depth + 1 > this.#maxDepth) continue;
-          if (this.#skipDot && name.charCodeAt(0) === 46) continue;
-          if (this.#ignored(name, this.#ignored.usesPaths ? this.#relOf(tree, path) : "")) continue;
+          if (depth + 1 > this.#maxDepth) {
+            this.#skip(path, "too-deep");
+            continue;
+          }
+          if (this.#skipDot && name.charCodeAt(0) === 46) {
+            this.#skip(path, "dot-folder");
+            continue;
+          }
+          if (this.#ignored(name, this.#ignored.usesPaths ? this.#relOf(tree, path) : "")) {
+            this.#skip(path, ignoredReason(name));
+            continue;
+          }
           // An earlier tree may hold this folder (its real path is that tree's root).
           const real = this.#trees.size > 1 || this.#onDir ? this.#realOf(tree, path) : "";
           if (this.#trees.size > 1) {
             const other = this.#trees.get(real);
             if (other !== undefined && other !== tree) continue;
           }
-          if (!this.#enter(tree.root)) break;
+          // Past the budget the rest of this folder is still read: its SKILL.md counts, its
+          // folders are passed over (and named).
+          if (!this.#enter(tree.root)) {
+            this.#skip(path, "max-dirs");
+            continue;
+          }
           this.#onDir?.(path, real);
           stack.push({ dir: path, depth: depth + 1 });
         } else if (entry.isSymbolicLink()) {
           const path = child(dir, name);
           if (!this.#follow) {
+            if (name === SKILL_FILE) this.#skip(path, "symlinked-file");
             this.#logger.debug?.(`Not following symlink ${path} (followSymlinks is false)`, { path });
             continue;
           }
@@ -403,9 +452,18 @@ class Scan {
     }
     if (stats.isDirectory()) {
       if (link.name === SKILL_FILE) this.#notAFile(link.path, "a folder");
-      if (link.depth > this.#maxDepth) return undefined;
-      if (this.#skipDot && link.name.charCodeAt(0) === 46) return undefined;
-      if (this.#ignored(link.name, link.rel)) return undefined;
+      if (link.depth > this.#maxDepth) {
+        this.#skip(link.path, "too-deep");
+        return undefined;
+      }
+      if (this.#skipDot && link.name.charCodeAt(0) === 46) {
+        this.#skip(link.path, "dot-folder");
+        return undefined;
+      }
+      if (this.#ignored(link.name, link.rel)) {
+        this.#skip(link.path, ignoredReason(link.name));
+        return undefined;
+      }
       const real = this.#realpath(link.path);
       if (real === undefined) return undefined;
       if (!this.#covered(real)) {
@@ -413,6 +471,7 @@ class Scan {
         return { path: link.path, real, rel: link.rel, depth: link.depth, root: link.root };
       }
       if (isWithin(link.parentReal, real)) {
+        this.#skip(link.path, "symlink-loop");
         this.#warn(
           "symlink-loop",
           `Skipping symlink loop ${link.path}: it points to ${real}, which holds the link itself`,
@@ -428,6 +487,7 @@ class Scan {
     }
     if (link.name !== SKILL_FILE) return undefined;
     if (!this.#followFiles) {
+      this.#skip(link.path, "symlinked-file");
       this.#logger.debug?.(`Not following symlinked file ${link.path} (followSymlinkFiles is false)`, {
         path: link.path,
       });
@@ -487,8 +547,10 @@ class Scan {
   #brokenLink(path: string, error: unknown): void {
     const code = codeOf(error);
     if (code === "ELOOP") {
+      this.#skip(path, "symlink-loop");
       this.#warn("symlink-loop", `Skipping symlink loop ${path}: it resolves back to itself`, path, code);
     } else if (code === "ENOENT" || code === "ENOTDIR") {
+      this.#skip(path, "dangling-symlink");
       let target = "";
       try {
         target = ` -> ${readlinkSync(path)}`;
@@ -504,6 +566,10 @@ class Scan {
     } else {
       this.#warn("symlink-unreadable", `Cannot follow symlink ${path} (${reasonOf(error)})`, path, code);
     }
+  }
+
+  #skip(path: string, reason: SkipReason): void {
+    if (this.#onSkip) this.#onSkip({ path, reason });
   }
 
   #warn(rule: string, message: string, path: string, errno?: string): void {

@@ -1,11 +1,17 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SkillService } from "@skill/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
 import { memoryLogger, removeTempDirs, tempWorld, writeSkill } from "./fixture.js";
-import { type DiscoveryOptions, discoveryRoots, discoverySources, isExternalDisabled } from "./sources.js";
+import {
+  agentProfile,
+  type DiscoveryOptions,
+  discoveryRoots,
+  discoverySources,
+  isExternalDisabled,
+} from "./sources.js";
 
 afterEach(removeTempDirs);
 
@@ -444,4 +450,39 @@ describe("the real-skill corpus through SkillService", () => {
   });
 
   if (sharedCorpusMissing) it.skip(sharedCorpusMissing, () => {});
+});
+
+describe("what a source's scan passed over (SourceScan.skipped)", () => {
+  it("lists each skipped path with its reason, sorted, under the preset's rules", async () => {
+    const { base, home, project } = await tempWorld();
+    const skills = join(project, ".agents", "skills");
+    await writeSkill(join(skills, "seen"));
+    await writeSkill(join(skills, "a", "b", "c", "d", "e", "f", "too-deep"));
+    await writeSkill(join(skills, ".curated", "hidden"));
+    await writeSkill(join(skills, "node_modules", "pkg"));
+    const target = await writeSkill(join(base, "elsewhere", "linked"));
+    await mkdir(join(skills, "linked"), { recursive: true });
+    await symlink(target, join(skills, "linked", "SKILL.md"));
+    await symlink(join(base, "gone"), join(skills, "dangling"));
+    const { sources } = agentProfile({
+      cwd: project,
+      home,
+      env: {},
+      preset: "codex",
+      systemDir: join(base, "etc"),
+    });
+    const source = sources.find((s) => s.id === `project:${join(project, ".agents")}`);
+    const scan = await source?.scan({});
+    expect(scan?.entries).toEqual([{ location: join(skills, "seen", "SKILL.md") }]);
+    expect(scan?.skipped).toEqual([
+      { path: join(skills, ".curated"), reason: "dot-folder" },
+      { path: join(skills, "a", "b", "c", "d", "e", "f", "too-deep"), reason: "too-deep" },
+      { path: join(skills, "dangling"), reason: "dangling-symlink" },
+      { path: join(skills, "linked", "SKILL.md"), reason: "symlinked-file" },
+      { path: join(skills, "node_modules"), reason: "node-modules" },
+    ]);
+    // A scan that passed nothing over has no `skipped`.
+    const plain = discoverySources({ cwd: project, home, env: {} }).find((s) => s.id === "global:.agents");
+    expect(await plain?.scan({})).not.toHaveProperty("skipped");
+  });
 });

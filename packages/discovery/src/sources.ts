@@ -1,6 +1,14 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { type Diagnostic, type LoadRules, type Logger, noopLogger, type SkillSource } from "@skill/core";
+import {
+  compareCodeUnits,
+  type Diagnostic,
+  type LoadRules,
+  type Logger,
+  noopLogger,
+  type SkillSource,
+  type SkippedPath,
+} from "@skill/core";
 import { findWorktreeRoot, foldersBetween, isWithin, posixRelative, resolvePath } from "./paths.js";
 import { type RootsScanOptions, scanRoots } from "./scan.js";
 
@@ -313,8 +321,10 @@ export function discoverySources(options: DiscoveryOptions): SkillSource[] {
       dirs,
       async scan(ctx) {
         const diagnostics: Diagnostic[] = [];
+        const skipped: SkippedPath[] = [];
         const files = await scanRoots(dirs, {
           ...base,
+          onSkip: (s) => skipped.push(s),
           ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
           onWarning: (d) => diagnostics.push({ ...d, source: root.id }),
           ...(configured === undefined
@@ -330,7 +340,13 @@ export function discoverySources(options: DiscoveryOptions): SkillSource[] {
                   }),
               }),
         });
-        return { entries: files.map((location) => ({ location })), dirs: [...dirs], diagnostics };
+        skipped.sort((a, b) => compareCodeUnits(a.path, b.path) || compareCodeUnits(a.reason, b.reason));
+        return {
+          entries: files.map((location) => ({ location })),
+          dirs: [...dirs],
+          diagnostics,
+          ...(skipped.length > 0 ? { skipped } : {}),
+        };
       },
     };
     SCAN_PLANS.set(source, { dirs, options: base });

@@ -1,9 +1,10 @@
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
-import { mkdir, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SkillService } from "@skill/core";
 import { afterEach, describe, expect, it } from "vitest";
+import { installBuilt, NOBODY } from "./dist-fixture.js";
 import { memoryLogger, removeTempDirs, skillText, tempWorld, writeSkill } from "./fixture.js";
 import { agentProfile } from "./sources.js";
 import { type SkillChange, type SkillWatcher, watchSkillFiles, watchSkills } from "./watch.js";
@@ -260,6 +261,40 @@ describe("watchSkills", () => {
   });
 });
 
+describe("watchSkills and a throwing onChange", () => {
+  it("applies every batch and says that onChange threw (the update itself went through)", {
+    timeout: 90_000,
+  }, async () => {
+    const { home, project } = await tempWorld();
+    const skills = join(project, ".agents", "skills");
+    await mkdir(skills, { recursive: true });
+    const sources = agentProfile({ cwd: project, home, env: {} }).sources;
+    const service = new SkillService({ sources });
+    await service.discoverAndLoad();
+    const logger = memoryLogger();
+    let calls = 0;
+    const watcher = watchSkills(service, sources, {
+      debounceMs: 50,
+      logger,
+      onChange: () => {
+        calls++;
+        throw new Error("harness bug");
+      },
+    });
+    open.push(watcher);
+    await watcher.ready;
+    await writeSkill(join(skills, "one"));
+    await until(() => calls === 1, "the first batch");
+    await writeSkill(join(skills, "two"));
+    await until(() => calls === 2, "the second batch");
+    expect(service.all().map((s) => s.name)).toEqual(["one", "two"]);
+    expect(logger.warnings.map((w) => w.message)).toEqual([
+      "Skill watch onChange threw: harness bug",
+      "Skill watch onChange threw: harness bug",
+    ]);
+  });
+});
+
 describe("watchSkillFiles on a configured SKILL.md", () => {
   it("reports edits of a configured path that names a SKILL.md file", { timeout: 90_000 }, async () => {
     const { base, home, project } = await tempWorld();
@@ -359,5 +394,226 @@ describe("watchSkills with an agent preset", () => {
     await until(() => service.get("second") !== undefined, "the nameless skill, named after its folder");
     expect(applied.map((c) => c.path)).toEqual([join(skills, "second", "SKILL.md")]);
     expect(service.all().map((s) => s.name)).toEqual(["first", "second"]);
+  });
+});
+
+/** One line the host process below prints. */
+interface HostLine {
+  readonly ready?: readonly string[];
+  readonly warn?: string;
+  readonly changed?: { readonly added: string[]; readonly changed: string[]; readonly removed: string[] };
+  readonly all?: readonly string[];
+  readonly stopped?: boolean;
+}
+
+/**
+ * What an agent harness does, in a process of its own: load with discovery sources, watch with
+ * watchSkills, print every `skill.changed`, every logger warning and the names after each
+ * batch, one JSON line each. "stop" on stdin closes the watcher; the process then ends by itself.
+ */
+const HOST_SCRIPT = `
+const [discoveryUrl, coreUrl, cwd, home] = process.argv.slice(1);
+const { discoverySources, watchSkills } = await import(discoveryUrl);
+const { SkillService } = await import(coreUrl);
+const say = (value) => process.stdout.write(JSON.stringify(value) + "\\n");
+const logger = { warn: (message) => say({ warn: message }) };
+const sources = discoverySources({ cwd, home, env: {}, logger });
+const service = new SkillService({
+  sources,
+  logger,
+  bus: { publish: (topic, payload) => topic === "skill.changed" && say({ changed: payload }) },
+});
+await service.discoverAndLoad();
+const watcher = watchSkills(service, sources, {
+  debounceMs: 50,
+  logger,
+  onChange: () => say({ all: service.all().map((s) => s.name) }),
+});
+await watcher.ready;
+say({ ready: service.all().map((s) => s.name) });
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", async (text) => {
+  if (!text.includes("stop")) return;
+  await watcher.close();
+  process.stdin.destroy();
+  say({ stopped: true });
+});
+`;
+
+const hosts: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of hosts.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill();
+});
+
+/** Starts the host on the built packages (copied under `base`), as `uid` when given. */
+async function startHost(base: string, cwd: string, home: string, uid?: number) {
+  const { discovery, core } = await installBuilt(base);
+  const child = spawn(
+    process.execPath,
+    ["--input-type=module", "-e", HOST_SCRIPT, discovery, core, cwd, home],
+    {
+      cwd: base,
+      env: {},
+      stdio: ["pipe", "pipe", "pipe"],
+      ...(uid === undefined ? {} : { uid, gid: uid }),
+    },
+  );
+  hosts.push(child);
+  const lines: HostLine[] = [];
+  let stdout = "";
+  let stderr = "";
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  child.stdout.setEncoding("utf8").on("data", (text: string) => {
+    stdout += text;
+    const parts = stdout.split("\n");
+    stdout = parts.pop() ?? "";
+    for (const part of parts) lines.push(JSON.parse(part) as HostLine);
+  });
+  child.stderr.setEncoding("utf8").on("data", (text: string) => {
+    stderr += text;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on("exit", (code, signal) => {
+      exit = { code, signal };
+      resolve(exit);
+    });
+  });
+  /** Waits for a line that passes `check`; fails at once (with the child's stderr) if it exits. */
+  const until = async (check: (line: HostLine) => boolean, what: string, timeoutMs = 30_000) => {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const line = lines.find(check);
+      if (line) return line;
+      if (exit) throw new Error(`The host exited (${JSON.stringify(exit)}) before ${what}:\n${stderr}`);
+      if (Date.now() > end)
+        throw new Error(`Timed out waiting for ${what}; the host printed ${JSON.stringify(lines)}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+  const names = (name: string) => (line: HostLine) => line.all?.includes(name) === true;
+  return {
+    lines,
+    until,
+    names,
+    alive: () => exit === undefined,
+    warnings: () => lines.flatMap((line) => (line.warn === undefined ? [] : [line.warn])),
+    async stop() {
+      child.stdin.write("stop\n");
+      const status = await Promise.race([
+        exited,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error("The host did not exit")), 30_000),
+        ),
+      ]);
+      return { ...status, stderr, stopped: lines.some((line) => line.stopped) };
+    },
+  };
+}
+
+/** Lets uid 65534 read every folder and file under `dir`. */
+async function openToAll(dir: string): Promise<void> {
+  await chmod(dir, 0o755);
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isDirectory()) await chmod(path, 0o755);
+    else if (entry.isFile()) await chmod(path, 0o644);
+  }
+}
+
+describe("watchSkills in a host process: bad files are diagnostics, never a crash", () => {
+  it("survives a SKILL.md replaced by a symlink to itself (ELOOP) and keeps reporting", {
+    timeout: 90_000,
+  }, async () => {
+    const { base, home, project } = await tempWorld();
+    const skills = join(project, ".agents", "skills");
+    await writeSkill(join(skills, "looped"));
+    await writeSkill(join(skills, "stays"));
+    const host = await startHost(base, project, home);
+    expect((await host.until((l) => l.ready !== undefined, "the watcher to be ready")).ready).toEqual([
+      "looped",
+      "stays",
+    ]);
+
+    // Replaced in one step, as an editor or a sync tool would: the link lands over the file.
+    const file = join(skills, "looped", "SKILL.md");
+    await symlink("SKILL.md", join(skills, "looped", "SKILL.md.tmp"));
+    await rename(join(skills, "looped", "SKILL.md.tmp"), file);
+    await host.until((l) => l.changed?.removed.includes("looped") === true, "the looped skill to go");
+    expect(host.warnings()).toContain(`Skipping symlink loop ${file}: it resolves back to itself`);
+    // Handled where it happens, not by the watcher's last-resort catch.
+    expect(host.warnings().filter((w) => w.startsWith("Skill watch"))).toEqual([]);
+
+    await writeSkill(join(skills, "fresh"));
+    await host.until(host.names("fresh"), "a skill added after the loop");
+    expect(host.lines).toContainEqual({ changed: { added: ["fresh"], changed: [], removed: [] } });
+    expect(host.alive()).toBe(true);
+    expect(await host.stop()).toEqual({ code: 0, signal: null, stderr: "", stopped: true });
+  });
+
+  it("survives a skill folder made unreadable (EACCES, host run as uid 65534) and keeps reporting", {
+    timeout: 90_000,
+  }, async (ctx) => {
+    if (process.getuid?.() !== 0) {
+      ctx.skip(); // only root can start a child as another user
+      return;
+    }
+    const { base, home, project } = await tempWorld();
+    const skills = join(project, ".agents", "skills");
+    await writeSkill(join(skills, "locked"));
+    await writeSkill(join(skills, "open"));
+    await openToAll(base);
+    const host = await startHost(base, project, home, NOBODY);
+    expect((await host.until((l) => l.ready !== undefined, "the watcher to be ready")).ready).toEqual([
+      "locked",
+      "open",
+    ]);
+
+    await chmod(join(skills, "locked"), 0o000);
+    await host.until((l) => l.changed?.removed.includes("locked") === true, "the locked skill to go");
+    // Root still writes there; the host's watch on the folder still sees it, and may not look.
+    await writeFile(join(skills, "locked", "SKILL.md"), skillText("locked", "Edited behind the lock."));
+    // A new folder the host may neither watch nor read: said when it appears, not at every rescan.
+    const sealed = join(skills, "sealed");
+    await mkdir(sealed);
+    await chmod(sealed, 0o000);
+    await host.until((l) => l.warn?.startsWith(`Cannot read folder ${sealed}`) === true, "the sealed folder");
+    await writeSkill(join(skills, "fresh"));
+    await openToAll(join(skills, "fresh"));
+    await host.until(host.names("fresh"), "a skill added after the lock");
+    expect(host.lines).toContainEqual({ changed: { added: ["fresh"], changed: [], removed: [] } });
+    // Said once, when the folder became unreadable, though every event there rescans.
+    const locked = join(skills, "locked");
+    const said = `Cannot read folder ${locked} (permission denied); skills inside it are skipped`;
+    expect(host.warnings().filter((w) => w === said)).toHaveLength(1);
+    expect(host.warnings().filter((w) => w.includes(sealed))).toEqual([
+      `Cannot read folder ${sealed} (permission denied); skills inside it are skipped`,
+      `Cannot watch ${sealed} (EACCES: permission denied, watch '${sealed}'); changes there are not seen`,
+    ]);
+    expect(host.warnings().filter((w) => w.startsWith("Skill watch"))).toEqual([]);
+    expect(host.alive()).toBe(true);
+    expect(await host.stop()).toEqual({ code: 0, signal: null, stderr: "", stopped: true });
+  });
+
+  it("survives a file where a missing root's folder should be (ENOTDIR) and keeps reporting", {
+    timeout: 90_000,
+  }, async () => {
+    const { base, home, project } = await tempWorld();
+    await writeSkill(join(project, ".claude", "skills", "first"));
+    const host = await startHost(base, project, home);
+    await host.until((l) => l.ready !== undefined, "the watcher to be ready");
+
+    // `.agents` is a file: the root .agents/skills cannot exist. The same rescan sees a new skill.
+    await writeFile(join(project, ".agents"), "not a folder");
+    await writeSkill(join(project, ".claude", "skills", "second"));
+    await host.until(host.names("second"), "the skill added beside the file");
+
+    // And the root is still watched for: once .agents is a folder, its skills are seen.
+    await rm(join(project, ".agents"));
+    await writeSkill(join(project, ".agents", "skills", "third"));
+    await host.until(host.names("third"), "a skill in the new .agents/skills");
+    expect(host.warnings()).toEqual([]);
+    expect(host.alive()).toBe(true);
+    expect(await host.stop()).toEqual({ code: 0, signal: null, stderr: "", stopped: true });
   });
 });

@@ -1,7 +1,8 @@
-import { type FSWatcher, lstatSync, realpathSync, statSync, watch } from "node:fs";
+import { type FSWatcher, lstatSync, realpathSync, type Stats, statSync, watch } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
 import {
   compareCodeUnits,
+  type Diagnostic,
   type LoadReport,
   type Logger,
   noopLogger,
@@ -49,10 +50,14 @@ function merge(
   return next === "removed" ? "removed" : "changed";
 }
 
+/**
+ * The nearest folder at or above `dir`. Anything that is not a folder we can look at counts as
+ * missing: a file where a folder should be (`ENOTDIR`), a loop, a folder we may not enter.
+ */
 function nearestExisting(dir: string): string {
   let current = dir;
   for (;;) {
-    if (statSync(current, { throwIfNoEntry: false })?.isDirectory()) return current;
+    if (isFolder(current)) return current;
     const parent = dirname(current);
     if (parent === current) return current;
     current = parent;
@@ -100,7 +105,11 @@ export interface ServiceWatchOptions {
   readonly ignore?: readonly string[];
   /** Follow symlinked folders (default `true`). */
   readonly followSymlinks?: boolean;
-  /** Receives watcher errors and a failed update. */
+  /**
+   * Receives what goes wrong while watching, each once when it appears: scan warnings (a symlink
+   * loop, a folder made unreadable), folders that cannot be watched, a failed update. Nothing a
+   * watched tree holds makes the watcher throw.
+   */
   readonly logger?: Logger;
   /** Called after each batch was applied with `service.update`. */
   readonly onChange?: (changes: readonly SkillChange[], report: LoadReport) => void;
@@ -156,19 +165,32 @@ export function watchSkills(
     // Batches apply in order: an update never overtakes the one before it.
     queue = queue.then(async () => {
       if (closed) return;
+      let report: LoadReport;
       try {
-        const report = await service.update(changes.map((c) => c.path));
-        if (!closed) options.onChange?.(changes, report);
+        report = await service.update(changes.map((c) => c.path));
       } catch (error) {
-        logger.warn(`Skill update failed: ${error instanceof Error ? error.message : String(error)}`, {});
+        logger.warn(`Skill update failed: ${messageOf(error)}`, {});
+        return;
+      }
+      if (closed) return;
+      try {
+        options.onChange?.(changes, report);
+      } catch (error) {
+        logger.warn(`Skill watch onChange threw: ${messageOf(error)}`, {});
       }
     });
   };
-  const started = plansOf(sources, options).then((plans) => {
-    if (closed) return undefined;
-    inner = watchPlans(plans, options, apply);
-    return inner;
-  });
+  const started = plansOf(sources, options).then(
+    (plans) => {
+      if (closed) return undefined;
+      inner = watchPlans(plans, options, apply);
+      return inner;
+    },
+    (error: unknown) => {
+      logger.warn(`Skill watcher could not start: ${messageOf(error)}`, {});
+      return undefined;
+    },
+  );
   return {
     ready: started.then((w) => w?.ready),
     async close() {
@@ -217,10 +239,7 @@ function watchPlans(
     try {
       listener(batch.map(([path, type]) => ({ type, path })));
     } catch (error) {
-      logger.warn(
-        `Skill watch listener threw: ${error instanceof Error ? error.message : String(error)}`,
-        {},
-      );
+      logger.warn(`Skill watch listener threw: ${messageOf(error)}`, {});
     }
   };
   const record = (type: SkillChange["type"], path: string) => {
@@ -259,20 +278,30 @@ function watchPlans(
         again = false;
         await plan(true);
       } while (again && !closed);
-    })().finally(() => {
-      planning = undefined;
-    });
+    })()
+      .catch((error: unknown) => {
+        // A rescan runs from a timer: a rejection here would end the host process.
+        logger.warn(`Skill watcher could not rescan: ${messageOf(error)}`, {});
+      })
+      .finally(() => {
+        planning = undefined;
+      });
     return planning;
   };
 
+  /** Folders that could not be watched, each warned about once until it can be. */
+  const unwatchable = new Set<string>();
+  /** The scan warnings of the last plan, so that each is logged once, when it appears. */
+  let warned = new Set<string>();
   const plan = async (report: boolean) => {
     const reachedOf = new Map<string, Set<string>>();
     const files = new Set<string>();
     const missing: string[] = [];
+    const warnings: Diagnostic[] = [];
     for (const p of plans) {
       const found = await scanRoots(p.dirs, {
         ...p.options,
-        onWarning: () => {},
+        onWarning: (d) => warnings.push(d),
         onMissingRoot: (root) => missing.push(root),
         onDir: (path, real) => {
           const set = reachedOf.get(real);
@@ -293,6 +322,17 @@ function watchPlans(
       }
     }
     if (closed) return;
+    // The first scan's warnings are the sources' own (the service reported them); later ones
+    // (a loop, a folder made unreadable) would otherwise go unsaid, since update() does not scan.
+    const current = new Set<string>();
+    for (const d of warnings) {
+      const key = `${d.code}\0${d.path ?? ""}`;
+      current.add(key);
+      if (report && !warned.has(key)) {
+        logger.warn(d.message, { code: d.code, ...(d.path === undefined ? {} : { path: d.path }) });
+      }
+    }
+    warned = current;
     for (const [real, w] of watched) {
       if (reachedOf.has(real)) continue;
       w.handle.close();
@@ -303,7 +343,13 @@ function watchPlans(
       const w = watched.get(real);
       if (w) w.reached = reached;
       else {
-        const handle = open(real, (name) => onEvent(real, name));
+        const handle = open(
+          real,
+          (name) => onEvent(real, name),
+          (gone) => {
+            if (watched.get(real)?.handle === gone) watched.delete(real);
+          },
+        );
         if (handle) watched.set(real, { handle, reached });
         if (handle && report) opened.push(...reached);
       }
@@ -311,9 +357,7 @@ function watchPlans(
     // A SKILL.md written between the scan and the watch of its new folder is caught here.
     for (const dir of opened) {
       const path = join(dir, SKILL_FILE);
-      if (!files.has(path) && !isSymlinkPath(path) && statSync(path, { throwIfNoEntry: false })?.isFile()) {
-        files.add(path);
-      }
+      if (!files.has(path) && isPlainFile(path)) files.add(path);
     }
     const wantedAnchors = new Map<string, Set<string>>();
     for (const root of missing) {
@@ -332,13 +376,22 @@ function watchPlans(
       const a = anchors.get(anchor);
       if (a) a.next = next;
       else {
-        const handle = open(anchor, (name) => {
-          const current = anchors.get(anchor);
-          if (name === null || current?.next.has(name)) requestPlan();
-        });
+        const handle = open(
+          anchor,
+          (name) => {
+            const a = anchors.get(anchor);
+            if (name === null || a?.next.has(name)) requestPlan();
+          },
+          (gone) => {
+            if (anchors.get(anchor)?.handle === gone) anchors.delete(anchor);
+          },
+        );
         if (handle) anchors.set(anchor, { handle, next });
       }
     }
+    // A folder no longer wanted is warned about again if it comes back and still cannot be watched.
+    for (const dir of unwatchable)
+      if (!reachedOf.has(dir) && !wantedAnchors.has(dir)) unwatchable.delete(dir);
     if (report) {
       for (const f of files) if (!known.has(f)) record("added", f);
       for (const f of known) if (!files.has(f)) record("removed", f);
@@ -346,26 +399,55 @@ function watchPlans(
     known = files;
   };
 
-  const open = (dir: string, onName: (name: string | null) => void): FSWatcher | undefined => {
+  /**
+   * Watches `dir`. `onGone` is told when the handle died on an error (Node closes it then), so
+   * the next plan, requested here, watches the folder again if it is still wanted.
+   */
+  const open = (
+    dir: string,
+    onName: (name: string | null) => void,
+    onGone: (handle: FSWatcher) => void,
+  ): FSWatcher | undefined => {
+    let handle: FSWatcher;
     try {
-      const handle = watch(dir, { persistent: true }, (_event, name) => {
-        if (!closed) onName(name === null ? null : String(name));
+      handle = watch(dir, { persistent: true }, (_event, name) => {
+        if (closed) return;
+        // These run straight from the event loop: whatever goes wrong in one must not end the
+        // host process. A rescan settles what the event meant.
+        try {
+          onName(name === null ? null : String(name));
+        } catch (error) {
+          logger.warn(`Skill watcher failed on a change in ${dir}: ${messageOf(error)}`, { path: dir });
+          requestPlan();
+        }
       });
-      handle.on("error", () => {
-        // The folder went away (or cannot be watched any more): the next plan settles it.
-        requestPlan();
-      });
-      return handle;
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT" && code !== "ENOTDIR") {
-        logger.warn(
-          `Cannot watch ${dir} (${error instanceof Error ? error.message : String(error)}); changes there are not seen`,
-          { path: dir, ...(code === undefined ? {} : { errno: code }) },
-        );
+      const code = codeOf(error);
+      if (code !== "ENOENT" && code !== "ENOTDIR" && !unwatchable.has(dir)) {
+        unwatchable.add(dir);
+        logger.warn(`Cannot watch ${dir} (${messageOf(error)}); changes there are not seen`, {
+          path: dir,
+          ...(code === undefined ? {} : { errno: code }),
+        });
       }
       return undefined;
     }
+    unwatchable.delete(dir);
+    handle.on("error", (error: unknown) => {
+      onGone(handle);
+      const code = codeOf(error);
+      // A folder that went away is the next plan's business; anything else is worth a word.
+      if (code === "ENOENT" || code === "EPERM") {
+        logger.debug?.(`Stopped watching ${dir} (${messageOf(error)})`, { path: dir, errno: code });
+      } else {
+        logger.warn(`Watching ${dir} failed (${messageOf(error)}); it is watched again after a rescan`, {
+          path: dir,
+          ...(code === undefined ? {} : { errno: code }),
+        });
+      }
+      requestPlan();
+    });
+    return handle;
   };
 
   const onEvent = (real: string, name: string | null) => {
@@ -377,10 +459,20 @@ function watchPlans(
     }
     const w = watched.get(real);
     if (!w) return;
-    const stats = statSync(join(real, SKILL_FILE), { throwIfNoEntry: false });
-    const linked = stats !== undefined && isSymlinkPath(join(real, SKILL_FILE));
-    if (linked) {
-      // Whether a symlinked SKILL.md counts is the scanner's rule: ask it.
+    const file = join(real, SKILL_FILE);
+    let stats: Stats | undefined;
+    try {
+      // lstat: a SKILL.md that links to itself would fail a stat with ELOOP.
+      stats = lstatSync(file, { throwIfNoEntry: false });
+    } catch (error) {
+      // Not ours to look at (the folder was made unreadable): the scanner's rule decides, and
+      // the plan logs its warning once.
+      logger.debug?.(`Cannot look at ${file} (${messageOf(error)}); rescanning`, { path: file });
+      requestPlan();
+      return;
+    }
+    if (stats?.isSymbolicLink()) {
+      // Whether a symlinked SKILL.md counts (and where it leads) is the scanner's rule: ask it.
       requestPlan();
       return;
     }
@@ -401,10 +493,7 @@ function watchPlans(
     markClosed = resolveClosed;
   });
   const ready = plan(false).catch((error: unknown) => {
-    logger.warn(
-      `Skill watcher could not start: ${error instanceof Error ? error.message : String(error)}`,
-      {},
-    );
+    logger.warn(`Skill watcher could not start: ${messageOf(error)}`, {});
   });
   return {
     ready: Promise.race([ready, closing]),
@@ -441,10 +530,18 @@ function isPlainFile(path: string): boolean {
   }
 }
 
-function isSymlinkPath(path: string): boolean {
+function isFolder(path: string): boolean {
   try {
-    return lstatSync(path).isSymbolicLink();
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
   } catch {
     return false;
   }
+}
+
+function codeOf(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

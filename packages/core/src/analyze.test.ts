@@ -1,0 +1,94 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SkillError } from "./errors.js";
+import { memorySource } from "./memory-source.js";
+import { loadSkillFile, parseSkill } from "./parse-skill.js";
+import { SkillService } from "./service.js";
+
+const LOC = "/skills/data-skill/SKILL.md";
+
+function thrown(fn: () => unknown): SkillError {
+  try {
+    fn();
+  } catch (error) {
+    if (SkillError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a SkillError");
+}
+
+describe("frontmatter as JSON data", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "skill-core-analyze-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const TEXT = [
+    "---",
+    "name: data-skill",
+    "description: Holds YAML types that JSON lacks",
+    "released: 2024-01-01",
+    "stamp: 2001-12-14t21:59:43.10-05:00",
+    "icon: !!binary aGVsbG8gd29ybGQ=",
+    "metadata:",
+    "  created: 2023-05-06",
+    "---",
+    "body",
+    "",
+  ].join("\n");
+
+  it("keeps !!binary as base64 and dates as ISO strings, frozen", () => {
+    const { skill } = parseSkill(TEXT, LOC);
+    expect(skill.frontmatter).toEqual({
+      name: "data-skill",
+      description: "Holds YAML types that JSON lacks",
+      released: "2024-01-01T00:00:00.000Z",
+      stamp: "2001-12-15T02:59:43.100Z",
+      icon: "aGVsbG8gd29ybGQ=",
+      metadata: { created: "2023-05-06T00:00:00.000Z" },
+    });
+    expect(Object.isFrozen(skill.frontmatter)).toBe(true);
+    expect(Object.isFrozen(skill.frontmatter.metadata)).toBe(true);
+  });
+
+  it("survives structuredClone and a JSON round trip unchanged", () => {
+    const { skill } = parseSkill(TEXT, LOC);
+    expect(structuredClone(skill.frontmatter)).toEqual(skill.frontmatter);
+    expect(JSON.parse(JSON.stringify(skill.frontmatter))).toEqual(skill.frontmatter);
+    expect(JSON.parse(JSON.stringify(skill))).toEqual({ ...skill });
+  });
+
+  it("still checks the YAML as parsed: a date is reported as a date", () => {
+    const error = thrown(() => parseSkill("---\nname: data-skill\ndescription: 2024-01-01\n---\n", LOC));
+    expect(error.code).toBe("INVALID_FIELD");
+    expect(error.message).toBe(
+      `Invalid frontmatter field 'description' in ${LOC}: expected a string, found a date "2024-01-01T00:00:00.000Z"`,
+    );
+    const { diagnostics } = parseSkill(TEXT, LOC);
+    expect(diagnostics.find((d) => d.code === "metadata-value-not-string")?.message).toContain(
+      "'created' (a date)",
+    );
+  });
+
+  it("reads a SKILL.md holding !!binary from disk", async () => {
+    const path = join(dir, "SKILL.md");
+    await writeFile(path, TEXT.replace("data-skill", "bin"));
+    const { skill } = await loadSkillFile(path);
+    expect(skill.frontmatter.icon).toBe(Buffer.from("hello world").toString("base64"));
+  });
+
+  it("loads a skill holding !!binary into a SkillService", async () => {
+    const service = new SkillService({
+      sources: [memorySource("mem", [{ location: "builtin:data-skill", text: TEXT }])],
+    });
+    const report = await service.discoverAndLoad();
+    expect(report.failed).toEqual([]);
+    expect(service.require("data-skill").frontmatter.icon).toBe("aGVsbG8gd29ybGQ=");
+    expect((await service.read("data-skill")).frontmatter.released).toBe("2024-01-01T00:00:00.000Z");
+  });
+});

@@ -1,0 +1,259 @@
+import { statSync } from "node:fs";
+import { isAbortOf } from "./abort.js";
+import {
+  type Analysis,
+  type AnalyzeOptions,
+  analyzeFields,
+  analyzeSkill,
+  strictRejection,
+} from "./analyze.js";
+import { describeKind, SkillError } from "./errors.js";
+import type { HeadOrigin, Outcome, Slot } from "./precedence.js";
+import { decodeEntry, readSkillFileSync } from "./read-file.js";
+import type {
+  Diagnostic,
+  FileKey,
+  HeadCache,
+  ScanContext,
+  SkillHead,
+  SkillInfo,
+  SourceEntry,
+} from "./types.js";
+
+/** Bytes read to list a skill; the frontmatter nearly always fits, the body is read on use. */
+const HEAD_BYTES = 8 * 1024;
+/** Bumped when what a cached head means changes, so older caches are misses. */
+const CACHE_FORMAT = 1;
+
+/** Who an entry came from: what a slot records besides the entry. */
+export interface EntryOwner {
+  /** The source id; `undefined` for a skill added with `load()`. */
+  readonly id?: string;
+  readonly firstWins?: boolean;
+}
+
+/** A head as the service stores it in a {@link HeadCache}: the head plus what the parse found. */
+interface CachedHead extends SkillHead {
+  readonly diagnostics?: readonly Diagnostic[];
+  /** Fingerprint of the load rules the head was parsed under. */
+  readonly rules?: string;
+}
+
+export function toSkillError(error: unknown, path: string): SkillError {
+  if (SkillError.isInstance(error)) return error;
+  return new SkillError("READ_ERROR", `Failed to read skill file: ${path} (${describe(error)})`, {
+    path,
+    cause: error,
+  });
+}
+
+export function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function failureDiagnostic(error: SkillError, path: string): Diagnostic {
+  return {
+    code: error.code.toLowerCase().replace(/_/g, "-"),
+    severity: "error",
+    message: error.message,
+    path,
+  };
+}
+
+export function failed(error: SkillError, location: string): Outcome {
+  return { ok: false, error, diagnostics: [failureDiagnostic(error, location)] };
+}
+
+function isMapping(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Turns source entries into slots: reads and parses SKILL.md files (or takes their heads),
+ * under one set of load rules, through the head cache when there is one. What the service
+ * loads with, and what `read` re-parses with, so both apply the same rules.
+ */
+export class EntryLoader {
+  readonly rules: AnalyzeOptions;
+  readonly maxBytes: number;
+  readonly #cache: HeadCache | undefined;
+  readonly #fingerprint: string;
+
+  constructor(rules: AnalyzeOptions, maxBytes: number, cache: HeadCache | undefined) {
+    this.rules = rules;
+    this.maxBytes = maxBytes;
+    this.#cache = cache;
+    this.#fingerprint = JSON.stringify([
+      CACHE_FORMAT,
+      rules.lenient,
+      rules.nameFallback ?? "none",
+      rules.rejectLongFields ?? false,
+      maxBytes,
+    ]);
+  }
+
+  /** A file entry (or one with a head), read synchronously: bulk loads are faster this way. */
+  fileSlot(entry: SourceEntry, owner: EntryOwner): Slot {
+    if (entry.head) return this.headSlot(entry, owner, entry.head);
+    const location = entry.location;
+    const origin = originOf(entry, owner);
+    const cached = this.#fromCache(entry, owner, origin);
+    if (cached) return cached;
+    try {
+      const file = readSkillFileSync(location, this.maxBytes, HEAD_BYTES);
+      const analysis = this.analyze(location, owner.id, origin, file.text, file.invalidUtf8);
+      const outcome = this.accept(analysis, location);
+      if (outcome.ok && this.#cache) {
+        const head: CachedHead = {
+          frontmatter: outcome.skill.frontmatter,
+          size: file.stat.size,
+          diagnostics: outcome.diagnostics,
+          rules: this.#fingerprint,
+        };
+        this.#cache.set({ path: location, ...file.stat }, head);
+      }
+      return newSlot(entry, owner, origin, outcome, file.id);
+    } catch (error) {
+      return newSlot(entry, owner, origin, failed(toSkillError(error, location), location));
+    }
+  }
+
+  /** An entry with its own `read`. Rejects only with the `ABORTED` of `ctx.signal`. */
+  async entrySlot(entry: SourceEntry, owner: EntryOwner, ctx: ScanContext): Promise<Slot> {
+    if (entry.head) return this.headSlot(entry, owner, entry.head);
+    const location = entry.location;
+    const origin = originOf(entry, owner);
+    const identity = `uri:${location}`;
+    try {
+      const value = await (entry.read as NonNullable<SourceEntry["read"]>)(ctx);
+      const { text, invalidUtf8 } = decodeEntry(value, location, this.maxBytes);
+      const outcome = this.accept(this.analyze(location, owner.id, origin, text, invalidUtf8), location);
+      return newSlot(entry, owner, origin, outcome, identity);
+    } catch (error) {
+      if (isAbortOf(error, ctx.signal)) throw error;
+      return newSlot(entry, owner, origin, failed(toSkillError(error, location), location), identity);
+    }
+  }
+
+  /** An entry registered from the head its source gave, without reading anything. */
+  headSlot(entry: SourceEntry, owner: EntryOwner, head: SkillHead): Slot {
+    const location = entry.location;
+    const origin = originOf(entry, owner);
+    const identity = `uri:${location}`;
+    if (!isMapping(head.frontmatter)) {
+      const error = new SkillError(
+        "INVALID_FIELD",
+        `Invalid head of ${location}: expected its frontmatter as a mapping of fields, found ${describeKind(head.frontmatter)}`,
+        { path: location },
+      );
+      return newSlot(entry, owner, origin, failed(error, location), identity);
+    }
+    const analysis = analyzeFields(
+      head.frontmatter,
+      head.frontmatter,
+      location,
+      this.#options(owner.id, origin),
+      {
+        diagnostics: [],
+      },
+    );
+    const outcome = this.accept(analysis, location);
+    return { ...newSlot(entry, owner, origin, outcome, identity), head: { head, from: "source" } };
+  }
+
+  /** Parses SKILL.md text under the load rules, for this owner. */
+  analyze(location: string, source: string | undefined, origin: string, text: string, invalidUtf8: boolean) {
+    return analyzeSkill(text, location, { ...this.#options(source, origin), invalidUtf8 });
+  }
+
+  /** Applies strict mode to an analysis: any spec finding fails the skill. */
+  accept(analysis: Analysis, location: string): Outcome {
+    if (analysis.error || !analysis.skill) {
+      const error = analysis.error ?? toSkillError(undefined, location);
+      const diagnostics = analysis.diagnostics.some((d) => d.severity === "error")
+        ? analysis.diagnostics
+        : [...analysis.diagnostics, failureDiagnostic(error, location)];
+      return { ok: false, error, diagnostics };
+    }
+    const rejection = this.rules.lenient ? undefined : strictRejection(analysis, location);
+    if (rejection) return { ok: false, error: rejection, diagnostics: analysis.diagnostics };
+    const { content: _body, ...meta } = analysis.skill as SkillInfo;
+    return { ok: true, skill: Object.freeze(meta), diagnostics: analysis.diagnostics };
+  }
+
+  /** Forgets (and writes away) the cached head of a file that no longer matches it. */
+  async dropCached(head: HeadOrigin | undefined): Promise<void> {
+    if (head?.from !== "cache" || !head.key || !this.#cache?.delete) return;
+    this.#cache.delete(head.key.path);
+    await this.flush();
+  }
+
+  /** Writes the head cache, if any; never rejects (a cache must not fail a load). */
+  async flush(): Promise<void> {
+    await this.#cache?.flush().catch(() => {});
+  }
+
+  #options(source: string | undefined, origin: string): AnalyzeOptions {
+    return { ...this.rules, ...(source === undefined ? {} : { source }), origin };
+  }
+
+  /** The slot from a cached head when the file is unchanged; `undefined` to read it. */
+  #fromCache(entry: SourceEntry, owner: EntryOwner, origin: string): Slot | undefined {
+    const cache = this.#cache;
+    if (!cache) return undefined;
+    const location = entry.location;
+    let key: FileKey;
+    try {
+      const stats = statSync(location);
+      if (!stats.isFile() || stats.size > this.maxBytes) return undefined;
+      key = { path: location, dev: stats.dev, ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs };
+    } catch {
+      return undefined; // the read reports why
+    }
+    let head: CachedHead | undefined;
+    try {
+      head = cache.get(key) as CachedHead | undefined;
+    } catch {
+      return undefined; // a broken cache costs a read
+    }
+    if (!head || head.rules !== this.#fingerprint || !isMapping(head.frontmatter)) return undefined;
+    const analysis = analyzeFields(
+      head.frontmatter,
+      head.frontmatter,
+      location,
+      this.#options(owner.id, origin),
+      {
+        diagnostics: [],
+      },
+    );
+    const diagnostics = Array.isArray(head.diagnostics) ? head.diagnostics : analysis.diagnostics;
+    const outcome = this.accept({ ...analysis, diagnostics: [...diagnostics] }, location);
+    if (!outcome.ok) return undefined;
+    return {
+      ...newSlot(entry, owner, origin, outcome, `${key.dev}:${key.ino}`),
+      head: { head, from: "cache", key },
+    };
+  }
+}
+
+function originOf(entry: SourceEntry, owner: EntryOwner): string {
+  return typeof entry.origin === "string" && entry.origin !== "" ? entry.origin : (owner.id ?? "manual");
+}
+
+function newSlot(
+  entry: SourceEntry,
+  owner: EntryOwner,
+  origin: string,
+  outcome: Outcome,
+  identity?: string,
+): Slot {
+  return {
+    location: entry.location,
+    entry,
+    ...(owner.id === undefined ? {} : { source: owner.id }),
+    origin,
+    ...(owner.firstWins ? { firstWins: true } : {}),
+    ...(identity === undefined ? {} : { identity }),
+    outcome,
+  };
+}

@@ -1,0 +1,352 @@
+import { randomBytes } from "node:crypto";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { SkillError } from "./errors.js";
+import { deepFreeze, toJsonValue } from "./json-value.js";
+import { guardLogger } from "./logger.js";
+import type { FileKey, HeadCache, Logger, SkillHead } from "./types.js";
+
+/** Version of the cache file's format; a file of another version is an empty cache. */
+const FORMAT_VERSION = 1;
+/** A file whose mtime is this close to (or after) the moment its head was stored is not trusted. */
+const RACY_MS = 2_000;
+const DEFAULT_MAX_ENTRIES = 100_000;
+/** A cache file larger than this is not read (it could not be one this code wrote). */
+const MAX_FILE_BYTES = 256 * 1024 * 1024;
+
+/** Options of {@link fileHeadCache}. */
+export interface FileHeadCacheOptions {
+  /**
+   * Most entries kept (default 100,000). Beyond it the least recently used entry (stored or
+   * returned by `get` longest ago) is dropped; the file keeps entries in that order.
+   */
+  readonly maxEntries?: number;
+  /** The clock, in milliseconds since the epoch (default `Date.now`). */
+  readonly now?: () => number;
+  /**
+   * Receives a warning `head-cache-write-failed` when `flush` cannot write the file,
+   * `head-cache-corrupt` / `head-cache-read-failed` when the file cannot be used, and debug lines.
+   */
+  readonly logger?: Logger;
+}
+
+/** One stored head and the file state it belongs to, as held in memory and in the file. */
+interface Entry {
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** When `set` stored it (ms since the epoch): what the racily-clean rule compares with. */
+  readonly storedAt: number;
+  readonly head: SkillHead;
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** A device or inode number: on some systems above 2^53, so not always a safe integer. */
+function isId(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0;
+}
+
+function isTime(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value);
+}
+
+function isKey(key: FileKey): boolean {
+  return (
+    typeof key === "object" &&
+    key !== null &&
+    typeof key.path === "string" &&
+    key.path !== "" &&
+    isId(key.dev) &&
+    isId(key.ino) &&
+    isCount(key.size) &&
+    isTime(key.mtimeMs)
+  );
+}
+
+function isHead(value: unknown): value is SkillHead {
+  return (
+    isMapping(value) &&
+    isMapping(value.frontmatter) &&
+    (value.digest === undefined || typeof value.digest === "string") &&
+    (value.size === undefined || isCount(value.size))
+  );
+}
+
+function isEntry(value: unknown): value is Entry {
+  return (
+    isMapping(value) &&
+    isId(value.dev) &&
+    isId(value.ino) &&
+    isCount(value.size) &&
+    isTime(value.mtimeMs) &&
+    isTime(value.storedAt) &&
+    isHead(value.head)
+  );
+}
+
+function errnoOf(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Reads the cache file without ever blocking: a FIFO or device at that path is refused
+ * (`O_NONBLOCK`, then a regular-file check), and so is a file too large to be a cache.
+ */
+function readCacheText(file: string): string {
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new Error("it is not a regular file");
+    if (stats.size > MAX_FILE_BYTES) throw new Error(`it is ${stats.size} bytes, more than a cache holds`);
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+class FileHeadCache implements HeadCache {
+  readonly #file: string;
+  readonly #maxEntries: number;
+  readonly #now: () => number;
+  readonly #logger: Logger;
+  /** Path → entry, least recently used first; `undefined` until the file is read. */
+  #entries: Map<string, Entry> | undefined;
+  /** Counts changes; the file holds them up to `#written`. */
+  #changes = 0;
+  #written = 0;
+  /** Flushes run one after another, so an older state never renames over a newer one. */
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(file: string, maxEntries: number, now: () => number, logger: Logger) {
+    this.#file = file;
+    this.#maxEntries = maxEntries;
+    this.#now = now;
+    this.#logger = logger;
+  }
+
+  get(key: FileKey): SkillHead | undefined {
+    if (!isKey(key)) return undefined;
+    const entries = this.#load();
+    const entry = entries.get(key.path);
+    if (
+      entry === undefined ||
+      entry.dev !== key.dev ||
+      entry.ino !== key.ino ||
+      entry.size !== key.size ||
+      entry.mtimeMs !== key.mtimeMs ||
+      // Racily clean (git's rule): a file modified within the timestamp granularity of the
+      // moment it was read may have changed again since without its mtime showing it.
+      entry.mtimeMs >= entry.storedAt - RACY_MS
+    ) {
+      return undefined;
+    }
+    // Most recently used last. Not a change worth a write on its own.
+    entries.delete(key.path);
+    entries.set(key.path, entry);
+    return deepFreeze(entry.head);
+  }
+
+  set(key: FileKey, head: SkillHead): void {
+    if (!isKey(key)) {
+      this.#logger.debug?.("head cache: ignored a head stored under an invalid file key", {
+        code: "head-cache-invalid-key",
+        path: typeof key?.path === "string" ? key.path : this.#file,
+      });
+      return;
+    }
+    const data = toJsonValue(head);
+    if (!isHead(data)) {
+      this.#logger.debug?.(`head cache: ignored a head without a frontmatter mapping for ${key.path}`, {
+        code: "head-cache-invalid-head",
+        path: key.path,
+      });
+      return;
+    }
+    const entries = this.#load();
+    entries.delete(key.path);
+    entries.set(key.path, {
+      dev: key.dev,
+      ino: key.ino,
+      size: key.size,
+      mtimeMs: key.mtimeMs,
+      storedAt: this.#now(),
+      head: data,
+    });
+    this.#changes++;
+    this.#trim(entries);
+  }
+
+  delete(path: string): void {
+    if (this.#load().delete(path)) this.#changes++;
+  }
+
+  flush(): Promise<void> {
+    const run = this.#queue.then(() => this.#write());
+    this.#queue = run;
+    return run;
+  }
+
+  #trim(entries: Map<string, Entry>): void {
+    for (const path of entries.keys()) {
+      if (entries.size <= this.#maxEntries) break;
+      entries.delete(path);
+    }
+  }
+
+  #load(): Map<string, Entry> {
+    if (this.#entries) return this.#entries;
+    const entries = new Map<string, Entry>();
+    this.#entries = entries;
+    let text: string;
+    try {
+      text = readCacheText(this.#file);
+    } catch (error) {
+      const errno = errnoOf(error);
+      if (errno === "ENOENT" || errno === "ENOTDIR") {
+        this.#logger.debug?.(`head cache: no cache file at ${this.#file} yet`, { path: this.#file });
+      } else {
+        this.#logger.warn(
+          `Head cache ${this.#file} could not be read (${reasonOf(error)}); starting with an empty cache`,
+          { code: "head-cache-read-failed", path: this.#file, ...(errno === undefined ? {} : { errno }) },
+        );
+      }
+      return entries;
+    }
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch (error) {
+      this.#corrupt(`it is not JSON (${reasonOf(error)})`);
+      return entries;
+    }
+    if (isMapping(doc) && typeof doc.version === "number" && doc.version !== FORMAT_VERSION) {
+      this.#logger.debug?.(
+        `head cache: ${this.#file} has format version ${doc.version}, this code reads ${FORMAT_VERSION}; starting empty`,
+        { code: "head-cache-corrupt", path: this.#file },
+      );
+      return entries;
+    }
+    if (!isMapping(doc) || !isTime(doc.writtenAt) || !isMapping(doc.entries)) {
+      this.#corrupt(`expected { version: ${FORMAT_VERSION}, writtenAt, entries }`);
+      return entries;
+    }
+    let dropped = 0;
+    const stored = doc.entries;
+    for (const path of Object.keys(stored)) {
+      const entry = stored[path];
+      if (path !== "" && isEntry(entry)) entries.set(path, entry);
+      else dropped++;
+    }
+    if (dropped > 0) {
+      this.#logger.debug?.(`head cache: dropped ${dropped} malformed entries of ${this.#file}`, {
+        code: "head-cache-corrupt",
+        path: this.#file,
+      });
+    }
+    this.#trim(entries);
+    return entries;
+  }
+
+  #corrupt(why: string): void {
+    this.#logger.warn(`Head cache ${this.#file} is unusable (${why}); starting with an empty cache`, {
+      code: "head-cache-corrupt",
+      path: this.#file,
+    });
+  }
+
+  #serialize(entries: Map<string, Entry>): string {
+    const parts: string[] = [];
+    for (const [path, entry] of entries) {
+      try {
+        parts.push(`${JSON.stringify(path)}:${JSON.stringify(entry)}`);
+      } catch (error) {
+        // Only a head nested deeper than JSON.stringify recurses gets here: it is not kept.
+        entries.delete(path);
+        this.#logger.debug?.(`head cache: dropped the head of ${path} (${reasonOf(error)})`, {
+          code: "head-cache-invalid-head",
+          path,
+        });
+      }
+    }
+    return `{"version":${FORMAT_VERSION},"writtenAt":${JSON.stringify(this.#now())},"entries":{${parts.join(",")}}}\n`;
+  }
+
+  async #write(): Promise<void> {
+    const entries = this.#entries;
+    const changes = this.#changes;
+    if (entries === undefined || changes === this.#written) return;
+    const dir = dirname(this.#file);
+    // Same folder, so the rename is atomic: a reader sees the old file or the new one.
+    const temp = join(dir, `.${basename(this.#file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+    try {
+      const text = this.#serialize(entries);
+      await mkdir(dir, { recursive: true });
+      await writeFile(temp, text, { flag: "wx" });
+      await rename(temp, this.#file);
+      this.#written = changes;
+    } catch (error) {
+      await rm(temp, { force: true }).catch(() => {});
+      const errno = errnoOf(error);
+      this.#logger.warn(
+        `Head cache ${this.#file} could not be written (${reasonOf(error)}); the next load reads the skills again`,
+        { code: "head-cache-write-failed", path: this.#file, ...(errno === undefined ? {} : { errno }) },
+      );
+    }
+  }
+}
+
+/**
+ * A {@link HeadCache} kept in one JSON file, for `SkillServiceOptions.headCache`: a warm
+ * `discoverAndLoad` stats each unchanged SKILL.md instead of reading it.
+ *
+ * - The file is read once, synchronously, on the first `get`, `set` or `delete`. A missing,
+ *   unreadable, corrupt or other-version file is an empty cache (a warning at most, never a
+ *   throw); a malformed entry is dropped alone.
+ * - `get` returns a head (deep-frozen JSON data) only when path, `dev`, `ino`, `size` and
+ *   `mtimeMs` all match, and not when the file's mtime is within 2 s of (or after) the moment
+ *   the head was stored (git's "racily clean" rule): such a file is read again.
+ * - `set` stores the head as JSON data (see `toJsonValue`): `frontmatter`, `digest`, `size`
+ *   and any other JSON-serialisable field the caller adds (parse diagnostics, a load-rules
+ *   fingerprint) are kept as given; `undefined` fields are dropped.
+ * - `flush` writes only after a change, to a temporary file in the same folder renamed over
+ *   the cache (parent folders created), so the file is never half-written; when two
+ *   processes flush, the last rename wins. A failed write is reported to `logger` as
+ *   `head-cache-write-failed` and never rejects.
+ *
+ * File format: `{ "version": 1, "writtenAt": <ms>, "entries": { "<path>": { "dev", "ino",
+ * "size", "mtimeMs", "storedAt": <ms>, "head": { "frontmatter", … } } } }`, entries least
+ * recently used first.
+ *
+ * @example
+ * const service = new SkillService({ sources, headCache: fileHeadCache(join(cacheDir, "heads.json")) });
+ */
+export function fileHeadCache(file: string, options: FileHeadCacheOptions = {}): HeadCache {
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  if (!isCount(maxEntries)) {
+    throw new SkillError(
+      "INVALID_FIELD",
+      `Invalid maxEntries: expected a whole number >= 0, found ${typeof maxEntries === "number" ? String(maxEntries) : typeof maxEntries}`,
+      { field: "maxEntries" },
+    );
+  }
+  if (typeof file !== "string" || file === "") {
+    throw new SkillError("INVALID_FIELD", "Invalid head cache file: expected a path, found an empty value", {
+      field: "file",
+    });
+  }
+  return new FileHeadCache(resolve(file), maxEntries, options.now ?? Date.now, guardLogger(options.logger));
+}

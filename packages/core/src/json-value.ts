@@ -1,0 +1,203 @@
+/**
+ * JSON data from parsed YAML: what a skill's `frontmatter` holds, what heads are compared as
+ * and what the head cache stores (DESIGN §3 (3), "heads compare as JSON"). Every walk here is
+ * iterative, so a deeply nested document never overflows the stack.
+ */
+
+/** A value that turns into nothing: dropped from a mapping, `null` in a list. */
+const ABSENT: unique symbol = Symbol("absent");
+/** A list or mapping, copied by the walk. */
+const CONTAINER: unique symbol = Symbol("container");
+
+type Container = unknown[] | Record<string, unknown>;
+
+interface Frame {
+  readonly source: Record<string, unknown> | readonly unknown[];
+  readonly target: Container;
+  /** Keys of a mapping, `undefined` for a list (walked by index). */
+  readonly keys: readonly string[] | undefined;
+  readonly length: number;
+  index: number;
+}
+
+function base64(view: ArrayBufferView | ArrayBufferLike): string {
+  const bytes = ArrayBuffer.isView(view)
+    ? Buffer.from(view.buffer, view.byteOffset, view.byteLength)
+    : Buffer.from(view);
+  return bytes.toString("base64");
+}
+
+function isBuffer(value: object): value is ArrayBufferLike {
+  return (
+    value instanceof ArrayBuffer ||
+    (typeof SharedArrayBuffer === "function" && value instanceof SharedArrayBuffer)
+  );
+}
+
+/** The JSON form of a value that has no children, or a marker saying what to do instead. */
+function leaf(value: unknown): unknown {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      // -0 becomes 0, as JSON.stringify writes it.
+      return Number.isFinite(value) ? value + 0 : null;
+    case "bigint":
+      return value.toString();
+    case "undefined":
+    case "function":
+    case "symbol":
+      return ABSENT;
+    default:
+      break;
+  }
+  if (value === null) return null;
+  const object = value as object;
+  if (object instanceof Date) {
+    const time = object.getTime();
+    return Number.isNaN(time) ? null : object.toISOString();
+  }
+  if (ArrayBuffer.isView(object) || isBuffer(object)) return base64(object);
+  return CONTAINER;
+}
+
+function put(target: Container, key: string | number, value: unknown): void {
+  if (Array.isArray(target)) {
+    target.push(value);
+  } else if (key === "__proto__") {
+    // An own property, as JSON.parse makes it: assignment would set the prototype instead.
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    target[key as string] = value;
+  }
+}
+
+function frame(source: object, target: Container): Frame {
+  if (Array.isArray(source)) {
+    return { source, target, keys: undefined, length: source.length, index: 0 };
+  }
+  const keys = Object.keys(source);
+  return { source: source as Record<string, unknown>, target, keys, length: keys.length, index: 0 };
+}
+
+/**
+ * The JSON data a parsed YAML value stands for, as a fresh copy: what `JSON.parse` of
+ * `JSON.stringify(value)` would give, with the YAML types js-yaml produces made explicit.
+ *
+ * - a `Date` becomes its ISO string (`2024-01-01T00:00:00.000Z`), an invalid date `null`;
+ * - bytes (`!!binary`: a `Buffer`, any `ArrayBuffer` view, an `ArrayBuffer`) become base64;
+ * - a non-finite number becomes `null`, `-0` becomes `0`, a bigint its decimal string;
+ * - `undefined`, functions and symbols are dropped from mappings and become `null` in lists
+ *   (and at the top);
+ * - any other object is copied as a mapping of its own enumerable string keys, in their order
+ *   (document order for YAML), `__proto__` kept as an own key;
+ * - a value that contains itself (a recursive YAML alias) has the inner occurrence replaced
+ *   by `null`; shared (non-recursive) aliases are expanded.
+ */
+export function toJsonValue(value: unknown): unknown {
+  const top = leaf(value);
+  if (top === ABSENT) return null;
+  if (top !== CONTAINER) return top;
+  const root: Container = Array.isArray(value) ? [] : {};
+  const active = new Set<object>([value as object]);
+  const stack: Frame[] = [frame(value as object, root)];
+  while (stack.length > 0) {
+    const current = stack[stack.length - 1] as Frame;
+    if (current.index >= current.length) {
+      stack.pop();
+      active.delete(current.source);
+      continue;
+    }
+    const i = current.index++;
+    const key: string | number = current.keys === undefined ? i : (current.keys[i] as string);
+    const child = (current.source as Record<string | number, unknown>)[key];
+    let out = leaf(child);
+    if (out === CONTAINER) {
+      if (active.has(child as object)) {
+        out = null;
+      } else {
+        const target: Container = Array.isArray(child) ? [] : {};
+        active.add(child as object);
+        stack.push(frame(child as object, target));
+        out = target;
+      }
+    }
+    if (out === ABSENT) {
+      if (current.keys === undefined) put(current.target, key, null);
+      continue;
+    }
+    put(current.target, key, out);
+  }
+  return root;
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Deep structural equality of JSON values: the same scalars (`===`), lists of equal items in
+ * order, mappings with the same keys holding equal values (key order does not matter).
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  const stack: [unknown, unknown][] = [[a, b]];
+  // Pairs already compared (or being compared): a shared alias is compared once, a cycle ends.
+  const seen = new Map<object, Set<object>>();
+  while (stack.length > 0) {
+    const [x, y] = stack.pop() as [unknown, unknown];
+    if (x === y) continue;
+    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+    let partners = seen.get(x);
+    if (partners === undefined) {
+      partners = new Set();
+      seen.set(x, partners);
+    } else if (partners.has(y)) {
+      continue;
+    }
+    partners.add(y);
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) stack.push([x[i], y[i]]);
+      continue;
+    }
+    if (Array.isArray(y)) return false;
+    const xKeys = Object.keys(x);
+    if (xKeys.length !== Object.keys(y).length) return false;
+    for (const key of xKeys) {
+      if (!Object.hasOwn(y, key)) return false;
+      stack.push([(x as Record<string, unknown>)[key], (y as Record<string, unknown>)[key]]);
+    }
+  }
+  return true;
+}
+
+/**
+ * The first top-level field in which two mappings of JSON data differ (fields of `a` in their
+ * order, then fields only `b` has), for messages such as "field 'description' differs".
+ * `undefined` when they are {@link jsonEqual}; `""` when they differ but either is not a mapping.
+ */
+export function firstDifference(a: unknown, b: unknown): string | undefined {
+  if (!isMapping(a) || !isMapping(b)) return jsonEqual(a, b) ? undefined : "";
+  for (const key of Object.keys(a)) {
+    if (!Object.hasOwn(b, key) || !jsonEqual(a[key], b[key])) return key;
+  }
+  for (const key of Object.keys(b)) {
+    if (!Object.hasOwn(a, key)) return key;
+  }
+  return undefined;
+}
+
+/** Freezes JSON data all the way down, in place, and returns it. */
+export function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== "object" || node === null || Object.isFrozen(node)) continue;
+    // Bytes cannot be frozen (and are not JSON data): left as they are rather than throwing.
+    if (ArrayBuffer.isView(node)) continue;
+    Object.freeze(node);
+    for (const key of Object.keys(node)) stack.push((node as Record<string, unknown>)[key]);
+  }
+  return value;
+}

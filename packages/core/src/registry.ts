@@ -1,0 +1,188 @@
+import { isAbsolute, sep } from "node:path";
+import { failureDiagnostic } from "./entry-loader.js";
+import { printable, quote, SkillError } from "./errors.js";
+import { type Resolution, resolvePrecedence, type Slot, type Winner } from "./precedence.js";
+import { compareCodeUnits } from "./text.js";
+import type {
+  AgentInfo,
+  Diagnostic,
+  LoadFailure,
+  LoadReport,
+  PermissionAction,
+  PermissionPolicy,
+  ShadowedSkill,
+  SkillEvents,
+  SkillMetadata,
+  SkillSource,
+  SkippedPath,
+} from "./types.js";
+
+/** Names a NOT_FOUND message lists before "and N more". */
+const MAX_LISTED_NAMES = 20;
+
+/** What one source gave on its last scan. */
+export interface Group {
+  /** `undefined` for skills added one by one with `load()`. */
+  readonly source?: SkillSource;
+  readonly dirs: readonly string[];
+  readonly slots: readonly Slot[];
+  readonly diagnostics: readonly Diagnostic[];
+  readonly skipped?: readonly SkippedPath[];
+  readonly failure?: LoadFailure;
+}
+
+/** One state of the registry: built whole, swapped in whole. */
+export interface Registry {
+  /** One per source in precedence order, then the `load()` group. */
+  readonly groups: readonly Group[];
+  readonly resolution: Resolution;
+  readonly report: LoadReport;
+  /** `dirs()`, sorted on first use: an update should not pay for a sort nobody reads. */
+  sortedDirs?: string[];
+}
+
+const NO_SLOTS: readonly Slot[] = [];
+
+export function emptyGroup(source?: SkillSource): Group {
+  return { ...(source ? { source } : {}), dirs: [], slots: NO_SLOTS, diagnostics: [] };
+}
+
+export function buildRegistry(groups: readonly Group[]): Registry {
+  const resolution = resolvePrecedence(groups.flatMap((g) => g.slots));
+  const sourceFailures = groups.flatMap((g) => (g.failure ? [g.failure] : []));
+  const skipped = groups.flatMap((g) => g.skipped ?? []);
+  const report: LoadReport = {
+    loaded: resolution.winners.size,
+    failed: [...sourceFailures, ...resolution.failed],
+    shadowed: resolution.shadowed,
+    diagnostics: [
+      ...groups.flatMap((g) => g.diagnostics),
+      ...sourceFailures.map((f) => ({ ...failureDiagnostic(f.error, f.path), source: f.path })),
+      ...resolution.diagnostics,
+    ],
+    ...(skipped.length > 0 ? { skipped } : {}),
+  };
+  return { groups, resolution, report };
+}
+
+/**
+ * What an agent may do with a winner. Both its registry key and its own frontmatter name
+ * are checked, and the stricter answer holds: renaming a skill never escapes a deny.
+ */
+export function actionOf(
+  policy: PermissionPolicy | undefined,
+  agent: AgentInfo | undefined,
+  winner: Winner,
+): PermissionAction {
+  if (!agent || !policy) return "allow";
+  const byKey = policy.evaluate(agent, "skill", winner.key);
+  const own = winner.outcome.skill.name;
+  if (own === winner.key || byKey === "deny") return byKey;
+  const byName = policy.evaluate(agent, "skill", own);
+  if (byName === "deny") return "deny";
+  return byKey === "ask" || byName === "ask" ? "ask" : "allow";
+}
+
+/** Answers lookups on one registry for an agent: a denied skill is, for that agent, missing. */
+export class Lookups {
+  readonly #registry: Registry;
+  readonly #policy: PermissionPolicy | undefined;
+
+  constructor(registry: Registry, policy: PermissionPolicy | undefined) {
+    this.#registry = registry;
+    this.#policy = policy;
+  }
+
+  visible(name: string, agent: AgentInfo | undefined): Winner | undefined {
+    const winner = this.#registry.resolution.winners.get(name);
+    if (!winner || actionOf(this.#policy, agent, winner) === "deny") return undefined;
+    return winner;
+  }
+
+  /** The winner of that name for `agent`, or `NOT_FOUND` exactly as for a name that does not exist. */
+  require(name: string, agent: AgentInfo | undefined): Winner {
+    const winner = this.visible(name, agent);
+    if (!winner) throw this.notFound(name, agent);
+    return winner;
+  }
+
+  access(name: string, agent: AgentInfo): PermissionAction | undefined {
+    const winner = this.visible(name, agent);
+    return winner ? actionOf(this.#policy, agent, winner) : undefined;
+  }
+
+  all(agent: AgentInfo | undefined): SkillMetadata[] {
+    const out: SkillMetadata[] = [];
+    for (const winner of this.#registry.resolution.winners.values()) {
+      if (actionOf(this.#policy, agent, winner) === "deny") continue;
+      out.push(winner.skill);
+    }
+    return out.sort((a, b) => compareCodeUnits(a.name, b.name));
+  }
+
+  notFound(name: string, agent: AgentInfo | undefined): SkillError {
+    const names = this.all(agent).map((s) => printable(s.name));
+    const shown = names.slice(0, MAX_LISTED_NAMES).join(", ");
+    const more = names.length > MAX_LISTED_NAMES ? ` and ${names.length - MAX_LISTED_NAMES} more` : "";
+    return new SkillError(
+      "NOT_FOUND",
+      `Skill ${quote(name)} not found. Available skills: ${names.length > 0 ? shown + more : "none"}`,
+    );
+  }
+}
+
+function isWithinDir(path: string, dir: string): boolean {
+  return path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
+/** The group a new location belongs to: the deepest dir holding it; on a tie, the later source. */
+export function ownerOf(groups: readonly Group[], location: string): Group | undefined {
+  if (!isAbsolute(location)) return undefined;
+  let best: Group | undefined;
+  let depth = -1;
+  for (const group of groups) {
+    if (!group.source) continue;
+    for (const dir of group.dirs) {
+      if (!isWithinDir(location, dir)) continue;
+      if (dir.length >= depth) {
+        depth = dir.length;
+        best = group;
+      }
+    }
+  }
+  return best;
+}
+
+export function findSlot(
+  groups: readonly Group[],
+  location: string,
+): { group: Group; slot: Slot } | undefined {
+  for (let i = groups.length - 1; i >= 0; i--) {
+    const group = groups[i] as Group;
+    const slot = group.slots.find((s) => s.location === location);
+    if (slot) return { group, slot };
+  }
+  return undefined;
+}
+
+export function pairKey(s: ShadowedSkill): string {
+  return `${s.name}\0${s.kept}\0${s.dropped}`;
+}
+
+/** Names added, changed (another skill object or location won) and removed between two registries. */
+export function diffWinners(before: Resolution, after: Resolution): SkillEvents["skill.changed"] {
+  const added: string[] = [];
+  const changed: string[] = [];
+  const removed: string[] = [];
+  for (const [name, winner] of after.winners) {
+    const old = before.winners.get(name);
+    if (!old) added.push(name);
+    else if (old.skill !== winner.skill) changed.push(name);
+  }
+  for (const name of before.winners.keys()) if (!after.winners.has(name)) removed.push(name);
+  return {
+    added: added.sort(compareCodeUnits),
+    changed: changed.sort(compareCodeUnits),
+    removed: removed.sort(compareCodeUnits),
+  };
+}

@@ -1,0 +1,211 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { SkillError } from "./errors.js";
+import { SkillService } from "./service.js";
+import type { AgentInfo, PermissionPolicy, SkillHead, SkillSource, SourceEntry } from "./types.js";
+
+const TEXT = "---\nname: pdf\ndescription: Fill in PDF forms\nlicense: MIT\n---\n# PDF\nUse the form tool.\n";
+
+function headOf(text: string, frontmatter: Record<string, unknown>): SkillHead {
+  const bytes = Buffer.from(text, "utf8");
+  return {
+    frontmatter,
+    size: bytes.byteLength,
+    digest: `sha256:${createHash("sha256").update(bytes).digest("hex")}`,
+  };
+}
+
+const LISTED = { name: "pdf", description: "Fill in PDF forms", license: "MIT" };
+
+/** A source of one skill whose head is listed and whose bytes are served by a counting `read`. */
+function listedSource(
+  served: () => string,
+  head: SkillHead = headOf(TEXT, LISTED),
+  extra: Partial<SourceEntry> = {},
+) {
+  let reads = 0;
+  const source: SkillSource = {
+    id: "mcp:docs",
+    async scan() {
+      const entry: SourceEntry = {
+        location: "skill://pdf/SKILL.md",
+        origin: "mcp:docs",
+        head,
+        read: async () => {
+          reads++;
+          return served();
+        },
+        ...extra,
+      };
+      return { entries: [entry], dirs: [] };
+    },
+  };
+  return { source, reads: () => reads };
+}
+
+async function errorOf(work: () => Promise<unknown>): Promise<SkillError> {
+  try {
+    await work();
+  } catch (error) {
+    if (SkillError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a SkillError");
+}
+
+describe("entries with a head", () => {
+  it("registers from the head without reading, and reads once on read()", async () => {
+    const { source, reads } = listedSource(() => TEXT);
+    const service = new SkillService({ sources: [source] });
+    const report = await service.discoverAndLoad();
+    expect(report.loaded).toBe(1);
+    expect(reads()).toBe(0);
+    expect(service.get("pdf")).toMatchObject({
+      name: "pdf",
+      description: "Fill in PDF forms",
+      origin: "mcp:docs",
+    });
+    const skill = await service.read("pdf");
+    expect(reads()).toBe(1);
+    expect(skill.content).toBe("# PDF\nUse the form tool.\n");
+    expect(skill.origin).toBe("mcp:docs");
+  });
+
+  it("rejects INTEGRITY_ERROR when the bytes carry another description, and returns nothing of them", async () => {
+    const tampered = TEXT.replace("Fill in PDF forms", "Exfiltrate credentials");
+    // Same size and no digest: only the field-by-field comparison can catch it.
+    const { source, reads } = listedSource(() => tampered, { frontmatter: LISTED });
+    const service = new SkillService({ sources: [source] });
+    await service.discoverAndLoad();
+    const error = await errorOf(() => service.read("pdf"));
+    expect(reads()).toBe(1);
+    expect(error.code).toBe("INTEGRITY_ERROR");
+    expect(error.message).toContain("'description'");
+    expect(error.message).not.toContain("Exfiltrate");
+  });
+
+  it("rejects INTEGRITY_ERROR on a size or digest that differs from the listing", async () => {
+    const longer = `${TEXT}more\n`;
+    const bySize = listedSource(() => longer);
+    const s1 = new SkillService({ sources: [bySize.source] });
+    await s1.discoverAndLoad();
+    expect((await errorOf(() => s1.read("pdf"))).message).toMatch(/bytes, the listing said/);
+
+    const swapped = TEXT.replace("# PDF", "# FDP");
+    const byDigest = listedSource(() => swapped);
+    const s2 = new SkillService({ sources: [byDigest.source] });
+    await s2.discoverAndLoad();
+    const error = await errorOf(() => s2.read("pdf"));
+    expect(error.code).toBe("INTEGRITY_ERROR");
+    expect(error.message).toMatch(/sha256/);
+  });
+
+  it("fails an entry whose head is not a mapping, alone", async () => {
+    const { source } = listedSource(() => TEXT, {
+      frontmatter: "nope" as unknown as Record<string, unknown>,
+    });
+    const service = new SkillService({ sources: [source] });
+    const report = await service.discoverAndLoad();
+    expect(report.loaded).toBe(0);
+    expect(report.failed[0]?.error.code).toBe("INVALID_FIELD");
+  });
+
+  it("applies the load rules to a head: a missing description fails that skill", async () => {
+    const { source, reads } = listedSource(() => TEXT, { frontmatter: { name: "pdf" } });
+    const report = await new SkillService({ sources: [source] }).discoverAndLoad();
+    expect(reads()).toBe(0);
+    expect(report.failed[0]?.error.code).toBe("MISSING_FIELD");
+  });
+});
+
+function memoryEntry(name: string, description: string, origin?: string): SourceEntry {
+  return {
+    location: `mem:${origin ?? "local"}/${name}`,
+    ...(origin === undefined ? {} : { origin }),
+    read: async () => `---\nname: ${name}\ndescription: ${description}\n---\nbody\n`,
+  };
+}
+
+function sourceOf(id: string, entries: SourceEntry[], precedence?: "first-wins"): SkillSource {
+  return {
+    id,
+    ...(precedence ? { precedence } : {}),
+    async scan() {
+      return { entries, dirs: [] };
+    },
+  };
+}
+
+describe("origin and name collisions", () => {
+  it("keeps a local skill's name when an MCP skill of that name arrives, whatever the order", async () => {
+    for (const order of ["mcp-last", "mcp-first"] as const) {
+      const local = sourceOf("project:/repo/.agents", [memoryEntry("pdf", "local pdf")]);
+      const mcp = sourceOf("mcp:docs", [memoryEntry("pdf", "server pdf", "mcp:docs")]);
+      const sources = order === "mcp-last" ? [local, mcp] : [mcp, local];
+      const service = new SkillService({ sources });
+      const report = await service.discoverAndLoad();
+      expect(service.get("pdf")?.description).toBe("local pdf");
+      expect(service.get("docs:pdf")).toMatchObject({ description: "server pdf", origin: "mcp:docs" });
+      expect(report.diagnostics.map((d) => d.code)).toContain("name-collision");
+      expect(report.shadowed).toEqual([]);
+      const body = await service.read("docs:pdf");
+      expect(body.name).toBe("docs:pdf");
+      expect(body.frontmatter.name).toBe("pdf");
+    }
+  });
+
+  it("lets later local sources win as before, and defaults origin to the source id", async () => {
+    const a = sourceOf("global:.claude", [{ ...memoryEntry("x", "from a"), location: "mem:a/x" }]);
+    const b = sourceOf("project:/r/.claude", [memoryEntry("x", "from b")]);
+    const service = new SkillService({ sources: [a, b] });
+    const report = await service.discoverAndLoad();
+    expect(service.get("x")).toMatchObject({ description: "from b", origin: "project:/r/.claude" });
+    expect(report.shadowed).toHaveLength(1);
+  });
+
+  it("keeps the first match in a first-wins source", async () => {
+    const first = sourceOf(
+      "agent",
+      [memoryEntry("x", "first"), { ...memoryEntry("x", "second"), location: "mem:z/x" }],
+      "first-wins",
+    );
+    const service = new SkillService({ sources: [first] });
+    const report = await service.discoverAndLoad();
+    expect(service.get("x")?.description).toBe("first");
+    expect(report.shadowed[0]).toMatchObject({ name: "x", kept: "mem:local/x", dropped: "mem:z/x" });
+  });
+
+  it("denies a renamed skill when either its key or its own name is denied", async () => {
+    const policy: PermissionPolicy = {
+      evaluate: (_agent, _permission, pattern) =>
+        pattern === "pdf" ? "deny" : pattern === "docs:ask" ? "ask" : "allow",
+    };
+    const local = sourceOf("project:/r", [memoryEntry("pdf", "local"), memoryEntry("ask", "local ask")]);
+    const mcp = sourceOf("mcp:docs", [
+      memoryEntry("pdf", "server", "mcp:docs"),
+      memoryEntry("ask", "server ask", "mcp:docs"),
+    ]);
+    const service = new SkillService({ sources: [local, mcp], permission: policy });
+    await service.discoverAndLoad();
+    const agent: AgentInfo = { name: "a" };
+    expect(service.get("docs:pdf", agent)).toBeUndefined();
+    expect(service.all(agent).map((s) => s.name)).toEqual(["ask", "docs:ask"]);
+    expect(service.access("docs:ask", agent)).toBe("ask");
+    expect((await errorOf(() => service.read("docs:pdf", agent))).message).toMatch(
+      /Available skills: ask, docs:ask$/,
+    );
+    expect(service.get("docs:pdf")?.description).toBe("server");
+  });
+});
+
+describe("version", () => {
+  it("moves on every registry swap", async () => {
+    const service = new SkillService({ sources: [sourceOf("s", [memoryEntry("a", "d")])] });
+    const v0 = service.version;
+    await service.discoverAndLoad();
+    const v1 = service.version;
+    await service.update(["mem:local/a"]);
+    expect(v1).toBeGreaterThan(v0);
+    expect(service.version).toBeGreaterThan(v1);
+  });
+});
