@@ -6,8 +6,6 @@ import { diskSource, skillText, tempDir, writeTree } from "./__fixtures__/skills
 import { skillTools } from "./tools.js";
 
 const agent = { name: "build" };
-/** `SkillService.readFile` (contract 3) is what the file tool reads through. */
-const hasReadFile = typeof (SkillService.prototype as { readFile?: unknown }).readFile === "function";
 
 describe("skill { name, file }", () => {
   let root: string;
@@ -37,7 +35,7 @@ describe("skill { name, file }", () => {
     expect(result.text).toContain("Run `scripts/fill.py`.");
   });
 
-  it.runIf(hasReadFile)("gives a bundled file's text through SkillService.readFile", async () => {
+  it("gives a bundled file's text through SkillService.readFile", async () => {
     const t = await tools();
     expect(await t.call("skill", { name: "pdf", file: "scripts/fill.py" })).toEqual({
       text: "print('filled')\n",
@@ -45,14 +43,14 @@ describe("skill { name, file }", () => {
     });
   });
 
-  it.runIf(hasReadFile)("says a binary file is binary, with its size", async () => {
+  it("says a binary file is binary, with its size", async () => {
     expect(await (await tools()).call("skill", { name: "pdf", file: "logo.png" })).toEqual({
       text: '"logo.png" of the skill "pdf" is a binary file (12 bytes); it cannot be shown as text.',
       isError: false,
     });
   });
 
-  it.runIf(hasReadFile)("refuses a path outside the skill, and one it does not list, in words", async () => {
+  it("refuses a path outside the skill, and one it does not list, in words", async () => {
     const t = await tools();
     expect(await t.call("skill", { name: "pdf", file: "../secret.txt" })).toEqual({
       text: '"../secret.txt" is not a path inside the skill "pdf": give the file\'s path relative to the skill\'s folder, as the loaded skill lists it.',
@@ -63,19 +61,19 @@ describe("skill { name, file }", () => {
     expect(missing.text).toBe(
       'The skill "pdf" has no file "scripts/other.py"; its files include logo.png, reference.md, scripts/fill.py.',
     );
-    const leak = await t.call("skill", { name: "pdf", file: "leak.txt" });
-    expect(leak.isError).toBe(true);
-    expect(leak.text).not.toContain("outside the skill");
-  });
-
-  it("without SkillService.readFile, says why a file cannot be read", async () => {
-    class Older extends SkillService {
-      readonly readFile = undefined;
-    }
-    const t = await tools(new Older({ sources: [diskSource("project:/x", root, ["pdf"])] }));
-    expect(await t.call("skill", { name: "pdf", file: "reference.md" })).toEqual({
-      text: '"reference.md" of the skill "pdf" could not be read: Bundled files cannot be read: this @skill/core has no SkillService.readFile (update @skill/core)',
+    // A link out of the skill's folder is not one of its files.
+    expect(await t.call("skill", { name: "pdf", file: "leak.txt" })).toEqual({
+      text: 'The skill "pdf" has no file "leak.txt"; its files include logo.png, reference.md, scripts/fill.py.',
       isError: true,
     });
+  });
+
+  it("says a file over the size limit is too large, and reads nothing of it", async () => {
+    await writeTree(root, { "pdf/big.txt": "a".repeat(10 * 1024 * 1024 + 1) });
+    const result = await (await tools()).call("skill", { name: "pdf", file: "big.txt" });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(
+      /^"big\.txt" of the skill "pdf" is too large to read here \(.*10\.0 MiB.*\)\.$/,
+    );
   });
 });

@@ -11,7 +11,6 @@ import {
 } from "@skill/core";
 import { type CatalogResult, formatCatalog, formatSkillContent } from "@skill/format";
 import { changeNote, type Snapshot, snapshot } from "./changes.js";
-import { readSkillFile } from "./read-file.js";
 import { checkInput, DEFAULT_SEARCH_LIMIT, type JsonSchema, SEARCH_INPUT, SKILL_INPUT } from "./schema.js";
 import { similarNames } from "./similar.js";
 
@@ -415,7 +414,7 @@ class Tools implements SkillTools {
     const name = skill.name;
     let bytes: Uint8Array;
     try {
-      bytes = await readSkillFile(this.#service, name, path, this.#agent, ctx);
+      bytes = await this.#service.readFile(name, path, this.#agent, ctx);
     } catch (error) {
       const code = SkillError.isInstance(error) ? error.code : undefined;
       if (code === "ABORTED")
