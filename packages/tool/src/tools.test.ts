@@ -118,6 +118,19 @@ describe("skillTools: the skill tool", () => {
     expect(result).toEqual({ text: 'The skill "pdf" could not be loaded: disk on fire', isError: true });
   });
 
+  it("a cancelled call reads nothing and says so", async () => {
+    const service = await serviceOf(few);
+    const tools = skillTools(service, { agent });
+    const before = few.reads.get("pdf");
+    const controller = new AbortController();
+    controller.abort();
+    expect(await tools.call("skill", { name: "pdf" }, { signal: controller.signal })).toEqual({
+      text: 'Loading the skill "pdf" was cancelled.',
+      isError: true,
+    });
+    expect(few.reads.get("pdf")).toBe(before);
+  });
+
   it("refuses options that cannot work", () => {
     const service = new SkillService();
     for (const [options, field] of [

@@ -340,6 +340,12 @@ class Tools implements SkillTools {
     const file = checked.value.file as string | undefined;
     const skill = this.#loadableSkill(name);
     if (!skill) return this.#noSuchSkill(name);
+    // Already cancelled: read nothing (a source's read() would start before core sees the signal).
+    if (signal?.aborted) {
+      return fail(
+        `${file === undefined ? "Loading" : `Reading ${quoted(file)} of`} the skill ${quoted(name)} was cancelled.`,
+      );
+    }
     const refused = await this.#permit(skill);
     if (refused) return refused;
     const ctx: ScanContext = signal ? { signal } : {};
