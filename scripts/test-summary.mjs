@@ -14,6 +14,7 @@ const dirs = [
     existsSync(join(root, group)) ? readdirSync(join(root, group)).map((name) => join(group, name)) : [],
   ),
   "bench",
+  "examples",
 ];
 
 let passed = 0;

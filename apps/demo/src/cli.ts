@@ -111,7 +111,7 @@ function createProgram(setExit: (code: number) => void): Command {
     .addOption(
       new Option(
         "--rank <order>",
-        "who keeps descriptions under the budget: project, then user, then remote skills; or input order",
+        "who keeps descriptions under the budget: project, then configured paths, then user, then remote and MCP skills; or input order",
       )
         .choices(RANKS)
         .default("source"),
@@ -121,8 +121,17 @@ function createProgram(setExit: (code: number) => void): Command {
         .choices(["path", "file-url"])
         .default("path"),
     )
+    .option(
+      "--pin <name>",
+      "describe this skill in full before any other (repeatable; adds to config skills.pinned)",
+      collect,
+    )
+    .option(
+      "--search",
+      "print the catalog a harness's skill tool describes (no locations, tiered to the budget) and the skill_search definition it would send",
+    )
     .action(
-      action(async (ctx, opts: { style?: string; budget?: number; location?: string; rank?: string }) =>
+      action(async (ctx, opts: import("./commands/prompt.js").PromptOptions) =>
         (await import("./commands/prompt.js")).prompt(ctx, opts),
       ),
     );
@@ -203,11 +212,22 @@ function createProgram(setExit: (code: number) => void): Command {
     );
   program
     .command("serve-mcp")
-    .description("serve the skills this agent sees from here over MCP on stdio (SEP-2640)")
+    .description(
+      "serve the skills this agent sees from here over MCP on stdio (SEP-2640), or as tools with --tools",
+    )
     .option("--prefix <prefix>", "first segment of the skill:// URIs", "skills")
+    .option(
+      "--tools",
+      "serve the skill and skill_search tools instead (for MCP hosts that do not speak SEP-2640)",
+    )
+    .option(
+      "--pin <name>",
+      "with --tools: describe this skill in full before any other (repeatable)",
+      collect,
+    )
     .action(
       action(
-        async (ctx, opts: { prefix?: string }) =>
+        async (ctx, opts: { prefix?: string; tools?: boolean; pin?: string[] }) =>
           (await import("./commands/serve-mcp.js")).serveMcp(ctx, opts),
         "explicit-only",
       ),

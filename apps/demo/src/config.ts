@@ -8,7 +8,12 @@ import { UserError } from "./errors.js";
 
 /** `skill.config.json`, `opencode.jsonc` or `opencode.json`: the opencode shape. */
 export interface Config {
-  readonly skills: { readonly paths: readonly string[]; readonly urls: readonly string[] };
+  readonly skills: {
+    readonly paths: readonly string[];
+    readonly urls: readonly string[];
+    /** Skills every catalog describes in full before any other (`skill prompt`, `serve-mcp --tools`). */
+    readonly pinned: readonly string[];
+  };
   readonly permission?: PermissionConfig;
   readonly agent: Readonly<Record<string, { readonly permission?: PermissionConfig }>>;
   /** MCP servers whose skills are loaded too: command lines, started over stdio. */
@@ -33,7 +38,7 @@ export const CONFIG_FILE = "skill.config.json";
 export const CONFIG_FILES = [CONFIG_FILE, "opencode.jsonc", "opencode.json"] as const;
 /** A config larger than this is refused unread: a config is a few kilobytes. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
-const EMPTY: Config = { skills: { paths: [], urls: [] }, agent: {}, mcp: [], ignored: [] };
+const EMPTY: Config = { skills: { paths: [], urls: [], pinned: [] }, agent: {}, mcp: [], ignored: [] };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -80,12 +85,13 @@ export function parseConfig(value: unknown, file: string): Config {
   const ignored = unknownKeys(value, ["$schema", "skills", "permission", "agent", "mcp"], "");
   const skills = value.skills ?? {};
   if (!isRecord(skills)) throw new UserError(`${file}: 'skills' must be an object, found ${kind(skills)}`);
-  ignored.push(...unknownKeys(skills, ["paths", "urls"], "skills."));
+  ignored.push(...unknownKeys(skills, ["paths", "urls", "pinned"], "skills."));
   const base = dirname(file);
   const paths = stringList(skills.paths, "skills.paths", file).map((p) =>
     p.startsWith("~/") || p === "~" || isAbsolute(p) ? p : resolve(base, p),
   );
   const urls = stringList(skills.urls, "skills.urls", file);
+  const pinned = stringList(skills.pinned, "skills.pinned", file);
   for (const url of urls) {
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
       throw new UserError(`${file}: 'skills.urls' holds ${JSON.stringify(url)}, which is not an http(s) URL`);
@@ -105,7 +111,14 @@ export function parseConfig(value: unknown, file: string): Config {
   // A list of commands is ours; opencode's `mcp` is a map of server settings, not read here.
   const mcp = isRecord(value.mcp) ? [] : stringList(value.mcp, "mcp", file);
   if (isRecord(value.mcp)) ignored.push("mcp");
-  return { skills: { paths, urls }, agent, mcp, file, ignored, ...(rules ? { permission: rules } : {}) };
+  return {
+    skills: { paths, urls, pinned },
+    agent,
+    mcp,
+    file,
+    ignored,
+    ...(rules ? { permission: rules } : {}),
+  };
 }
 
 /**

@@ -147,6 +147,7 @@ describe("formatCatalog styles", () => {
         included: [],
         omitted: [],
         truncated: [],
+        nameOnly: [],
         hidden: [],
       });
       expect(formatCatalog([], { style, budget: 0 }).text).toBe("");
@@ -265,6 +266,7 @@ describe("formatCatalog budget", () => {
         included: [],
         omitted: ["pdf", "release-notes"],
         truncated: [],
+        nameOnly: [],
         hidden: [],
       });
     }

@@ -2,18 +2,19 @@ import { escapeXml, toOneLine } from "./escape.js";
 
 /**
  * One `<skill>` element, its children indented two spaces deeper than `indent`. A missing
- * description leaves out the `<description>` element.
+ * description leaves out the `<description>` element, a missing location the `<location>`.
  */
 export function skillElement(
   indent: string,
   name: string,
   description: string | undefined,
-  location: string,
+  location: string | undefined,
 ): string {
   const lines = [`${indent}<skill>`, `${indent}  <name>${escapeXml(name)}</name>`];
   if (description !== undefined)
     lines.push(`${indent}  <description>${escapeXml(description)}</description>`);
-  lines.push(`${indent}  <location>${escapeXml(location)}</location>`, `${indent}</skill>`);
+  if (location !== undefined) lines.push(`${indent}  <location>${escapeXml(location)}</location>`);
+  lines.push(`${indent}</skill>`);
   return lines.join("\n");
 }
 

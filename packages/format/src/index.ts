@@ -1,5 +1,5 @@
 export type { CatalogOptions, CatalogResult, CatalogStyle } from "./catalog.js";
-export { formatCatalog, MIN_DESCRIPTION_LENGTH, omittedNote } from "./catalog.js";
+export { formatCatalog, MIN_DESCRIPTION_LENGTH, nameOnlyNote, omittedNote } from "./catalog.js";
 export { escapeXml } from "./escape.js";
 export type { FmtOptions } from "./fmt.js";
 export { fmt } from "./fmt.js";

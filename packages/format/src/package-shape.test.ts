@@ -17,8 +17,17 @@ function exercise(api: Api): void {
     included: ["s1", "s2"],
     omitted: [],
     truncated: ["s2"],
+    nameOnly: ["s2"],
     hidden: [],
   });
+  expect(api.formatCatalog(skills, { style: "markdown", budget: 41, pinned: ["s2"] }).text).toBe(
+    "## Available Skills\n- **s1**\n- **s2**: d2",
+  );
+  expect(api.nameOnlyNote(2, "find")).toBe(
+    "2 skills are listed without their descriptions; use find to find one.",
+  );
+  expect(api.omittedNote(2, "find")).toBe("2 more skills are not listed here; use find to find one.");
+  expect(api.formatCatalog(skills, { location: false }).text).not.toContain("<location>");
   expect(api.formatCatalog(skills, { style: "json", locationStyle: "file-url" }).text).toContain(
     "file:///skills/s1/",
   );
@@ -44,6 +53,7 @@ describe("built package", () => {
       "fmt",
       "formatCatalog",
       "formatSkillContent",
+      "nameOnlyNote",
       "omittedNote",
     ];
     expect(Object.keys(await import(`${dist}index.js`)).sort()).toEqual(names);
