@@ -8,8 +8,6 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import {
   type AgentInfo,
   compareCodeUnits,
-  parseSkill,
-  readInside,
   resolveInside,
   type SkillMetadata,
   type SkillService,
@@ -71,7 +69,7 @@ interface ServedFile {
   readonly uri: string;
   /** Relative to the skill folder, `/`-separated, as `service.files` gives it; the SKILL.md file name for the skill file. */
   readonly rel: string;
-  /** The skill file itself, read through the registry's location rather than `readFile`. */
+  /** The skill file itself: `rel` is its own file name, and it is read as `readFile(name, "SKILL.md")`. */
   readonly skillFile: boolean;
 }
 
@@ -127,9 +125,9 @@ function checkCount(value: number | undefined, fallback: number, name: string): 
  * `skill://<prefix>/<name>/<file>`; its digest is the sha256 of the bytes `resources/read`
  * serves. The files of a skill are exactly those `service.files` lists (core's walker: no
  * nested skill's folder, no link that leaves the folder or leads into a nested skill, no
- * dot-files), read with `service.readFile`; SKILL.md is read from the registry's location
- * through core's safe reader and served only while it still parses to the registered
- * frontmatter. Skills that are not files (memory, MCP) are not served.
+ * dot-files), read with `service.readFile`; SKILL.md too, as the bytes `service.read` parses,
+ * so it is served only while it is still the registered skill. Skills that are not files
+ * (memory, MCP) are not served.
  *
  * Call it before `connect`: capabilities cannot change afterwards. It owns `resources/list`
  * and `resources/read`, so the server must not register other resources.
@@ -212,29 +210,13 @@ export function registerSkills(
     }
   }
 
-  /** Whether SKILL.md bytes are still the skill the registry holds: the same frontmatter, field by field. */
-  function stillRegistered(skill: SkillMetadata, bytes: Uint8Array): boolean {
-    try {
-      const parsed = parseSkill(Buffer.from(bytes).toString("utf8"), skill.location, {
-        maxBytes: Number.POSITIVE_INFINITY,
-        nameFallback: "folder",
-      });
-      return JSON.stringify(parsed.skill.frontmatter) === JSON.stringify(skill.frontmatter);
-    } catch {
-      return false;
-    }
-  }
-
   /** The bytes of a file, read through core now; `undefined` when core refuses or it is too large. */
   async function bytesOf(skill: SkillMetadata, file: ServedFile): Promise<Uint8Array | undefined> {
     try {
-      if (file.skillFile) {
-        // Core's safe reader: a SKILL.md swapped for a link out of the folder is refused, and one
-        // that no longer parses to the registered skill (a link to a nested skill) is not served.
-        const bytes = await readInside(dirname(skill.location), file.rel, { maxBytes: maxFileBytes });
-        return stillRegistered(skill, bytes) ? bytes : undefined;
-      }
-      const bytes = await service.readFile(skill.name, file.rel, agent);
+      // For SKILL.md, core gives the bytes `read` parses, verified the same way: a file that no
+      // longer parses to the registered skill (swapped for a link to a nested skill, or to
+      // anything else) is refused.
+      const bytes = await service.readFile(skill.name, file.skillFile ? SKILL_FILE : file.rel, agent);
       return bytes.byteLength > maxFileBytes ? undefined : bytes;
     } catch {
       return undefined;
