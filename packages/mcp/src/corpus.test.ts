@@ -55,7 +55,7 @@ afterAll(async () => {
 
 function portable(meta: SkillMetadata | undefined) {
   if (!meta) return meta;
-  const { location: _l, source: _s, ...rest } = meta;
+  const { location: _l, source: _s, origin: _o, ...rest } = meta;
   return rest;
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { SkillService } from "@skill/core";
+import { parseSkill, SkillError, SkillService } from "@skill/core";
 import { describe, expect, it } from "vitest";
 import { connect, skillMd } from "./__fixtures__/harness.js";
 import { ResourcesReadRequest, SkillsListRequest } from "./protocol.js";
@@ -10,11 +10,21 @@ function sha(text: string): string {
   return `sha256:${createHash("sha256").update(text).digest("hex")}`;
 }
 
+function frontmatterOf(text: string): Record<string, unknown> {
+  return { ...parseSkill(text, "skill://x/SKILL.md").skill.frontmatter };
+}
+
 interface Listing {
   readonly uri: string;
   readonly text: string;
   /** Digest to list for SKILL.md; default: the true one. `null`: no resources at all. */
   readonly digest?: string | null;
+  /** Size to list for SKILL.md; default: the true one. */
+  readonly size?: number;
+  /** Frontmatter to list; default: the text's own. `null`: none listed. */
+  readonly frontmatter?: Record<string, unknown> | null;
+  /** Digests to list for bundled files, by path; default: the true ones. */
+  readonly fileDigests?: Readonly<Record<string, string>>;
   readonly files?: Readonly<Record<string, string>>;
 }
 
@@ -29,7 +39,7 @@ function handWritten(
 ) {
   const server = new Server({ name: "liar", version: "1.0.0" }, { capabilities: { resources: {} } });
   const texts = new Map<string, string>();
-  const calls: { method: string; cursor?: string }[] = [];
+  const calls: { method: string; cursor?: string; uri?: string }[] = [];
   const never = new Promise<never>(() => {});
   for (const page of pages) {
     for (const l of page) {
@@ -48,15 +58,16 @@ function handWritten(
       return {
         skills: page.map((l) => ({
           uri: l.uri,
-          frontmatter: {},
+          ...(l.frontmatter === null ? {} : { frontmatter: l.frontmatter ?? frontmatterOf(l.text) }),
           ...(l.digest === null
             ? {}
             : {
                 resources: [
-                  { uri: l.uri, digest: l.digest ?? sha(l.text) },
+                  { uri: l.uri, digest: l.digest ?? sha(l.text), size: l.size ?? Buffer.byteLength(l.text) },
                   ...Object.entries(l.files ?? {}).map(([rel, text]) => ({
                     uri: l.uri.replace(/SKILL\.md$/, rel),
-                    digest: sha(text),
+                    digest: l.fileDigests?.[rel] ?? sha(text),
+                    size: Buffer.byteLength(text),
                   })),
                 ],
               }),
@@ -66,7 +77,7 @@ function handWritten(
     });
   }
   server.setRequestHandler(ResourcesReadRequest, async (request) => {
-    calls.push({ method: "resources/read" });
+    calls.push({ method: "resources/read", uri: request.params.uri });
     if (options.hangOn === "resources/read") return never;
     const text = texts.get(request.params.uri);
     if (text === undefined) throw new Error(`no ${request.params.uri}`);
@@ -95,33 +106,130 @@ const good = (name: string, prefix = "x"): Listing => ({
   text: skillMd(name, `The ${name} skill`),
 });
 
+const oneSegment: Listing = {
+  uri: "skill://pdf-processing/SKILL.md",
+  text: skillMd("pdf-processing", "The pdf-processing skill"),
+};
+
 describe("mcpSource against a hand-written server", () => {
-  it("fails a skill whose bytes do not match the listed digest with INTEGRITY_ERROR; the others load", async () => {
+  it("registers every listed skill without a read, and fails the read of one whose bytes do not match the listed digest", async () => {
+    // Contract 3: the listing is the head, so a lying digest is caught when the skill is read,
+    // not when the registry loads.
     const lie = { ...good("liar"), digest: sha("something else") };
-    const { service, report, close } = await load([[good("a"), lie, good("z")]]);
-    expect(service.all().map((s) => s.name)).toEqual(["a", "z"]);
-    expect(report.failed).toHaveLength(1);
-    expect(report.failed[0]?.path).toBe("skill://x/liar/SKILL.md");
-    expect(report.failed[0]?.error.code).toBe("INTEGRITY_ERROR");
-    expect(report.failed[0]?.error.message).toContain(sha("something else"));
-    expect(report.failed[0]?.error.message).toContain(sha(lie.text));
+    const { service, report, calls, close } = await load([[good("a"), lie, good("z")]]);
+    expect(report.failed).toEqual([]);
+    expect(service.all().map((s) => s.name)).toEqual(["a", "liar", "z"]);
+    expect(calls.filter((c) => c.method === "resources/read")).toEqual([]);
+    const error = await service.read("liar").catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "INTEGRITY_ERROR", path: "skill://x/liar/SKILL.md" });
+    expect((error as Error).message).toContain(sha("something else"));
+    expect((error as Error).message).toContain(sha(lie.text));
+    expect((await service.read("a")).content).toBe("# a\n\nSteps.\n");
     await close();
   });
 
-  it("fails a skill listed with a malformed digest", async () => {
-    const { report, close } = await load([[{ ...good("a"), digest: "md5:abc" }]]);
-    expect(report.failed.map((f) => f.error.code)).toEqual(["INTEGRITY_ERROR"]);
+  it("fails the read of a skill listed with a malformed digest", async () => {
+    const { service, report, close } = await load([[{ ...good("a"), digest: "md5:abc" }]]);
+    expect(report.failed).toEqual([]);
+    await expect(service.read("a")).rejects.toMatchObject({ code: "INTEGRITY_ERROR" });
+    await close();
+  });
+
+  it("fails the read of a skill whose bytes are not the listed size", async () => {
+    const { service, close } = await load([[{ ...good("a"), size: 3 }]]);
+    const error = await service.read("a").catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "INTEGRITY_ERROR" });
+    expect((error as Error).message).toMatch(/listed 3 bytes/);
+    await close();
+  });
+
+  it("fails the read of a skill whose frontmatter differs from the listed one, field by field", async () => {
+    const listed = { name: "a", description: "What the listing claims" };
+    const { service, report, close } = await load([[{ ...good("a"), frontmatter: listed }]]);
+    expect(report.failed).toEqual([]);
+    expect(service.get("a")?.description).toBe("What the listing claims");
+    const error = await service.read("a").catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "INTEGRITY_ERROR" });
+    expect((error as Error).message).toContain("'description'");
+    // The bytes name another skill while the listing (and the URI) say "a": the same failure.
+    const renamed: Listing = {
+      ...good("a"),
+      text: skillMd("b", "The a skill"),
+      frontmatter: { name: "a", description: "The a skill" },
+    };
+    const second = await load([[renamed]]);
+    await expect(second.service.read("a")).rejects.toMatchObject({ code: "INTEGRITY_ERROR" });
+    await second.close();
+    await close();
+  });
+
+  it("reads a listed file only when asked, verified against its listed digest", async () => {
+    const skill: Listing = {
+      ...good("a"),
+      files: { "ref.md": "r\n", "lie.md": "the truth\n" },
+      fileDigests: { "lie.md": sha("a lie\n") },
+    };
+    const { service, calls, close } = await load([[skill]]);
+    expect(await service.files("a")).toEqual(["lie.md", "ref.md"]);
+    expect(calls.filter((c) => c.method === "resources/read")).toEqual([]);
+    expect(Buffer.from(await service.readFile("a", "ref.md")).toString()).toBe("r\n");
+    expect(calls.filter((c) => c.method === "resources/read").map((c) => c.uri)).toEqual([
+      "skill://x/a/ref.md",
+    ]);
+    const error = await service.readFile("a", "lie.md").catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "INTEGRITY_ERROR", path: "skill://x/a/lie.md" });
+    expect((error as Error).message).toContain(sha("a lie\n"));
+    // A path the listing does not hold is never asked for.
+    await expect(service.readFile("a", "other.md")).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(service.readFile("a", "../b/SKILL.md")).rejects.toMatchObject({ code: "UNSAFE_PATH" });
+    expect(calls.filter((c) => c.method === "resources/read")).toHaveLength(2);
+    await close();
+  });
+
+  it("gives every entry the origin mcp:<label> of its source id", async () => {
+    const { server } = handWritten([[good("a")]]);
+    const { client, close } = await connect(server);
+    for (const [id, origin] of [
+      ["mcp:docs", "mcp:docs"],
+      ["docs", "mcp:docs"],
+      [undefined, "mcp:mcp"],
+    ] as const) {
+      const scan = await mcpSource(client, id === undefined ? {} : { id }).scan({});
+      expect(scan.entries.map((e) => e.origin)).toEqual([origin]);
+    }
+    const service = new SkillService({ sources: [mcpSource(client, { id: "mcp:docs" })] });
+    await service.discoverAndLoad();
+    expect(service.get("a")?.origin).toBe("mcp:docs");
+    await close();
+  });
+
+  it("accepts a one-segment skill URI", async () => {
+    const { service, report, close } = await load([[oneSegment]]);
+    expect(report.failed).toEqual([]);
+    expect(service.all().map((s) => [s.name, s.location])).toEqual([
+      ["pdf-processing", "skill://pdf-processing/SKILL.md"],
+    ]);
+    expect((await service.read("pdf-processing")).content).toBe("# pdf-processing\n\nSteps.\n");
+    await close();
+  });
+
+  it("reads a skill listed without frontmatter when the registry loads, its name unknown otherwise", async () => {
+    const { service, report, calls, close } = await load([[{ ...good("a"), frontmatter: null }]]);
+    expect(report.failed).toEqual([]);
+    expect(service.all().map((s) => s.name)).toEqual(["a"]);
+    expect(calls.filter((c) => c.method === "resources/read")).toHaveLength(1);
     await close();
   });
 
   it("fails a skill whose URI's last segment is not its frontmatter name", async () => {
     const mismatch: Listing = { uri: "skill://x/pdf/SKILL.md", text: skillMd("docx", "Says it is docx") };
-    const { service, report, close } = await load([[good("a"), mismatch]]);
+    const { service, report, calls, close } = await load([[good("a"), mismatch]]);
     expect(service.all().map((s) => s.name)).toEqual(["a"]);
     expect(report.failed).toHaveLength(1);
     expect(report.failed[0]?.path).toBe("skill://x/pdf/SKILL.md");
     expect(report.failed[0]?.error.code).toBe("INVALID_FIELD");
     expect(report.failed[0]?.error.message).toMatch(/names itself "docx".*"pdf"/);
+    expect(calls.filter((c) => c.method === "resources/read")).toEqual([]);
     await close();
   });
 
@@ -167,12 +275,16 @@ describe("mcpSource against a hand-written server", () => {
     await close();
   });
 
-  it("fails a skill whose resources/read never answers with REMOTE_ERROR after timeoutMs", async () => {
-    const { report, close } = await load([[good("a")]], { hangOn: "resources/read", timeoutMs: 200 });
-    expect(report.failed.map((f) => [f.path, f.error.code])).toEqual([
-      ["skill://x/a/SKILL.md", "REMOTE_ERROR"],
-    ]);
-    expect(report.failed[0]?.error.message).toContain("no answer within 200 ms");
+  it("fails the read of a skill whose resources/read never answers after timeoutMs", async () => {
+    const { service, report, close } = await load([[good("a")]], {
+      hangOn: "resources/read",
+      timeoutMs: 200,
+    });
+    expect(report.failed).toEqual([]); // loading asked for nothing
+    const error = await service.read("a").catch((e: unknown) => e);
+    expect(SkillError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain("no answer within 200 ms");
+    expect((error as SkillError).cause).toMatchObject({ code: "REMOTE_ERROR" });
     await close();
   });
 

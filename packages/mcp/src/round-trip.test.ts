@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
@@ -62,7 +62,12 @@ function sha(bytes: Uint8Array): string {
 /** Metadata as a client sees it: everything but where it came from. */
 function portable(meta: object | undefined) {
   if (!meta) return meta;
-  const { location: _l, source: _s, ...rest } = meta as { location: string; source?: string };
+  const {
+    location: _l,
+    source: _s,
+    origin: _o,
+    ...rest
+  } = meta as { location: string; source?: string; origin: string };
   return rest;
 }
 
@@ -95,10 +100,62 @@ describe("registerSkills + mcpSource over the SDK's in-memory transport", () => 
       const remote = client.get(skill.name);
       expect(remote?.location).toBe(`skill://skills/${skill.name}/SKILL.md`);
       expect(remote?.source).toBe("mcp:test");
+      expect(remote?.origin).toBe("mcp:test");
       expect(portable(remote)).toEqual(portable(skill));
       expect((await client.read(skill.name)).content).toBe((await served.read(skill.name)).content);
     }
     expect(client.get("beta")?.modelInvocable).toBe(false);
+    await close();
+  });
+
+  it("loads the registry with skills/list alone: no resources/read until a skill or file is read", async () => {
+    const server = new McpServer({ name: "t", version: "1.0.0" });
+    registerSkills(server, served);
+    const requests: string[] = [];
+    const { client: mcp, close } = await connect(server, requests);
+    const client = new SkillService({ sources: [mcpSource(mcp, { id: "mcp:test" })] });
+    const reads = () => requests.filter((m) => m === "resources/read").length;
+    const report = await client.discoverAndLoad();
+    expect(report.failed).toEqual([]);
+    expect(report.loaded).toBe(3);
+    expect(requests.filter((m) => m === "skills/list")).toHaveLength(1);
+    expect(reads()).toBe(0);
+    expect(await client.files("alpha", undefined, { limit: 100 })).toHaveLength(5);
+    expect(reads()).toBe(0);
+    expect((await client.read("alpha")).content).toBe((await served.read("alpha")).content);
+    expect(reads()).toBe(1);
+    const bytes = await client.readFile("alpha", "data/blob.bin");
+    expect(Buffer.from(bytes)).toEqual(Buffer.from(BINARY));
+    expect(reads()).toBe(2);
+    await close();
+  });
+
+  it("reads every bundled file back through readFile, byte for byte and verified", async () => {
+    const { client, close } = await serveAndLoad(new McpServer({ name: "t", version: "1.0.0" }));
+    for (const name of ["alpha", "nested"]) {
+      const dir = dirname(served.get(name)?.location ?? "");
+      for (const path of await client.files(name, undefined, { limit: 100 })) {
+        expect(Buffer.from(await client.readFile(name, path)), path).toEqual(readFileSync(join(dir, path)));
+      }
+    }
+    await expect(client.readFile("alpha", "nested/n.md")).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await close();
+  });
+
+  it("serves one-segment URIs with an empty prefix, and mcpSource reads them back", async () => {
+    const { client, source, report, close } = await serveAndLoad(
+      new McpServer({ name: "t", version: "1.0.0" }),
+      {
+        prefix: "",
+      },
+    );
+    expect(report.failed).toEqual([]);
+    expect((await source.scan({})).entries.map((e) => e.location)).toEqual([
+      "skill://alpha/SKILL.md",
+      "skill://beta/SKILL.md",
+      "skill://nested/SKILL.md",
+    ]);
+    expect((await client.read("beta")).content).toBe((await served.read("beta")).content);
     await close();
   });
 
@@ -253,5 +310,34 @@ describe("registerSkills + mcpSource over the SDK's in-memory transport", () => 
     const server = new McpServer({ name: "t", version: "1.0.0" });
     server.registerResource("x", "file:///x", {}, async () => ({ contents: [] }));
     expect(() => registerSkills(server, served)).toThrow(/resources\/read|resources\/list/);
+  });
+});
+
+describe("registerSkills digests", () => {
+  it("hashes a file again when it changes on disk, and serves what it lists", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "skill-mcp-edit-"));
+    try {
+      await writeTree(dir, { "edit/SKILL.md": skillMd("edit", "Edited later"), "edit/notes.md": "v1\n" });
+      const service = new SkillService({ sources: [pathSource("p", [join(dir, "edit/SKILL.md")])] });
+      await service.discoverAndLoad();
+      const server = new McpServer({ name: "t", version: "1.0.0" });
+      registerSkills(server, service);
+      const { client, close } = await connect(server);
+      const digestOf = async () => {
+        const list = (await client.request({ method: "skills/list", params: {} }, anyResult)) as {
+          skills: { resources: { uri: string; digest: string }[] }[];
+        };
+        return list.skills[0]?.resources.find((r) => r.uri.endsWith("/notes.md"))?.digest;
+      };
+      expect(await digestOf()).toBe(sha(Buffer.from("v1\n")));
+      expect(await digestOf()).toBe(sha(Buffer.from("v1\n")));
+      await writeFile(join(dir, "edit/notes.md"), "version two\n");
+      expect(await digestOf()).toBe(sha(Buffer.from("version two\n")));
+      const read = await client.readResource({ uri: "skill://skills/edit/notes.md" });
+      expect(read.contents[0]).toMatchObject({ text: "version two\n" });
+      await close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

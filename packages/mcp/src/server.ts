@@ -1,20 +1,17 @@
 import { isUtf8 } from "node:buffer";
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  openSync,
-  readFileSync,
-  realpathSync,
-  type Stats,
-  statSync,
-} from "node:fs";
-import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { statSync } from "node:fs";
+import { basename, dirname, isAbsolute } from "node:path";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { type AgentInfo, compareCodeUnits, type SkillMetadata, type SkillService } from "@skill/core";
+import {
+  type AgentInfo,
+  compareCodeUnits,
+  resolveInside,
+  type SkillMetadata,
+  type SkillService,
+} from "@skill/core";
 import {
   DIRECTORY_MIME_TYPE,
   DirectoryReadRequest,
@@ -41,11 +38,14 @@ export type McpServerLike = Server | McpServer;
 export interface RegisterSkillsOptions {
   /** The agent whose permissions apply: only what `service.all(agent)` shows is served. */
   readonly agent?: AgentInfo;
-  /** First URI segment, `skill://<prefix>/<name>/<file>` (default `skills`). */
+  /**
+   * First URI segments, `skill://<prefix>/<name>/<file>` (default `skills`); `""` serves
+   * one-segment URIs, `skill://<name>/<file>`.
+   */
   readonly prefix?: string;
   /** Entries per page of `skills/list`, `resources/list` and `resources/directory/read` (default 50). */
   readonly pageSize?: number;
-  /** Bundled files served per skill, at most (default 1,000). */
+  /** Bundled files served per skill, at most (default 511: with SKILL.md, SEP-2640's 512 resources). */
   readonly maxFiles?: number;
   /** Largest file served, in bytes (default 10 MiB); larger files are left out. */
   readonly maxFileBytes?: number;
@@ -53,9 +53,9 @@ export interface RegisterSkillsOptions {
 
 const DEFAULT_PREFIX = "skills";
 const DEFAULT_PAGE_SIZE = 50;
-const DEFAULT_MAX_FILES = 1_000;
+const DEFAULT_MAX_FILES = 511;
 const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
-const PREFIX_PATTERN = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
+const PREFIX_PATTERN = /^([A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*)?$/;
 const METHODS = [
   "skills/list",
   "skills/get",
@@ -64,28 +64,25 @@ const METHODS = [
   "resources/directory/read",
 ] as const;
 
-/** One file served: its URI, the path inside the skill folder, and where it is read from. */
+/** One file served: its URI and its path as the skill lists it. */
 interface ServedFile {
   readonly uri: string;
-  /** Relative to the skill folder, `/`-separated; `SKILL.md` for the skill file. */
+  /** Relative to the skill folder, `/`-separated, as `service.files` gives it; the SKILL.md file name for the skill file. */
   readonly rel: string;
-  /** The real path read (symlinks resolved, checked to lie inside the skill folder). */
-  readonly path: string;
+  /** The skill file itself: `rel` is its own file name, and it is read as `readFile(name, "SKILL.md")`. */
+  readonly skillFile: boolean;
 }
 
-interface Served {
-  readonly bytes: Uint8Array;
+/** What is known of a file's bytes, valid while its stat key holds. */
+interface Described {
+  readonly key: string;
   readonly digest: string;
+  readonly size: number;
   readonly text: boolean;
 }
 
 function invalid(message: string): McpError {
   return new McpError(INVALID_PARAMS, message);
-}
-
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel);
 }
 
 /** A cursor is an offset into a sorted listing, opaque to clients. */
@@ -126,10 +123,11 @@ function checkCount(value: number | undefined, fallback: number, name: string): 
  * Only what `service.all(agent)` shows is served; a skill the agent may not see answers
  * exactly as an unknown URI. Every file of a skill is a resource
  * `skill://<prefix>/<name>/<file>`; its digest is the sha256 of the bytes `resources/read`
- * serves: SKILL.md and bundled files as they are on disk. Only files of the skill folder
- * (as `service.files` lists them, symlinks resolved and kept inside the folder) are served;
- * a nested skill's folder belongs to that skill, not to its parent. Skills that are not
- * files (memory, MCP) are not served.
+ * serves. The files of a skill are exactly those `service.files` lists (core's walker: no
+ * nested skill's folder, no link that leaves the folder or leads into a nested skill, no
+ * dot-files), read with `service.readFile`; SKILL.md too, as the bytes `service.read` parses,
+ * so it is served only while it is still the registered skill. Skills that are not files
+ * (memory, MCP) are not served.
  *
  * Call it before `connect`: capabilities cannot change afterwards. It owns `resources/list`
  * and `resources/read`, so the server must not register other resources.
@@ -147,22 +145,25 @@ export function registerSkills(
   const low: Server =
     "server" in server && typeof server.server === "object" ? server.server : (server as Server);
   const prefix = options.prefix ?? DEFAULT_PREFIX;
-  if (!PREFIX_PATTERN.test(prefix)) {
+  if (typeof prefix !== "string" || !PREFIX_PATTERN.test(prefix)) {
     throw new TypeError(
-      `registerSkills: prefix must be URI path segments of letters, digits and . _ ~ - (found ${JSON.stringify(prefix)})`,
+      `registerSkills: prefix must be URI path segments of letters, digits and . _ ~ -, or "" (found ${JSON.stringify(prefix)})`,
     );
   }
   const agent = options.agent;
   const pageSize = checkCount(options.pageSize, DEFAULT_PAGE_SIZE, "pageSize");
   const maxFiles = checkCount(options.maxFiles, DEFAULT_MAX_FILES, "maxFiles");
   const maxFileBytes = checkCount(options.maxFileBytes, DEFAULT_MAX_FILE_BYTES, "maxFileBytes");
-  const base = `${SKILL_SCHEME}${prefix}/`;
-  const digests = new Map<string, { key: string; digest: string; text: boolean }>();
+  const base = prefix === "" ? SKILL_SCHEME : `${SKILL_SCHEME}${prefix}/`;
+  // Digests by absolute path: a listing hashes a file once while its stat key holds. Only
+  // digests are kept; every byte served is read through core, at the time it is served.
+  const digests = new Map<string, Described>();
 
   for (const method of METHODS) low.assertCanSetRequestHandler(method);
   low.registerCapabilities({ resources: {}, extensions: { [SKILLS_EXTENSION_ID]: { directoryRead: true } } });
 
   const folderUri = (name: string) => `${base}${encodeURIComponent(name)}`;
+  const skillUri = (skill: SkillMetadata) => `${folderUri(skill.name)}/${SKILL_FILE}`;
 
   function servable(): SkillMetadata[] {
     return service.all(agent).filter((s) => isAbsolute(s.location));
@@ -173,108 +174,117 @@ export function registerSkills(
     if (!uri.startsWith(base)) return undefined;
     const name = decodeSegment(uri.slice(base.length).split("/")[0] ?? "");
     const skill = service.get(name, agent);
-    if (!skill || !isAbsolute(skill.location) || !uri.startsWith(`${folderUri(skill.name)}`))
-      return undefined;
-    return skill;
+    if (!skill || !isAbsolute(skill.location)) return undefined;
+    const folder = folderUri(skill.name);
+    return uri === folder || uri.startsWith(`${folder}/`) ? skill : undefined;
   }
 
-  function real(path: string): string | undefined {
-    try {
-      return realpathSync(path);
-    } catch {
-      return undefined;
-    }
+  function skillFile(skill: SkillMetadata): ServedFile {
+    return { uri: skillUri(skill), rel: basename(skill.location), skillFile: true };
   }
 
+  /** SKILL.md, then the bundled files `service.files` lists, at most `maxFiles`. */
   async function filesOf(skill: SkillMetadata): Promise<ServedFile[]> {
-    const dir = dirname(skill.location);
     let rels: string[];
     try {
       rels = await service.files(skill.name, agent, { limit: maxFiles });
     } catch {
       return []; // the skill went away or became hidden since it was listed
     }
-    const nested = rels
-      .filter((r) => r.endsWith(`/${SKILL_FILE}`))
-      .map((r) => r.slice(0, -SKILL_FILE.length));
-    const root = real(dir) ?? dir;
-    const files: ServedFile[] = [skillFile(skill)];
-    for (const rel of rels) {
-      if (nested.some((n) => rel.startsWith(n))) continue;
-      const path = real(join(dir, rel));
-      if (path === undefined || !inside(root, path)) continue;
-      files.push({ uri: `${folderUri(skill.name)}/${encodePath(rel)}`, rel, path });
-    }
-    return files;
+    const folder = folderUri(skill.name);
+    return [
+      skillFile(skill),
+      ...rels.map((rel) => ({ uri: `${folder}/${encodePath(rel)}`, rel, skillFile: false })),
+    ];
   }
 
-  function skillFile(skill: SkillMetadata): ServedFile {
-    return { uri: `${folderUri(skill.name)}/${SKILL_FILE}`, rel: SKILL_FILE, path: skill.location };
-  }
-
-  function cacheKey(stats: Stats): string {
-    return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
-  }
-
-  // Synchronous reads: a page of skills costs thousands of tiny file operations, and one
-  // thread-pool round trip each would make a listing take seconds. Handlers yield between skills.
-  function serve(file: ServedFile): Served | undefined {
-    let fd: number;
+  /** The stat key of a listed file, for the digest cache; `undefined` when it is gone or too large. */
+  function statKey(skill: SkillMetadata, file: ServedFile): { path: string; key: string } | undefined {
     try {
-      // Non-blocking open: a FIFO swapped in for a file must not hang the server.
-      fd = openSync(file.path, constants.O_RDONLY | constants.O_NONBLOCK);
-    } catch {
-      return undefined;
-    }
-    try {
-      const stats = fstatSync(fd);
+      const path = resolveInside(dirname(skill.location), file.rel);
+      const stats = statSync(path);
       if (!stats.isFile() || stats.size > maxFileBytes) return undefined;
-      const bytes = new Uint8Array(readFileSync(fd));
-      const key = cacheKey(stats);
-      const cached = digests.get(file.path);
-      if (cached?.key === key) return { bytes, digest: cached.digest, text: cached.text };
-      const served = { bytes, digest: sha256Digest(bytes), text: isUtf8(bytes) };
-      digests.set(file.path, { key, digest: served.digest, text: served.text });
-      return served;
+      return { path, key: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}` };
     } catch {
       return undefined;
-    } finally {
-      closeSync(fd);
     }
+  }
+
+  /** The bytes of a file, read through core now; `undefined` when core refuses or it is too large. */
+  async function bytesOf(skill: SkillMetadata, file: ServedFile): Promise<Uint8Array | undefined> {
+    try {
+      // For SKILL.md, core gives the bytes `read` parses, verified the same way: a file that no
+      // longer parses to the registered skill (swapped for a link to a nested skill, or to
+      // anything else) is refused.
+      const bytes = await service.readFile(skill.name, file.skillFile ? SKILL_FILE : file.rel, agent);
+      return bytes.byteLength > maxFileBytes ? undefined : bytes;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Reads a file through core and refreshes its digest; the stat key is taken before the read. */
+  async function serve(
+    skill: SkillMetadata,
+    file: ServedFile,
+  ): Promise<{ bytes: Uint8Array; described: Described } | undefined> {
+    const stat = statKey(skill, file);
+    if (!stat) return undefined;
+    const bytes = await bytesOf(skill, file);
+    if (!bytes) return undefined;
+    const described: Described = {
+      key: stat.key,
+      digest: sha256Digest(bytes),
+      size: bytes.byteLength,
+      text: isUtf8(bytes),
+    };
+    digests.set(stat.path, described);
+    return { bytes, described };
   }
 
   /** Digest, size and text-ness; the bytes are read only when the digest cache is stale. */
-  function describeFile(file: ServedFile): (SkillResourceRef & { text: boolean }) | undefined {
-    let stats: Stats;
-    try {
-      stats = statSync(file.path);
-    } catch {
-      return undefined;
-    }
-    if (!stats.isFile() || stats.size > maxFileBytes) return undefined;
-    const cached = digests.get(file.path);
-    const info = cached?.key === cacheKey(stats) ? cached : serve(file);
-    if (!info) return undefined;
-    const mimeType = mimeTypeOf(file.rel, info.text);
-    return { uri: file.uri, digest: info.digest, mimeType, size: stats.size, text: info.text };
+  async function describeFile(skill: SkillMetadata, file: ServedFile): Promise<Described | undefined> {
+    const stat = statKey(skill, file);
+    if (!stat) return undefined;
+    const cached = digests.get(stat.path);
+    if (cached?.key === stat.key) return cached;
+    return (await serve(skill, file))?.described;
   }
 
-  async function entryOf(skill: SkillMetadata): Promise<SkillEntry> {
-    const resources: SkillResourceRef[] = [];
+  /**
+   * Every servable file of a skill with what is known of its bytes, SKILL.md first;
+   * `undefined` when SKILL.md itself cannot be served (changed, gone, refused).
+   */
+  async function describedFiles(
+    skill: SkillMetadata,
+  ): Promise<{ file: ServedFile; info: Described }[] | undefined> {
+    const out: { file: ServedFile; info: Described }[] = [];
     for (const file of await filesOf(skill)) {
-      const ref = describeFile(file);
-      if (!ref) continue;
-      const { text: _text, ...plain } = ref;
-      resources.push(plain);
+      const info = await describeFile(skill, file);
+      if (info) out.push({ file, info });
+      else if (file.skillFile) return undefined;
     }
-    return { uri: `${folderUri(skill.name)}/${SKILL_FILE}`, frontmatter: skill.frontmatter, resources };
+    return out.length === 0 ? undefined : out;
+  }
+
+  async function entryOf(skill: SkillMetadata): Promise<SkillEntry | undefined> {
+    const files = await describedFiles(skill);
+    if (!files) return undefined;
+    const resources: SkillResourceRef[] = files.map(({ file, info }) => ({
+      uri: file.uri,
+      digest: info.digest,
+      mimeType: mimeTypeOf(file.rel, info.text),
+      size: info.size,
+    }));
+    return { uri: skillUri(skill), frontmatter: skill.frontmatter, resources };
   }
 
   low.setRequestHandler(SkillsListRequest, async (request) => {
     const { items, ...rest } = page(servable(), request.params?.cursor, pageSize);
     const skills: SkillEntry[] = [];
     for (const skill of items) {
-      skills.push(await entryOf(skill));
+      const entry = await entryOf(skill);
+      if (entry) skills.push(entry);
       await yieldToEventLoop();
     }
     return { skills, ...rest };
@@ -283,23 +293,22 @@ export function registerSkills(
   low.setRequestHandler(SkillsGetRequest, async (request) => {
     const uri = request.params.uri;
     const skill = skillOf(uri);
-    if (!skill || uri !== `${folderUri(skill.name)}/${SKILL_FILE}`) throw invalid(`Unknown skill: ${uri}`);
-    return { skill: await entryOf(skill) };
+    const entry = skill && uri === skillUri(skill) ? await entryOf(skill) : undefined;
+    if (!entry) throw invalid(`Unknown skill: ${uri}`);
+    return { skill: entry };
   });
 
   low.setRequestHandler(ResourcesListRequest, async (request) => {
     const all: { uri: string; name: string; mimeType: string; size: number; description?: string }[] = [];
     for (const skill of servable()) {
       await yieldToEventLoop();
-      for (const file of await filesOf(skill)) {
-        const ref = describeFile(file);
-        if (!ref) continue;
+      for (const { file, info } of (await describedFiles(skill)) ?? []) {
         all.push({
-          uri: ref.uri,
-          name: file.rel === SKILL_FILE ? skill.name : `${skill.name}/${file.rel}`,
-          mimeType: ref.mimeType ?? "application/octet-stream",
-          size: ref.size ?? 0,
-          ...(file.rel === SKILL_FILE ? { description: skill.description } : {}),
+          uri: file.uri,
+          name: file.skillFile ? skill.name : `${skill.name}/${file.rel}`,
+          mimeType: mimeTypeOf(file.rel, info.text),
+          size: info.size,
+          ...(file.skillFile ? { description: skill.description } : {}),
         });
       }
     }
@@ -312,17 +321,18 @@ export function registerSkills(
     const skill = skillOf(uri);
     const file = !skill
       ? undefined
-      : uri === skillFile(skill).uri
+      : uri === skillUri(skill)
         ? skillFile(skill)
         : (await filesOf(skill)).find((f) => f.uri === uri);
-    const served = file ? serve(file) : undefined;
+    const served = skill && file ? await serve(skill, file) : undefined;
     if (!file || !served) throw invalid(`Unknown resource: ${uri}`);
-    const mimeType = mimeTypeOf(file.rel, served.text);
+    const { bytes, described } = served;
+    const mimeType = mimeTypeOf(file.rel, described.text);
     return {
       contents: [
-        served.text
-          ? { uri, mimeType, text: Buffer.from(served.bytes).toString("utf8") }
-          : { uri, mimeType, blob: Buffer.from(served.bytes).toString("base64") },
+        described.text
+          ? { uri, mimeType, text: Buffer.from(bytes).toString("utf8") }
+          : { uri, mimeType, blob: Buffer.from(bytes).toString("base64") },
       ],
     };
   });
@@ -337,16 +347,16 @@ export function registerSkills(
     const rel = dir === "" ? "" : `${dir.split("/").map(decodeSegment).join("/")}/`;
     const children = new Map<string, { uri: string; name: string; mimeType: string }>();
     for (const file of await filesOf(skill)) {
-      if (!file.rel.startsWith(rel)) continue;
-      const rest = file.rel.slice(rel.length);
+      const path = file.skillFile ? SKILL_FILE : file.rel;
+      if (!path.startsWith(rel)) continue;
+      const rest = path.slice(rel.length);
       const slash = rest.indexOf("/");
       const name = slash === -1 ? rest : rest.slice(0, slash);
       if (children.has(name)) continue;
-      const child = `${folder}/${encodePath(rel + name)}`;
       children.set(name, {
-        uri: child,
+        uri: `${folder}/${encodePath(rel + name)}`,
         name,
-        mimeType: slash === -1 ? mimeTypeOf(file.rel, true) : DIRECTORY_MIME_TYPE,
+        mimeType: slash === -1 ? mimeTypeOf(path, true) : DIRECTORY_MIME_TYPE,
       });
     }
     if (children.size === 0) throw invalid(`Unknown directory: ${request.params.uri}`);

@@ -1,11 +1,13 @@
 import {
   compareCodeUnits,
   type Diagnostic,
+  originLabel,
   parseSkill,
   printable,
   quote,
   type ScanContext,
   SkillError,
+  type SkillHead,
   type SkillSource,
   type SourceEntry,
 } from "@skill/core";
@@ -49,13 +51,23 @@ export interface McpSourceOptions {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_PAGES = 100;
 
+/** A resource as listed: what its bytes must be. */
+interface ListedResource {
+  readonly uri: string;
+  readonly digest?: string;
+  /** Bytes, when the listing gave a whole number >= 0. */
+  readonly size?: number;
+}
+
 interface Listed {
   readonly uri: string;
   /** The folder URI: the skill URI without `/SKILL.md`. */
   readonly folder: string;
   /** The decoded last path segment before SKILL.md: what the frontmatter name must be. */
   readonly segment: string;
-  readonly resources?: readonly { readonly uri: string; readonly digest?: string }[];
+  /** The listed frontmatter, when it is a mapping: the skill registers from it without a read. */
+  readonly frontmatter?: Readonly<Record<string, unknown>>;
+  readonly resources?: readonly ListedResource[];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -83,13 +95,19 @@ function combine(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortS
 
 /**
  * A {@link SkillSource} over a connected MCP client: the skills the server lists with
- * `skills/list` (SEP-2640), each read with `resources/read` when the registry loads it and
- * checked against the digest the listing gave.
+ * `skills/list` (SEP-2640). Nothing is read ahead of need: each entry carries a `head` from
+ * the listing (frontmatter, and the digest and size of SKILL.md), so loading the registry
+ * costs the listing alone; `SkillService.read` fetches SKILL.md with `resources/read` and
+ * `SkillService.readFile` a listed file, each checked against what the listing said.
  *
- * - A digest mismatch fails that skill with `INTEGRITY_ERROR`; the others load.
- * - The last URI path segment before `SKILL.md` must equal the frontmatter `name`, else
- *   the skill fails with `INVALID_FIELD`.
- * - A skill listed without `resources` loads, with a warning (nothing to verify, no files).
+ * - Every entry has `origin: "mcp:<label>"`, the label of the source id (`mcp:docs` → `docs`).
+ * - Bytes that do not match the listed digest or size, or SKILL.md whose frontmatter differs
+ *   from the listed one, reject `INTEGRITY_ERROR` when read; the registry keeps the skill.
+ * - The last URI path segment before `SKILL.md` must equal the frontmatter `name`, else the
+ *   skill fails with `INVALID_FIELD`. A one-segment URI (`skill://pdf/SKILL.md`) is valid.
+ * - A skill listed without a frontmatter mapping is read when the registry loads (its name
+ *   is not known otherwise); one listed without `resources` loads with a warning (nothing to
+ *   verify, no files).
  * - Nested skills: a `SKILL.md` among another skill's resources is never loaded from that
  *   listing, and the files of its folder are not the parent's files; a nested skill the
  *   server lists itself loads as its own skill.
@@ -105,6 +123,7 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
   const id = options.id ?? "mcp";
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+  const origin = `mcp:${originLabel(id)}`;
 
   async function call(
     method: string,
@@ -223,17 +242,23 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
     const folder = uri.slice(0, -`/${SKILL_FILE}`.length);
     const segments = folder.slice(SKILL_SCHEME.length).split("/");
     const last = segments[segments.length - 1] ?? "";
-    if (segments.length < 2 || last === "" || segments.some((s) => s === "." || s === "..")) {
+    if (segments.some((s) => s === "" || s === "." || s === "..")) {
       diagnostics.push(
         diagnostic(
           "mcp-invalid-entry",
-          `${id}: skill URI ${quote(uri)} has no skill folder (expected skill://<prefix>/<name>/SKILL.md); it was skipped`,
+          `${id}: skill URI ${quote(uri)} has no skill folder (expected skill://<name>/SKILL.md or skill://<prefix>/<name>/SKILL.md); it was skipped`,
           uri,
         ),
       );
       return undefined;
     }
     const record = raw as Record<string, unknown>;
+    const listed = {
+      uri,
+      folder,
+      segment: decodeSegment(last),
+      ...(isRecord(record.frontmatter) ? { frontmatter: record.frontmatter } : {}),
+    };
     if (!Array.isArray(record.resources)) {
       diagnostics.push(
         diagnostic(
@@ -242,19 +267,24 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
           uri,
         ),
       );
-      return { uri, folder, segment: decodeSegment(last) };
+      return listed;
     }
-    const resources: { uri: string; digest?: string }[] = [];
+    const resources: ListedResource[] = [];
     for (const r of record.resources) {
       if (!isRecord(r) || typeof r.uri !== "string") continue;
-      resources.push(typeof r.digest === "string" ? { uri: r.uri, digest: r.digest } : { uri: r.uri });
+      resources.push({
+        uri: r.uri,
+        ...(typeof r.digest === "string" ? { digest: r.digest } : {}),
+        ...(typeof r.size === "number" && Number.isSafeInteger(r.size) && r.size >= 0
+          ? { size: r.size }
+          : {}),
+      });
     }
-    return { uri, folder, segment: decodeSegment(last), resources };
+    return { ...listed, resources };
   }
 
   function toEntry(skill: Listed, folders: ReadonlySet<string>): SourceEntry {
     const own = skill.resources?.find((r) => r.uri === skill.uri);
-    const digest = own?.digest;
     const prefix = `${skill.folder}/`;
     // Folders of other skills inside this one: listed skills, and SKILL.md files among the
     // resources. Their files belong to them, never to this skill.
@@ -271,40 +301,96 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       }
       return false;
     };
-    const files: string[] = [];
+    const files = new Map<string, ListedResource>();
     for (const r of skill.resources ?? []) {
       if (r.uri === skill.uri || !r.uri.startsWith(prefix) || nested(r.uri)) continue;
-      files.push(r.uri.slice(prefix.length).split("/").map(decodeSegment).join("/"));
+      files.set(r.uri.slice(prefix.length).split("/").map(decodeSegment).join("/"), r);
     }
-    const entry: SourceEntry = {
+
+    if (skill.frontmatter) {
+      const named = skill.frontmatter.name;
+      if (typeof named === "string" && named.trim() !== skill.segment) {
+        // Fails this skill alone when the registry loads it, without asking the server anything.
+        const error = nameMismatch(skill, named.trim());
+        return {
+          location: skill.uri,
+          origin,
+          read: async () => {
+            throw error;
+          },
+        };
+      }
+    }
+    const head: SkillHead | undefined = skill.frontmatter && {
+      frontmatter: skill.frontmatter,
+      ...(own?.digest !== undefined && DIGEST_PATTERN.test(own.digest) ? { digest: own.digest } : {}),
+      ...(own?.size === undefined ? {} : { size: own.size }),
+    };
+    return {
       location: skill.uri,
+      origin,
+      ...(head ? { head } : {}),
       read: async (ctx: ScanContext) => {
-        const signal = combine(options.signal, ctx.signal);
-        const bytes = await readResource(skill.uri, signal);
-        if (skill.resources) {
-          if (digest === undefined) {
-            ctx.logger?.warn(`${id}: ${skill.uri} is listed without a digest; it was loaded unchecked`, {
-              code: "mcp-no-digest",
-              path: skill.uri,
-              source: id,
-            });
-          } else {
-            const actual = sha256Digest(bytes);
-            if (!DIGEST_PATTERN.test(digest) || actual !== digest) {
-              throw new SkillError(
-                "INTEGRITY_ERROR",
-                `Digest mismatch for ${skill.uri}: ${id} listed ${quote(digest, 80)}, the bytes it served hash to ${actual}`,
-                { path: skill.uri },
-              );
-            }
-          }
-        }
-        checkName(skill, bytes);
+        const bytes = await readResource(skill.uri, combine(options.signal, ctx.signal));
+        // Without resources the listing promised nothing to check (reported at scan).
+        if (skill.resources) verify(skill.uri, bytes, own, ctx);
+        // With a head, core checks every frontmatter field against the listing (whose name
+        // was checked at scan): a name that differs is then the INTEGRITY_ERROR it is.
+        if (!head) checkName(skill, bytes);
         return bytes;
       },
-      listFiles: async () => [...files],
+      listFiles: async () => [...files.keys()],
+      readFile: async (path: string, ctx: ScanContext) => {
+        const listed = files.get(path);
+        if (!listed) {
+          throw new SkillError("NOT_FOUND", `${id}: ${skill.uri} lists no file ${quote(path)}`, { path });
+        }
+        const bytes = await readResource(listed.uri, combine(options.signal, ctx.signal));
+        verify(listed.uri, bytes, listed, ctx);
+        return bytes;
+      },
     };
-    return entry;
+  }
+
+  /** Bytes a server served, against what it listed for them: size, then digest. */
+  function verify(
+    uri: string,
+    bytes: Uint8Array,
+    listed: ListedResource | undefined,
+    ctx: ScanContext,
+  ): void {
+    if (listed?.size !== undefined && bytes.byteLength !== listed.size) {
+      throw new SkillError(
+        "INTEGRITY_ERROR",
+        `Size mismatch for ${uri}: ${id} listed ${listed.size} bytes, it served ${bytes.byteLength}`,
+        { path: uri },
+      );
+    }
+    const digest = listed?.digest;
+    if (digest === undefined) {
+      ctx.logger?.warn(`${id}: ${uri} is listed without a digest; it was read unchecked`, {
+        code: "mcp-no-digest",
+        path: uri,
+        source: id,
+      });
+      return;
+    }
+    const actual = sha256Digest(bytes);
+    if (!DIGEST_PATTERN.test(digest) || actual !== digest) {
+      throw new SkillError(
+        "INTEGRITY_ERROR",
+        `Digest mismatch for ${uri}: ${id} listed ${quote(digest, 80)}, the bytes it served hash to ${actual}`,
+        { path: uri },
+      );
+    }
+  }
+
+  function nameMismatch(skill: Listed, name: string): SkillError {
+    return new SkillError(
+      "INVALID_FIELD",
+      `Skill ${skill.uri} names itself ${quote(name)}: the last URI path segment before SKILL.md (${quote(skill.segment)}) must equal the frontmatter name`,
+      { path: skill.uri, field: "name" },
+    );
   }
 
   function checkName(skill: Listed, bytes: Uint8Array): void {
@@ -316,13 +402,7 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
     } catch {
       return; // the registry reports a file that does not parse, with its own rules
     }
-    if (name !== skill.segment) {
-      throw new SkillError(
-        "INVALID_FIELD",
-        `Skill ${skill.uri} names itself ${quote(name)}: the last URI path segment before SKILL.md (${quote(skill.segment)}) must equal the frontmatter name`,
-        { path: skill.uri, field: "name" },
-      );
-    }
+    if (name !== skill.segment) throw nameMismatch(skill, name);
   }
 
   async function readResource(uri: string, signal: AbortSignal | undefined): Promise<Uint8Array> {

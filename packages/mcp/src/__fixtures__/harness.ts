@@ -33,11 +33,25 @@ export function pathSource(id: string, paths: readonly string[]): SkillSource {
   };
 }
 
-/** A real SDK client connected to `server` through the SDK's in-memory transport. */
-export async function connect(server: Server | McpServer): Promise<{ client: Client; close(): Promise<void> }> {
+/**
+ * A real SDK client connected to `server` through the SDK's in-memory transport. `requests`,
+ * when given, receives the method of every request as the server receives it.
+ */
+export async function connect(
+  server: Server | McpServer,
+  requests?: string[],
+): Promise<{ client: Client; close(): Promise<void> }> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "test-client", version: "1.0.0" });
-  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  await server.connect(serverSide);
+  if (requests) {
+    const deliver = serverSide.onmessage;
+    serverSide.onmessage = (message, extra) => {
+      if ("method" in message && "id" in message) requests.push(message.method);
+      deliver?.(message, extra);
+    };
+  }
+  await client.connect(clientSide);
   return {
     client,
     async close() {
