@@ -102,6 +102,15 @@ describe("entries with a head", () => {
     expect(error.message).toMatch(/sha256/);
   });
 
+  it("passes a source's own failure on as it is, not as a change on disk", async () => {
+    const { source } = listedSource(() => {
+      throw new SkillError("REMOTE_ERROR", "Remote fetch failed: the server timed out");
+    });
+    const service = new SkillService({ sources: [source] });
+    await service.discoverAndLoad();
+    await expect(service.read("pdf")).rejects.toMatchObject({ code: "REMOTE_ERROR" });
+  });
+
   it("fails an entry whose head is not a mapping, alone", async () => {
     const { source } = listedSource(() => TEXT, {
       frontmatter: "nope" as unknown as Record<string, unknown>,

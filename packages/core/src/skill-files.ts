@@ -3,7 +3,7 @@ import { lstat, opendir, realpath, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { SKILL_FILE } from "./constants.js";
 import { describeKind, SkillError } from "./errors.js";
-import { isInside } from "./inside.js";
+import { isInside, resolveInside } from "./inside.js";
 import { compareCodeUnits } from "./text.js";
 import type { SkillFile } from "./types.js";
 
@@ -343,4 +343,46 @@ export async function skillFiles(dir: string, options: SkillFilesOptions = {}): 
   const entries = (await readFolder(walk, realRoot, base, true)) as Dirent[];
   if (!walk.done) await walkFolder(walk, entries, realRoot, "", 0, [realRoot], false);
   return walk.files;
+}
+
+/**
+ * Whether {@link skillFiles} of `dir` (default options) lists `path`, judged for that one path
+ * without listing the folder: `path` passes the lexical path rule (`UNSAFE_PATH` otherwise),
+ * no segment is a dot-entry or `node_modules`, no folder on the way (lexically, or where a
+ * link really leads) holds a nested skill's SKILL.md, its real path stays inside the folder
+ * and out of `.git`, and it is a regular file at most 16 folders deep. The count and size
+ * cuts of a listing are not applied. What `SkillService.readFile` checks a path with.
+ */
+export async function isSkillFile(dir: string, path: string): Promise<boolean> {
+  const base = resolve(dir);
+  const full = resolveInside(base, path);
+  const parts = full.slice(base.length + 1).split(sep);
+  if (parts.length > MAX_DEPTH + 1) return false;
+  if (parts.some((part) => part === ".git" || part.startsWith(".") || part === "node_modules")) return false;
+  let realRoot: string;
+  let real: string;
+  try {
+    realRoot = await realpath(base);
+    real = await realpath(full);
+    if (!(await stat(real)).isFile()) return false;
+  } catch {
+    return false;
+  }
+  if (!isInside(realRoot, real) || real === realRoot) return false;
+  const realParts = real.slice(realRoot.length + 1).split(sep);
+  if (realParts.includes(".git")) return false;
+  const holdsSkill = (folder: string) =>
+    lstat(join(folder, SKILL_FILE)).then(
+      (stats) => !stats.isDirectory(),
+      () => false,
+    );
+  for (const [top, segments] of [
+    [base, parts],
+    [realRoot, realParts],
+  ] as const) {
+    for (let i = 1; i < segments.length; i++) {
+      if (await holdsSkill(join(top, ...segments.slice(0, i)))) return false;
+    }
+  }
+  return true;
 }

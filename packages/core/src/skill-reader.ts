@@ -10,9 +10,16 @@ import { firstDifference } from "./json-value.js";
 import type { Winner } from "./precedence.js";
 import { decodeEntry, readSkillFile, tooLargeError } from "./read-file.js";
 import { readInside } from "./read-inside.js";
-import { skillFiles } from "./skill-files.js";
+import { isSkillFile, skillFiles } from "./skill-files.js";
 import type { ScanContext, SkillHead, SkillInfo } from "./types.js";
 
+/** Codes a source's `read` may fail with that `read` passes on as they are. */
+const SOURCE_FAILURES: ReadonlySet<string> = new Set([
+  "INTEGRITY_ERROR",
+  "REMOTE_ERROR",
+  "HTTP_ERROR",
+  "LIMIT_EXCEEDED",
+]);
 /** Files a skill has at most (SEP-2640's cap on resources per skill). */
 const MAX_SKILL_FILES = 512;
 
@@ -73,7 +80,8 @@ async function readVerified(
       : (await raceAbort(readSkillFile(location, loader.maxBytes), ctx.signal)).bytes;
   } catch (error) {
     if (isAbortOf(error, ctx.signal)) throw error;
-    if (SkillError.isInstance(error) && error.code === "INTEGRITY_ERROR") throw error;
+    // What a source says of its own failure (tampering, a server down) is not "changed on disk".
+    if (SkillError.isInstance(error) && SOURCE_FAILURES.has(error.code)) throw error;
     await loader.dropCached(head);
     throw changedOnDisk(key, location, toSkillError(error, location).message, error);
   }
@@ -154,15 +162,15 @@ export async function readBundled(
   const folder = folderOf(winner);
   // The lexical rule first, whatever the entry: `..` never reaches a source either.
   resolveInside(folder ?? "/", path);
-  const listed = await listBundled(winner, MAX_SKILL_FILES, ctx);
-  if (!listed.includes(path)) {
-    throw new SkillError(
-      "NOT_FOUND",
-      `Skill ${quote(winner.key)} has no file ${quote(path)}${listed.length > 0 ? ` (it has ${listed.length}: ${listed.slice(0, 5).join(", ")}${listed.length > 5 ? ", …" : ""})` : " (it bundles no files)"}`,
-      { path },
-    );
-  }
   const { entry } = winner;
+  const listed =
+    entry.listFiles || folder === undefined
+      ? (await listBundled(winner, MAX_SKILL_FILES, ctx)).includes(path)
+      : // One path judged by the walker's rules: a folder of thousands of files is not listed per read.
+        path !== SKILL_FILE && (await isSkillFile(folder, path));
+  if (!listed) {
+    throw new SkillError("NOT_FOUND", `Skill ${quote(winner.key)} has no file ${quote(path)}`, { path });
+  }
   if (entry.readFile) {
     const bytes = await raceAbort(entry.readFile(path, ctx), ctx.signal);
     if (!(bytes instanceof Uint8Array)) {
