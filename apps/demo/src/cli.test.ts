@@ -143,6 +143,15 @@ describe("skill show", () => {
     );
   });
 
+  it("says which skill a mistyped name may mean, in show, why and audit", async () => {
+    const show = await run([...base, "show", "pdf-tool"]);
+    expect(show.stderr).toContain('Skill "pdf-tool" not found. Did you mean "pdf-tools"?');
+    const why = await run([...base, "why", "git-helpr"]);
+    expect(why.stdout).toContain("Did you mean 'git-helper'?");
+    const audit = await run([...base, "audit", "comit-messages"]);
+    expect(audit.stderr).toContain('Did you mean "commit-messages"?');
+  });
+
   it("treats a skill denied to the agent as missing, and names no denied skill", async () => {
     const extra = join(project, ".agents/skills/internal-secrets");
     await mkdir(extra, { recursive: true });

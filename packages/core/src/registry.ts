@@ -2,6 +2,7 @@ import { isAbsolute, sep } from "node:path";
 import { failureDiagnostic } from "./entry-loader.js";
 import { printable, quote, SkillError } from "./errors.js";
 import { type Resolution, resolvePrecedence, type Slot, type Winner } from "./precedence.js";
+import { similarNames } from "./similar.js";
 import { compareCodeUnits } from "./text.js";
 import type {
   AgentInfo,
@@ -121,14 +122,21 @@ export class Lookups {
   }
 
   notFound(name: string, agent: AgentInfo | undefined): SkillError {
-    const names = this.all(agent).map((s) => printable(s.name));
+    const visible = this.all(agent).map((s) => s.name);
+    const names = visible.map((n) => printable(n));
     const shown = names.slice(0, MAX_LISTED_NAMES).join(", ");
     const more = names.length > MAX_LISTED_NAMES ? ` and ${names.length - MAX_LISTED_NAMES} more` : "";
     return new SkillError(
       "NOT_FOUND",
-      `Skill ${quote(name)} not found. Available skills: ${names.length > 0 ? shown + more : "none"}`,
+      `Skill ${quote(name)} not found.${didYouMean(name, visible)} Available skills: ${names.length > 0 ? shown + more : "none"}`,
     );
   }
+}
+
+/** ` Did you mean "pdf"?` when names the agent may see look like `name` (at most 3), else `""`. */
+export function didYouMean(name: string, visible: readonly string[]): string {
+  const similar = similarNames(name, visible).slice(0, 3);
+  return similar.length > 0 ? ` Did you mean ${similar.map((n) => quote(n)).join(", ")}?` : "";
 }
 
 function isWithinDir(path: string, dir: string): boolean {

@@ -8,11 +8,11 @@ import {
   type SkillMetadata,
   type SkillSearch,
   type SkillService,
+  similarNames,
 } from "@skill/core";
 import { type CatalogResult, formatCatalog, formatSkillContent } from "@skill/format";
 import { changeNote, type Snapshot, snapshot } from "./changes.js";
 import { checkInput, DEFAULT_SEARCH_LIMIT, type JsonSchema, SEARCH_INPUT, SKILL_INPUT } from "./schema.js";
-import { similarNames } from "./similar.js";
 
 /** The name of the tool that loads a skill. */
 export const SKILL_TOOL = "skill";

@@ -1,5 +1,5 @@
 import { basename, dirname } from "node:path";
-import { type LoadReport, printable, quote, SkillError, type SkillService } from "@skill/core";
+import { type LoadReport, printable, quote, SkillError, type SkillService, similarNames } from "@skill/core";
 import { formatSkillContent } from "@skill/format";
 import { type Context, createService } from "../context.js";
 import { capList, displayPath, printableText } from "../output.js";
@@ -37,12 +37,12 @@ export async function show(ctx: Context, name: string, options: { limit?: number
   } catch (error) {
     if (SkillError.isInstance(error) && error.code === "NOT_FOUND") {
       // Core lists the first 20 names; --verbose lists them all.
+      const visible = service.all(ctx.agent).map((s) => s.name);
+      const similar = similarNames(name, visible).slice(0, 3);
+      const hint = similar.length > 0 ? ` Did you mean ${similar.map((n) => quote(n)).join(", ")}?` : "";
       const message =
         service.get(name, ctx.agent) === undefined
-          ? `Skill ${quote(name)} not found. Available skills: ${capList(
-              service.all(ctx.agent).map((s) => s.name),
-              ctx.out.verbose,
-            )}`
+          ? `Skill ${quote(name)} not found.${hint} Available skills: ${capList(visible, ctx.out.verbose)}`
           : error.message;
       // No cause: this message replaces core's, whose stack --verbose would print again.
       throw new SkillError("NOT_FOUND", withFailure(message, name, report, service, ctx));

@@ -1,3 +1,4 @@
+import { printable, similarNames } from "@skill/core";
 import { type Context, createService, policy } from "../context.js";
 
 /** `skill why NAME --agent A`: the rule, and the layer it came from, that decides visibility. */
@@ -33,7 +34,17 @@ export async function why(ctx: Context, name: string): Promise<number> {
       `Deciding rule: ${rule.permission} ${JSON.stringify(rule.pattern)} → ${rule.action}  (from ${layer})`,
     );
   else out.line(`No rule matched '${name}'; the fallback is ${explanation.action}.`);
-  if (!skill)
-    out.line(c.dim(`(no skill named '${name}' is installed here; the rule above applies once one is)`));
+  if (!skill) {
+    const similar = similarNames(
+      name,
+      service.all(ctx.agent).map((s) => s.name),
+    ).slice(0, 3);
+    const hint = similar.length > 0 ? ` Did you mean ${similar.map((n) => `'${n}'`).join(", ")}?` : "";
+    out.line(
+      c.dim(
+        printable(`(no skill named '${name}' is installed here; the rule above applies once one is)${hint}`),
+      ),
+    );
+  }
   return 0;
 }

@@ -1,4 +1,4 @@
-import { compareCodeUnits } from "@skill/core";
+import { compareCodeUnits } from "./text.js";
 
 /** Most names a "similar:" list holds. */
 const MAX_SIMILAR = 5;
