@@ -227,6 +227,18 @@ describe("skill validate", () => {
     ]);
   });
 
+  it("judges a lower-case skill.md in a tree instead of saying no SKILL.md was found", async () => {
+    const dir = join(root, "lower", "skills");
+    await mkdir(join(dir, "notes"), { recursive: true });
+    await writeFile(join(dir, "notes", "skill.md"), "---\nname: notes\ndescription: d\n---\n");
+    const ref = await run([...base, "validate", "--target", "skills-ref", dir]);
+    expect(ref.stdout).not.toContain("no SKILL.md");
+    expect(ref.stdout).toContain("1 file checked for skills-ref: 1 clean");
+    expect(ref.code).toBe(0);
+    const spec = await run([...base, "validate", dir]);
+    expect(spec.stdout).toMatch(/skill\.md\s+warning\s+file-name-case/);
+  });
+
   it("resolves relative paths against where it runs", async () => {
     const { code, stdout } = await run(["validate", "project/.agents/skills/pdf-tools"], { cwd: root });
     expect(code).toBe(0);

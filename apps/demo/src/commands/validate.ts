@@ -1,8 +1,9 @@
 import { stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import {
   type Diagnostic,
   printable,
+  skillFiles,
   VALIDATION_TARGETS,
   type ValidationTarget,
   validateSkillFile,
@@ -48,7 +49,10 @@ async function filesFor(
           break;
         }
       }
-      const found = direct ? [direct] : await scanSkillFiles(path, { logger: ctx.logger });
+      let found = direct ? [direct] : await scanSkillFiles(path, { logger: ctx.logger });
+      // No SKILL.md: a lower-case skill.md is still a skill file to judge (skills-ref reads it,
+      // agents do not: validateSkillFile says so), not "nothing found".
+      if (found.length === 0) found = await lowerCaseSkillFiles(path);
       if (found.length === 0) empty.push(path);
       files.push(...found);
     } else {
@@ -56,6 +60,16 @@ async function filesFor(
     }
   }
   return [...new Set(files)];
+}
+
+/** Every `skill.md` (lower case) under `dir`, found with core's walker. */
+async function lowerCaseSkillFiles(dir: string): Promise<string[]> {
+  const files = await skillFiles(dir, {
+    nested: true,
+    limit: 10_000,
+    maxBytes: Number.POSITIVE_INFINITY,
+  }).catch(() => []);
+  return files.filter((f) => basename(f.path) === "skill.md").map((f) => join(dir, f.path));
 }
 
 /** `skill validate [PATH…]`: Agent Skills rules, `file:line rule message` per finding. */
