@@ -355,10 +355,18 @@ function lineAt(text: string, n: number): string {
 export function strictRejection(analysis: Analysis, location: string): SkillError | undefined {
   const errors = analysis.diagnostics.filter((d) => d.severity === "error");
   if (errors.length === 0) return undefined;
-  const field = errors[0]?.field;
+  const first = errors[0] as Diagnostic;
+  const field = first.field;
+  const more =
+    errors.length > 1
+      ? ` (and ${errors.length - 1} more: ${errors
+          .slice(1)
+          .map((d) => d.code)
+          .join(", ")})`
+      : "";
   return new SkillError(
     "INVALID_FIELD",
-    `Skill ${location} breaks the Agent Skills rules: ${errors.map((d) => d.code).join(", ")}`,
+    `Skill ${location} breaks the Agent Skills rules: ${first.code}: ${first.message}${more}`,
     { path: location, ...(field === undefined ? {} : { field }) },
   );
 }

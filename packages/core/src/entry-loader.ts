@@ -9,7 +9,7 @@ import {
 } from "./analyze.js";
 import { describeKind, SkillError } from "./errors.js";
 import type { HeadOrigin, Outcome, Slot } from "./precedence.js";
-import { decodeEntry, readSkillFileSync } from "./read-file.js";
+import { decodeEntry, READ_CODES, readSkillFileSync } from "./read-file.js";
 import type {
   Diagnostic,
   FileKey,
@@ -51,9 +51,15 @@ export function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The rule id of a failure: the ids `validateSkillFile` uses for the same failure. */
+function failureCode(error: SkillError): string {
+  if (error.code === "MISSING_FIELD" && error.field !== undefined) return `${error.field}-missing`;
+  return READ_CODES[error.code] ?? error.code.toLowerCase().replace(/_/g, "-");
+}
+
 export function failureDiagnostic(error: SkillError, path: string): Diagnostic {
   return {
-    code: error.code.toLowerCase().replace(/_/g, "-"),
+    code: failureCode(error),
     severity: "error",
     message: error.message,
     path,

@@ -273,7 +273,7 @@ describe("parseSkill", () => {
     );
     expect(error.code).toBe("INVALID_FIELD");
     expect(error.message).toBe(
-      `Skill ${LOC} breaks the Agent Skills rules: name-invalid-chars, name-mismatch`,
+      `Skill ${LOC} breaks the Agent Skills rules: name-invalid-chars: Field 'name' may hold only lowercase letters a-z, digits and hyphens, found "Other_Name" in ${LOC} (and 1 more: name-mismatch)`,
     );
     expect(
       parseSkill(skillText("name: test-skill\ndescription: d"), LOC, { lenient: false }).diagnostics,

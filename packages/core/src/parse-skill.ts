@@ -2,7 +2,14 @@ import { basename } from "node:path";
 import { type Analysis, analyzeSkill, strictRejection } from "./analyze.js";
 import { SKILL_FILE } from "./constants.js";
 import { quote, SkillError } from "./errors.js";
-import { checkMaxBytes, readError, readSkillFile, type SkillFileText, tooLargeError } from "./read-file.js";
+import {
+  checkMaxBytes,
+  READ_CODES,
+  readError,
+  readSkillFile,
+  type SkillFileText,
+  tooLargeError,
+} from "./read-file.js";
 import type { Diagnostic, ParsedSkill, ParseOptions, ValidateOptions } from "./types.js";
 
 function checkTextSize(text: string, location: string, maxBytes: number): void {
@@ -57,12 +64,6 @@ export async function loadSkillFile(path: string, options: ParseOptions = {}): P
     options.lenient ?? true,
   );
 }
-
-const READ_CODES: Readonly<Record<string, string>> = {
-  NOT_FOUND: "file-not-found",
-  READ_ERROR: "file-unreadable",
-  LIMIT_EXCEEDED: "file-too-large",
-};
 
 /**
  * Validates a SKILL.md file against the Agent Skills rules. Never throws for a bad file: a

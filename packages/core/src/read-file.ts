@@ -6,6 +6,13 @@ import { SkillError } from "./errors.js";
 import { frontmatterEndInBytes } from "./frontmatter.js";
 import { formatBytes } from "./text.js";
 
+/** Rule ids of a file that could not be read, by error code: one id for one failure everywhere. */
+export const READ_CODES: Readonly<Record<string, string>> = {
+  NOT_FOUND: "file-not-found",
+  READ_ERROR: "file-unreadable",
+  LIMIT_EXCEEDED: "file-too-large",
+};
+
 export function tooLargeError(location: string, size: number, maxBytes: number): SkillError {
   return new SkillError(
     "LIMIT_EXCEEDED",

@@ -146,7 +146,9 @@ describe("a denied skill is, for that agent, missing", () => {
 describe("did you mean", () => {
   it("names similar skills the agent may see, never a denied one", async () => {
     const typo = await errorOf(() => service.read("publik", review));
-    expect(typo.message).toBe('Skill "publik" not found. Did you mean "public"? Available skills: public, release-notes');
+    expect(typo.message).toBe(
+      'Skill "publik" not found. Did you mean "public"? Available skills: public, release-notes',
+    );
     const denied = await errorOf(() => service.read("internal-deploi", review));
     expect(denied.message).toBe('Skill "internal-deploi" not found. Available skills: public, release-notes');
   });

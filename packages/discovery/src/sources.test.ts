@@ -426,9 +426,12 @@ describe("agent presets", () => {
     ]);
   });
 
-  it("refuses an unknown preset", () => {
+  it("refuses an unknown preset with a SkillError naming the presets", () => {
     expect(() => discoveryRoots({ cwd: "/p", preset: "vscode" as "agents" })).toThrow(
-      'Unknown discovery preset "vscode"',
+      expect.objectContaining({
+        code: "INVALID_FIELD",
+        message: expect.stringMatching(/^Unknown discovery preset "vscode" \(expected one of: default, /),
+      }),
     );
   });
 });

@@ -6,6 +6,8 @@ import {
   type LoadRules,
   type Logger,
   noopLogger,
+  quote,
+  SkillError,
   type SkillSource,
   type SkippedPath,
 } from "@skill/core";
@@ -153,7 +155,11 @@ export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
   const logger = options.logger ?? noopLogger;
   const preset = options.preset ?? "default";
   if (!DISCOVERY_PRESETS.includes(preset)) {
-    throw new TypeError(`Unknown discovery preset ${JSON.stringify(options.preset)}`);
+    throw new SkillError(
+      "INVALID_FIELD",
+      `Unknown discovery preset ${quote(options.preset)} (expected one of: ${DISCOVERY_PRESETS.join(", ")})`,
+      { field: "preset" },
+    );
   }
   const levels = projectFolders(cwd, home, options.stopAt, logger);
   const at = (value: string) => resolvePath(value, cwd, home);

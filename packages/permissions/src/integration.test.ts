@@ -51,7 +51,7 @@ function listedIn(text: string): string[] {
 }
 
 describe("permissions through SkillService and @skill/format", () => {
-  it("hides denied skills from all(agent) and every catalog; all() still has them (issue 4)", async () => {
+  it("hides denied skills from all(agent) and every catalog; all() still has them", async () => {
     const s = await service();
     const visible = s.all(build);
     expect(visible.map((k) => k.name)).toEqual(["beta-tool", "pdf", "release-notes"]);

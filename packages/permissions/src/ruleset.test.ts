@@ -116,7 +116,7 @@ describe("fromConfig", () => {
 });
 
 describe("evaluate", () => {
-  it("lets the last matching rule win (issue 4)", () => {
+  it("lets the last matching rule win", () => {
     expect(evaluate("skill", "pdf", fromConfig({ "*": "deny", skill: "allow" })).action).toBe("allow");
     expect(evaluate("skill", "pdf", fromConfig({ skill: "allow", "*": "deny" })).action).toBe("deny");
   });

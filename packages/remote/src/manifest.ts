@@ -72,7 +72,10 @@ type EntryCheck =
 function checkFiles(raw: unknown): { files: string[] } | { reason: string; code: SkillErrorCode } {
   if (!Array.isArray(raw)) {
     return {
-      reason: `"files" must be a list of paths, found ${describeKind(raw)} ${quote(raw)}`,
+      reason:
+        raw === undefined
+          ? `"files" is missing (expected a list of paths, SKILL.md among them)`
+          : `"files" must be a list of paths, found ${describeKind(raw)} ${quote(raw)}`,
       code: raw === undefined ? "MISSING_FIELD" : "INVALID_FIELD",
     };
   }
