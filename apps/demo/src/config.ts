@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { type PermissionConfig, printable } from "@skill/core";
+import { type PermissionConfig, printable, similarNames } from "@skill/core";
 import { fromConfig } from "@skill/permissions";
 import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
 import { UserError } from "./errors.js";
@@ -267,6 +267,34 @@ export function mergeConfigs(levels: readonly ConfigLevel[]): Config {
     ),
     ...(last.file ? { file: last.file } : {}),
   };
+}
+
+/** Keys a config may hold, by the path of the object they sit in. */
+const KNOWN_KEYS: readonly (readonly [RegExp, readonly string[]])[] = [
+  [/^[^.]+$/, ["$schema", "skills", "permission", "agent", "mcp"]],
+  [/^skills\.[^.]+$/, ["paths", "urls", "pinned"]],
+  [/^agent\.[^.]+\.[^.]+$/, ["permission"]],
+];
+
+/**
+ * Ignored keys that look like a misspelt key of ours (`permision`, `skills.path`): said on
+ * every run, since a misspelt `permission` silently drops the rules it holds.
+ */
+export function misspeltKeyNotes(config: Config): string[] {
+  const notes: string[] = [];
+  for (const key of config.ignored) {
+    const level = KNOWN_KEYS.find(([where]) => where.test(key));
+    if (!level) continue;
+    const last = key.slice(key.lastIndexOf(".") + 1);
+    const [match] = similarNames(last, level[1]);
+    if (match !== undefined && match !== last) {
+      const fixed = key.slice(0, key.length - last.length) + match;
+      notes.push(
+        `${config.file ?? "config"}: unknown key '${printable(key)}' is ignored; did you mean '${fixed}'?`,
+      );
+    }
+  }
+  return notes;
 }
 
 /** The one line --verbose prints about keys a config holds that this CLI does not use. */

@@ -9,9 +9,17 @@ import {
   type DiscoveryPreset,
   findWorktreeRoot,
   foldersBetween,
+  isExternalDisabled,
 } from "@skill/discovery";
 import { defaultCacheDir } from "@skill/remote";
-import { type Config, type ConfigLevel, ignoredKeysNote, loadConfigLevels, mergeConfigs } from "./config.js";
+import {
+  type Config,
+  type ConfigLevel,
+  ignoredKeysNote,
+  loadConfigLevels,
+  mergeConfigs,
+  misspeltKeyNotes,
+} from "./config.js";
 import { UsageError, UserError } from "./errors.js";
 import { loadMcp, MCP_DEPTH_VARIABLE, type McpCommand, mcpSources } from "./mcp.js";
 import type { Output } from "./output.js";
@@ -199,6 +207,8 @@ export async function createContext(
     fields = fromLevels(levels, named, nested ? { ...options, mcp: [] } : options, here);
     usesMcp = fields.mcp.length > 0;
     noteServers(out, named, nested ? (options.mcp?.length ?? 0) : 0);
+    for (const level of levels)
+      for (const line of misspeltKeyNotes(level.config)) out.error(`skill: warning: ${line}`);
     const note = ignoredKeysNote(fields.config);
     if (note && out.verbose) out.error(`skill: warning: ${note}`);
     if (options.agent !== undefined && !(options.agent in fields.config.agent)) {
@@ -269,6 +279,24 @@ function noteServers(out: Output, named: readonly NamedServer[], droppedFlags: n
       `skill: not starting --mcp servers: this skill runs as an MCP server of another (${MCP_DEPTH_VARIABLE} is set)`,
     );
   }
+}
+
+/** Variables opencode reads that switch off the `.claude` and `.agents` folders. */
+const DISABLE_VARIABLES = [
+  "OPENCODE_DISABLE_EXTERNAL_SKILLS",
+  "OPENCODE_DISABLE_CLAUDE_CODE_SKILLS",
+  "OPENCODE_DISABLE_CLAUDE_CODE",
+] as const;
+
+/**
+ * One line saying which variable keeps whole skill folders out, when one does (the default and
+ * opencode presets honour them): otherwise hundreds of skills vanish without a word.
+ */
+export function disabledFoldersNote(ctx: Context): string | undefined {
+  if ((ctx.preset !== "default" && ctx.preset !== "opencode") || !isExternalDisabled(ctx.env))
+    return undefined;
+  const set = DISABLE_VARIABLES.filter((name) => ctx.env[name] !== undefined && ctx.env[name] !== "");
+  return `skill: note: ${set.map((n) => `${n}=${ctx.env[n]}`).join(", ")} is set, so the .claude and .agents skill folders are not read (unset it, or pass --preset agents to read them anyway)`;
 }
 
 export function discoveryOptions(ctx: Context): DiscoveryOptions {

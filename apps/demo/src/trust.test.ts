@@ -162,3 +162,20 @@ describe("terminal escapes from a checkout", () => {
     expect([result.stdout.includes("\u001b"), result.stdout.includes("\u0007")]).toEqual([false, false]);
   }, 30_000);
 });
+
+describe("what a newcomer is told", () => {
+  it("says which variable keeps the .claude and .agents folders out", async () => {
+    const quiet = await skillCli(["list"]);
+    expect(quiet.stderr).not.toContain("OPENCODE_DISABLE");
+    const result = await skillCli(["list"], repo, { OPENCODE_DISABLE_CLAUDE_CODE: "1" });
+    expect(result.stderr).toContain("OPENCODE_DISABLE_CLAUDE_CODE=1 is set, so the .claude and .agents skill folders are not read");
+    expect(result.stdout).not.toContain("pdf");
+  }, 30_000);
+
+  it("warns about a misspelt config key on every run, not only under --verbose", async () => {
+    await writeFile(join(repo, "opencode.json"), JSON.stringify({ permision: { skill: { "azure-*": "deny" } }, model: "x" }));
+    const result = await skillCli(["list"]);
+    expect(result.stderr).toContain("unknown key 'permision' is ignored; did you mean 'permission'?");
+    expect(result.stderr).not.toContain("'model'");
+  }, 30_000);
+});

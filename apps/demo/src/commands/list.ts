@@ -1,5 +1,5 @@
 import { printable } from "@skill/core";
-import { type Context, createService } from "../context.js";
+import { type Context, createService, disabledFoldersNote } from "../context.js";
 import { cut, cutStart, displayPath, fitWidth, plural, width } from "../output.js";
 
 /** `project:/abs/dir/.agents` → `project:.agents` (paths shown relative to cwd or home). */
@@ -66,6 +66,8 @@ function fitTable(
 export async function list(ctx: Context): Promise<number> {
   const service = createService(ctx);
   const report = await service.discoverAndLoad();
+  const disabled = disabledFoldersNote(ctx);
+  if (disabled) ctx.out.error(printable(disabled));
   const all = service.all();
   const visible = service.all(ctx.agent);
   const hidden = all.filter((s) => !visible.includes(s)).map((s) => s.name);
