@@ -233,6 +233,20 @@ function createProgram(setExit: (code: number) => void): Command {
       ),
     );
   program
+    .command("init <name>")
+    .description(
+      "create a new skill folder that passes validate --strict (default: the project's .agents/skills)",
+    )
+    .option("--description <text>", "what the skill does and when to use it")
+    .option("--dir <dir>", "the folder to create it in")
+    .action(
+      action(
+        async (ctx, name: string, opts: { description?: string; dir?: string }) =>
+          (await import("./commands/init.js")).init(ctx, name, opts),
+        "explicit-only",
+      ),
+    );
+  program
     .command("trust [dir]")
     .description(
       "let the MCP servers that configs in a folder (and below it) name start (default: this project's root)",

@@ -168,14 +168,36 @@ describe("what a newcomer is told", () => {
     const quiet = await skillCli(["list"]);
     expect(quiet.stderr).not.toContain("OPENCODE_DISABLE");
     const result = await skillCli(["list"], repo, { OPENCODE_DISABLE_CLAUDE_CODE: "1" });
-    expect(result.stderr).toContain("OPENCODE_DISABLE_CLAUDE_CODE=1 is set, so the .claude and .agents skill folders are not read");
+    expect(result.stderr).toContain(
+      "OPENCODE_DISABLE_CLAUDE_CODE=1 is set, so the .claude and .agents skill folders are not read",
+    );
     expect(result.stdout).not.toContain("pdf");
   }, 30_000);
 
   it("warns about a misspelt config key on every run, not only under --verbose", async () => {
-    await writeFile(join(repo, "opencode.json"), JSON.stringify({ permision: { skill: { "azure-*": "deny" } }, model: "x" }));
+    await writeFile(
+      join(repo, "opencode.json"),
+      JSON.stringify({ permision: { skill: { "azure-*": "deny" } }, model: "x" }),
+    );
     const result = await skillCli(["list"]);
     expect(result.stderr).toContain("unknown key 'permision' is ignored; did you mean 'permission'?");
     expect(result.stderr).not.toContain("'model'");
+  }, 30_000);
+});
+
+describe("skill init", () => {
+  it("creates a skill that validates strictly, in the project's .agents/skills, and never overwrites", async () => {
+    const made = await skillCli(["init", "release-notes", "--description", "Write release notes: from merged PRs"], join(repo, "src"));
+    expect(made.code).toBe(0);
+    const file = join(repo, ".agents", "skills", "release-notes", "SKILL.md");
+    expect(await readFile(file, "utf8")).toMatch(/^---\nname: release-notes\ndescription: "Write release notes: from merged PRs"\n---\n/);
+    const check = await skillCli(["validate", "--strict", join(repo, ".agents", "skills", "release-notes")]);
+    expect(check.code).toBe(0);
+    const again = await skillCli(["init", "release-notes"]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("already exists");
+    const bad = await skillCli(["init", "Bad_Name"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("lowercase");
   }, 30_000);
 });
