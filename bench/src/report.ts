@@ -111,6 +111,28 @@ export interface DoctorResults {
   readonly onePreset: ApproachStats;
 }
 
+/** @skill/search: times at `skills` skills (raw samples, ms) and recall over the request set. */
+export interface SearchResults {
+  readonly skills: number;
+  /** Real skills the recall is measured on, and requests with known answers. */
+  readonly catalog: number;
+  readonly requests: number;
+  /** The first `createSkillIndex` of each fresh process. */
+  readonly coldBuild: readonly number[];
+  /** Later builds in the same processes. */
+  readonly build: readonly number[];
+  /** `replace` with one skill changed. */
+  readonly replace: readonly number[];
+  /** One query of the request set. */
+  readonly query: readonly number[];
+  /** `loadSkillIndex` of the saved index, nothing changed. */
+  readonly load: readonly number[];
+  readonly recall: Readonly<
+    Record<"ours" | "substring" | "minisearch", { readonly at1: number; readonly at5: number }>
+  >;
+  readonly problem?: string;
+}
+
 export interface BenchResults {
   readonly command: string;
   readonly machine: Machine;
@@ -124,6 +146,7 @@ export interface BenchResults {
   readonly startup?: StartupResults;
   readonly pulls?: PullComparison;
   readonly doctor?: DoctorResults;
+  readonly search?: SearchResults;
   /** Why a part of the bench did not run, by part (`pulls`, `doctor`): the feature it needs is missing. */
   readonly unavailable?: Readonly<Record<string, string>>;
   /** `node --cpu-prof` runs of ours, one per size. */
@@ -483,6 +506,50 @@ function doctorSection(d: DoctorResults): string {
   ].join("\n");
 }
 
+function searchSection(r: SearchResults): string {
+  const pct = (n: number) => (Number.isFinite(n) ? `${(n * 100).toFixed(1)}%` : "–");
+  const row = (what: string, values: readonly number[]) => {
+    const d = distribution(values);
+    return [what, fineMs(d.median), fineMs(d.p90), fineMs(d.min), fineMs(d.max), int(d.n)];
+  };
+  const { ours, substring, minisearch } = r.recall;
+  return [
+    `\`@skill/search\` in fresh processes, on ${int(r.skills)} skills: the ${int(r.catalog)} real skills of \`packages/search/test/__fixtures__/catalog.json\`, then the same skills again under new names, each description with a seeded sentence added. Queries are the ${int(r.requests)} requests of \`requests.json\`.${r.problem ? ` **${r.problem}**` : ""}`,
+    "",
+    table(
+      ["what", "median ms", "p90 ms", "min ms", "max ms", "samples"],
+      ["l", "r", "r", "r", "r", "r"],
+      [
+        row("`createSkillIndex`, first in the process", r.coldBuild),
+        row("`createSkillIndex`, later", r.build),
+        row("`replace`, one skill changed", r.replace),
+        row("`search`, one request", r.query),
+        row("`loadSkillIndex` of the saved index, nothing changed", r.load),
+      ],
+    ),
+    "",
+    `Recall over the ${int(r.requests)} requests on the ${int(r.catalog)} real skills: a request counts at k when one of its expected skills is among the first k results. The requests were written, by hand and in a user's words, and committed before the index was tuned.`,
+    "",
+    table(
+      ["approach", "recall@1", "recall@5"],
+      ["l", "r", "r"],
+      [
+        ["ours (`createSkillIndex`, defaults)", pct(ours.at1), pct(ours.at5)],
+        [
+          "substring match (every query word of 3+ letters in name or description; most words first)",
+          pct(substring.at1),
+          pct(substring.at5),
+        ],
+        [
+          "MiniSearch untuned (name + description, default options)",
+          pct(minisearch.at1),
+          pct(minisearch.at5),
+        ],
+      ],
+    ),
+  ].join("\n");
+}
+
 /** File names of the charts written beside the report, relative to it. */
 export interface Charts {
   readonly scaling?: string;
@@ -648,6 +715,7 @@ export function renderReport(results: BenchResults, charts: Charts = {}): string
   if (results.startup) out.push("", "## Start-up: `skill list`", "", startupSection(results.startup));
   if (results.pulls) out.push("", "## Pulls: index v0.1 against v0.2", "", pullsSection(results.pulls));
   if (results.doctor) out.push("", "## `skill doctor`", "", doctorSection(results.doctor));
+  if (results.search) out.push("", "## Search", "", searchSection(results.search));
   if (results.remote) out.push("", "## Remote", "", remoteSection(results.remote));
   if (results.profiles && results.profiles.length > 0) {
     out.push("", "## Where ours spends its time");

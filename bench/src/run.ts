@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { urlToDirName } from "@skill/remote";
 import { crawlSkillFiles } from "./approaches/floor.js";
 import type { ApproachId } from "./approaches/registry.js";
+import type { SearchSamples } from "./approaches/search.js";
 import type { UpdateSamples } from "./approaches/update.js";
 import { interleave, mismatch, type Plan, type RunRecord, runChild } from "./harness.js";
 import { summarizeProfile } from "./profile.js";
@@ -30,6 +31,7 @@ import {
   type PullComparison,
   type RemoteResults,
   renderReport,
+  type SearchResults,
   type StartupResults,
 } from "./report.js";
 import { latencyChart, scalingChart } from "./svg.js";
@@ -61,7 +63,7 @@ const MIB = 1024 * 1024;
 const BIG_FILE_BYTES = 50 * MIB;
 const HUGE_FILE_BYTES = 200 * MIB;
 const LOCAL_APPROACHES: readonly {
-  readonly id: Exclude<ApproachId, "pull" | "sequential-fetch" | "update" | "startup" | "doctor">;
+  readonly id: Exclude<ApproachId, "pull" | "sequential-fetch" | "update" | "startup" | "doctor" | "search">;
   readonly label: string;
 }[] = [
   { id: "sync-floor", label: "synchronous floor (fdir sync + readFileSync + indexOf)" },
@@ -239,6 +241,54 @@ async function measureChanges(manifest: TreeManifest, size: string): Promise<Cha
   } finally {
     for (const [i, t] of targets.entries()) writeFileSync(t, originals[i] as Buffer);
   }
+}
+
+/** How @skill/search is measured: skills in the timed index, and repetitions inside each child. */
+export const SEARCH = { skills: 10_000, builds: 5, replaces: 50, queryRounds: 3 } as const;
+
+/** @skill/search in `runs` fresh processes (after the warm-ups): times at 10,000 skills, recall. */
+async function measureSearch(options: Options): Promise<SearchResults> {
+  log(`search: ${SEARCH.skills.toLocaleString("en-US")} skills, recall over the request set`);
+  const samples: SearchSamples[] = [];
+  try {
+    for (let round = 0; round < options.warmup + options.runs; round++) {
+      const result = await runChild({ approach: "search", input: { ...SEARCH, seed: options.seed } });
+      const s = result.samples as unknown as SearchSamples;
+      if (round >= options.warmup) samples.push(s);
+      log(
+        `  search ${round < options.warmup ? "warm-up" : `run ${round - options.warmup + 1}/${options.runs}`}: cold build ${s.coldBuild.toFixed(1)} ms, found ${result.found}`,
+      );
+      if (result.found !== SEARCH.skills) {
+        return searchResults(samples, `indexed ${result.found} skills, expected ${SEARCH.skills}`);
+      }
+    }
+    return searchResults(samples);
+  } catch (error) {
+    const problem = `the search child failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`;
+    log(`search: ${problem}`);
+    return searchResults(samples, problem);
+  }
+}
+
+function searchResults(samples: readonly SearchSamples[], problem?: string): SearchResults {
+  const first = samples[0];
+  return {
+    skills: SEARCH.skills,
+    catalog: first?.catalog ?? 0,
+    requests: first?.requests ?? 0,
+    coldBuild: samples.map((s) => s.coldBuild),
+    build: samples.flatMap((s) => s.build),
+    replace: samples.flatMap((s) => s.replace),
+    query: samples.flatMap((s) => s.query),
+    load: samples.flatMap((s) => s.load),
+    // The same numbers in every run: the request set and the catalog are fixed.
+    recall: first?.recall ?? {
+      ours: { at1: Number.NaN, at5: Number.NaN },
+      substring: { at1: Number.NaN, at5: Number.NaN },
+      minisearch: { at1: Number.NaN, at5: Number.NaN },
+    },
+    ...(problem ? { problem } : {}),
+  };
 }
 
 /** `compareAgents` (what `skill doctor` runs: every preset) against one preset's load, interleaved. */
@@ -556,6 +606,7 @@ async function main(): Promise<number> {
   const unavailable: Record<string, string> = {};
   let startup: StartupResults | undefined;
   let doctor: DoctorResults | undefined;
+  let search: SearchResults | undefined;
 
   if (options.local) {
     for (const { size, skills } of SIZES.filter((s) => s.size !== "L" || options.size === "L")) {
@@ -575,6 +626,7 @@ async function main(): Promise<number> {
       }
       if (size === "S") doctor = await measureDoctor(manifest, size, options);
     }
+    search = await measureSearch(options);
   }
   const measured = options.remote ? await measureRemote(options) : undefined;
   const remote = measured?.remote;
@@ -589,6 +641,7 @@ async function main(): Promise<number> {
     ...(changes.length > 0 ? { changes } : {}),
     ...(startup ? { startup } : {}),
     ...(doctor ? { doctor } : {}),
+    ...(search ? { search } : {}),
     ...(measured ? { pulls: measured.pulls } : {}),
     unavailable,
     ...(remote ? { remote } : {}),
@@ -625,6 +678,7 @@ async function main(): Promise<number> {
     ...(doctor
       ? [doctor.doctor, doctor.onePreset].map((a) => a.problem && `doctor ${a.id}: ${a.problem}`)
       : []),
+    ...(search?.problem ? [`search: ${search.problem}`] : []),
     ...(measured
       ? [measured.pulls.v2Cold, measured.pulls.v2Warm].map((a) => a.problem && `remote ${a.id}: ${a.problem}`)
       : []),
