@@ -1,6 +1,6 @@
 import { SkillError, type SkillMetadata } from "@skill/core";
 import { describe, expect, it } from "vitest";
-import { skill } from "./__fixtures__/skills.js";
+import { catalogSkills, skill } from "./__fixtures__/skills.js";
 import { createSkillIndex, DEFAULT_SEARCH_LIMIT, loadSkillIndex, MAX_SEARCH_LIMIT } from "./skill-index.js";
 
 const SKILLS: SkillMetadata[] = [
@@ -204,6 +204,16 @@ describe("replace", () => {
     expect(index.replace([])).toEqual({ added: 0, changed: 0, removed: 2 });
     expect(index.size).toBe(0);
     expect(index.search("alpha")).toEqual([]);
+  });
+
+  it("adds one by one exactly what a build indexes in one pass", () => {
+    const skills = catalogSkills().slice(0, 60);
+    const added = createSkillIndex([]);
+    added.replace(skills); // few enough to be added one by one
+    const built = createSkillIndex(skills);
+    for (const query of ["pdf", "review code", "test", "design system", "automation", "securty audit"]) {
+      expect(added.search(query, { limit: 30 }), query).toEqual(built.search(query, { limit: 30 }));
+    }
   });
 
   it("agrees with a fresh build after many rounds of small changes", () => {

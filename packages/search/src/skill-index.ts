@@ -242,9 +242,9 @@ class Index implements SkillIndex {
 
   /** Indexes `skills` from scratch, in one pass (much faster than adding them one by one). */
   rebuild(skills: Map<string, SkillMetadata>): this {
-    const { plain, vocabulary } = bulkIndex([...skills.values()].map(docOf));
-    this.#mini = MiniSearch.loadJS<Doc>(plain, miniSearchOptions);
-    this.#vocabulary = vocabulary;
+    const mini = new BulkMiniSearch([...skills.values()].map(docOf));
+    this.#mini = mini;
+    this.#vocabulary = mini.vocabulary;
     this.#held = skills;
     return this;
   }
@@ -273,68 +273,65 @@ class Index implements SkillIndex {
 const FIELDS = ["name", "description", "keywords"] as const;
 
 /**
- * MiniSearch's own serialized form of an index of `docs`, built in plain maps: adding 10,000
- * documents one by one walks the term tree once per word, this walks it once per distinct term.
- * The lengths and frequencies are the ones `MiniSearch#add` records, so later adds agree.
+ * A MiniSearch index of `docs` filled in one pass. Adding 10,000 documents one by one walks
+ * MiniSearch's term tree once per word; this counts terms in a hash map and inserts each
+ * distinct term into the tree once, through the index fields MiniSearch leaves `protected` for
+ * subclasses. Lengths and frequencies are the ones `MiniSearch#add` records, so later adds,
+ * removes and searches agree with it.
  */
-function bulkIndex(docs: readonly Doc[]): { plain: AsPlainObject; vocabulary: Set<string> } {
-  // term → per field: the documents holding it and how often, in document order.
-  const postings = new Map<string, { ids: number[]; counts: number[] }[]>();
-  const documentIds: Record<string, string> = {};
-  const fieldLength: Record<string, number[]> = {};
-  const totals = FIELDS.map(() => 0);
-  const counts = new Map<string, number>();
-  for (let shortId = 0; shortId < docs.length; shortId++) {
-    const doc = docs[shortId] as Doc;
-    documentIds[shortId] = doc.id;
-    const lengths: number[] = [];
-    for (let fieldId = 0; fieldId < FIELDS.length; fieldId++) {
-      const field = FIELDS[fieldId] as (typeof FIELDS)[number];
-      counts.clear();
-      for (const t of fieldTerms(doc[field], field)) counts.set(t, (counts.get(t) ?? 0) + 1);
-      lengths.push(counts.size);
-      totals[fieldId] = (totals[fieldId] as number) + counts.size;
-      for (const [t, count] of counts) {
-        let byField = postings.get(t);
-        if (byField === undefined) {
-          byField = [];
-          postings.set(t, byField);
+class BulkMiniSearch extends MiniSearch<Doc> {
+  constructor(docs: readonly Doc[]) {
+    super(miniSearchOptions);
+    // Per term and field: document → frequency, and the last document counted (documents come
+    // in order, so a repeat within one document is the only case that reads the map).
+    const postings = new Map<string, { frequencies: (Map<number, number> | undefined)[]; last: number[] }>();
+    const totals = FIELDS.map(() => 0);
+    for (let shortId = 0; shortId < docs.length; shortId++) {
+      const doc = docs[shortId] as Doc;
+      this._documentIds.set(shortId, doc.id);
+      this._idToShortId.set(doc.id, shortId);
+      const lengths: number[] = [];
+      for (const field of FIELDS) {
+        const fieldId = this._fieldIds[field] as number;
+        let distinct = 0;
+        for (const t of fieldTerms(doc[field], field)) {
+          let posting = postings.get(t);
+          if (posting === undefined) {
+            posting = { frequencies: [], last: [] };
+            postings.set(t, posting);
+          }
+          let frequencies = posting.frequencies[fieldId];
+          if (frequencies === undefined) {
+            frequencies = new Map();
+            posting.frequencies[fieldId] = frequencies;
+          }
+          if (posting.last[fieldId] === shortId) {
+            frequencies.set(shortId, (frequencies.get(shortId) as number) + 1);
+          } else {
+            frequencies.set(shortId, 1);
+            posting.last[fieldId] = shortId;
+            distinct++;
+          }
         }
-        let list = byField[fieldId];
-        if (list === undefined) {
-          list = { ids: [], counts: [] };
-          byField[fieldId] = list;
-        }
-        list.ids.push(shortId);
-        list.counts.push(count);
+        lengths[fieldId] = distinct;
+        totals[fieldId] = (totals[fieldId] as number) + distinct;
       }
+      this._fieldLength.set(shortId, lengths);
     }
-    fieldLength[shortId] = lengths;
+    for (const [t, posting] of postings) {
+      const byField = new Map<number, Map<number, number>>();
+      posting.frequencies.forEach((frequencies, fieldId) => {
+        if (frequencies !== undefined) byField.set(fieldId, frequencies);
+      });
+      this._index.set(t, byField);
+    }
+    this._documentCount = docs.length;
+    this._nextId = docs.length;
+    this._avgFieldLength = totals.map((total) => (docs.length === 0 ? 0 : total / docs.length));
+    this.vocabulary = new Set(postings.keys());
   }
-  const index: AsPlainObject["index"] = [];
-  for (const [t, byField] of postings) {
-    const entry: Record<string, Record<string, number>> = {};
-    byField.forEach((list, fieldId) => {
-      const frequencies: Record<string, number> = {};
-      for (let i = 0; i < list.ids.length; i++) frequencies[list.ids[i] as number] = list.counts[i] as number;
-      entry[fieldId] = frequencies;
-    });
-    index.push([t, entry]);
-  }
-  const count = docs.length;
-  const plain: AsPlainObject = {
-    documentCount: count,
-    nextId: count,
-    documentIds,
-    fieldIds: Object.fromEntries(FIELDS.map((field, fieldId) => [field, fieldId])),
-    fieldLength,
-    averageFieldLength: totals.map((total) => (count === 0 ? 0 : total / count)),
-    storedFields: {},
-    dirtCount: 0,
-    index,
-    serializationVersion: 2,
-  };
-  return { plain, vocabulary: new Set(postings.keys()) };
+
+  readonly vocabulary: Set<string>;
 }
 
 // Documents are removed, never discarded, so there is nothing to vacuum (MiniSearch's own
