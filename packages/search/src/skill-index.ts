@@ -28,7 +28,7 @@ export interface SkillIndexOptions {
    * Default 0.2.
    */
   readonly fuzzy?: number;
-  /** Let a query word of three letters or more match longer words it begins (`kube` → kubernetes). Default `true`. */
+  /** Let a query word of four letters or more match longer words it begins (`kube` → kubernetes). Default `true`. */
   readonly prefix?: boolean;
 }
 
@@ -180,19 +180,23 @@ class Index implements SkillIndex {
         boost: { ...boost },
         // A word the index knows is taken as meant; only unknown words are read as typos.
         fuzzy: (t) => (fuzzy > 0 && t.length >= 4 && !vocabulary.has(t) ? fuzzy : false),
-        prefix: (t) => prefix && t.length >= 3,
+        prefix: (t) => prefix && t.length >= 4,
         combineWith: "OR",
       });
     } catch {
       return [];
     }
-    const hits = results.map(
-      (r): SkillHit => ({
-        name: String(r.id),
-        score: Math.round(r.score * 1e6) / 1e6,
-        terms: r.queryTerms.map((t) => typed.get(t) ?? t),
-      }),
-    );
+    // MiniSearch sorts by score; only the first `limit`, and whatever ties the last of them,
+    // need a hit made and the name order applied.
+    const rounded = (score: number) => Math.round(score * 1e6) / 1e6;
+    const last = results[Math.min(limit, results.length) - 1];
+    const floor = last === undefined ? 0 : rounded(last.score);
+    const hits: SkillHit[] = [];
+    for (const r of results) {
+      const score = rounded(r.score);
+      if (score < floor) break;
+      hits.push({ name: String(r.id), score, terms: r.queryTerms.map((t) => typed.get(t) ?? t) });
+    }
     hits.sort((a, b) => b.score - a.score || compareCodeUnits(a.name, b.name));
     return hits.slice(0, limit);
   }
