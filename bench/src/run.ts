@@ -39,14 +39,14 @@ import { checkTargets, evaluateTargets, LIMITS, REFERENCE } from "./targets.js";
 import { DEFAULT_SEED, ensureTree, layoutOf, type TreeManifest } from "./tree.js";
 
 const USAGE = `Usage: pnpm bench [--size S|L] [--runs N] [--warmup N] [--seed N] [--delay MS]
-                  [--only local|remote] [--profile] [--check] [--note TEXT] [--out FILE]
+                  [--only local|remote|search] [--profile] [--check] [--note TEXT] [--out FILE]
 
   --size S|L     S: 100 and 1,000 skills (default); L adds 10,000 skills (~200,000 files)
   --runs N       measured runs per approach (default 5, at least 5 for the report)
   --warmup N     warm-up rounds, not counted (default 1)
   --seed N       tree generator seed (default ${DEFAULT_SEED})
   --delay MS     loopback server delay before every answer (default 20)
-  --only X       run only the local or only the remote benchmarks
+  --only X       run only the local, the remote or the search benchmarks (local includes search)
   --profile      profile ours at every size (done anyway when a load target is missed)
   --check        exit 1 when a target of the targets table is missed
   --note TEXT    a line for the report (e.g. "machine shared with other jobs")
@@ -105,8 +105,8 @@ function parseOptions(argv: readonly string[]) {
   };
   const size = values.size.toUpperCase();
   if (size !== "S" && size !== "L") throw new Error(`--size expects S or L, found ${values.size}`);
-  if (values.only !== undefined && values.only !== "local" && values.only !== "remote") {
-    throw new Error(`--only expects local or remote, found ${values.only}`);
+  if (values.only !== undefined && !["local", "remote", "search"].includes(values.only)) {
+    throw new Error(`--only expects local, remote or search, found ${values.only}`);
   }
   return {
     help: values.help,
@@ -115,8 +115,9 @@ function parseOptions(argv: readonly string[]) {
     warmup: count("warmup", values.warmup, 0),
     seed: count("seed", values.seed, 0),
     delayMs: count("delay", values.delay, 0),
-    local: values.only !== "remote",
-    remote: values.only !== "local",
+    local: values.only === undefined || values.only === "local",
+    remote: values.only === undefined || values.only === "remote",
+    search: values.only !== "remote",
     profile: values.profile,
     check: values.check,
     notes: values.note,
@@ -278,6 +279,8 @@ function searchResults(samples: readonly SearchSamples[], problem?: string): Sea
     requests: first?.requests ?? 0,
     coldBuild: samples.map((s) => s.coldBuild),
     build: samples.flatMap((s) => s.build),
+    coldBuildCpu: samples.map((s) => s.coldBuildCpu),
+    buildCpu: samples.flatMap((s) => s.buildCpu),
     replace: samples.flatMap((s) => s.replace),
     query: samples.flatMap((s) => s.query),
     load: samples.flatMap((s) => s.load),
@@ -626,8 +629,8 @@ async function main(): Promise<number> {
       }
       if (size === "S") doctor = await measureDoctor(manifest, size, options);
     }
-    search = await measureSearch(options);
   }
+  if (options.search) search = await measureSearch(options);
   const measured = options.remote ? await measureRemote(options) : undefined;
   const remote = measured?.remote;
 

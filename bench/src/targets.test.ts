@@ -205,6 +205,8 @@ describe("the search rows", () => {
     requests: 212,
     coldBuild: [140, 150, 160],
     build: [90, 100],
+    coldBuildCpu: [130, 140, 150],
+    buildCpu: [80, 90],
     replace: [1, 2, 3],
     query: [0.5, 1, 4],
     load: [40],
@@ -250,7 +252,7 @@ describe("the search rows", () => {
 
   it("says why search was not measured", () => {
     expect(row(evaluateTargets(run({})), "search-query").measured).toBe(
-      "not measured: local benchmarks not run (`--only remote`)",
+      "not measured: search benchmarks not run (`--only remote`)",
     );
     const failed = evaluateTargets(run({ search: search({ problem: "the search child failed: boom" }) }));
     expect(row(failed, "search-recall")).toMatchObject({

@@ -116,7 +116,7 @@ function loadTarget(size: string): TargetSpec {
 /** The search results of a run, or why there are none. */
 function searchOf(results: BenchResults): SearchResults | string {
   const r = results.search;
-  if (!r) return missingPart(results, "search", "local benchmarks not run (`--only remote`)");
+  if (!r) return missingPart(results, "search", "search benchmarks not run (`--only remote`)");
   if (r.problem) return `not measured: ${r.problem}`;
   return r;
 }
