@@ -266,10 +266,10 @@ describe("toJSON + loadSkillIndex", () => {
 
   it("serves saved terms for unchanged skills instead of reindexing them", () => {
     const saved = roundTrip(createSkillIndex([skill("a", "Alpha."), skill("b", "Beta.")])) as {
-      index: { index: [string, unknown][] };
+      index: { terms: [string, ...unknown[]][] };
     };
     // Rename a saved term: only an index that reuses the saved form can find the new one.
-    for (const entry of saved.index.index) if (entry[0] === "alpha") entry[0] = "omega";
+    for (const entry of saved.index.terms) if (entry[0] === "alpha") entry[0] = "omega";
     const loaded = loadSkillIndex(saved, [skill("a", "Alpha."), skill("b", "Beta, revised.")]);
     expect(names(loaded.search("omega"))).toEqual(["a"]);
     expect(names(loaded.search("revised"))).toEqual(["b"]);
@@ -277,7 +277,12 @@ describe("toJSON + loadSkillIndex", () => {
   });
 
   it("builds afresh from anything it cannot use, without throwing", () => {
-    const good = roundTrip(createSkillIndex(SKILLS)) as Record<string, unknown>;
+    const good = roundTrip(createSkillIndex(SKILLS)) as {
+      index: { docs: unknown[][]; terms: unknown[][] };
+      fingerprints: unknown[];
+    };
+    const { docs, terms } = good.index;
+    const withIndex = (index: Record<string, unknown>) => ({ ...good, index: { ...good.index, ...index } });
     const garbage: unknown[] = [
       undefined,
       null,
@@ -285,15 +290,21 @@ describe("toJSON + loadSkillIndex", () => {
       "index",
       [],
       {},
-      { ...good, version: 99 },
+      { ...good, version: 1 },
       { ...good, analyzer: "other" },
       { ...good, format: "lunr" },
       { ...good, index: { garbage: true } },
-      { ...good, index: { ...(good.index as object), serializationVersion: 7 } },
-      { ...good, index: { ...(good.index as object), index: "broken" } },
-      { ...good, skills: [["pdf"]] },
-      { ...good, skills: (good.skills as unknown[]).slice(1) },
-      { ...good, skills: [...(good.skills as unknown[]), ["ghost", "x"]] },
+      withIndex({ docs: "broken" }),
+      withIndex({ terms: [["pdf", 7, [0], [1]]] }),
+      withIndex({ terms: [["pdf", 1, [999], [1]]] }),
+      withIndex({ terms: [["pdf", 1, [0, 1], [1]]] }),
+      withIndex({ terms: [["pdf", 1, [0], [-1]]] }),
+      withIndex({ terms: [...terms, terms[0]] }),
+      withIndex({ terms: [42] }),
+      withIndex({ docs: [...docs.slice(1), docs[1]] }),
+      withIndex({ docs: docs.map(([name]) => [name, 1]) }),
+      { ...good, fingerprints: good.fingerprints.slice(1) },
+      { ...good, fingerprints: [...good.fingerprints.slice(1), 42] },
     ];
     const fresh = createSkillIndex(SKILLS);
     for (const json of garbage) {

@@ -7,8 +7,9 @@ import {
   type SkillMetadata,
   type SkillSearch,
 } from "@skill/core";
-import MiniSearch, { type AsPlainObject, type Options } from "minisearch";
+import type MiniSearch from "minisearch";
 import { ANALYZER, fieldTerms, term, words } from "./analyze.js";
+import { type Doc, FIELDS, SkillMiniSearch, type Snapshot } from "./mini.js";
 
 /** Hits returned when a search gives no `limit`. */
 export const DEFAULT_SEARCH_LIMIT = 8;
@@ -51,19 +52,12 @@ export interface SkillIndex extends SkillSearch {
 }
 
 const FORMAT = "@skill/search index";
-const FORMAT_VERSION = 1;
+const FORMAT_VERSION = 2;
 /** Longest query read, in UTF-16 code units, and most distinct words searched: the rest is ignored. */
 const MAX_QUERY_LENGTH = 2_000;
 const MAX_QUERY_TERMS = 32;
 /** Longest text indexed from one field of one skill. */
 const MAX_FIELD_LENGTH = 10_000;
-
-interface Doc {
-  readonly id: string;
-  readonly name: string;
-  readonly description: string;
-  readonly keywords: string;
-}
 
 interface Ranking {
   readonly boost: { readonly name: number; readonly description: number; readonly keywords: number };
@@ -75,9 +69,9 @@ interface Persisted {
   readonly format: typeof FORMAT;
   readonly version: typeof FORMAT_VERSION;
   readonly analyzer: string;
-  /** `[name, fingerprint]` in name order. */
-  readonly skills: readonly (readonly [string, string])[];
-  readonly index: unknown;
+  /** Per document of `index`, in order: the fingerprint of the skill it was made from. */
+  readonly fingerprints: readonly string[];
+  readonly index: Snapshot;
 }
 
 /**
@@ -115,24 +109,14 @@ export function loadSkillIndex(
   const persisted = readPersisted(json);
   if (persisted) {
     try {
-      const known = new Map(persisted.skills);
-      const plain = persisted.index as AsPlainObject;
-      const saved = Object.entries(plain.documentIds);
-      if (saved.length === known.size && saved.every(([, name]) => known.has(name))) {
-        // Documents of skills that are gone or changed are cut from the saved form before it
-        // is loaded, so no stale term lingers to skew a ranking.
-        const keep = new Set<string>();
-        for (const [shortId, name] of saved) {
-          const skill = wanted.get(name);
-          if (skill !== undefined && known.get(name) === fingerprint(skill)) keep.add(shortId);
-        }
-        const pruned = keep.size === saved.length ? plain : prune(plain, keep);
-        const mini = MiniSearch.loadJS<Doc>(pruned, miniSearchOptions);
-        if (mini.documentCount === keep.size) {
-          const fresh = [...wanted.values()].filter((skill) => !mini.has(skill.name));
-          return new Index(ranking).adopt(mini, new Set(pruned.index.map(([t]) => t)), wanted, fresh);
-        }
-      }
+      // Documents of skills that are gone or changed are left out as the index is loaded, so no
+      // stale term lingers to skew a ranking.
+      const { mini, vocabulary } = SkillMiniSearch.load(persisted.index, (position, name) => {
+        const skill = wanted.get(name);
+        return skill !== undefined && persisted.fingerprints[position] === fingerprint(skill);
+      });
+      const fresh = [...wanted.values()].filter((skill) => !mini.has(skill.name));
+      return new Index(ranking).adopt(mini, vocabulary, wanted, fresh);
     } catch {
       // Not an index this version can read: build afresh below.
     }
@@ -142,7 +126,7 @@ export function loadSkillIndex(
 
 class Index implements SkillIndex {
   readonly #ranking: Ranking;
-  #mini: MiniSearch<Doc> = new MiniSearch<Doc>(miniSearchOptions);
+  #mini = new SkillMiniSearch();
   /** Every term indexed since the last rebuild: a query word found here is not looked up fuzzily. */
   #vocabulary = new Set<string>();
   /** What each indexed name was indexed from. */
@@ -234,28 +218,28 @@ class Index implements SkillIndex {
   }
 
   toJSON(): Persisted {
-    const names = [...this.#held.keys()].sort(compareCodeUnits);
+    const index = this.#mini.snapshot();
     return {
       format: FORMAT,
       version: FORMAT_VERSION,
       analyzer: ANALYZER,
-      skills: names.map((name) => [name, fingerprint(this.#held.get(name) as SkillMetadata)] as const),
-      index: this.#mini.toJSON(),
+      fingerprints: index.docs.map(([name]) => fingerprint(this.#held.get(name) as SkillMetadata)),
+      index,
     };
   }
 
   /** Indexes `skills` from scratch, in one pass (much faster than adding them one by one). */
   rebuild(skills: Map<string, SkillMetadata>): this {
-    const mini = new BulkMiniSearch([...skills.values()].map(docOf));
+    const { mini, vocabulary } = SkillMiniSearch.of([...skills.values()].map(docOf));
     this.#mini = mini;
-    this.#vocabulary = mini.vocabulary;
+    this.#vocabulary = vocabulary;
     this.#held = skills;
     return this;
   }
 
   /** Takes over a loaded index, then indexes the skills it lacks. */
   adopt(
-    mini: MiniSearch<Doc>,
+    mini: SkillMiniSearch,
     vocabulary: Set<string>,
     skills: Map<string, SkillMetadata>,
     fresh: readonly SkillMetadata[],
@@ -272,129 +256,6 @@ class Index implements SkillIndex {
     this.#mini.add(doc);
     for (const field of FIELDS) for (const t of fieldTerms(doc[field], field)) this.#vocabulary.add(t);
   }
-}
-
-const FIELDS = ["name", "description", "keywords"] as const;
-
-/**
- * A MiniSearch index of `docs` filled in one pass. Adding 10,000 documents one by one walks
- * MiniSearch's term tree once per word; this counts terms in a hash map and inserts each
- * distinct term into the tree once, through the index fields MiniSearch leaves `protected` for
- * subclasses. Lengths and frequencies are the ones `MiniSearch#add` records, so later adds,
- * removes and searches agree with it.
- */
-class BulkMiniSearch extends MiniSearch<Doc> {
-  constructor(docs: readonly Doc[]) {
-    super(miniSearchOptions);
-    // Per term and field: document → frequency, and the last document counted (documents come
-    // in order, so a repeat within one document is the only case that reads the map).
-    const postings = new Map<string, { frequencies: (Map<number, number> | undefined)[]; last: number[] }>();
-    const totals = FIELDS.map(() => 0);
-    for (let shortId = 0; shortId < docs.length; shortId++) {
-      const doc = docs[shortId] as Doc;
-      this._documentIds.set(shortId, doc.id);
-      this._idToShortId.set(doc.id, shortId);
-      const lengths: number[] = [];
-      for (const field of FIELDS) {
-        const fieldId = this._fieldIds[field] as number;
-        let distinct = 0;
-        for (const t of fieldTerms(doc[field], field)) {
-          let posting = postings.get(t);
-          if (posting === undefined) {
-            posting = { frequencies: [], last: [] };
-            postings.set(t, posting);
-          }
-          let frequencies = posting.frequencies[fieldId];
-          if (frequencies === undefined) {
-            frequencies = new Map();
-            posting.frequencies[fieldId] = frequencies;
-          }
-          if (posting.last[fieldId] === shortId) {
-            frequencies.set(shortId, (frequencies.get(shortId) as number) + 1);
-          } else {
-            frequencies.set(shortId, 1);
-            posting.last[fieldId] = shortId;
-            distinct++;
-          }
-        }
-        lengths[fieldId] = distinct;
-        totals[fieldId] = (totals[fieldId] as number) + distinct;
-      }
-      this._fieldLength.set(shortId, lengths);
-    }
-    for (const [t, posting] of postings) {
-      const byField = new Map<number, Map<number, number>>();
-      posting.frequencies.forEach((frequencies, fieldId) => {
-        if (frequencies !== undefined) byField.set(fieldId, frequencies);
-      });
-      this._index.set(t, byField);
-    }
-    this._documentCount = docs.length;
-    this._nextId = docs.length;
-    this._avgFieldLength = totals.map((total) => (docs.length === 0 ? 0 : total / docs.length));
-    this.vocabulary = new Set(postings.keys());
-  }
-
-  readonly vocabulary: Set<string>;
-}
-
-// Documents are removed, never discarded, so there is nothing to vacuum (MiniSearch's own
-// vacuuming runs on timers); its logger would print to the console.
-const miniSearchOptions: Options<Doc> = {
-  idField: "id",
-  fields: [...FIELDS],
-  storeFields: [],
-  tokenize: (text: string, field?: string) => fieldTerms(text, field),
-  processTerm: (t: string) => t,
-  autoVacuum: false,
-  logger: () => {},
-};
-
-/** `plain` with only the documents of `keep` (short ids), its counts and averages redone. */
-function prune(plain: AsPlainObject, keep: ReadonlySet<string>): AsPlainObject {
-  const documentIds: AsPlainObject["documentIds"] = {};
-  const fieldLength: AsPlainObject["fieldLength"] = {};
-  const totals: number[] = [];
-  for (const shortId of keep) {
-    documentIds[shortId] = plain.documentIds[shortId];
-    const lengths = plain.fieldLength[shortId] ?? [];
-    fieldLength[shortId] = lengths;
-    lengths.forEach((length, fieldId) => {
-      totals[fieldId] = (totals[fieldId] ?? 0) + length;
-    });
-  }
-  const index: AsPlainObject["index"] = [];
-  for (const [t, byField] of plain.index) {
-    const entry: Record<string, Record<string, number>> = {};
-    let any = false;
-    for (const [fieldId, frequencies] of Object.entries(byField)) {
-      const kept: Record<string, number> = {};
-      let some = false;
-      for (const [shortId, count] of Object.entries(frequencies as Record<string, number>)) {
-        if (!keep.has(shortId)) continue;
-        kept[shortId] = count;
-        some = true;
-      }
-      if (some) {
-        entry[fieldId] = kept;
-        any = true;
-      }
-    }
-    if (any) index.push([t, entry]);
-  }
-  const count = keep.size;
-  return {
-    ...plain,
-    documentCount: count,
-    documentIds,
-    fieldLength,
-    averageFieldLength: plain.averageFieldLength.map((_, fieldId) =>
-      count === 0 ? 0 : (totals[fieldId] ?? 0) / count,
-    ),
-    storedFields: {},
-    dirtCount: 0,
-    index,
-  };
 }
 
 function checkList(skills: unknown): readonly SkillMetadata[] {
@@ -477,15 +338,11 @@ function readPersisted(json: unknown): Persisted | undefined {
   if (!isRecord(json)) return undefined;
   if (json.format !== FORMAT || json.version !== FORMAT_VERSION || json.analyzer !== ANALYZER)
     return undefined;
-  if (!isRecord(json.index) || !Array.isArray(json.skills)) return undefined;
-  const ok = json.skills.every(
-    (entry: unknown) =>
-      Array.isArray(entry) &&
-      entry.length === 2 &&
-      typeof entry[0] === "string" &&
-      typeof entry[1] === "string",
-  );
-  return ok ? (json as unknown as Persisted) : undefined;
+  const { index, fingerprints } = json;
+  if (!isRecord(index) || !Array.isArray(index.docs) || !Array.isArray(index.terms)) return undefined;
+  if (!Array.isArray(fingerprints) || fingerprints.length !== index.docs.length) return undefined;
+  if (!index.docs.every(Array.isArray) || !index.terms.every(Array.isArray)) return undefined;
+  return fingerprints.every((f) => typeof f === "string") ? (json as unknown as Persisted) : undefined;
 }
 
 function rankingOf(options: SkillIndexOptions): Ranking {
