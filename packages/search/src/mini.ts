@@ -24,7 +24,7 @@ export interface Snapshot {
 
 // Documents are removed, never discarded, so there is nothing to vacuum (MiniSearch's own
 // vacuuming runs on timers); its logger would print to the console.
-const options: Options<Doc> = {
+export const miniSearchOptions: Options<Doc> = {
   idField: "id",
   fields: [...FIELDS],
   storeFields: [],
@@ -45,7 +45,7 @@ type Frequencies = Map<number, number>;
  */
 export class SkillMiniSearch extends MiniSearch<Doc> {
   constructor() {
-    super(options);
+    super(miniSearchOptions);
   }
 
   /** An index of `docs`, and every term in it. */

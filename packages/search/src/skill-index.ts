@@ -82,7 +82,7 @@ interface Persisted {
  * @throws SkillError `INVALID_FIELD` when `skills` is not a list or an option is out of range
  * @example
  * const index = createSkillIndex(service.all(agent));
- * index.search("fill in a PDF form"); // [{ name: "pdf", score: 24.1, terms: ["fill", "pdf", "form"] }, …]
+ * index.search("fill in a PDF form"); // [{ name: "pdf", score: 160.396857, terms: ["fill", "pdf", "form"] }, …]
  */
 export function createSkillIndex(
   skills: readonly SkillMetadata[],
