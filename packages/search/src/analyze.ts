@@ -26,8 +26,8 @@ export const ANALYZER = "words+camel/porter2/snowball-stop/1";
 
 const APOSTROPHES = /['\u2019]/g;
 const WORD = /[\p{L}\p{N}]+/gu;
-// Most text is ASCII, where a plain character class finds the same words much faster.
-const NOT_ASCII = /[^\x00-\x7f]/;
+// Most text is printable ASCII, where a plain character class finds the same words much faster.
+const NOT_ASCII = /[^\t\n\r -~]/;
 const ASCII_WORD = /[A-Za-z0-9]+/g;
 // Lower-to-upper ("pdfForm") and the last capital of a run before a lower ("XMLParser").
 const CAMEL = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
