@@ -111,6 +111,31 @@ export interface DoctorResults {
   readonly onePreset: ApproachStats;
 }
 
+/** @skill/search: times at `skills` skills (raw samples, ms) and recall over the request set. */
+export interface SearchResults {
+  readonly skills: number;
+  /** Real skills the recall is measured on, and requests with known answers. */
+  readonly catalog: number;
+  readonly requests: number;
+  /** The first `createSkillIndex` of each fresh process. */
+  readonly coldBuild: readonly number[];
+  /** Later builds in the same processes. */
+  readonly build: readonly number[];
+  /** CPU time of the same builds (user + system). */
+  readonly coldBuildCpu: readonly number[];
+  readonly buildCpu: readonly number[];
+  /** `replace` with one skill changed. */
+  readonly replace: readonly number[];
+  /** One query of the request set. */
+  readonly query: readonly number[];
+  /** `loadSkillIndex` of the saved index, nothing changed. */
+  readonly load: readonly number[];
+  readonly recall: Readonly<
+    Record<"ours" | "substring" | "minisearch", { readonly at1: number; readonly at5: number }>
+  >;
+  readonly problem?: string;
+}
+
 export interface BenchResults {
   readonly command: string;
   readonly machine: Machine;
@@ -124,6 +149,7 @@ export interface BenchResults {
   readonly startup?: StartupResults;
   readonly pulls?: PullComparison;
   readonly doctor?: DoctorResults;
+  readonly search?: SearchResults;
   /** Why a part of the bench did not run, by part (`pulls`, `doctor`): the feature it needs is missing. */
   readonly unavailable?: Readonly<Record<string, string>>;
   /** `node --cpu-prof` runs of ours, one per size. */
@@ -483,6 +509,53 @@ function doctorSection(d: DoctorResults): string {
   ].join("\n");
 }
 
+function searchSection(r: SearchResults): string {
+  const pct = (n: number) => (Number.isFinite(n) ? `${(n * 100).toFixed(1)}%` : "–");
+  const row = (what: string, values: readonly number[], cpu?: readonly number[]) => {
+    const d = distribution(values);
+    const cpuMedian = cpu ? fineMs(distribution(cpu).median) : "–";
+    return [what, fineMs(d.median), fineMs(d.p90), fineMs(d.min), fineMs(d.max), cpuMedian, int(d.n)];
+  };
+  const { ours, substring, minisearch } = r.recall;
+  return [
+    `\`@skill/search\` in fresh processes, on ${int(r.skills)} skills: the ${int(r.catalog)} real skills of \`packages/search/test/__fixtures__/catalog.json\`, then the same skills again under new names, each description with a seeded sentence added. Queries are the ${int(r.requests)} requests of \`requests.json\`. Wall times; on a shared machine the CPU time of a build says what it costs without the waiting.${r.problem ? ` **${r.problem}**` : ""}`,
+    "",
+    table(
+      ["what", "median ms", "p90 ms", "min ms", "max ms", "CPU ms (median)", "samples"],
+      ["l", "r", "r", "r", "r", "r", "r"],
+      [
+        row("`createSkillIndex`, first in the process", r.coldBuild, r.coldBuildCpu),
+        row("`createSkillIndex`, later", r.build, r.buildCpu),
+        row("`replace`, one skill changed", r.replace),
+        row("`search`, one request", r.query),
+        row("`loadSkillIndex` of the saved index, nothing changed", r.load),
+      ],
+    ),
+    "",
+    "Where a build's time goes (`node --cpu-prof`, written by hand from profiles of 10,000 skills, not from this run): about 40% filling MiniSearch's term maps (some 300,000 term–skill pairs, each a `Map` entry), 30% splitting and stemming the text, 25% garbage collection, most of it while the heap grows in the first build of a process. Adding the skills one by one with `MiniSearch#add` took about twice as long; writing MiniSearch's serialized form and loading it with `loadJS` took about a quarter longer than filling the maps directly.",
+    "",
+    `Recall over the ${int(r.requests)} requests on the ${int(r.catalog)} real skills: a request counts at k when one of its expected skills is among the first k results. The requests were written by hand, in a user's words, and committed before the index was tuned.`,
+    "",
+    table(
+      ["approach", "recall@1", "recall@5"],
+      ["l", "r", "r"],
+      [
+        ["ours (`createSkillIndex`, defaults)", pct(ours.at1), pct(ours.at5)],
+        [
+          "substring match (every query word of 3+ letters in name or description; most words first)",
+          pct(substring.at1),
+          pct(substring.at5),
+        ],
+        [
+          "MiniSearch untuned (name + description, default options)",
+          pct(minisearch.at1),
+          pct(minisearch.at5),
+        ],
+      ],
+    ),
+  ].join("\n");
+}
+
 /** File names of the charts written beside the report, relative to it. */
 export interface Charts {
   readonly scaling?: string;
@@ -648,6 +721,7 @@ export function renderReport(results: BenchResults, charts: Charts = {}): string
   if (results.startup) out.push("", "## Start-up: `skill list`", "", startupSection(results.startup));
   if (results.pulls) out.push("", "## Pulls: index v0.1 against v0.2", "", pullsSection(results.pulls));
   if (results.doctor) out.push("", "## `skill doctor`", "", doctorSection(results.doctor));
+  if (results.search) out.push("", "## Search", "", searchSection(results.search));
   if (results.remote) out.push("", "## Remote", "", remoteSection(results.remote));
   if (results.profiles && results.profiles.length > 0) {
     out.push("", "## Where ours spends its time");

@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { urlToDirName } from "@skill/remote";
 import { crawlSkillFiles } from "./approaches/floor.js";
 import type { ApproachId } from "./approaches/registry.js";
+import type { SearchSamples } from "./approaches/search.js";
 import type { UpdateSamples } from "./approaches/update.js";
 import { interleave, mismatch, type Plan, type RunRecord, runChild } from "./harness.js";
 import { summarizeProfile } from "./profile.js";
@@ -30,6 +31,7 @@ import {
   type PullComparison,
   type RemoteResults,
   renderReport,
+  type SearchResults,
   type StartupResults,
 } from "./report.js";
 import { latencyChart, scalingChart } from "./svg.js";
@@ -37,14 +39,14 @@ import { checkTargets, evaluateTargets, LIMITS, REFERENCE } from "./targets.js";
 import { DEFAULT_SEED, ensureTree, layoutOf, type TreeManifest } from "./tree.js";
 
 const USAGE = `Usage: pnpm bench [--size S|L] [--runs N] [--warmup N] [--seed N] [--delay MS]
-                  [--only local|remote] [--profile] [--check] [--note TEXT] [--out FILE]
+                  [--only local|remote|search] [--profile] [--check] [--note TEXT] [--out FILE]
 
   --size S|L     S: 100 and 1,000 skills (default); L adds 10,000 skills (~200,000 files)
   --runs N       measured runs per approach (default 5, at least 5 for the report)
   --warmup N     warm-up rounds, not counted (default 1)
   --seed N       tree generator seed (default ${DEFAULT_SEED})
   --delay MS     loopback server delay before every answer (default 20)
-  --only X       run only the local or only the remote benchmarks
+  --only X       run only the local, the remote or the search benchmarks (local includes search)
   --profile      profile ours at every size (done anyway when a load target is missed)
   --check        exit 1 when a target of the targets table is missed
   --note TEXT    a line for the report (e.g. "machine shared with other jobs")
@@ -61,7 +63,7 @@ const MIB = 1024 * 1024;
 const BIG_FILE_BYTES = 50 * MIB;
 const HUGE_FILE_BYTES = 200 * MIB;
 const LOCAL_APPROACHES: readonly {
-  readonly id: Exclude<ApproachId, "pull" | "sequential-fetch" | "update" | "startup" | "doctor">;
+  readonly id: Exclude<ApproachId, "pull" | "sequential-fetch" | "update" | "startup" | "doctor" | "search">;
   readonly label: string;
 }[] = [
   { id: "sync-floor", label: "synchronous floor (fdir sync + readFileSync + indexOf)" },
@@ -103,8 +105,8 @@ function parseOptions(argv: readonly string[]) {
   };
   const size = values.size.toUpperCase();
   if (size !== "S" && size !== "L") throw new Error(`--size expects S or L, found ${values.size}`);
-  if (values.only !== undefined && values.only !== "local" && values.only !== "remote") {
-    throw new Error(`--only expects local or remote, found ${values.only}`);
+  if (values.only !== undefined && !["local", "remote", "search"].includes(values.only)) {
+    throw new Error(`--only expects local, remote or search, found ${values.only}`);
   }
   return {
     help: values.help,
@@ -113,8 +115,9 @@ function parseOptions(argv: readonly string[]) {
     warmup: count("warmup", values.warmup, 0),
     seed: count("seed", values.seed, 0),
     delayMs: count("delay", values.delay, 0),
-    local: values.only !== "remote",
-    remote: values.only !== "local",
+    local: values.only === undefined || values.only === "local",
+    remote: values.only === undefined || values.only === "remote",
+    search: values.only !== "remote",
     profile: values.profile,
     check: values.check,
     notes: values.note,
@@ -239,6 +242,56 @@ async function measureChanges(manifest: TreeManifest, size: string): Promise<Cha
   } finally {
     for (const [i, t] of targets.entries()) writeFileSync(t, originals[i] as Buffer);
   }
+}
+
+/** How @skill/search is measured: skills in the timed index, and repetitions inside each child. */
+export const SEARCH = { skills: 10_000, builds: 5, replaces: 50, queryRounds: 3 } as const;
+
+/** @skill/search in `runs` fresh processes (after the warm-ups): times at 10,000 skills, recall. */
+async function measureSearch(options: Options): Promise<SearchResults> {
+  log(`search: ${SEARCH.skills.toLocaleString("en-US")} skills, recall over the request set`);
+  const samples: SearchSamples[] = [];
+  try {
+    for (let round = 0; round < options.warmup + options.runs; round++) {
+      const result = await runChild({ approach: "search", input: { ...SEARCH, seed: options.seed } });
+      const s = result.samples as unknown as SearchSamples;
+      if (round >= options.warmup) samples.push(s);
+      log(
+        `  search ${round < options.warmup ? "warm-up" : `run ${round - options.warmup + 1}/${options.runs}`}: cold build ${s.coldBuild.toFixed(1)} ms, found ${result.found}`,
+      );
+      if (result.found !== SEARCH.skills) {
+        return searchResults(samples, `indexed ${result.found} skills, expected ${SEARCH.skills}`);
+      }
+    }
+    return searchResults(samples);
+  } catch (error) {
+    const problem = `the search child failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`;
+    log(`search: ${problem}`);
+    return searchResults(samples, problem);
+  }
+}
+
+function searchResults(samples: readonly SearchSamples[], problem?: string): SearchResults {
+  const first = samples[0];
+  return {
+    skills: SEARCH.skills,
+    catalog: first?.catalog ?? 0,
+    requests: first?.requests ?? 0,
+    coldBuild: samples.map((s) => s.coldBuild),
+    build: samples.flatMap((s) => s.build),
+    coldBuildCpu: samples.map((s) => s.coldBuildCpu),
+    buildCpu: samples.flatMap((s) => s.buildCpu),
+    replace: samples.flatMap((s) => s.replace),
+    query: samples.flatMap((s) => s.query),
+    load: samples.flatMap((s) => s.load),
+    // The same numbers in every run: the request set and the catalog are fixed.
+    recall: first?.recall ?? {
+      ours: { at1: Number.NaN, at5: Number.NaN },
+      substring: { at1: Number.NaN, at5: Number.NaN },
+      minisearch: { at1: Number.NaN, at5: Number.NaN },
+    },
+    ...(problem ? { problem } : {}),
+  };
 }
 
 /** `compareAgents` (what `skill doctor` runs: every preset) against one preset's load, interleaved. */
@@ -556,6 +609,7 @@ async function main(): Promise<number> {
   const unavailable: Record<string, string> = {};
   let startup: StartupResults | undefined;
   let doctor: DoctorResults | undefined;
+  let search: SearchResults | undefined;
 
   if (options.local) {
     for (const { size, skills } of SIZES.filter((s) => s.size !== "L" || options.size === "L")) {
@@ -576,6 +630,7 @@ async function main(): Promise<number> {
       if (size === "S") doctor = await measureDoctor(manifest, size, options);
     }
   }
+  if (options.search) search = await measureSearch(options);
   const measured = options.remote ? await measureRemote(options) : undefined;
   const remote = measured?.remote;
 
@@ -589,6 +644,7 @@ async function main(): Promise<number> {
     ...(changes.length > 0 ? { changes } : {}),
     ...(startup ? { startup } : {}),
     ...(doctor ? { doctor } : {}),
+    ...(search ? { search } : {}),
     ...(measured ? { pulls: measured.pulls } : {}),
     unavailable,
     ...(remote ? { remote } : {}),
@@ -625,6 +681,7 @@ async function main(): Promise<number> {
     ...(doctor
       ? [doctor.doctor, doctor.onePreset].map((a) => a.problem && `doctor ${a.id}: ${a.problem}`)
       : []),
+    ...(search?.problem ? [`search: ${search.problem}`] : []),
     ...(measured
       ? [measured.pulls.v2Cold, measured.pulls.v2Warm].map((a) => a.problem && `remote ${a.id}: ${a.problem}`)
       : []),

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { RunRecord } from "./harness.js";
-import { type ApproachStats, approachStats, type BenchResults, type ChangeSeries } from "./report.js";
+import {
+  type ApproachStats,
+  approachStats,
+  type BenchResults,
+  type ChangeSeries,
+  type SearchResults,
+} from "./report.js";
 import { distribution, quantile } from "./stats.js";
 import { checkTargets, evaluateTargets, TARGETS, type TargetRow } from "./targets.js";
 
@@ -78,6 +84,10 @@ describe("the targets table", () => {
       "pull-cold",
       "pull-warm",
       "doctor",
+      "search-build",
+      "search-replace",
+      "search-query",
+      "search-recall",
     ]);
   });
 
@@ -185,6 +195,70 @@ describe("the targets table", () => {
     expect(row(pulls, "pull-cold")).toMatchObject({ verdict: "met", value: 3 });
     expect(row(pulls, "pull-warm")).toMatchObject({ verdict: "met", measured: "1 request (max of runs)" });
     expect(row(pulls, "doctor")).toMatchObject({ verdict: "missed", value: 4 });
+  });
+});
+
+describe("the search rows", () => {
+  const search = (parts: Partial<SearchResults> = {}): SearchResults => ({
+    skills: 10_000,
+    catalog: 1_636,
+    requests: 212,
+    coldBuild: [140, 150, 160],
+    build: [90, 100],
+    coldBuildCpu: [130, 140, 150],
+    buildCpu: [80, 90],
+    replace: [1, 2, 3],
+    query: [0.5, 1, 4],
+    load: [40],
+    recall: {
+      ours: { at1: 0.8, at5: 0.9 },
+      substring: { at1: 0.3, at5: 0.5 },
+      minisearch: { at1: 0.6, at5: 0.8 },
+    },
+    ...parts,
+  });
+
+  it("reads the medians and the recall of ours against both baselines", () => {
+    const rows = evaluateTargets(run({ search: search() }));
+    expect(row(rows, "search-build")).toMatchObject({ verdict: "met", value: 150 });
+    expect(row(rows, "search-replace")).toMatchObject({ verdict: "met", value: 2 });
+    expect(row(rows, "search-query")).toMatchObject({ verdict: "met", value: 1 });
+    expect(row(rows, "search-recall")).toMatchObject({
+      verdict: "met",
+      value: 0.9,
+      measured: "90.0% (substring 50.0%, MiniSearch 80.0%; 212 requests)",
+    });
+  });
+
+  it("misses recall below the floor or not above a baseline, and slow medians", () => {
+    const level = evaluateTargets(
+      run({
+        search: search({
+          coldBuild: [151],
+          replace: [6],
+          query: [2.5],
+          recall: {
+            ours: { at1: 0.8, at5: 0.9 },
+            substring: { at1: 0.3, at5: 0.5 },
+            minisearch: { at1: 0.7, at5: 0.9 },
+          },
+        }),
+      }),
+    );
+    for (const id of ["search-build", "search-replace", "search-query", "search-recall"]) {
+      expect(row(level, id).verdict, id).toBe("missed");
+    }
+  });
+
+  it("says why search was not measured", () => {
+    expect(row(evaluateTargets(run({})), "search-query").measured).toBe(
+      "not measured: search benchmarks not run (`--only remote`)",
+    );
+    const failed = evaluateTargets(run({ search: search({ problem: "the search child failed: boom" }) }));
+    expect(row(failed, "search-recall")).toMatchObject({
+      verdict: "not measured",
+      measured: "not measured: the search child failed: boom",
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ApproachStats, BenchResults, ChangeSeries, LocalSeries } from "./report.js";
+import type { ApproachStats, BenchResults, ChangeSeries, LocalSeries, SearchResults } from "./report.js";
 import { quantile } from "./stats.js";
 
 export type Verdict = "met" | "missed" | "not measured";
@@ -44,6 +44,10 @@ export const LIMITS = {
   pullSpeedup: 3,
   warmRequests: 1,
   doctorOverPreset: 3,
+  searchBuildMs: 150,
+  searchReplaceMs: 5,
+  searchQueryMs: 2,
+  searchRecallAt5: 0.85,
 } as const;
 
 const SKILLS_AT: Readonly<Record<string, string>> = { XS: "100", S: "1,000", L: "10,000" };
@@ -108,6 +112,77 @@ function loadTarget(size: string): TargetSpec {
     },
   };
 }
+
+/** The search results of a run, or why there are none. */
+function searchOf(results: BenchResults): SearchResults | string {
+  const r = results.search;
+  if (!r) return missingPart(results, "search", "search benchmarks not run (`--only remote`)");
+  if (r.problem) return `not measured: ${r.problem}`;
+  return r;
+}
+
+function searchTimeTarget(
+  id: string,
+  what: string,
+  limit: number,
+  pick: (r: SearchResults) => readonly number[],
+): TargetSpec {
+  return {
+    id,
+    what,
+    target: `≤ ${limit} ms`,
+    measure(results) {
+      const r = searchOf(results);
+      if (typeof r === "string") return r;
+      const values = pick(r);
+      if (values.length === 0) return "not measured: no samples";
+      const value = quantile(values, 0.5);
+      return {
+        value,
+        measured: `${ms(value)} ms (p90 ${ms(quantile(values, 0.9))} ms, ${values.length} samples)`,
+        ok: value <= limit,
+      };
+    },
+  };
+}
+
+/** The search rows of the targets table (`@skill/search`, DESIGN §10). */
+export const SEARCH_TARGETS: readonly TargetSpec[] = [
+  searchTimeTarget(
+    "search-build",
+    "`createSkillIndex` of 10,000 skills, first in a fresh process (median)",
+    LIMITS.searchBuildMs,
+    (r) => r.coldBuild,
+  ),
+  searchTimeTarget(
+    "search-replace",
+    "`replace` with one of 10,000 skills changed (median)",
+    LIMITS.searchReplaceMs,
+    (r) => r.replace,
+  ),
+  searchTimeTarget(
+    "search-query",
+    "one query on 10,000 skills (median over the request set)",
+    LIMITS.searchQueryMs,
+    (r) => r.query,
+  ),
+  {
+    id: "search-recall",
+    what: "recall@5 over the hand-written requests on the real catalog, ours against a substring match and untuned MiniSearch",
+    target: `≥ ${LIMITS.searchRecallAt5} and above both`,
+    measure(results) {
+      const r = searchOf(results);
+      if (typeof r === "string") return r;
+      const { ours, substring, minisearch } = r.recall;
+      const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
+      return {
+        value: ours.at5,
+        measured: `${pct(ours.at5)} (substring ${pct(substring.at5)}, MiniSearch ${pct(minisearch.at5)}; ${r.requests} requests)`,
+        ok: ours.at5 >= LIMITS.searchRecallAt5 && ours.at5 > substring.at5 && ours.at5 > minisearch.at5,
+      };
+    },
+  },
+];
 
 /** The targets table, in order. Adding a row is adding a spec here. */
 export const TARGETS: readonly TargetSpec[] = [
@@ -253,6 +328,7 @@ export const TARGETS: readonly TargetSpec[] = [
       };
     },
   },
+  ...SEARCH_TARGETS,
 ];
 
 /** Every target of `specs` against one run. */

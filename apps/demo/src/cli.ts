@@ -18,6 +18,13 @@ function positiveInt(value: string): number {
   return n;
 }
 
+/** `--limit` of `skill search`: 1 to 100, what the index returns at most. */
+function searchLimit(value: string): number {
+  const n = positiveInt(value);
+  if (n < 1 || n > 100) throw new InvalidArgumentError("expected a whole number from 1 to 100");
+  return n;
+}
+
 function budgetValue(value: string): number {
   return value === "none" ? Number.POSITIVE_INFINITY : positiveInt(value);
 }
@@ -133,6 +140,15 @@ function createProgram(setExit: (code: number) => void): Command {
     .action(
       action(async (ctx, opts: import("./commands/prompt.js").PromptOptions) =>
         (await import("./commands/prompt.js")).prompt(ctx, opts),
+      ),
+    );
+  program
+    .command("search <query...>")
+    .description("rank the skills this agent sees by how well they fit a request in plain words")
+    .option("--limit <n>", "most results to show, 1 to 100 (default 8)", searchLimit)
+    .action(
+      action(async (ctx, query: string[], opts: { limit?: number }) =>
+        (await import("./commands/search.js")).search(ctx, query, opts),
       ),
     );
   program

@@ -7,6 +7,7 @@ export const APPROACHES = {
   ours: () => import("./ours.js"),
   update: () => import("./update.js"),
   doctor: () => import("./doctor.js"),
+  search: () => import("./search.js"),
   startup: () => import("./startup.js"),
   pull: () => import("./pull.js"),
   "sequential-fetch": () => import("./sequential-fetch.js"),

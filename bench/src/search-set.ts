@@ -1,0 +1,133 @@
+// The search evaluation set of @skill/search (real skills' metadata and hand-written requests
+// with known answers, in packages/search/test/__fixtures__), and the baselines ours is compared with.
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { compareCodeUnits, type SkillMetadata } from "@skill/core";
+import MiniSearch from "minisearch";
+import { Random, word } from "./random.js";
+
+export const SEARCH_FIXTURES = join(
+  resolve(fileURLToPath(import.meta.url), "../../.."),
+  "packages/search/test/__fixtures__",
+);
+
+interface CatalogEntry {
+  readonly name: string;
+  readonly description: string;
+  readonly when_to_use?: string;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+  readonly source: string;
+  readonly path: string;
+}
+
+export interface SearchRequest {
+  readonly query: string;
+  readonly expected: readonly string[];
+}
+
+function metadata(entry: CatalogEntry, name = entry.name, description = entry.description): SkillMetadata {
+  const frontmatter: Record<string, unknown> = { name, description };
+  if (entry.when_to_use !== undefined) frontmatter.when_to_use = entry.when_to_use;
+  if (entry.metadata !== undefined) frontmatter.metadata = entry.metadata;
+  return {
+    name,
+    description,
+    location: `/catalog/${entry.source}/${name}/SKILL.md`,
+    frontmatter,
+    origin: "manual",
+    modelInvocable: true,
+    userInvocable: true,
+  };
+}
+
+function entries(dir: string): CatalogEntry[] {
+  return (JSON.parse(readFileSync(join(dir, "catalog.json"), "utf8")) as { skills: CatalogEntry[] }).skills;
+}
+
+/** The real skills of the catalog. */
+export function catalogSkills(dir = SEARCH_FIXTURES): SkillMetadata[] {
+  return entries(dir).map((entry) => metadata(entry));
+}
+
+/** The hand-written requests with their known answers. */
+export function searchRequests(dir = SEARCH_FIXTURES): SearchRequest[] {
+  return (JSON.parse(readFileSync(join(dir, "requests.json"), "utf8")) as { requests: SearchRequest[] })
+    .requests;
+}
+
+/**
+ * `count` skills for timing: the real catalog, then its skills again under new names (`pdf-2`)
+ * with a seeded sentence added to each description, so the vocabulary grows as a real catalog's
+ * would.
+ */
+export function scaledCatalog(count: number, seed: number, dir = SEARCH_FIXTURES): SkillMetadata[] {
+  const real = entries(dir);
+  const random = new Random(seed);
+  const out: SkillMetadata[] = [];
+  for (let round = 1; out.length < count; round++) {
+    for (const entry of real) {
+      if (out.length === count) break;
+      if (round === 1) out.push(metadata(entry));
+      else {
+        const extra = Array.from({ length: random.int(4, 10) }, () => word(random)).join(" ");
+        out.push(metadata(entry, `${entry.name}-${round}`, `${entry.description} Also ${extra}.`));
+      }
+    }
+  }
+  return out;
+}
+
+/** Ranks skill names for a query, best first. */
+export type Ranker = (query: string, limit: number) => readonly string[];
+
+/**
+ * The baseline a harness without search would write: a skill matches for every query word of
+ * three letters or more found anywhere in its name or description (case-insensitive substring);
+ * more words found ranks higher, ties by name.
+ */
+export function substringRanker(skills: readonly SkillMetadata[]): Ranker {
+  const texts = skills.map((s) => ({ name: s.name, text: `${s.name} ${s.description}`.toLowerCase() }));
+  return (query, limit) => {
+    const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].filter(
+      (w) => w.length >= 3,
+    );
+    return texts
+      .map(({ name, text }) => ({ name, score: words.filter((w) => text.includes(w)).length }))
+      .filter((r) => r.score > 0)
+      .sort((a, b) => b.score - a.score || compareCodeUnits(a.name, b.name))
+      .slice(0, limit)
+      .map((r) => r.name);
+  };
+}
+
+/** MiniSearch as its README sets it up: name and description fields, every option at its default. */
+export function untunedMiniSearchRanker(skills: readonly SkillMetadata[]): Ranker {
+  const mini = new MiniSearch<{ name: string; description: string }>({
+    idField: "name",
+    fields: ["name", "description"],
+  });
+  mini.addAll(skills.map((s) => ({ name: s.name, description: s.description })));
+  return (query, limit) =>
+    mini
+      .search(query)
+      .slice(0, limit)
+      .map((r) => String(r.id));
+}
+
+export interface Recall {
+  readonly at1: number;
+  readonly at5: number;
+}
+
+/** The share of requests with an expected skill first (`at1`) and among the first five (`at5`). */
+export function recallOf(rank: Ranker, requests: readonly SearchRequest[]): Recall {
+  let at1 = 0;
+  let at5 = 0;
+  for (const { query, expected } of requests) {
+    const names = rank(query, 5).slice(0, 5);
+    if (expected.includes(names[0] as string)) at1++;
+    if (names.some((name) => expected.includes(name))) at5++;
+  }
+  return { at1: at1 / requests.length, at5: at5 / requests.length };
+}

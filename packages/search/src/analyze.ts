@@ -1,0 +1,79 @@
+import { stem } from "porter2";
+
+/**
+ * The stop words of the Snowball English stemmer (snowballstem.org), apostrophes removed to
+ * match the tokenizer; contractions that would then read as words ("shell", "well", "id") are
+ * left out. Dropped from fields and queries alike, so "help me fill in my form"
+ * is searched as "help fill form".
+ */
+const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself " +
+    "she her hers herself it its itself they them their theirs themselves what which who whom this " +
+    "that these those am is are was were be been being have has had having do does did doing would " +
+    "should could ought im youre hes shes theyre ive youve weve theyve youd theyd youll theyll " +
+    "isnt arent wasnt werent hasnt havent hadnt doesnt dont " +
+    "didnt wont wouldnt shant shouldnt cant cannot couldnt mustnt lets thats whos whats heres theres " +
+    "whens wheres whys hows a an the and but if or because as until while of at by for with about " +
+    "against between into through during before after above below to from up down in out on off over " +
+    "under again further then once here there when where why how all any both each few more most " +
+    "other some such no nor not only own same so than too very"
+  ).split(" "),
+);
+
+/** Bumped whenever tokens or terms change, so a persisted index from another version is rebuilt. */
+export const ANALYZER = "words+camel/porter2/snowball-stop/1";
+
+const APOSTROPHES = /['\u2019]/g;
+const WORD = /[\p{L}\p{N}]+/gu;
+// Most text is printable ASCII, where a plain character class finds the same words much faster.
+const NOT_ASCII = /[^\t\n\r -~]/;
+const ASCII_WORD = /[A-Za-z0-9]+/g;
+// Lower-to-upper ("pdfForm") and the last capital of a run before a lower ("XMLParser").
+const CAMEL = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+
+/** Words of a text: runs of letters and digits; `-`, `_`, `.`, spaces and the rest separate them. */
+export function words(text: string): string[] {
+  const plain = text.includes("'") || text.includes("\u2019") ? text.replace(APOSTROPHES, "") : text;
+  return plain.match(NOT_ASCII.test(plain) ? WORD : ASCII_WORD) ?? [];
+}
+
+/** Words of a skill name, camelCase parts included ("pdfFormFiller" → pdfFormFiller, pdf, Form, Filler). */
+export function nameWords(name: string): string[] {
+  const out: string[] = [];
+  for (const word of words(name)) {
+    const parts = word.split(CAMEL);
+    if (parts.length > 1) out.push(...parts);
+    out.push(word);
+  }
+  return out;
+}
+
+const ENGLISH = /^[a-z]+$/;
+/** Terms already worked out: a catalog repeats a few thousand words, and stemming is the slow part. */
+const memo = new Map<string, string | null>();
+const MEMO_SIZE = 50_000;
+
+/** The indexed form of a word: lower case, stemmed; `null` for a stop word. */
+export function term(word: string): string | null {
+  const known = memo.get(word);
+  if (known !== undefined) return known;
+  const lower = word.toLowerCase();
+  // The stemmer is written for English letters; other scripts and numbers pass through.
+  const out = STOP_WORDS.has(lower) ? null : ENGLISH.test(lower) ? stem(lower) : lower;
+  if (memo.size >= MEMO_SIZE) memo.clear();
+  if (word.length <= 40) memo.set(word, out);
+  return out;
+}
+
+/** The terms a field is indexed under, in order, repeats kept (they count in the ranking). */
+export function fieldTerms(text: string, field: string | undefined): string[] {
+  const out: string[] = [];
+  // Lower-casing the whole text once is cheaper than word by word; names keep case for camelCase.
+  const found = field === "name" ? nameWords(text) : words(text.toLowerCase());
+  for (const word of found) {
+    const t = term(word);
+    if (t !== null) out.push(t);
+  }
+  return out;
+}

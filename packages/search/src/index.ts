@@ -1,0 +1,2 @@
+export type { SkillIndex, SkillIndexOptions } from "./skill-index.js";
+export { createSkillIndex, DEFAULT_SEARCH_LIMIT, loadSkillIndex, MAX_SEARCH_LIMIT } from "./skill-index.js";

@@ -1,0 +1,406 @@
+import { createHash } from "node:crypto";
+import {
+  compareCodeUnits,
+  quote,
+  SkillError,
+  type SkillHit,
+  type SkillMetadata,
+  type SkillSearch,
+} from "@skill/core";
+import type MiniSearch from "minisearch";
+import { ANALYZER, fieldTerms, term, words } from "./analyze.js";
+import { type Doc, FIELDS, SkillMiniSearch, type Snapshot } from "./mini.js";
+
+/** Hits returned when a search gives no `limit`. */
+export const DEFAULT_SEARCH_LIMIT = 8;
+/** The most hits one search returns, whatever `limit` asks. */
+export const MAX_SEARCH_LIMIT = 100;
+
+/** How an index ranks. Every option has a default; none changes what is indexed. */
+export interface SkillIndexOptions {
+  /**
+   * Weight of a match in each field. `keywords` is the `when_to_use` frontmatter field and the
+   * `metadata` keywords and tags. Default `{ name: 3, description: 1, keywords: 1 }`.
+   */
+  readonly boost?: { readonly name?: number; readonly description?: number; readonly keywords?: number };
+  /**
+   * Typo tolerance for query words of four letters or more: the edit distance allowed, as a
+   * fraction of the word's length (0.2: one typo in a word of 4 to 7 letters). 0 turns it off.
+   * Default 0.2.
+   */
+  readonly fuzzy?: number;
+  /** Let a query word of four letters or more match longer words it begins (`kube` → kubernetes). Default `true`. */
+  readonly prefix?: boolean;
+}
+
+/** A ranked search over skill metadata that follows the registry (see {@link createSkillIndex}). */
+export interface SkillIndex extends SkillSearch {
+  /** Skills held. */
+  readonly size: number;
+  /**
+   * Best first, at most `limit` (default 8, at most 100); equal scores in name order. `[]` for
+   * an empty or unmatched query, or a query that is not a string; never throws.
+   */
+  search(query: string, options?: { readonly limit?: number }): readonly SkillHit[];
+  /**
+   * Makes the index hold exactly `skills` (by name; the first of a repeated name counts), touching
+   * only what differs. A skill counts as changed when its location, description or frontmatter do.
+   */
+  replace(skills: readonly SkillMetadata[]): { added: number; changed: number; removed: number };
+  /** A JSON-safe snapshot for {@link loadSkillIndex} (store it beside a head cache for warm starts). */
+  toJSON(): unknown;
+}
+
+const FORMAT = "@skill/search index";
+const FORMAT_VERSION = 2;
+/** Longest query read, in UTF-16 code units, and most distinct words searched: the rest is ignored. */
+const MAX_QUERY_LENGTH = 2_000;
+const MAX_QUERY_TERMS = 32;
+/** Longest text indexed from one field of one skill. */
+const MAX_FIELD_LENGTH = 10_000;
+
+interface Ranking {
+  readonly boost: { readonly name: number; readonly description: number; readonly keywords: number };
+  readonly fuzzy: number;
+  readonly prefix: boolean;
+}
+
+interface Persisted {
+  readonly format: typeof FORMAT;
+  readonly version: typeof FORMAT_VERSION;
+  readonly analyzer: string;
+  /** Per document of `index`, in order: the fingerprint of the skill it was made from. */
+  readonly fingerprints: readonly string[];
+  readonly index: Snapshot;
+}
+
+/**
+ * An index of `skills` (their names, descriptions, `when_to_use` and `metadata` keywords; never
+ * a body). Build it from what the agent may see, e.g. `service.all(agent)`, so a denied skill is
+ * never found.
+ *
+ * @throws SkillError `INVALID_FIELD` when `skills` is not a list or an option is out of range
+ * @example
+ * const index = createSkillIndex(service.all(agent));
+ * index.search("fill in a PDF form"); // [{ name: "pdf", score: 160.396857, terms: ["fill", "pdf", "form"] }, …]
+ */
+export function createSkillIndex(
+  skills: readonly SkillMetadata[],
+  options: SkillIndexOptions = {},
+): SkillIndex {
+  return new Index(rankingOf(options)).rebuild(byName(checkList(skills)));
+}
+
+/**
+ * An index of `skills` that reuses `json` (from {@link SkillIndex.toJSON}) for every skill whose
+ * location, description and frontmatter are unchanged, and indexes the rest. Anything else in
+ * `json` — another version, another format, damage — gives a freshly built index; never throws
+ * for it.
+ *
+ * @throws SkillError `INVALID_FIELD` when `skills` is not a list or an option is out of range
+ */
+export function loadSkillIndex(
+  json: unknown,
+  skills: readonly SkillMetadata[],
+  options: SkillIndexOptions = {},
+): SkillIndex {
+  const ranking = rankingOf(options);
+  const wanted = byName(checkList(skills));
+  const persisted = readPersisted(json);
+  if (persisted) {
+    try {
+      // Documents of skills that are gone or changed are left out as the index is loaded, so no
+      // stale term lingers to skew a ranking.
+      const { mini, vocabulary } = SkillMiniSearch.load(persisted.index, (position, name) => {
+        const skill = wanted.get(name);
+        return skill !== undefined && persisted.fingerprints[position] === fingerprint(skill);
+      });
+      const fresh = [...wanted.values()].filter((skill) => !mini.has(skill.name));
+      return new Index(ranking).adopt(mini, vocabulary, wanted, fresh);
+    } catch {
+      // Not an index this version can read: build afresh below.
+    }
+  }
+  return new Index(ranking).rebuild(wanted);
+}
+
+class Index implements SkillIndex {
+  readonly #ranking: Ranking;
+  #mini = new SkillMiniSearch();
+  /** Every term indexed since the last rebuild: a query word found here is not looked up fuzzily. */
+  #vocabulary = new Set<string>();
+  /** What each indexed name was indexed from. */
+  #held = new Map<string, SkillMetadata>();
+
+  constructor(ranking: Ranking) {
+    this.#ranking = ranking;
+  }
+
+  get size(): number {
+    return this.#held.size;
+  }
+
+  search(query: string, options?: { readonly limit?: number }): readonly SkillHit[] {
+    if (typeof query !== "string" || this.#held.size === 0) return [];
+    const limit = limitOf(options);
+    if (limit === 0) return [];
+    const text = query.length > MAX_QUERY_LENGTH ? query.slice(0, MAX_QUERY_LENGTH) : query;
+    // Each query term, and the word the user typed for it (hits report the user's words).
+    const typed = new Map<string, string>();
+    for (const word of words(text)) {
+      const t = term(word);
+      if (t === null || typed.has(t)) continue;
+      typed.set(t, word.toLowerCase());
+      if (typed.size === MAX_QUERY_TERMS) break;
+    }
+    if (typed.size === 0) return [];
+    const { boost, fuzzy, prefix } = this.#ranking;
+    const vocabulary = this.#vocabulary;
+    let results: ReturnType<MiniSearch<Doc>["search"]>;
+    try {
+      results = this.#mini.search([...typed.keys()].join(" "), {
+        tokenize: (s) => s.split(" "),
+        processTerm: (t) => t,
+        boost: { ...boost },
+        // A word the index knows is taken as meant; only unknown words are read as typos.
+        fuzzy: (t) => (fuzzy > 0 && t.length >= 4 && !vocabulary.has(t) ? fuzzy : false),
+        prefix: (t) => prefix && t.length >= 4,
+        combineWith: "OR",
+      });
+    } catch {
+      return [];
+    }
+    // MiniSearch sorts by score; only the first `limit`, and whatever ties the last of them,
+    // need a hit made and the name order applied.
+    const rounded = (score: number) => Math.round(score * 1e6) / 1e6;
+    const last = results[Math.min(limit, results.length) - 1];
+    const floor = last === undefined ? 0 : rounded(last.score);
+    const hits: SkillHit[] = [];
+    for (const r of results) {
+      const score = rounded(r.score);
+      if (score < floor) break;
+      hits.push({ name: String(r.id), score, terms: r.queryTerms.map((t) => typed.get(t) ?? t) });
+    }
+    hits.sort((a, b) => b.score - a.score || compareCodeUnits(a.name, b.name));
+    return hits.slice(0, limit);
+  }
+
+  replace(skills: readonly SkillMetadata[]): { added: number; changed: number; removed: number } {
+    const next = byName(checkList(skills));
+    const gone: string[] = [];
+    for (const name of this.#held.keys()) if (!next.has(name)) gone.push(name);
+    const fresh: SkillMetadata[] = [];
+    const stale: SkillMetadata[] = [];
+    let changed = 0;
+    for (const [name, skill] of next) {
+      const old = this.#held.get(name);
+      if (old === undefined) fresh.push(skill);
+      else if (old !== skill && !sameSkill(old, skill)) {
+        changed++;
+        if (!sameText(docOf(old), docOf(skill))) {
+          stale.push(old);
+          fresh.push(skill);
+        }
+      }
+    }
+    const counts = { added: fresh.length - stale.length, changed, removed: gone.length };
+    if (gone.length + fresh.length > Math.max(64, next.size / 4)) {
+      this.rebuild(next);
+      return counts;
+    }
+    // `remove` (not `discard`) takes every term of the old document out now: a discarded one
+    // lingers in the term lists until a search meets it, and skews the scores of that search.
+    for (const name of gone) this.#mini.remove(docOf(this.#held.get(name) as SkillMetadata));
+    for (const old of stale) this.#mini.remove(docOf(old));
+    for (const skill of fresh) this.#add(docOf(skill));
+    this.#held = next;
+    return counts;
+  }
+
+  toJSON(): Persisted {
+    const index = this.#mini.snapshot();
+    return {
+      format: FORMAT,
+      version: FORMAT_VERSION,
+      analyzer: ANALYZER,
+      fingerprints: index.docs.map(([name]) => fingerprint(this.#held.get(name) as SkillMetadata)),
+      index,
+    };
+  }
+
+  /** Indexes `skills` from scratch, in one pass (much faster than adding them one by one). */
+  rebuild(skills: Map<string, SkillMetadata>): this {
+    const { mini, vocabulary } = SkillMiniSearch.of([...skills.values()].map(docOf));
+    this.#mini = mini;
+    this.#vocabulary = vocabulary;
+    this.#held = skills;
+    return this;
+  }
+
+  /** Takes over a loaded index, then indexes the skills it lacks. */
+  adopt(
+    mini: SkillMiniSearch,
+    vocabulary: Set<string>,
+    skills: Map<string, SkillMetadata>,
+    fresh: readonly SkillMetadata[],
+  ): this {
+    if (fresh.length > Math.max(64, skills.size / 4)) return this.rebuild(skills);
+    this.#mini = mini;
+    this.#vocabulary = vocabulary;
+    this.#held = skills;
+    for (const skill of fresh) this.#add(docOf(skill));
+    return this;
+  }
+
+  #add(doc: Doc): void {
+    this.#mini.add(doc);
+    for (const field of FIELDS) for (const t of fieldTerms(doc[field], field)) this.#vocabulary.add(t);
+  }
+}
+
+function checkList(skills: unknown): readonly SkillMetadata[] {
+  if (Array.isArray(skills)) return skills;
+  throw new SkillError("INVALID_FIELD", `Expected a list of skills to index, found ${quote(skills)}`);
+}
+
+/** Skills by name, first of a repeated name kept; entries without a name are left out. */
+function byName(skills: readonly SkillMetadata[]): Map<string, SkillMetadata> {
+  const out = new Map<string, SkillMetadata>();
+  for (const skill of skills) {
+    const name = (skill as Partial<SkillMetadata> | null)?.name;
+    if (typeof name === "string" && name !== "" && !out.has(name)) out.set(name, skill);
+  }
+  return out;
+}
+
+function docOf(skill: SkillMetadata): Doc {
+  const frontmatter = isRecord(skill.frontmatter) ? skill.frontmatter : {};
+  const metadata = isRecord(frontmatter.metadata) ? frontmatter.metadata : {};
+  const keywords = [frontmatter.when_to_use, metadata.keywords, metadata.tags].flatMap(textsOf).join("\n");
+  return {
+    id: skill.name,
+    name: cut(skill.name),
+    description: cut(typeof skill.description === "string" ? skill.description : ""),
+    keywords: cut(keywords),
+  };
+}
+
+function textsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
+  return [];
+}
+
+function cut(text: string): string {
+  return text.length > MAX_FIELD_LENGTH ? text.slice(0, MAX_FIELD_LENGTH) : text;
+}
+
+function sameText(a: Doc, b: Doc): boolean {
+  return a.name === b.name && a.description === b.description && a.keywords === b.keywords;
+}
+
+function sameSkill(a: SkillMetadata, b: SkillMetadata): boolean {
+  return (
+    a.location === b.location && a.description === b.description && sameValue(a.frontmatter, b.frontmatter, 0)
+  );
+}
+
+function sameValue(a: unknown, b: unknown, depth: number): boolean {
+  if (Object.is(a, b)) return true;
+  if (depth > 32 || typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (a instanceof Date || b instanceof Date) {
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  }
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  const recordB = b as Record<string, unknown>;
+  for (const key of keysA) {
+    if (!Object.hasOwn(recordB, key)) return false;
+    if (!sameValue((a as Record<string, unknown>)[key], recordB[key], depth + 1)) return false;
+  }
+  return true;
+}
+
+/** What a persisted document was made from: location, description and frontmatter. */
+function fingerprint(skill: SkillMetadata): string {
+  let text: string;
+  try {
+    text = JSON.stringify([skill.location, skill.description, skill.frontmatter]);
+  } catch {
+    return ""; // matches no persisted fingerprint, so the skill is indexed afresh
+  }
+  return createHash("sha256").update(text).digest("base64url");
+}
+
+function readPersisted(json: unknown): Persisted | undefined {
+  if (!isRecord(json)) return undefined;
+  if (json.format !== FORMAT || json.version !== FORMAT_VERSION || json.analyzer !== ANALYZER)
+    return undefined;
+  const { index, fingerprints } = json;
+  if (!isRecord(index) || !Array.isArray(index.docs) || !Array.isArray(index.terms)) return undefined;
+  if (!Array.isArray(fingerprints) || fingerprints.length !== index.docs.length) return undefined;
+  if (!index.docs.every(Array.isArray) || !index.terms.every(Array.isArray)) return undefined;
+  return fingerprints.every((f) => typeof f === "string") ? (json as unknown as Persisted) : undefined;
+}
+
+function rankingOf(options: SkillIndexOptions): Ranking {
+  if (!isRecord(options)) {
+    throw new SkillError("INVALID_FIELD", `Expected search options as an object, found ${quote(options)}`);
+  }
+  const boost = options.boost ?? {};
+  if (!isRecord(boost)) {
+    throw new SkillError(
+      "INVALID_FIELD",
+      `Expected 'boost' as an object of field weights, found ${quote(boost)}`,
+      {
+        field: "boost",
+      },
+    );
+  }
+  const weight = (field: "name" | "description" | "keywords", fallback: number): number => {
+    const value = boost[field] ?? fallback;
+    if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
+    throw new SkillError(
+      "INVALID_FIELD",
+      `Expected 'boost.${field}' to be a number of 0 or more, found ${quote(value)}`,
+      { field: `boost.${field}` },
+    );
+  };
+  const fuzzy = options.fuzzy ?? 0.2;
+  if (typeof fuzzy !== "number" || !(fuzzy >= 0 && fuzzy < 1)) {
+    throw new SkillError(
+      "INVALID_FIELD",
+      `Expected 'fuzzy' to be a number from 0 up to 1, found ${quote(fuzzy)}`,
+      {
+        field: "fuzzy",
+      },
+    );
+  }
+  const prefix = options.prefix ?? true;
+  if (typeof prefix !== "boolean") {
+    throw new SkillError("INVALID_FIELD", `Expected 'prefix' to be true or false, found ${quote(prefix)}`, {
+      field: "prefix",
+    });
+  }
+  return {
+    boost: {
+      name: weight("name", 3),
+      description: weight("description", 1),
+      keywords: weight("keywords", 1),
+    },
+    fuzzy,
+    prefix,
+  };
+}
+
+function limitOf(options: { readonly limit?: number } | undefined): number {
+  const limit = isRecord(options) ? options.limit : undefined;
+  if (typeof limit !== "number" || Number.isNaN(limit)) return DEFAULT_SEARCH_LIMIT;
+  return Math.max(0, Math.min(MAX_SEARCH_LIMIT, Math.floor(limit)));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
