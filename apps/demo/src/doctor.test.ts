@@ -114,6 +114,49 @@ describe("skill doctor", () => {
     expect(lines.at(-3)).toContain("1 too-deep, 1 dot-folder");
   });
 
+  it("agrees with validate --target codex on a long description with runs of spaces", async () => {
+    const world = await agentsWorld();
+    const skills = join(world.project, ".agents", "skills");
+    const words = (count: number, gap: string) => Array.from({ length: count }, () => "ab").join(gap);
+    // Codex counts each run of whitespace as one space: 999 and 1,025 characters.
+    const descriptions = { spaced: `${words(333, "  ")}c`, over: `${words(341, "  ")}  cd` };
+    for (const [name, description] of Object.entries(descriptions)) {
+      await mkdir(join(skills, name), { recursive: true });
+      await writeFile(
+        join(skills, name, "SKILL.md"),
+        `---\nname: ${name}\ndescription: ${description}\n---\n`,
+      );
+    }
+    const result = doctor(
+      ["--json", "--cwd", world.cwd, "--home", world.home, "--agents", "codex"],
+      world.home,
+    );
+    expect(result.stderr).toBe("");
+    const report = JSON.parse(result.stdout) as {
+      skills: { location: string; cells: Record<string, Cell> }[];
+    };
+    const validate = spawnSync(
+      process.execPath,
+      [cli, "validate", "--json", "--target", "codex", join(skills, "spaced"), join(skills, "over")],
+      { encoding: "utf8", env: { PATH: process.env.PATH, HOME: world.home, NO_COLOR: "1" }, timeout: 60_000 },
+    );
+    const checked = JSON.parse(validate.stdout) as {
+      files: { path: string; diagnostics: { code: string; severity: string }[] }[];
+    };
+    const verdicts = Object.keys(descriptions).map((name) => {
+      const path = join(skills, name, "SKILL.md");
+      const cell = report.skills.find((s) => s.location === path)?.cells.codex;
+      const refused = checked.files
+        .find((f) => f.path === path)
+        ?.diagnostics.some((d) => d.severity === "error" && d.code === "description-too-long");
+      return [name, cell?.loaded ? "loads" : cell?.reason, refused ? "too-long" : "loads"];
+    });
+    expect(verdicts).toEqual([
+      ["spaced", "loads", "loads"],
+      ["over", "too-long", "too-long"],
+    ]);
+  });
+
   it("refuses an unknown agent with a usage error", async () => {
     const world = await agentsWorld();
     const result = doctor(["--cwd", world.cwd, "--agents", "codex,vscode"], world.home);

@@ -2,6 +2,7 @@ import { basename, dirname } from "node:path";
 import { describeKind, printable, quote, SkillError } from "./errors.js";
 import { locateFrontmatter, missingDelimitersError, normalizeText } from "./frontmatter.js";
 import { deepFreeze, toJsonValue } from "./json-value.js";
+import { singleLineLength } from "./text.js";
 import type { Diagnostic, LoadRules, SkillInfo, ValidationTarget } from "./types.js";
 import { checkFrontmatter, SPEC_LIMITS } from "./validate.js";
 import { exceedsNodeLimit, parseYaml, repairPlainScalars } from "./yaml.js";
@@ -99,12 +100,6 @@ function fail(diagnostics: Diagnostic[], error: SkillError, code: string, line?:
 
 function optionalLine(line: number | undefined): { line?: number } {
   return line === undefined ? {} : { line };
-}
-
-function codePoints(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
 }
 
 /** `true`, `yes` (any case) or the YAML boolean. */
@@ -323,7 +318,7 @@ function longFieldError(name: string, description: string, location: string): Sk
     ["name", name],
     ["description", description],
   ] as const) {
-    const length = codePoints(value);
+    const length = singleLineLength(value);
     const limit = SPEC_LIMITS[field];
     if (length > limit) {
       return new SkillError(

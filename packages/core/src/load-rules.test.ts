@@ -3,6 +3,7 @@ import { SkillError } from "./errors.js";
 import { memorySource } from "./memory-source.js";
 import { parseSkill } from "./parse-skill.js";
 import { SkillService } from "./service.js";
+import { validateFrontmatter } from "./validate.js";
 
 const LOC = "/skills/folder-name/SKILL.md";
 
@@ -100,6 +101,32 @@ describe("rejectLongFields", () => {
     expect(
       parseSkill(text(`name: ok\ndescription: ${emoji}`), LOC, { rejectLongFields: true }).skill.name,
     ).toBe("ok");
+  });
+
+  it("counts a run of whitespace as one character, as Codex and the codex validation target do", () => {
+    // 1,333 characters as written, 1,000 once each run of spaces is one space.
+    const spaced = `${"ab  ".repeat(333)}a`;
+    expect(spaced).toHaveLength(1333);
+    // 1,997 as written, 999 counted.
+    const wide = `${"a   ".repeat(499)}a`;
+    expect(wide).toHaveLength(1997);
+    const loads = (description: string) =>
+      codeOf(() =>
+        parseSkill(text(`name: ok\ndescription: ${description}`), LOC, { rejectLongFields: true }),
+      );
+    const codexFindings = (description: string) =>
+      validateFrontmatter({ name: "folder-name", description }, LOC, { target: "codex" }).map((d) => d.code);
+    for (const description of [spaced, wide]) {
+      expect(loads(description)).toBeUndefined();
+      expect(codexFindings(description)).not.toContain("description-too-long");
+    }
+    const over = `${"ab ".repeat(342)}a`; // 1,027 characters, single spaces
+    expect(loads(over)).toBe("INVALID_FIELD");
+    expect(codexFindings(over)).toContain("description-too-long");
+    const name = (value: string) =>
+      codeOf(() => parseSkill(text(`name: "${value}"\ndescription: d`), LOC, { rejectLongFields: true }));
+    expect(name(`${"ab  ".repeat(21)}a`)).toBeUndefined(); // 85 as written, 64 counted
+    expect(name(`${"ab  ".repeat(21)}ab`)).toBe("INVALID_FIELD"); // 65 counted
   });
 
   it("is applied by SkillService as a load rule", async () => {

@@ -21,3 +21,19 @@ export function formatBytes(n: number): string {
   if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
   return `${n} bytes`;
 }
+
+/** Characters of a text, counting code points (an emoji is one), not UTF-16 units. */
+export function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/**
+ * The length Codex gives a `name` or `description` before it compares it with its limit: the
+ * value trimmed, each run of whitespace made one space, counted in code points. The one rule of
+ * `rejectLongFields` and of the `codex` validation target, so a loader and `validate` agree.
+ */
+export function singleLineLength(value: string): number {
+  return codePoints(value.trim().split(/\s+/).join(" "));
+}

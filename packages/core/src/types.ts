@@ -77,7 +77,8 @@ export interface LoadRules {
   readonly nameFallback?: "none" | "folder";
   /**
    * `true` (Codex): a name over 64 or a description over 1,024 characters fails the skill with
-   * `INVALID_FIELD`. Default `false`: a warning.
+   * `INVALID_FIELD`. Counted as Codex counts, and as `validate --target codex` does: trimmed,
+   * each run of whitespace one space, in code points. Default `false`: a warning.
    */
   readonly rejectLongFields?: boolean;
 }

@@ -1,5 +1,6 @@
 import { basename, dirname } from "node:path";
 import { describeKind, printable, quote, SkillError } from "./errors.js";
+import { codePoints, singleLineLength } from "./text.js";
 import type { Diagnostic, SkillMetadata, ValidateOptions, ValidationTarget } from "./types.js";
 
 /** Fields of the Agent Skills specification; any other top-level key is `unknown-field:<key>`. */
@@ -71,12 +72,6 @@ type Level = "finding" | "error" | "warning";
 export interface ValidateExtras {
   /** The markdown body, when known: `gh-publish` counts its lines. */
   readonly body?: string;
-}
-
-function codePoints(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
 }
 
 function utf8Bytes(text: string): number {
@@ -178,8 +173,7 @@ export function checkFrontmatter(
   } else if (name.trim() === "") {
     add("name-empty", "name", `Field 'name' is empty${where}`);
   } else if (target === "codex") {
-    const value = name.trim().split(/\s+/).join(" ");
-    const length = codePoints(value);
+    const length = singleLineLength(name);
     if (length > SPEC_LIMITS.name) {
       add(
         "name-too-long",
@@ -214,7 +208,7 @@ export function checkFrontmatter(
         );
       }
     } else if (target === "codex") {
-      const length = codePoints(value.split(/\s+/).join(" "));
+      const length = singleLineLength(value);
       if (length > SPEC_LIMITS.description) {
         add(
           "description-too-long",

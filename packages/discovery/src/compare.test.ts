@@ -1,10 +1,10 @@
-import { symlink, writeFile } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type AgentInfo, type PermissionPolicy, SkillService } from "@skill/core";
+import { type AgentInfo, type PermissionPolicy, SkillService, validateSkillFile } from "@skill/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentsWorld, DOCTOR_AGENTS, EXPECTED_CELLS, EXPECTED_LOADS } from "./agents-fixture.js";
 import { compareAgents } from "./compare.js";
-import { removeTempDirs } from "./fixture.js";
+import { removeTempDirs, skillText, tempWorld, writeSkill } from "./fixture.js";
 import { agentProfile, type DiscoveryPreset } from "./sources.js";
 
 afterEach(removeTempDirs);
@@ -146,7 +146,12 @@ describe("compareAgents", () => {
     const row = (rel: string) => report.skills.find((s) => s.location === join(world.project, rel));
     expect(row(".agents/skills/verbose/SKILL.md")?.cells).toEqual({
       agents: { loaded: true, name: "verbose" },
-      codex: { loaded: false, reason: "too-long", detail: "description is 1100 characters (limit 1024)" },
+      codex: {
+        loaded: false,
+        reason: "too-long",
+        // The load's own refusal, the one rule of rejectLongFields.
+        detail: expect.stringContaining("Field 'description' is 1100 characters, over the limit of 1024"),
+      },
     });
     expect(row(".agents/skills/p-agents/SKILL.md")?.cells.agents).toEqual({
       loaded: true,
@@ -171,5 +176,160 @@ describe("compareAgents", () => {
     });
     const cell = report.skills.find((s) => s.name === "p-claude")?.cells["claude-code"];
     expect(cell).toEqual({ loaded: false, reason: "denied", detail: "agent build" });
+  });
+});
+
+describe("compareAgents reads every cell off each agent's load", () => {
+  it("gives the path a file was reached by first the verdict of the path that counted (one file, two roots)", async () => {
+    const { home, project } = await tempWorld();
+    const kept = await writeSkill(join(home, ".agents", "skills", "pdf"));
+    await writeSkill(join(home, ".agents", "skills", "nameless"), undefined, "---\ndescription: d\n---\n");
+    // ~/.claude/skills is the same folder as ~/.agents/skills, as many set it up.
+    await mkdir(join(home, ".claude"), { recursive: true });
+    await symlink(join(home, ".agents", "skills"), join(home, ".claude", "skills"));
+    const report = await compareAgents({ cwd: project, home, env: {}, agents: ["default"] });
+    const cell = (path: string) => report.skills.find((s) => s.location === path)?.cells.default;
+    expect(cell(kept)).toEqual({ loaded: true, name: "pdf" });
+    expect(cell(join(home, ".claude", "skills", "pdf", "SKILL.md"))).toEqual({
+      loaded: false,
+      reason: "shadowed",
+      detail: kept,
+    });
+    // A file that fails fails under both paths.
+    expect(cell(join(home, ".claude", "skills", "nameless", "SKILL.md"))).toMatchObject({
+      reason: "name-missing",
+    });
+    expect(cell(join(home, ".agents", "skills", "nameless", "SKILL.md"))).toMatchObject({
+      reason: "name-missing",
+    });
+  });
+
+  it("keeps a row for a skill that only the compared agents' own limits keep out", async () => {
+    const { home, project } = await tempWorld();
+    const skills = join(project, ".agents", "skills");
+    const deep = await writeSkill(join(skills, "a", "b", "c", "d", "e", "f", "g"), "deep-one");
+    const dotted = await writeSkill(join(skills, ".curated", "x"), "dotted-one");
+    const report = await compareAgents({
+      cwd: project,
+      home,
+      env: {},
+      systemDir: join(home, "etc"),
+      agents: ["codex", "claude-code"],
+    });
+    expect(report.skills.map((s) => [s.name, s.location, s.cells])).toEqual([
+      [
+        "deep-one",
+        deep,
+        {
+          codex: { loaded: false, reason: "too-deep" },
+          "claude-code": { loaded: false, reason: "not-scanned" },
+        },
+      ],
+      [
+        "dotted-one",
+        dotted,
+        {
+          codex: { loaded: false, reason: "dot-folder" },
+          "claude-code": { loaded: false, reason: "not-scanned" },
+        },
+      ],
+    ]);
+  });
+
+  it("says not-scanned, and why, for the folders past Codex's folder budget", async () => {
+    const { home, project } = await tempWorld();
+    const skills = join(project, ".agents", "skills");
+    const count = 2010;
+    await Promise.all(
+      Array.from({ length: count }, (_, i) => writeSkill(join(skills, `s${String(i).padStart(4, "0")}`))),
+    );
+    const report = await compareAgents({
+      cwd: project,
+      home,
+      env: {},
+      systemDir: join(home, "etc"),
+      agents: ["agents", "codex"],
+    });
+    expect(report.skills).toHaveLength(count);
+    expect(report.skills.every((s) => s.cells.agents?.loaded === true)).toBe(true);
+    const codex = report.skills.map((s) => s.cells.codex);
+    const loaded = codex.filter((c) => c?.loaded === true).length;
+    const cut = codex.filter((c) => c?.loaded === false && c.reason === "not-scanned");
+    // 2,000 folders: the root and 1,999 skill folders.
+    expect(loaded).toBe(1999);
+    expect(cut).toHaveLength(count - 1999);
+    for (const c of cut) expect(c).toMatchObject({ detail: expect.stringMatching(/^max-dirs: /) });
+  }, 60_000);
+
+  it("tells a SKILL.md holding only a path (a symlinked file checked out as text) from a broken one", async () => {
+    const { home, project } = await tempWorld();
+    const skills = join(project, ".agents", "skills");
+    const stub = await writeSkill(join(skills, "linked"), undefined, "../../shared/linked/SKILL.md");
+    const broken = await writeSkill(join(skills, "broken"), undefined, "no frontmatter here\n");
+    const report = await compareAgents({ cwd: project, home, env: {}, agents: ["agents"] });
+    const cell = (path: string) => report.skills.find((s) => s.location === path)?.cells.agents;
+    expect(cell(stub)).toEqual({
+      loaded: false,
+      reason: "git-symlink-stub",
+      detail: "../../shared/linked/SKILL.md",
+    });
+    expect(cell(broken)).toMatchObject({ loaded: false, reason: "parse-error" });
+  });
+});
+
+describe("compareAgents and validate --target codex", () => {
+  /** `count` words of `word`, joined by `gap`. */
+  const words = (word: string, count: number, gap: string) =>
+    Array.from({ length: count }, () => word).join(gap);
+  const length = (text: string) => [...text].length;
+  const collapsed = (text: string) => length(text.trim().split(/\s+/).join(" "));
+
+  it("agree on a description's length, counted as Codex counts it (each run of whitespace is one space)", async () => {
+    const { home, project } = await tempWorld();
+    const skills = join(project, ".agents", "skills");
+    const descriptions: Record<string, string> = {
+      // 999 characters as Codex counts them, 1,331 as written: Codex loads it.
+      spaced: `${words("ab", 333, "  ")}c`,
+      // 999 as written, 667 counted: under the limit either way.
+      short: `${words("a", 333, "  ")}bc`,
+      // 1,024 counted, 1,706 as written: exactly the limit.
+      "at-limit": `${words("ab", 341, "   ")}   c`,
+      // 1,025 counted, 1,366 as written: over the limit.
+      over: `${words("ab", 341, "  ")}  cd`,
+    };
+    expect(collapsed(descriptions.spaced as string)).toBe(999);
+    expect(length(descriptions.spaced as string)).toBe(1331);
+    expect(length(descriptions.short as string)).toBe(999);
+    expect(collapsed(descriptions["at-limit"] as string)).toBe(1024);
+    expect(length(descriptions["at-limit"] as string)).toBe(1706);
+    expect(collapsed(descriptions.over as string)).toBe(1025);
+    for (const [name, description] of Object.entries(descriptions)) {
+      await writeSkill(join(skills, name), name, skillText(name, description));
+    }
+    const report = await compareAgents({
+      cwd: project,
+      home,
+      env: {},
+      systemDir: join(home, "etc"),
+      agents: ["codex"],
+    });
+    const verdicts: Record<string, { doctor: string; validate: string }> = {};
+    for (const name of Object.keys(descriptions)) {
+      const path = join(skills, name, "SKILL.md");
+      const cell = report.skills.find((s) => s.location === path)?.cells.codex;
+      const refused = (await validateSkillFile(path, { target: "codex" })).some(
+        (d) => d.severity === "error" && d.code === "description-too-long",
+      );
+      verdicts[name] = {
+        doctor: cell === undefined ? "missing" : cell.loaded ? "loads" : cell.reason,
+        validate: refused ? "too-long" : "loads",
+      };
+    }
+    expect(verdicts).toEqual({
+      spaced: { doctor: "loads", validate: "loads" },
+      short: { doctor: "loads", validate: "loads" },
+      "at-limit": { doctor: "loads", validate: "loads" },
+      over: { doctor: "too-long", validate: "too-long" },
+    });
   });
 });

@@ -1,38 +1,34 @@
-import {
-  closeSync,
-  constants,
-  type Dirent,
-  existsSync,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readlinkSync,
-  readSync,
-} from "node:fs";
-import { basename, dirname, join, resolve, sep } from "node:path";
+import { readlinkSync, statSync } from "node:fs";
+import { basename, dirname, sep } from "node:path";
 import {
   type AgentInfo,
   compareCodeUnits,
-  DEFAULT_MAX_BYTES,
-  type Diagnostic,
+  type FileKey,
+  type HeadCache,
+  type LoadReport,
+  type LoadRules,
+  loadSkillFile,
   type PermissionPolicy,
-  parseSkill,
+  readInside,
   SKILL_FILE,
   type SkillError,
-  SkillError as SkillErrorClass,
-  SPEC_LIMITS,
-  splitFrontmatter,
+  type SkillFile,
+  type SkillHead,
+  SkillService,
+  type SkillSource,
+  type SkippedPath,
+  type SourceScan,
+  skillFiles,
 } from "@skill/core";
 import { isWithin } from "./paths.js";
 import { scanRoots } from "./scan.js";
 import {
+  agentProfile,
   DISCOVERY_PRESETS,
   type DiscoveryOptions,
   type DiscoveryPreset,
-  type DiscoveryRoot,
-  discoveryRoots,
-  presetRules,
+  type RootLimits,
+  scanPlanOf,
 } from "./sources.js";
 
 /** Why an agent does not load a skill; when several apply, the first in this list is given. */
@@ -89,45 +85,31 @@ export interface CompareOptions extends Omit<DiscoveryOptions, "preset"> {
   readonly agent?: AgentInfo;
 }
 
-/** Bytes read to judge a skill: its frontmatter nearly always fits. */
-const HEAD_BYTES = 16 * 1024;
-
 /** A git symlink stub is the link target written into a file: short, one line, a path. */
 const STUB_MAX_BYTES = 1024;
 
-interface Parsed {
-  readonly ok: boolean;
-  readonly name?: string;
-  readonly description?: string;
-  readonly error?: SkillError;
-  /** The text was a path where a symlink was meant. */
-  readonly stub?: boolean;
-}
-
-/** One file read once, parsed once per distinct set of rules actually needed. */
-interface FileFacts {
-  readonly location: string;
-  /** `dev:ino`; undefined when the file cannot be opened. */
-  readonly identity?: string;
-  readonly symlink: boolean;
-  readonly text?: string;
-  readonly readError?: SkillError;
-  parsed?: Parsed;
-  parsedFallback?: Parsed;
-}
-
-/** A place that looked like a skill but is not one: a dangling link or a stub. */
-interface Broken {
-  readonly location: string;
-  readonly reason: "dangling-symlink" | "git-symlink-stub";
-  readonly detail: string;
+/** What one agent's load gave: a verdict for every location its sources returned. */
+interface AgentRun {
+  /** Every folder its sources scan. */
+  readonly dirs: ReadonlySet<string>;
+  /** The verdict on every location its sources returned. */
+  readonly cells: ReadonlyMap<string, VisibilityCell>;
+  /** The name a location goes by for this agent (loaded, denied or shadowed). */
+  readonly names: ReadonlyMap<string, string>;
+  /** What its scans passed over on purpose, by path. */
+  readonly skipped: ReadonlyMap<string, readonly SkippedPath[]>;
+  /** The depth and dot-folder limits of each scanned folder that has some. */
+  readonly limits: ReadonlyMap<string, RootLimits>;
+  /** The scanned folders with no depth, dot-folder or folder-count limit: every skill below is found. */
+  readonly complete: ReadonlySet<string>;
 }
 
 /**
  * For every skill any of `agents` would find from `options.cwd`, and for every agent: whether
  * it loads the skill, under which name, and if not, why not (one reason id; see
- * {@link VISIBILITY_REASONS}). Each distinct folder is scanned once and each file read and
- * parsed once, whatever the number of agents.
+ * {@link VISIBILITY_REASONS}). Each agent's skills are loaded exactly as that agent loads
+ * them — `agentProfile` and a `SkillService` with its rules — and every cell is read off that
+ * load's report: winners, `failed`, `shadowed` and the scans' `skipped` paths.
  *
  * @example
  * const report = await compareAgents({ cwd: process.cwd(), agents: ["claude-code", "codex"] });
@@ -140,338 +122,271 @@ export async function compareAgents(options: CompareOptions): Promise<Visibility
       throw new TypeError(`Unknown discovery preset ${JSON.stringify(agent)}`);
   }
   const { agents: _agents, permission, agent: who, ...discovery } = options;
-  const rootsOf = new Map<DiscoveryPreset, DiscoveryRoot[]>();
-  for (const agent of agents) rootsOf.set(agent, discoveryRoots({ ...discovery, preset: agent }));
+  const profiles = agents.map((agent) => [agent, agentProfile({ ...discovery, preset: agent })] as const);
+  // Looked for while the agents load: it waits on the disk, the loads mostly do not.
+  const stubsFound = rootStubs(
+    new Set(profiles.flatMap(([, p]) => p.sources.flatMap((source) => scanPlanOf(source)?.dirs ?? []))),
+  );
+  const shared = new SharedWork();
+  const runs = new Map<DiscoveryPreset, AgentRun>();
+  for (const [agent, profile] of profiles) {
+    runs.set(agent, await loadAs(profile, shared, permission, who));
+  }
 
-  // Scan every distinct folder once, with no agent's limits: the limits are applied below.
-  const dirs = [...new Set([...rootsOf.values()].flatMap((roots) => roots.flatMap((r) => r.dirs)))];
-  const filesOf = new Map<string, string[]>();
-  const broken = new Map<string, Broken>();
-  for (const dir of dirs) {
-    const warnings: Diagnostic[] = [];
-    const files = await scanRoots([resolve(dir)], {
-      ...(options.ignore === undefined ? {} : { ignore: options.ignore }),
-      ...(options.followSymlinks === undefined ? {} : { followSymlinks: options.followSymlinks }),
-      onWarning: (d) => warnings.push(d),
-      onMissingRoot: () => {},
-    });
-    filesOf.set(dir, files);
-    for (const w of warnings) {
+  // Every location some agent's scan returned, or a place that stands for a skill it could not use.
+  const locations = new Set<string>();
+  for (const run of runs.values()) for (const location of run.cells.keys()) locations.add(location);
+  for (const location of await pastLimits(runs, discovery)) locations.add(location);
+  const skillDirs = new Set([...locations].map((l) => dirname(l)));
+  const skips = [...runs.values()].flatMap((run) => [...run.skipped.values()].flat());
+  for (const s of skips) {
+    if (s.reason === "symlinked-file") {
+      locations.add(s.path);
+      skillDirs.add(dirname(s.path));
+    }
+  }
+  for (const run of runs.values()) {
+    for (const [path, list] of run.skipped) {
       // A dangling link inside a skill folder is a broken bundled file, not a missing skill.
-      if (
-        w.code === "symlink-dangling" &&
-        w.path !== undefined &&
-        !broken.has(w.path) &&
-        !insideSkill(w.path, dir)
-      ) {
-        broken.set(w.path, { location: w.path, reason: "dangling-symlink", detail: linkTarget(w.path) });
-      }
-    }
-    for (const stub of stubsIn(dir)) if (!broken.has(stub.location)) broken.set(stub.location, stub);
-  }
-
-  const facts = new Map<string, FileFacts>();
-  const factsOf = (location: string): FileFacts => {
-    let f = facts.get(location);
-    if (!f) {
-      f = readFacts(location);
-      facts.set(location, f);
-    }
-    return f;
-  };
-  for (const files of filesOf.values()) for (const file of files) factsOf(file);
-  for (const f of facts.values()) {
-    const parsed = parsedOf(f, false);
-    if (parsed.stub && !broken.has(f.location)) {
-      broken.set(f.location, {
-        location: f.location,
-        reason: "git-symlink-stub",
-        detail: (f.text ?? "").trim(),
-      });
-    }
-  }
-
-  // Known from the one read of each file; a broken entry is looked at when asked.
-  const symlinked = (path: string) => facts.get(path)?.symlink ?? isSymlink(path);
-
-  const rows = new Map<string, Record<string, VisibilityCell>>();
-  const locations = [...new Set([...facts.keys(), ...broken.keys()])];
-  for (const location of locations) rows.set(location, {});
-
-  for (const agent of agents) {
-    const roots = rootsOf.get(agent) ?? [];
-    const rules = presetRules(agent);
-    const fallback = rules.nameFallback === "folder";
-    const rejectLong = rules.rejectLongFields === true;
-    const verdict = new Map<string, VisibilityCell>();
-    /** Accepted files in precedence order (lowest first), each location once, at its highest position. */
-    let order: { location: string; name: string; identity?: string; dead?: boolean }[] = [];
-    const position = new Map<string, number>();
-
-    const place = (location: string) => {
-      let best: VisibilityReason | "ok" | undefined;
-      for (const root of roots) {
-        for (const dir of root.dirs) {
-          if (!isWithin(location, dir) || location === dir) continue;
-          const reason = limitReason(location, dir, root, symlinked);
-          if (reason === undefined) return "ok" as const;
-          if (best === undefined || rank(reason) < rank(best as VisibilityReason)) best = reason;
-        }
-      }
-      return best ?? "not-scanned";
-    };
-
-    for (const root of roots) {
-      for (const dir of root.dirs) {
-        for (const location of filesOf.get(dir) ?? []) {
-          if (limitReason(location, dir, root, symlinked) !== undefined) continue;
-          const f = factsOf(location);
-          const parsed = parsedOf(f, fallback);
-          if (parsed.stub) continue;
-          if (!parsed.ok) {
-            verdict.set(location, failure(parsed.error));
-            continue;
-          }
-          if (rejectLong && tooLong(parsed)) {
-            verdict.set(location, { loaded: false, reason: "too-long", detail: longDetail(parsed) });
-            continue;
-          }
-          const at = position.get(location);
-          if (at !== undefined) (order[at] as { dead?: boolean }).dead = true;
-          position.set(location, order.length);
-          order.push({
-            location,
-            name: parsed.name as string,
-            ...(f.identity ? { identity: f.identity } : {}),
-          });
-        }
-      }
-    }
-    order = order.filter((o) => !o.dead);
-    // The service's rule: the same file twice counts once, at its highest position; a later
-    // name replaces an earlier one.
-    const lastOfIdentity = new Map<string, number>();
-    order.forEach((o, i) => {
-      if (o.identity !== undefined) lastOfIdentity.set(o.identity, i);
-    });
-    const winners = new Map<string, string>();
-    order.forEach((o, i) => {
-      if (o.identity !== undefined && lastOfIdentity.get(o.identity) !== i) return;
-      winners.set(o.name, o.location);
-    });
-    for (const [i, o] of order.entries()) {
-      const sameFile = o.identity !== undefined ? lastOfIdentity.get(o.identity) : undefined;
-      const winner =
-        sameFile !== undefined && sameFile !== i
-          ? (order[sameFile] as { location: string }).location
-          : winners.get(o.name);
-      if (winner === o.location) {
-        const denied = permission && who && permission.evaluate(who, "skill", o.name) === "deny";
-        verdict.set(
-          o.location,
-          denied
-            ? { loaded: false, reason: "denied", detail: `agent ${who.name}` }
-            : { loaded: true, name: o.name },
-        );
-      } else {
-        verdict.set(o.location, { loaded: false, reason: "shadowed", ...(winner ? { detail: winner } : {}) });
-      }
-    }
-
-    for (const location of locations) {
-      const cells = rows.get(location) as Record<string, VisibilityCell>;
-      const where = place(location);
-      const known = verdict.get(location);
-      if (where !== "ok") {
-        cells[agent] = { loaded: false, reason: where };
-      } else if (known) {
-        cells[agent] = known;
-      } else {
-        const b = broken.get(location);
-        cells[agent] = b
-          ? { loaded: false, reason: b.reason, detail: b.detail }
-          : { loaded: false, reason: "not-scanned" };
+      if (list.some((s) => s.reason === "dangling-symlink") && !insideSkill(path, run.dirs, skillDirs)) {
+        locations.add(path);
       }
     }
   }
+  const stubs = await stubsFound;
+  for (const location of stubs.keys()) locations.add(location);
 
-  const skills = locations.map((location) => {
-    const cells = rows.get(location) as Record<string, VisibilityCell>;
-    return { name: rowName(location, cells, facts.get(location), broken.get(location)), location, cells };
-  });
+  const skills = await Promise.all(
+    [...locations].map(async (location) => {
+      const cells: Record<string, VisibilityCell> = {};
+      for (const [agent, run] of runs) cells[agent] = cellOf(location, run, stubs);
+      return { name: await rowName(location, cells, runs), location, cells };
+    }),
+  );
   skills.sort((a, b) => compareCodeUnits(a.name, b.name) || compareCodeUnits(a.location, b.location));
   return { agents, skills };
 }
 
-/** True when a folder between `root` (excluded) and `path` (excluded) holds a SKILL.md. */
-function insideSkill(path: string, root: string): boolean {
-  if (basename(path) === SKILL_FILE) return false;
-  for (let dir = dirname(path); dir !== root && isWithin(dir, root); dir = dirname(dir)) {
-    if (existsSync(join(dir, SKILL_FILE))) return true;
+/** Loads the skills `agent` sees, as that agent does, and reads a verdict per location off the result. */
+async function loadAs(
+  { sources, rules }: { readonly sources: readonly SkillSource[]; readonly rules: LoadRules },
+  shared: SharedWork,
+  permission: PermissionPolicy | undefined,
+  who: AgentInfo | undefined,
+): Promise<AgentRun> {
+  const found = new Set<string>();
+  const dirs = new Set<string>();
+  const limits = new Map<string, RootLimits>();
+  const complete = new Set<string>();
+  for (const source of sources) {
+    const plan = scanPlanOf(source);
+    const { maxDepth, maxDirs, skipDotDirs } = plan?.options ?? {};
+    if (plan && maxDepth === undefined && maxDirs === undefined && !skipDotDirs) {
+      for (const dir of plan.dirs) complete.add(dir);
+    }
+    if (!plan || (maxDepth === undefined && !skipDotDirs)) continue;
+    for (const dir of plan.dirs) {
+      limits.set(dir, {
+        ...(maxDepth === undefined ? {} : { maxDepth }),
+        ...(skipDotDirs ? { skipDotDirs } : {}),
+      });
+    }
   }
-  return false;
+  const observed = sources.map((source) =>
+    shared.observe(source, (scan) => {
+      for (const entry of scan.entries) found.add(entry.location);
+      for (const dir of scan.dirs) dirs.add(dir);
+    }),
+  );
+  const service = new SkillService({
+    sources: observed,
+    ...rules,
+    headCache: shared.headCache(rules),
+    ...(permission === undefined ? {} : { permission }),
+  });
+  const report = await service.discoverAndLoad();
+
+  const cells = new Map<string, VisibilityCell>();
+  const names = new Map<string, string>();
+  const winners = service.all();
+  const winnerOf = new Map(winners.map((s) => [s.name, s.location]));
+  const visible = permission && who ? new Set(service.all(who).map((s) => s.location)) : undefined;
+  for (const skill of winners) {
+    names.set(skill.location, skill.name);
+    cells.set(
+      skill.location,
+      visible && !visible.has(skill.location)
+        ? { loaded: false, reason: "denied", detail: `agent ${who?.name ?? ""}` }
+        : { loaded: true, name: skill.name },
+    );
+  }
+  for (const s of report.shadowed) {
+    names.set(s.dropped, s.name);
+    cells.set(s.dropped, { loaded: false, reason: "shadowed", detail: winnerOf.get(s.name) ?? s.kept });
+  }
+  const tooLong = tooLongPaths(report);
+  for (const f of report.failed) {
+    if (!found.has(f.path)) continue; // a whole source failed: its entries are unknown
+    cells.set(f.path, await failureCell(f.path, f.error, tooLong));
+  }
+  // A file reached twice counts once, at its later position: the earlier path gets that verdict.
+  const unjudged = [...found].filter((location) => !cells.has(location));
+  if (unjudged.length > 0) {
+    const byFile = new Map<string, string>();
+    for (const location of cells.keys()) {
+      const id = fileId(location);
+      if (id !== undefined) byFile.set(id, location);
+    }
+    for (const location of unjudged) {
+      const id = fileId(location);
+      const same = id === undefined ? undefined : byFile.get(id);
+      const cell = same === undefined ? undefined : cells.get(same);
+      if (same === undefined || cell === undefined) continue;
+      cells.set(location, cell.loaded ? { loaded: false, reason: "shadowed", detail: same } : cell);
+      const name = names.get(same);
+      if (name !== undefined) names.set(location, name);
+    }
+  }
+  const skipped = new Map<string, SkippedPath[]>();
+  for (const s of report.skipped ?? []) {
+    const list = skipped.get(s.path);
+    if (list) list.push(s);
+    else skipped.set(s.path, [s]);
+  }
+  return { dirs, cells, names, skipped, limits, complete };
+}
+
+/** The verdict on a file the agent's load refused, from the error the load gave. */
+async function failureCell(
+  location: string,
+  error: SkillError,
+  tooLong: ReadonlySet<string>,
+): Promise<VisibilityCell> {
+  if (error.code === "MISSING_FIELD" && error.field === "name") {
+    return { loaded: false, reason: "name-missing", detail: error.message };
+  }
+  if (error.code === "INVALID_FIELD" && tooLong.has(`${location}\0${error.field ?? ""}`)) {
+    return { loaded: false, reason: "too-long", detail: error.message };
+  }
+  if (error.code === "PARSE_ERROR" && basename(location) === SKILL_FILE) {
+    const text = await smallText(dirname(location), SKILL_FILE);
+    if (text !== undefined && looksLikeStub(text)) {
+      return { loaded: false, reason: "git-symlink-stub", detail: text.trim() };
+    }
+  }
+  return { loaded: false, reason: "parse-error", detail: error.message };
+}
+
+/** `<path>\0<field>` of every file the load refused for a field over its limit (`rejectLongFields`). */
+function tooLongPaths(report: LoadReport): Set<string> {
+  const out = new Set<string>();
+  for (const d of report.diagnostics) {
+    if (d.severity !== "error" || d.path === undefined || d.field === undefined) continue;
+    if (d.code === `${d.field}-too-long`) out.add(`${d.path}\0${d.field}`);
+  }
+  return out;
+}
+
+/** One agent's cell for a location: its load's verdict, else why its scan passed it over. */
+function cellOf(location: string, run: AgentRun, stubs: ReadonlyMap<string, string>): VisibilityCell {
+  const known = run.cells.get(location);
+  if (known) return known;
+  // The location itself, or a folder holding it, that the agent's scan passed over.
+  let best: { reason: VisibilityReason; detail?: string } | undefined;
+  for (let path = location; ; path = dirname(path)) {
+    for (const s of run.skipped.get(path) ?? []) {
+      const why = skipReason(s);
+      if (best === undefined || rank(why.reason) < rank(best.reason)) best = why;
+    }
+    if (run.dirs.has(path) || dirname(path) === path) break;
+  }
+  if (best) {
+    // The scan names the first rule it met on the way; a rule ranked before it that holds for
+    // this location too (a dot-folder deeper than the agent looks) is the one given.
+    const limit = limitReason(location, run);
+    return limit !== undefined && rank(limit) < rank(best.reason)
+      ? { loaded: false, reason: limit }
+      : { loaded: false, ...best };
+  }
+  const stub = stubs.get(location);
+  if (stub !== undefined && run.dirs.has(dirname(location))) {
+    return { loaded: false, reason: "git-symlink-stub", detail: stub };
+  }
+  return { loaded: false, reason: "not-scanned" };
+}
+
+/** What a skipped path (the location itself, or a folder holding it) says about the location. */
+function skipReason(s: SkippedPath): { reason: VisibilityReason; detail?: string } {
+  switch (s.reason) {
+    case "too-deep":
+    case "dot-folder":
+    case "symlinked-file":
+      return { reason: s.reason };
+    case "dangling-symlink": {
+      const target = linkTarget(s.path);
+      return { reason: "dangling-symlink", ...(target === undefined ? {} : { detail: target }) };
+    }
+    default:
+      // node-modules, ignored, max-dirs, symlink-loop: the agent never looked there.
+      return { reason: "not-scanned", detail: `${s.reason}: ${s.path}` };
+  }
+}
+
+/**
+ * `too-deep` or `dot-folder` when the location lies below the agent's root (one of its scan
+ * plans' folders) deeper than that plan's `maxDepth`, or inside a dot-folder it skips.
+ */
+function limitReason(location: string, run: AgentRun): "too-deep" | "dot-folder" | undefined {
+  let found: "too-deep" | "dot-folder" | undefined;
+  for (const [dir, limits] of run.limits) {
+    if (location === dir || !isWithin(location, dir)) continue;
+    const parts = location.slice(dir.length + (dir.endsWith(sep) ? 0 : 1)).split(sep);
+    // A SKILL.md sits in its folder; anything else (a link, a stub) stands for a folder.
+    const folders = basename(location) === SKILL_FILE ? parts.slice(0, -1) : parts;
+    if (limits.maxDepth !== undefined && folders.length > limits.maxDepth) return "too-deep";
+    if (limits.skipDotDirs && folders.some((name) => name.startsWith("."))) found = "dot-folder";
+  }
+  return found;
 }
 
 function rank(reason: VisibilityReason): number {
   return VISIBILITY_REASONS.indexOf(reason);
 }
 
-/** Why an agent's limits inside `root` keep it from `location` (a path below `dir`), if they do. */
-function limitReason(
-  location: string,
-  dir: string,
-  root: DiscoveryRoot,
-  symlinked: (path: string) => boolean,
-): VisibilityReason | undefined {
-  const limits = root.limits;
-  if (!limits) return undefined;
-  const parts = location.slice(dir.length + (dir.endsWith(sep) ? 0 : 1)).split(sep);
-  // A SKILL.md sits in its folder; anything else (a dangling link, a stub) stands for a folder.
-  const folders = basename(location) === SKILL_FILE ? parts.slice(0, -1) : parts;
-  if (limits.maxDepth !== undefined && folders.length > limits.maxDepth) return "too-deep";
-  if (limits.skipDotDirs && folders.some((name) => name.startsWith("."))) return "dot-folder";
-  if (limits.followSymlinkFiles === false && basename(location) === SKILL_FILE && symlinked(location)) {
-    return "symlinked-file";
+/** True when a folder between a scanned root (excluded) and `path` (excluded) holds a skill. */
+function insideSkill(path: string, roots: ReadonlySet<string>, skillDirs: ReadonlySet<string>): boolean {
+  if (basename(path) === SKILL_FILE) return false;
+  for (let dir = dirname(path); !roots.has(dir) && dirname(dir) !== dir; dir = dirname(dir)) {
+    if (skillDirs.has(dir)) return true;
   }
-  return undefined;
+  return false;
 }
 
-function isSymlink(path: string): boolean {
+/** `dev:ino` of a file, to tell the same file reached through two paths. */
+function fileId(path: string): string | undefined {
   try {
-    return lstatSync(path).isSymbolicLink();
+    const stats = statSync(path);
+    return `${stats.dev}:${stats.ino}`;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-function linkTarget(path: string): string {
+function linkTarget(path: string): string | undefined {
   try {
     return `-> ${readlinkSync(path)}`;
   } catch {
-    return "";
+    return undefined;
   }
 }
 
-function failure(error: SkillError | undefined): VisibilityCell {
-  if (error?.code === "MISSING_FIELD" && error.field === "name") {
-    return { loaded: false, reason: "name-missing", detail: error.message };
-  }
-  if (error?.code === "INVALID_FIELD" && /over the limit/.test(error.message)) {
-    return { loaded: false, reason: "too-long", detail: error.message };
-  }
-  return { loaded: false, reason: "parse-error", ...(error ? { detail: error.message } : {}) };
-}
-
-function codePoints(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
-
-function tooLong(parsed: Parsed): boolean {
-  return (
-    codePoints(parsed.name ?? "") > SPEC_LIMITS.name ||
-    codePoints(parsed.description ?? "") > SPEC_LIMITS.description
-  );
-}
-
-function longDetail(parsed: Parsed): string {
-  const name = codePoints(parsed.name ?? "");
-  const description = codePoints(parsed.description ?? "");
-  return name > SPEC_LIMITS.name
-    ? `name is ${name} characters (limit ${SPEC_LIMITS.name})`
-    : `description is ${description} characters (limit ${SPEC_LIMITS.description})`;
-}
-
-/** Reads a SKILL.md once: identity, whether it is a symlink, and its text (size-capped, FIFO-safe). */
-function readFacts(location: string): FileFacts {
-  const symlink = isSymlink(location);
-  let fd: number;
+/** The text of a small file, through core's safe reader; `undefined` when it is not one. */
+async function smallText(dir: string, path: string): Promise<string | undefined> {
   try {
-    fd = openSync(location, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    return { location, symlink, readError: readError(location, error) };
-  }
-  try {
-    const stats = fstatSync(fd);
-    const identity = `${stats.dev}:${stats.ino}`;
-    if (!stats.isFile()) {
-      return { location, symlink, identity, readError: readError(location, new Error("not a regular file")) };
-    }
-    if (stats.size > DEFAULT_MAX_BYTES) {
-      return {
-        location,
-        symlink,
-        identity,
-        readError: new SkillErrorClass("LIMIT_EXCEEDED", `Skill file too large: ${location}`, {
-          path: location,
-        }),
-      };
-    }
-    // The frontmatter is what decides; a long body is not read when the head holds it all.
-    if (stats.size > HEAD_BYTES) {
-      const head = readBytes(fd, HEAD_BYTES);
-      const cut = head.lastIndexOf(10);
-      if (cut > 0) {
-        const text = head.subarray(0, cut + 1).toString("utf8");
-        if (holdsFrontmatter(text)) return { location, symlink, identity, text };
-      }
-    }
-    return { location, symlink, identity, text: readBytes(fd, stats.size).toString("utf8") };
-  } catch (error) {
-    return { location, symlink, readError: readError(location, error) };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function readBytes(fd: number, size: number): Buffer {
-  const buffer = Buffer.allocUnsafe(size);
-  let filled = 0;
-  while (filled < size) {
-    const n = readSync(fd, buffer, filled, size - filled, filled);
-    if (n === 0) break;
-    filled += n;
-  }
-  return buffer.subarray(0, filled);
-}
-
-function holdsFrontmatter(text: string): boolean {
-  try {
-    splitFrontmatter(text);
-    return true;
+    const bytes = await readInside(dir, path, { maxBytes: STUB_MAX_BYTES });
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   } catch {
-    return false;
-  }
-}
-
-function readError(location: string, error: unknown): SkillError {
-  return new SkillErrorClass(
-    "READ_ERROR",
-    `Failed to read skill file: ${location} (${error instanceof Error ? error.message : String(error)})`,
-    { path: location },
-  );
-}
-
-/** Parses with the specification's rules, or with the folder-name fallback (only when it matters). */
-function parsedOf(f: FileFacts, fallback: boolean): Parsed {
-  if (!f.parsed) f.parsed = parseWith(f, false);
-  if (!fallback) return f.parsed;
-  const plain = f.parsed;
-  // The fallback changes the outcome only for a missing name.
-  if (plain.ok || plain.error?.code !== "MISSING_FIELD" || plain.error.field !== "name") return plain;
-  if (!f.parsedFallback) f.parsedFallback = parseWith(f, true);
-  return f.parsedFallback;
-}
-
-function parseWith(f: FileFacts, fallback: boolean): Parsed {
-  if (f.text === undefined) return { ok: false, ...(f.readError ? { error: f.readError } : {}) };
-  try {
-    const { skill } = parseSkill(f.text, f.location, fallback ? { nameFallback: "folder" } : {});
-    return { ok: true, name: skill.name, description: skill.description };
-  } catch (error) {
-    if (!SkillErrorClass.isInstance(error)) throw error;
-    return { ok: false, error, ...(looksLikeStub(f.text) ? { stub: true } : {}) };
+    return undefined;
   }
 }
 
@@ -482,56 +397,163 @@ function looksLikeStub(text: string): boolean {
   return !/[\n\r\0]/.test(line) && line.includes("/") && !line.startsWith("---") && !/\s{2}/.test(line);
 }
 
-/** Small files directly in a root, each holding one path: symlinked skill folders checked out as text. */
-function stubsIn(dir: string): Broken[] {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const stubs: Broken[] = [];
-  for (const entry of entries) {
-    if (!entry.isFile() || entry.name === SKILL_FILE) continue;
-    const path = dir.endsWith(sep) ? dir + entry.name : dir + sep + entry.name;
-    const text = readSmall(path);
-    if (text !== undefined && looksLikeStub(text)) {
-      stubs.push({ location: path, reason: "git-symlink-stub", detail: text.trim() });
-    }
-  }
-  return stubs;
+/**
+ * Small files directly in a scanned folder, each holding one path: symlinked skill folders
+ * checked out as text. Listed by core's walker of a folder, read by its safe reader.
+ */
+async function rootStubs(dirs: ReadonlySet<string>): Promise<Map<string, string>> {
+  const found = await Promise.all(
+    [...dirs].map(async (dir) => {
+      let files: SkillFile[];
+      try {
+        files = await skillFiles(dir, {
+          limit: Number.POSITIVE_INFINITY,
+          maxBytes: Number.POSITIVE_INFINITY,
+        });
+      } catch {
+        return []; // missing, unreadable or too large to list: no stubs to report there
+      }
+      const stubs: [string, string][] = [];
+      for (const file of files) {
+        if (file.path.includes("/") || file.path === SKILL_FILE || file.link !== undefined) continue;
+        if (file.size === 0 || file.size > STUB_MAX_BYTES) continue;
+        const text = await smallText(dir, file.path);
+        if (text !== undefined && looksLikeStub(text)) {
+          stubs.push([dir.endsWith(sep) ? dir + file.path : dir + sep + file.path, text.trim()]);
+        }
+      }
+      return stubs;
+    }),
+  );
+  return new Map(found.flat());
 }
 
-function readSmall(path: string): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile() || stats.size === 0 || stats.size > STUB_MAX_BYTES) return undefined;
-    const buffer = Buffer.alloc(stats.size);
-    const n = readSync(fd, buffer, 0, stats.size, 0);
-    return buffer.subarray(0, n).toString("utf8");
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The name a row goes by: the name most agents load it under, else its own name, else its folder's. */
-function rowName(
+/**
+ * The name a row goes by: the name the first agent loading it gives it, else a name an agent
+ * gave it, else (a skill no agent reached) its own as core reads it, else its folder's.
+ */
+async function rowName(
   location: string,
   cells: Readonly<Record<string, VisibilityCell>>,
-  f: FileFacts | undefined,
-  b: Broken | undefined,
-): string {
+  runs: ReadonlyMap<DiscoveryPreset, AgentRun>,
+): Promise<string> {
   for (const cell of Object.values(cells)) if (cell.loaded) return cell.name;
-  if (f?.parsed?.ok && f.parsed.name) return f.parsed.name;
-  if (f?.parsedFallback?.ok && f.parsedFallback.name) return f.parsedFallback.name;
-  if (b && basename(location) !== SKILL_FILE) return basename(location);
+  for (const run of runs.values()) {
+    const name = run.names.get(location);
+    if (name !== undefined) return name;
+  }
+  if (basename(location) !== SKILL_FILE) return basename(location);
+  const reached = [...runs.values()].some((run) => run.cells.has(location));
+  if (!reached) {
+    const own = await loadSkillFile(location).then(
+      ({ skill }) => skill.name,
+      () => undefined,
+    );
+    if (own !== undefined) return own;
+  }
   return basename(dirname(location));
+}
+
+/** Reasons a scan gives for a folder it did not enter because of the agent's own limits. */
+const LIMIT_SKIPS: ReadonlySet<string> = new Set(["too-deep", "dot-folder", "max-dirs"]);
+
+/**
+ * The `SKILL.md` files below the folders some agent passed over for its limits (too deep, a
+ * dot-folder, past its folder budget): skills in that agent's roots that it does not reach.
+ * Found by discovery's one scanner, with the caller's ignore and symlink options.
+ */
+async function pastLimits(
+  runs: ReadonlyMap<DiscoveryPreset, AgentRun>,
+  discovery: Omit<DiscoveryOptions, "preset">,
+): Promise<string[]> {
+  const folders = new Set<string>();
+  for (const run of runs.values()) {
+    for (const [path, list] of run.skipped) {
+      if (basename(path) !== SKILL_FILE && list.some((s) => LIMIT_SKIPS.has(s.reason))) folders.add(path);
+    }
+  }
+  // An agent that scans a folder holding it without limits has found every skill there already.
+  const complete = new Set([...runs.values()].flatMap((run) => [...run.complete]));
+  const outer = [...folders].filter((folder) => {
+    for (let dir = dirname(folder); dirname(dir) !== dir; dir = dirname(dir)) {
+      if (folders.has(dir) || complete.has(dir)) return false;
+    }
+    return true;
+  });
+  if (outer.length === 0) return [];
+  return scanRoots(outer.sort(compareCodeUnits), {
+    ...(discovery.ignore === undefined ? {} : { ignore: discovery.ignore }),
+    ...(discovery.followSymlinks === undefined ? {} : { followSymlinks: discovery.followSymlinks }),
+    onWarning: () => {},
+    onMissingRoot: () => {},
+  });
+}
+
+/**
+ * What the agents' loads may share without changing what any of them finds: a source whose
+ * scan plan another agent's source has already run gives that scan, and agents reading with
+ * the same load rules share one in-memory head cache, so an unchanged file is read once.
+ */
+class SharedWork {
+  readonly #scans = new Map<string, Promise<SourceScan>>();
+  readonly #heads = new Map<string, HeadCache>();
+
+  /** The source, reporting each scan it returns; scans with the same plan run once. */
+  observe(source: SkillSource, seen: (scan: SourceScan) => void): SkillSource {
+    const plan = scanPlanOf(source);
+    const key = plan && planKey(source.id, plan.dirs, plan.options);
+    return {
+      id: source.id,
+      ...(source.precedence === undefined ? {} : { precedence: source.precedence }),
+      scan: async (ctx) => {
+        let pending = key === undefined ? undefined : this.#scans.get(key);
+        if (pending === undefined) {
+          pending = source.scan(ctx);
+          if (key !== undefined) this.#scans.set(key, pending);
+        }
+        const scan = await pending;
+        seen(scan);
+        return scan;
+      },
+    };
+  }
+
+  headCache(rules: LoadRules): HeadCache {
+    const key = JSON.stringify(rules, Object.keys(rules).sort());
+    let cache = this.#heads.get(key);
+    if (!cache) {
+      cache = memoryHeadCache();
+      this.#heads.set(key, cache);
+    }
+    return cache;
+  }
+}
+
+/** What makes two scans the same: the source, its folders and its options (the logger aside). */
+function planKey(id: string, dirs: readonly string[], options: object): string {
+  const { logger: _logger, signal: _signal, ...rest } = options as Record<string, unknown>;
+  const fields = Object.entries(rest).sort(([a], [b]) => compareCodeUnits(a, b));
+  return JSON.stringify([id, dirs, fields]);
+}
+
+/** A head cache that lives as long as one comparison. */
+function memoryHeadCache(): HeadCache {
+  const heads = new Map<string, { key: FileKey; head: SkillHead }>();
+  return {
+    get(key) {
+      const hit = heads.get(key.path);
+      if (!hit) return undefined;
+      const k = hit.key;
+      return k.dev === key.dev && k.ino === key.ino && k.size === key.size && k.mtimeMs === key.mtimeMs
+        ? hit.head
+        : undefined;
+    },
+    set(key, head) {
+      heads.set(key.path, { key, head });
+    },
+    delete(path) {
+      heads.delete(path);
+    },
+    flush: async () => {},
+  };
 }
