@@ -187,10 +187,15 @@ describe("what a newcomer is told", () => {
 
 describe("skill init", () => {
   it("creates a skill that validates strictly, in the project's .agents/skills, and never overwrites", async () => {
-    const made = await skillCli(["init", "release-notes", "--description", "Write release notes: from merged PRs"], join(repo, "src"));
+    const made = await skillCli(
+      ["init", "release-notes", "--description", "Write release notes: from merged PRs"],
+      join(repo, "src"),
+    );
     expect(made.code).toBe(0);
     const file = join(repo, ".agents", "skills", "release-notes", "SKILL.md");
-    expect(await readFile(file, "utf8")).toMatch(/^---\nname: release-notes\ndescription: "Write release notes: from merged PRs"\n---\n/);
+    expect(await readFile(file, "utf8")).toMatch(
+      /^---\nname: release-notes\ndescription: "Write release notes: from merged PRs"\n---\n/,
+    );
     const check = await skillCli(["validate", "--strict", join(repo, ".agents", "skills", "release-notes")]);
     expect(check.code).toBe(0);
     const again = await skillCli(["init", "release-notes"]);

@@ -3,7 +3,6 @@ import { formatCatalog } from "@skill/format";
 import { type Context, createService } from "../context.js";
 import { UsageError } from "../errors.js";
 import { capList } from "../output.js";
-import { wordSearch } from "../word-search.js";
 import { DEFAULT_BUDGET, RANKS } from "./prompt-options.js";
 
 const STYLES = ["xml", "markdown", "json"] as const;
@@ -66,10 +65,13 @@ export async function prompt(ctx: Context, options: PromptOptions): Promise<numb
   let result: ReturnType<typeof formatCatalog>;
   let definitions: readonly { name: string; description: string; inputSchema: unknown }[] | undefined;
   if (options.search) {
-    const { skillTools, SEARCH_TOOL } = await import("@skill/tool");
+    const [{ skillTools, SEARCH_TOOL }, { createSkillIndex }] = await Promise.all([
+      import("@skill/tool"),
+      import("@skill/search"),
+    ]);
     const tools = skillTools(service, {
       agent: ctx.agent,
-      search: wordSearch(),
+      search: createSkillIndex([]),
       budget,
       pinned,
       style: style as "xml" | "markdown",

@@ -1,7 +1,6 @@
 import { printable } from "@skill/core";
 import { type Context, createService } from "../context.js";
 import { loadMcp } from "../mcp.js";
-import { wordSearch } from "../word-search.js";
 import { pinnedNames } from "./prompt.js";
 
 /**
@@ -47,17 +46,22 @@ async function serveTools(
   service: ReturnType<typeof createService>,
   pinned: string[],
 ): Promise<void> {
-  const [{ McpServer }, { StdioServerTransport }, { skillTools }, { registerSkillTools }] = await Promise.all(
-    [
-      import("@modelcontextprotocol/server"),
-      import("@modelcontextprotocol/server/stdio"),
-      import("@skill/tool"),
-      import("@skill/tool/mcp"),
-    ],
-  );
+  const [
+    { McpServer },
+    { StdioServerTransport },
+    { skillTools },
+    { registerSkillTools },
+    { createSkillIndex },
+  ] = await Promise.all([
+    import("@modelcontextprotocol/server"),
+    import("@modelcontextprotocol/server/stdio"),
+    import("@skill/tool"),
+    import("@skill/tool/mcp"),
+    import("@skill/search"),
+  ]);
   const server = new McpServer({ name: "skill", version: "0.0.0" });
   // No one on stdio can confirm an `ask` skill: the tools refuse it and say why.
-  registerSkillTools(server, skillTools(service, { agent: ctx.agent, search: wordSearch(), pinned }));
+  registerSkillTools(server, skillTools(service, { agent: ctx.agent, search: createSkillIndex([]), pinned }));
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
   });
