@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import { type AgentInfo, type SkillMetadata, SkillService } from "@skill/core";
 import { discoverySources } from "@skill/discovery";
 import { createPermissionPolicy } from "@skill/permissions";
+import { createSkillIndex } from "@skill/search";
 import { skillTools } from "@skill/tool";
 import { aiSdkTools } from "@skill/tool/ai-sdk";
 import { generateText, type LanguageModel, stepCountIs } from "ai";
@@ -42,10 +43,11 @@ export async function runHarness(options: HarnessOptions) {
   const report = await service.discoverAndLoad(); // nothing throws for a bad skill: see report.failed
 
   // 2. The tools the model calls: `skill` (its description is the catalog, within 8,000
-  //    characters) and, given a search (createSkillIndex([]) from @skill/search), `skill_search`
-  //    whenever the catalog cannot list every skill. Denied skills are absent everywhere.
+  //    characters) and `skill_search` (ranked search, @skill/search) whenever the catalog
+  //    cannot list every skill. Denied skills are absent everywhere.
   const tools = skillTools(service, {
     agent,
+    search: createSkillIndex([]),
     pinned: ["commit-messages"],
     ...(options.confirm ? { confirm: options.confirm } : {}),
   });

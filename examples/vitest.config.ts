@@ -1,3 +1,3 @@
 import { defineConfig } from "vitest/config";
 
-export default defineConfig({ test: { include: ["harness.test.ts"] } });
+export default defineConfig({ test: { include: ["harness.test.ts", "search-at-scale.test.ts"] } });
