@@ -154,16 +154,7 @@ export class EntryLoader {
       );
       return newSlot(entry, owner, origin, failed(error, location), identity);
     }
-    const analysis = analyzeFields(
-      head.frontmatter,
-      head.frontmatter,
-      location,
-      this.#options(owner.id, origin),
-      {
-        diagnostics: [],
-      },
-    );
-    const outcome = this.accept(analysis, location);
+    const outcome = this.accept(this.#fromFields(head, location, owner.id, origin), location);
     return { ...newSlot(entry, owner, origin, outcome, identity), head: { head, from: "source" } };
   }
 
@@ -199,6 +190,13 @@ export class EntryLoader {
     await this.#cache?.flush().catch(() => {});
   }
 
+  /** The skill a head's frontmatter gives, by the same rules as a parse (no text: no lines). */
+  #fromFields(head: SkillHead, location: string, source: string | undefined, origin: string): Analysis {
+    return analyzeFields(head.frontmatter, head.frontmatter, location, this.#options(source, origin), {
+      diagnostics: [],
+    });
+  }
+
   #options(source: string | undefined, origin: string): AnalyzeOptions {
     return { ...this.rules, ...(source === undefined ? {} : { source }), origin };
   }
@@ -223,15 +221,7 @@ export class EntryLoader {
       return undefined; // a broken cache costs a read
     }
     if (!head || head.rules !== this.#fingerprint || !isMapping(head.frontmatter)) return undefined;
-    const analysis = analyzeFields(
-      head.frontmatter,
-      head.frontmatter,
-      location,
-      this.#options(owner.id, origin),
-      {
-        diagnostics: [],
-      },
-    );
+    const analysis = this.#fromFields(head, location, owner.id, origin);
     const diagnostics = Array.isArray(head.diagnostics) ? head.diagnostics : analysis.diagnostics;
     const outcome = this.accept({ ...analysis, diagnostics: [...diagnostics] }, location);
     if (!outcome.ok) return undefined;

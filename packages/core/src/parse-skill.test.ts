@@ -325,7 +325,7 @@ describe("loadSkillFile", () => {
     const error = await rejected(loadSkillFile(path));
     expect(error.code).toBe("READ_ERROR");
     expect(error.message).toMatch(
-      /^Failed to read skill file: .*SKILL\.md \(expected a file, found a directory\)$/,
+      /^Failed to read skill file: .*SKILL\.md \(expected a file, found a folder\)$/,
     );
   });
 

@@ -71,8 +71,9 @@ export function readError(path: string, error: unknown): SkillError {
   });
 }
 
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return "a directory";
+/** What a path that is not a regular file is, for messages. */
+export function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return "a folder";
   if (stats.isFIFO()) return "a FIFO";
   if (stats.isSocket()) return "a socket";
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";

@@ -3,7 +3,7 @@ import { type FileHandle, open, readlink, realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import { quote, SkillError } from "./errors.js";
 import { isInside, resolveInside } from "./inside.js";
-import { checkMaxBytes, readError, tooLargeError } from "./read-file.js";
+import { checkMaxBytes, kindOf, readError, tooLargeError } from "./read-file.js";
 
 /** Default largest bundled file {@link readInside} reads, in bytes (10 MiB). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -29,14 +29,6 @@ function escapes(root: string, path: string, full: string): SkillError {
     `Unsafe path: expected a file inside ${root}, found ${quote(path)} leading outside it through a symbolic link`,
     { path: full },
   );
-}
-
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return "a folder";
-  if (stats.isFIFO()) return "a FIFO";
-  if (stats.isSocket()) return "a socket";
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
-  return "not a regular file";
 }
 
 function failed(full: string, error: unknown): SkillError {
