@@ -155,7 +155,7 @@ describe("skill audit of skills that are not files", { timeout: 60_000 }, () => 
       .join(" ");
   }
 
-  it("audits a NAME served over MCP through the service: SKILL.md read, files it cannot read named", async () => {
+  it("audits a NAME served over MCP through the service: SKILL.md and its files read over MCP, verified", async () => {
     const empty = join(root, "mcp-client");
     await mkdir(empty, { recursive: true });
     const own = ["--cwd", empty, "--home", empty, "--mcp", serveLine()];
@@ -168,19 +168,15 @@ describe("skill audit of skills that are not files", { timeout: 60_000 }, () => 
       name: "pdf-tools",
       location: "skill://skills/pdf-tools/SKILL.md",
       capabilities: { tools: ["Bash", "Read"], executables: ["scripts/extract.py"], hooks: false },
-      complete: false,
+      complete: true,
     });
     expect(data.skills[0].dir).toBeUndefined();
-    // The MCP source lists bundled files but reads none of them yet: each is said, none is guessed.
-    expect(data.skills[0].findings.map((f: { path: string; rule: string }) => `${f.path} ${f.rule}`)).toEqual(
-      ["forms.md audit-incomplete", "scripts/extract.py audit-incomplete"],
-    );
+    // The MCP source reads each listed file (checked against its listed digest): nothing is missed.
+    expect(data.skills[0].findings).toEqual([]);
 
     const text = await run([...own, "audit", "pdf-tools"], root);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(
-      /^skill:\/\/skills\/pdf-tools\/forms\.md +warning +audit-incomplete +could not read/m,
-    );
+    expect(text.stdout).not.toContain("audit-incomplete");
     expect(text.stdout).toContain(
       "pdf-tools  skill://skills/pdf-tools/SKILL.md\n  tools: Bash, Read\n  executables: scripts/extract.py\n",
     );

@@ -468,12 +468,16 @@ describe("errors and usage", () => {
     expect(stderr).toContain("permission.skill.internal-*");
     expect(stderr).not.toMatch(/\n\s+at /);
     // Unknown keys are other tools' settings: ignored, and named once under --verbose.
-    await writeFile(config, JSON.stringify({ skils: {} }));
+    await writeFile(config, JSON.stringify({ model: "x" }));
     const quiet = await run([...base, "--config", config, "list"]);
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).toBe("");
     const verbose = await run([...base, "--config", config, "list", "--verbose"]);
-    expect(verbose.stderr).toBe(`skill: warning: ${config}: ignored key not used here: skils\n`);
+    expect(verbose.stderr).toBe(`skill: warning: ${config}: ignored key not used here: model\n`);
+    // A misspelt key of ours is said on every run: its rules would silently not apply.
+    await writeFile(config, JSON.stringify({ skils: {} }));
+    const misspelt = await run([...base, "--config", config, "list"]);
+    expect(misspelt.stderr).toBe(`skill: warning: ${config}: unknown key 'skils' is ignored; did you mean 'skills'?\n`);
     await writeFile(config, "{ not json");
     expect((await run([...base, "--config", config, "list"])).stderr).toContain("not valid JSON");
   });
