@@ -133,6 +133,9 @@ export interface SearchResults {
   readonly recall: Readonly<
     Record<"ours" | "substring" | "minisearch", { readonly at1: number; readonly at5: number }>
   >;
+  /** `skillTools` built over the same skills (catalog and definitions read), and its baseline. */
+  readonly tools: readonly number[];
+  readonly toolsBaseline: readonly number[];
   readonly problem?: string;
 }
 
@@ -529,6 +532,8 @@ function searchSection(r: SearchResults): string {
         row("`replace`, one skill changed", r.replace),
         row("`search`, one request", r.query),
         row("`loadSkillIndex` of the saved index, nothing changed", r.load),
+        row("`skillTools` over a registry of them: built, catalog and definitions read", r.tools),
+        row("baseline: `createSkillIndex` of them plus one `formatCatalog`", r.toolsBaseline),
       ],
     ),
     "",

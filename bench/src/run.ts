@@ -284,6 +284,8 @@ function searchResults(samples: readonly SearchSamples[], problem?: string): Sea
     replace: samples.flatMap((s) => s.replace),
     query: samples.flatMap((s) => s.query),
     load: samples.flatMap((s) => s.load),
+    tools: samples.flatMap((s) => s.tools ?? []),
+    toolsBaseline: samples.flatMap((s) => s.toolsBaseline ?? []),
     // The same numbers in every run: the request set and the catalog are fixed.
     recall: first?.recall ?? {
       ours: { at1: Number.NaN, at5: Number.NaN },

@@ -87,6 +87,7 @@ describe("the targets table", () => {
       "search-build",
       "search-replace",
       "search-query",
+      "tools-build",
       "search-recall",
     ]);
   });
@@ -210,6 +211,8 @@ describe("the search rows", () => {
     replace: [1, 2, 3],
     query: [0.5, 1, 4],
     load: [40],
+    tools: [110, 120],
+    toolsBaseline: [100, 100],
     recall: {
       ours: { at1: 0.8, at5: 0.9 },
       substring: { at1: 0.3, at5: 0.5 },

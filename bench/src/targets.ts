@@ -48,6 +48,7 @@ export const LIMITS = {
   searchReplaceMs: 5,
   searchQueryMs: 2,
   searchRecallAt5: 0.85,
+  toolsOverIndex: 1.2,
 } as const;
 
 const SKILLS_AT: Readonly<Record<string, string>> = { XS: "100", S: "1,000", L: "10,000" };
@@ -166,6 +167,22 @@ export const SEARCH_TARGETS: readonly TargetSpec[] = [
     LIMITS.searchQueryMs,
     (r) => r.query,
   ),
+  {
+    id: "tools-build",
+    what: "`skillTools` at 10,000 skills (built, catalog and definitions read) / an index build plus one `formatCatalog`, medians",
+    target: `≤ ${LIMITS.toolsOverIndex.toFixed(1)}×`,
+    measure(results) {
+      const r = searchOf(results);
+      if (typeof r === "string") return r;
+      if (r.tools.length === 0 || r.toolsBaseline.length === 0) return "not measured: no samples";
+      const value = quantile(r.tools, 0.5) / quantile(r.toolsBaseline, 0.5);
+      return {
+        value,
+        measured: `${value.toFixed(2)}× (${ms(quantile(r.tools, 0.5))} ms against ${ms(quantile(r.toolsBaseline, 0.5))} ms)`,
+        ok: value <= LIMITS.toolsOverIndex,
+      };
+    },
+  },
   {
     id: "search-recall",
     what: "recall@5 over the hand-written requests on the real catalog, ours against a substring match and untuned MiniSearch",

@@ -1,6 +1,8 @@
 import { performance } from "node:perf_hooks";
-import type { SkillMetadata } from "@skill/core";
+import { memorySource, originRank, type SkillMetadata, SkillService } from "@skill/core";
+import { formatCatalog } from "@skill/format";
 import { createSkillIndex, loadSkillIndex } from "@skill/search";
+import { skillTools } from "@skill/tool";
 import {
   catalogSkills,
   type Recall,
@@ -41,6 +43,10 @@ export interface SearchSamples {
   readonly requests: number;
   readonly catalog: number;
   readonly recall: Readonly<Record<"ours" | "substring" | "minisearch", Recall>>;
+  /** `skillTools` over a registry of the same skills: built, its catalog and definitions read. */
+  readonly tools: number[];
+  /** What it is measured against: `createSkillIndex` of those skills plus one `formatCatalog`. */
+  readonly toolsBaseline: number[];
 }
 
 /**
@@ -98,6 +104,39 @@ export async function run(input: SearchInput): Promise<LocalOutput & { samples: 
   const load: number[] = [];
   for (let i = 0; i < input.builds; i++) load.push(time(() => loadSkillIndex(saved, current)));
 
+  // The tools over a registry of the same skills, against an index build plus one catalog.
+  const service = new SkillService({
+    sources: [
+      memorySource(
+        "project:bench",
+        skills.map((skill) => ({
+          location: `mem:${skill.name}`,
+          text: `---\nname: ${skill.name}\ndescription: ${JSON.stringify(skill.description)}\n---\n`,
+        })),
+      ),
+    ],
+  });
+  await service.discoverAndLoad();
+  const agent = { name: "bench" };
+  const tools: number[] = [];
+  const toolsBaseline: number[] = [];
+  for (let i = 0; i < input.builds; i++) {
+    toolsBaseline.push(
+      time(() => {
+        const visible = service.all(agent);
+        createSkillIndex(visible);
+        formatCatalog(visible, { budget: 8000, location: false, rank: (s) => -originRank(s.origin) });
+      }),
+    );
+    tools.push(
+      time(() => {
+        const made = skillTools(service, { agent, search: createSkillIndex([]) });
+        made.catalog();
+        void made.definitions;
+      }),
+    );
+  }
+
   const real = catalogSkills(dir);
   const ours = createSkillIndex(real);
   const recall = {
@@ -118,6 +157,8 @@ export async function run(input: SearchInput): Promise<LocalOutput & { samples: 
       requests: requests.length,
       catalog: real.length,
       recall,
+      tools,
+      toolsBaseline,
     },
   };
 }
