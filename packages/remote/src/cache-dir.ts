@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { quote, SkillError } from "@skill/core";
+import { redactUrl } from "./redact.js";
 
 const SLUG_MAX = 60;
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/;
@@ -16,25 +17,26 @@ export function packBase(url: string): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);
-  } catch (error) {
+  } catch {
     throw new SkillError(
       "INVALID_URL",
-      `Invalid URL: ${quote(url)} (expected an http:// or https:// address of a skill pack)`,
-      { url, cause: error },
+      `Invalid URL: ${quote(redactUrl(url))} (expected an http:// or https:// address of a skill pack)`,
+      // No cause: the URL parser's error carries the URL as typed, credentials and all.
+      { url: redactUrl(url) },
     );
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     throw new SkillError(
       "INVALID_URL",
-      `Invalid URL: ${quote(url)} (expected an http:// or https:// address of a skill pack, found ${quote(parsed.protocol)})`,
-      { url },
+      `Invalid URL: ${quote(redactUrl(url))} (expected an http:// or https:// address of a skill pack, found ${quote(parsed.protocol)})`,
+      { url: redactUrl(url) },
     );
   }
   if (parsed.username !== "" || parsed.password !== "") {
     throw new SkillError(
       "INVALID_URL",
-      `Invalid URL: ${quote(url)} holds credentials; pass a fetch that adds an Authorization header instead`,
-      { url },
+      `Invalid URL: ${quote(redactUrl(url))} holds credentials; leave them out of the URL and pass them in the pull's \`headers\`, keyed by origin (${quote(parsed.origin)})`,
+      { url: redactUrl(url) },
     );
   }
   parsed.search = "";

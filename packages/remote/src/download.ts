@@ -8,6 +8,7 @@ import { type FileState, presentFiles, type SkillState, STAGING_PREFIX, table } 
 import { abortError, type Budget, type FetchLike, request } from "./http.js";
 import type { RemoteSkillEntry } from "./manifest.js";
 import { cacheError, KEPT, type Settings } from "./options.js";
+import { redactUrl } from "./redact.js";
 
 /** What one skill of a pull came to. */
 export type Outcome =
@@ -81,17 +82,20 @@ export function artifactUrl(raw: string, indexUrl: string): string {
   let url: URL;
   try {
     url = new URL(raw, indexUrl);
-  } catch (error) {
-    throw new SkillError("INVALID_URL", `Invalid "url" ${quote(raw)} in ${indexUrl}`, {
-      url: raw,
-      cause: error,
+  } catch {
+    throw new SkillError("INVALID_URL", `Invalid "url" ${quote(redactUrl(raw))} in ${indexUrl}`, {
+      url: redactUrl(raw),
     });
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new SkillError("INVALID_URL", `Invalid "url" ${quote(raw)}: not http(s)`, { url: raw });
+    throw new SkillError("INVALID_URL", `Invalid "url" ${quote(redactUrl(raw))}: not http(s)`, {
+      url: redactUrl(raw),
+    });
   }
   if (url.username !== "" || url.password !== "") {
-    throw new SkillError("INVALID_URL", `Invalid "url" ${quote(raw)}: it holds credentials`, { url: raw });
+    throw new SkillError("INVALID_URL", `Invalid "url" ${quote(redactUrl(raw))}: it holds credentials`, {
+      url: redactUrl(raw),
+    });
   }
   url.hash = "";
   return url.href;

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { type Logger, noopLogger, quote, SkillError, type SkillErrorCode } from "@skill/core";
 import type { FetchLike } from "./http.js";
 import type { SkippedSkill } from "./manifest.js";
+import { redact, redactingLogger, redactUrl } from "./redact.js";
 import { errorText } from "./text.js";
 
 /** What a pull reports while it runs, for a progress bar. */
@@ -168,15 +169,23 @@ export function settle(options: PullOptions): Settings {
     maxUnpackedBytes: bytes("maxUnpackedBytes"),
     offline: options.offline === true,
     ...(options.signal ? { signal: options.signal } : {}),
-    logger: options.logger ?? noopLogger,
+    // Every line remote logs and every reason it reports passes one redaction: no credential a
+    // URL carries (userinfo, a token in the query) reaches a log or a terminal.
+    logger: redactingLogger(options.logger ?? noopLogger),
     emit: (event) => {
       try {
-        onProgress?.(event);
+        onProgress?.(redactEvent(event));
       } catch {
         // A progress listener is an observer: its failure must not change what is pulled.
       }
     },
   };
+}
+
+function redactEvent(event: PullProgress): PullProgress {
+  if (event.type === "index") return { ...event, url: redactUrl(event.url) };
+  if (event.type === "skill" && event.reason !== undefined) return { ...event, reason: redact(event.reason) };
+  return event;
 }
 
 /** A failed cache write as a `SkillError` naming the path (a `SkillError` passes through). */

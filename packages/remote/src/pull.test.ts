@@ -512,7 +512,7 @@ describe("pull: concurrency, progress and joined pulls", () => {
       pull(`${server.index}#same-pack`, { cacheDir }),
     ]);
 
-    expect(two).toBe(one);
+    expect(two).toEqual(one);
     expect(server.hits("/index.json")).toHaveLength(1);
   });
 });

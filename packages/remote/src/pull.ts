@@ -19,6 +19,7 @@ import { abortError, defaultFetch, type FetchLike } from "./http.js";
 import { fetchIndex, type IndexAnswer, indexCandidates, parseIndexText } from "./index-fetch.js";
 import { checkManifest, type RemoteSkillEntry, type SkippedSkill } from "./manifest.js";
 import { cacheError, KEPT, type PullOptions, type PullResult, type Settings, settle } from "./options.js";
+import { redact, redactThrown } from "./redact.js";
 import { nameProblem } from "./safe-path.js";
 
 export type { PullOptions, PullProgress, PullResult } from "./options.js";
@@ -65,6 +66,18 @@ const inFlight = new Map<string, Promise<PullResult>>();
  * const { files } = await pull("https://example.com", { cacheDir: defaultCacheDir() });
  */
 export async function pull(url: string, options: PullOptions): Promise<PullResult> {
+  try {
+    const result = await pullPack(url, options);
+    return {
+      ...result,
+      skipped: result.skipped.map((s) => ({ ...s, reason: redact(s.reason) })),
+    };
+  } catch (error) {
+    throw redactThrown(error);
+  }
+}
+
+async function pullPack(url: string, options: PullOptions): Promise<PullResult> {
   const settings = settle(options);
   const candidates = indexCandidates(url);
   const packDir = join(settings.cacheDir, urlToDirName(url));
@@ -186,7 +199,7 @@ async function pullLocked(
     if (state) return cachedResult(packDir, state, candidates[0] as string);
     throw new SkillError(
       "REMOTE_ERROR",
-      `Remote fetch skipped: offline, and ${candidates[0]} was never pulled into ${packDir}`,
+      `Remote fetch failed: offline, and ${candidates[0]} was never pulled into ${packDir}`,
       { url: candidates[0] as string },
     );
   }

@@ -11,6 +11,7 @@ import {
 import { urlToDirName } from "./cache-dir.js";
 import { DEFAULTS, type PullOptions, type PullResult } from "./options.js";
 import { pull, readCachedPack } from "./pull.js";
+import { redact, redactError, redactUrl } from "./redact.js";
 import { errorText } from "./text.js";
 
 /** How often a source asks the server again: every scan, never once cached, or after an age. */
@@ -67,12 +68,14 @@ type PackOutcome =
   | { readonly url: string; readonly error: SkillError };
 
 function asSkillError(url: string, error: unknown): SkillError {
-  return SkillError.isInstance(error)
-    ? error
-    : new SkillError("REMOTE_ERROR", `Remote fetch failed: ${url} (${errorText(error)})`, {
-        url,
-        cause: error,
-      });
+  return redactError(
+    SkillError.isInstance(error)
+      ? error
+      : new SkillError("REMOTE_ERROR", `Remote fetch failed: ${url} (${errorText(error)})`, {
+          url,
+          cause: error,
+        }),
+  );
 }
 
 /**
@@ -133,7 +136,7 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
     const why = expiry.signal.aborted
       ? `Skill pack ${url} did not answer within ${waitMs} ms (timeoutMs)`
       : outcome.error.message;
-    return { url, result: cached.result, note: `${why}; serving the copy cached at ${when}` };
+    return { url, result: cached.result, note: redact(`${why}; serving the copy cached at ${when}`) };
   };
 
   return {
@@ -155,7 +158,7 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
             code: "pack-unavailable",
             severity: "warning",
             message: o.error.message,
-            path: o.url,
+            path: redactUrl(o.url),
             source: id,
           });
           try {
@@ -173,15 +176,15 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
             code: "pack-cached",
             severity: "warning",
             message: o.note,
-            path: o.url,
+            path: redactUrl(o.url),
             source: id,
           });
         for (const s of o.result.skipped) {
           diagnostics.push({
             code: "pack-entry-skipped",
             severity: "warning",
-            message: `Skill pack ${o.result.indexUrl}: skipped ${s.name}: ${s.reason}`,
-            path: o.result.indexUrl,
+            message: redact(`Skill pack ${o.result.indexUrl}: skipped ${s.name}: ${s.reason}`),
+            path: redactUrl(o.result.indexUrl),
             source: id,
           });
         }

@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import { compareCodeUnits, SkillError, skillFiles } from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
 import { packDirs, readState } from "./cache-state.js";
+import { redactThrown } from "./redact.js";
 import { nameProblem } from "./safe-path.js";
 
 /** One thing `verifyCache` found wrong. */
@@ -75,7 +76,12 @@ export async function verifyCache(cacheDir: string, url?: string): Promise<Verif
   const problems: VerifyProblem[] = [];
   let checked = 0;
   const root = resolve(cacheDir);
-  const packs = url === undefined ? await packDirs(root) : [join(root, urlToDirName(url))];
+  let packs: string[];
+  try {
+    packs = url === undefined ? await packDirs(root) : [join(root, urlToDirName(url))];
+  } catch (error) {
+    throw redactThrown(error);
+  }
   for (const packDir of packs) {
     const state = await readState(packDir);
     if (!state) continue;
