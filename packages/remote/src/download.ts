@@ -144,6 +144,7 @@ async function fetchToFile(
       maxBytes: ctx.settings.maxFileBytes,
       budget: ctx.budget,
       headers,
+      credentials: ctx.settings.headers,
       conditional: cached !== undefined && Object.keys(headers).length > 0,
       open: async () => {
         let position = 0;

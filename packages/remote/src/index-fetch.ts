@@ -94,6 +94,7 @@ export async function fetchIndex(
         deadlineMs: settings.requestTimeoutMs,
         maxBytes: settings.maxFileBytes,
         headers,
+        credentials: settings.headers,
         conditional: known !== undefined && Object.keys(headers).length > 1,
         open: async () => (chunk) => {
           chunks.push(chunk);
