@@ -4,7 +4,7 @@ import { lstat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { compareCodeUnits, SkillError, skillFiles } from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
-import { packDirs, readState } from "./cache-state.js";
+import { cachedState, packDirs, readState } from "./cache-state.js";
 import { redactThrown } from "./redact.js";
 import { nameProblem } from "./safe-path.js";
 
@@ -22,6 +22,8 @@ export interface VerifyProblem {
 export interface VerifyReport {
   /** True when every skill checked is byte-for-byte what was pulled. */
   readonly ok: boolean;
+  /** Packs checked: those with a recorded pull (0 for a URL never pulled into this cache). */
+  readonly packs: number;
   /** Skills checked. */
   readonly checked: number;
   readonly problems: readonly VerifyProblem[];
@@ -82,9 +84,13 @@ export async function verifyCache(cacheDir: string, url?: string): Promise<Verif
   } catch (error) {
     throw redactThrown(error);
   }
-  for (const packDir of packs) {
-    const state = await readState(packDir);
+  let pulled = 0;
+  for (const own of packs) {
+    const copy = url === undefined ? undefined : await cachedState(root, url, own);
+    const packDir = copy?.packDir ?? own;
+    const state = copy?.state ?? (await readState(packDir));
     if (!state) continue;
+    pulled++;
     const packUrl = url ?? state.url;
     for (const name of Object.keys(state.skills).sort(compareCodeUnits)) {
       if (nameProblem(name) !== undefined) continue;
@@ -115,5 +121,5 @@ export async function verifyCache(cacheDir: string, url?: string): Promise<Verif
       }
     }
   }
-  return { ok: problems.length === 0, checked, problems };
+  return { ok: problems.length === 0, packs: pulled, checked, problems };
 }
