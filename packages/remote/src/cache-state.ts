@@ -21,6 +21,11 @@ export interface SkillState {
   /** v0.2: the artifact URL it came from (resolved). */
   readonly url?: string;
   readonly files: Readonly<Record<string, FileState>>;
+  /**
+   * The frontmatter of the verified `SKILL.md`, as core parses it: with its recorded size and
+   * SHA-256 it is the skill's head, so a load reads nothing and a read verifies the bytes.
+   */
+  readonly frontmatter?: Readonly<Record<string, unknown>>;
 }
 
 /** Validators of the index last read, sent back on the next pull. */
@@ -110,6 +115,7 @@ export async function readState(packDir: string): Promise<PackState | undefined>
         raw.type === "skill-md" || raw.type === "archive" ? { type: raw.type } : {};
       skills[name] = {
         files,
+        ...(isRecord(raw.frontmatter) ? { frontmatter: raw.frontmatter } : {}),
         ...optionalString(raw, "version"),
         ...optionalString(raw, "digest"),
         ...optionalString(raw, "url"),

@@ -90,8 +90,17 @@ export interface PullResult {
   readonly dir: string;
   /** The index actually read (after well-known resolution); the cached one's when `fromCache`. */
   readonly indexUrl: string;
-  /** Skills whose cached copy changed: `before`/`after` are their `SKILL.md` paths (absent when added or removed). */
-  readonly changed: readonly { readonly name: string; readonly before?: string; readonly after?: string }[];
+  /**
+   * Skills whose cached copy changed: `before`/`after` are their `SKILL.md` paths (absent when
+   * added or removed); `restored` lists the files of a cached copy that no longer matched what
+   * was pulled (edited, removed or added on disk), which this pull put right.
+   */
+  readonly changed: readonly {
+    readonly name: string;
+    readonly before?: string;
+    readonly after?: string;
+    readonly restored?: readonly string[];
+  }[];
 }
 
 const MIB = 1024 * 1024;

@@ -399,7 +399,7 @@ describe("pull: warm pulls", () => {
     expect(warm.files).toEqual(cold.files);
     expect(warm.changed).toEqual([]);
     expect(warm.fromCache).toBe(false);
-  });
+  }, 20_000);
 
   it("an index that answers 200 again downloads only the entries whose digest changed", async () => {
     const files = bigPack(20);

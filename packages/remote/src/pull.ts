@@ -16,7 +16,7 @@ import {
   table,
 } from "./cache-state.js";
 import { commit, discard } from "./commit.js";
-import { type Outcome, type PullContext, syncSkill } from "./download.js";
+import { damagedList, type Outcome, type PullContext, syncSkill } from "./download.js";
 import { abortError, defaultFetch, type FetchLike } from "./http.js";
 import { fetchIndex, type IndexAnswer, indexCandidates, parseIndexText } from "./index-fetch.js";
 import { checkManifest, type RemoteSkillEntry, type SkippedSkill } from "./manifest.js";
@@ -374,6 +374,13 @@ class PackSync {
     }
     if (ctx.budget.used > 0)
       settings.logger.debug?.(`Pulled ${formatBytes(ctx.budget.used)} from ${indexUrl}`);
+    for (const o of outcomes) {
+      if (o.kind !== "staged" || !o.restored) continue;
+      settings.logger.warn(
+        `Skill pack ${indexUrl}: restored ${o.entry.name}, whose cached copy no longer matched what was pulled (${damagedList(o.restored)})`,
+        { url: indexUrl, code: "INTEGRITY_ERROR", name: o.entry.name, path: join(packDir, o.entry.name) },
+      );
+    }
     const skillMd = (name: string) => join(packDir, name, "SKILL.md");
     const changed = [
       ...outcomes
@@ -382,6 +389,7 @@ class PackSync {
           name: o.entry.name,
           ...(this.state?.skills[o.entry.name] ? { before: skillMd(o.entry.name) } : {}),
           after: skillMd(o.entry.name),
+          ...(o.restored ? { restored: o.restored } : {}),
         })),
       ...removed.map((name) => ({ name, before: skillMd(name) })),
     ].sort((a, b) => compareCodeUnits(a.name, b.name));

@@ -9,6 +9,7 @@ import {
   type SourceScan,
 } from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
+import { cachedEntries } from "./cached-entry.js";
 import { DEFAULTS, type PullOptions, type PullResult } from "./options.js";
 import { pull, readCachedPack } from "./pull.js";
 import { redact, redactError, redactUrl } from "./redact.js";
@@ -169,7 +170,8 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
           continue;
         }
         const origin = remoteOrigin(o.result.indexUrl);
-        for (const location of o.result.files) entries.push({ location, origin });
+        // Each entry carries what was recorded at the pull, so bytes changed since are refused.
+        entries.push(...(await cachedEntries(o.result, origin)));
         dirs.push(o.result.dir);
         if (o.note)
           diagnostics.push({
