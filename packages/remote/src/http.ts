@@ -24,8 +24,10 @@ export interface FetchResponseLike {
 }
 
 /**
- * An HTTP client: node-fetch's `fetch`, the global `fetch`, or your own (to add auth headers,
- * a proxy, a test double). It must honour `signal` and should honour `redirect: "manual"`.
+ * An HTTP client: node-fetch's `fetch`, the global `fetch`, or your own (a proxy, a test
+ * double). It is the transport only: it must honour `signal` and should honour
+ * `redirect: "manual"`. Credentials go in `PullOptions.headers`, which the pull applies per
+ * origin on every hop; a fetch that adds them itself would send them wherever a hop leads.
  */
 export type FetchLike = (url: string, init?: FetchInit) => Promise<FetchResponseLike>;
 
