@@ -111,7 +111,7 @@ describe("two processes pulling one pack", { timeout: 30_000 }, () => {
     });
     const controller = new AbortController();
     const aborted = pull(server.index, { cacheDir, signal: controller.signal });
-    const waiting = pull(`${server.index}?again`, { cacheDir, concurrency: 1 }); // joins the first one
+    const waiting = pull(`${server.index}#again`, { cacheDir, concurrency: 1 }); // waits behind it
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(server.hits("/index.json")).toHaveLength(1);
     expect(await readFile(lock, "utf8")).toContain('"held"');

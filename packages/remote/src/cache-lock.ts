@@ -109,12 +109,64 @@ async function breakLock(path: string, stale: LockInfo): Promise<boolean> {
   return true;
 }
 
+/** The last turn queued for each lock path in this process: pulls here wait in line, not by polling. */
+const turns = new Map<string, Promise<void>>();
+
+/**
+ * Waits for this process's earlier holders of `path` to let go; returns what lets the next one
+ * go. Aborting while waiting gives up the place in line (the next one still waits for those
+ * ahead).
+ */
+async function takeTurn(path: string, signal: AbortSignal | undefined): Promise<() => void> {
+  const ahead = turns.get(path) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  const tail = ahead.then(() => mine);
+  turns.set(path, tail);
+  void tail.then(() => {
+    if (turns.get(path) === tail) turns.delete(path);
+  });
+  if (signal?.aborted) {
+    done();
+    throw abortError(signal);
+  }
+  await new Promise<void>((resolve, reject) => {
+    const onAbort = () => {
+      done();
+      reject(abortError(signal as AbortSignal));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    void ahead.then(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    });
+  });
+  return done;
+}
+
 /**
  * Takes the pack's lock file (created with O_EXCL), waiting while a live process holds it.
- * A lock left by a dead process on this host, or not refreshed for 30 s, is taken over.
+ * A lock left by a dead process on this host, or not refreshed for 30 s, is taken over. In one
+ * process, callers queue for it in the order they asked.
  */
 export async function acquireLock(packDir: string, signal?: AbortSignal): Promise<PackLock> {
   const path = join(packDir, LOCK_FILE);
+  const letGo = await takeTurn(path, signal);
+  try {
+    return await acquireFile(path, signal, letGo);
+  } catch (error) {
+    letGo();
+    throw error;
+  }
+}
+
+async function acquireFile(
+  path: string,
+  signal: AbortSignal | undefined,
+  letGo: () => void,
+): Promise<PackLock> {
   const token = randomBytes(8).toString("hex");
   const body = JSON.stringify({ pid: process.pid, host: hostname(), token, since: new Date().toISOString() });
   let wait = POLL_MIN_MS;
@@ -142,8 +194,12 @@ export async function acquireLock(packDir: string, signal?: AbortSignal): Promis
   return {
     async release() {
       clearInterval(heartbeat);
-      const info = await readLock(path).catch(() => undefined);
-      if (info?.raw === body) await unlink(path).catch(() => {});
+      try {
+        const info = await readLock(path).catch(() => undefined);
+        if (info?.raw === body) await unlink(path).catch(() => {});
+      } finally {
+        letGo();
+      }
     },
   };
 }

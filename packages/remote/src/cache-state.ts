@@ -1,6 +1,7 @@
 import { lstat, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { compareCodeUnits } from "@skill/core";
+import { legacyDirName } from "./cache-dir.js";
 import { nameProblem } from "./safe-path.js";
 
 /** Revalidation facts about one cached file. */
@@ -20,6 +21,11 @@ export interface SkillState {
   /** v0.2: the artifact URL it came from (resolved). */
   readonly url?: string;
   readonly files: Readonly<Record<string, FileState>>;
+  /**
+   * The frontmatter of the verified `SKILL.md`, as core parses it: with its recorded size and
+   * SHA-256 it is the skill's head, so a load reads nothing and a read verifies the bytes.
+   */
+  readonly frontmatter?: Readonly<Record<string, unknown>>;
 }
 
 /** Validators of the index last read, sent back on the next pull. */
@@ -109,6 +115,7 @@ export async function readState(packDir: string): Promise<PackState | undefined>
         raw.type === "skill-md" || raw.type === "archive" ? { type: raw.type } : {};
       skills[name] = {
         files,
+        ...(isRecord(raw.frontmatter) ? { frontmatter: raw.frontmatter } : {}),
         ...optionalString(raw, "version"),
         ...optionalString(raw, "digest"),
         ...optionalString(raw, "url"),
@@ -240,4 +247,42 @@ export async function packDirs(cacheDir: string): Promise<string[]> {
   } catch {
     return [];
   }
+}
+
+function sameUrl(a: string, b: string): boolean {
+  try {
+    const x = new URL(a);
+    const y = new URL(b);
+    x.hash = "";
+    y.hash = "";
+    return x.href === y.href;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A copy of this exact URL in the folder caches used before index queries were part of the
+ * key (see `legacyDirName`): read, never written, until a pull fills the pack's own folder.
+ */
+export async function legacyCopy(
+  cacheDir: string,
+  url: string,
+): Promise<{ readonly packDir: string; readonly state: PackState } | undefined> {
+  const name = legacyDirName(url);
+  if (name === undefined) return undefined;
+  const packDir = join(cacheDir, name);
+  const state = await readState(packDir);
+  return state && sameUrl(state.url, url) ? { packDir, state } : undefined;
+}
+
+/** The pack's cached state: its own folder's, else a legacy folder's copy of the same URL. */
+export async function cachedState(
+  cacheDir: string,
+  url: string,
+  packDir: string,
+): Promise<{ readonly packDir: string; readonly state: PackState } | undefined> {
+  const state = await readState(packDir);
+  if (state) return { packDir, state };
+  return legacyCopy(cacheDir, url);
 }

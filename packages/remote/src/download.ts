@@ -2,12 +2,22 @@ import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { chmod, copyFile, type FileHandle, mkdir, mkdtemp, open, rm } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative } from "node:path";
-import { compareCodeUnits, quote, SkillError } from "@skill/core";
+import {
+  compareCodeUnits,
+  DEFAULT_MAX_BYTES,
+  parseSkill,
+  quote,
+  readInside,
+  SKILL_FILE,
+  SkillError,
+} from "@skill/core";
 import { archiveFormat, unpackArchive } from "./archive.js";
 import { type FileState, presentFiles, type SkillState, STAGING_PREFIX, table } from "./cache-state.js";
 import { abortError, type Budget, type FetchLike, request } from "./http.js";
 import type { RemoteSkillEntry } from "./manifest.js";
 import { cacheError, KEPT, type Settings } from "./options.js";
+import { redactUrl } from "./redact.js";
+import { checkCachedSkill } from "./skill-check.js";
 
 /** What one skill of a pull came to. */
 export type Outcome =
@@ -16,6 +26,8 @@ export type Outcome =
       readonly kind: "staged";
       readonly entry: RemoteSkillEntry;
       readonly state: SkillState;
+      /** Files of the cached copy that no longer matched what was pulled (edited, gone, added). */
+      readonly restored?: readonly string[];
       /** The complete new skill folder, renamed into place on commit. */
       readonly staging: string;
       /** The scratch folder holding `staging`, removed after the commit. */
@@ -81,17 +93,20 @@ export function artifactUrl(raw: string, indexUrl: string): string {
   let url: URL;
   try {
     url = new URL(raw, indexUrl);
-  } catch (error) {
-    throw new SkillError("INVALID_URL", `Invalid "url" ${quote(raw)} in ${indexUrl}`, {
-      url: raw,
-      cause: error,
+  } catch {
+    throw new SkillError("INVALID_URL", `Invalid "url" ${quote(redactUrl(raw))} in ${indexUrl}`, {
+      url: redactUrl(raw),
     });
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new SkillError("INVALID_URL", `Invalid "url" ${quote(raw)}: not http(s)`, { url: raw });
+    throw new SkillError("INVALID_URL", `Invalid "url" ${quote(redactUrl(raw))}: not http(s)`, {
+      url: redactUrl(raw),
+    });
   }
   if (url.username !== "" || url.password !== "") {
-    throw new SkillError("INVALID_URL", `Invalid "url" ${quote(raw)}: it holds credentials`, { url: raw });
+    throw new SkillError("INVALID_URL", `Invalid "url" ${quote(redactUrl(raw))}: it holds credentials`, {
+      url: redactUrl(raw),
+    });
   }
   url.hash = "";
   return url.href;
@@ -140,6 +155,7 @@ async function fetchToFile(
       maxBytes: ctx.settings.maxFileBytes,
       budget: ctx.budget,
       headers,
+      credentials: ctx.settings.headers,
       conditional: cached !== undefined && Object.keys(headers).length > 0,
       open: async () => {
         let position = 0;
@@ -199,7 +215,38 @@ function countPackFiles(ctx: PullContext, n: number): void {
   }
 }
 
-/** Brings one skill up to date in a staging folder, or says why not. Never throws. */
+/**
+ * The frontmatter of the `SKILL.md` in `dir`, as core parses it, or `undefined` when it does not
+ * parse (core then reads the file itself at load, and reports why).
+ */
+async function frontmatterOf(dir: string): Promise<Readonly<Record<string, unknown>> | undefined> {
+  try {
+    const bytes = await readInside(dir, SKILL_FILE, { maxBytes: DEFAULT_MAX_BYTES });
+    const text = new TextDecoder("utf-8").decode(bytes);
+    return parseSkill(text, join(dir, SKILL_FILE)).skill.frontmatter;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The state with the frontmatter of the verified `SKILL.md` in `dir` recorded (its head). */
+async function withHead(state: SkillState, dir: string): Promise<SkillState> {
+  if (state.frontmatter !== undefined) return state;
+  const frontmatter = await frontmatterOf(dir);
+  return frontmatter === undefined ? state : { ...state, frontmatter };
+}
+
+/** The first few damaged files of a skill, for a message. */
+export function damagedList(files: readonly string[]): string {
+  const shown = files.slice(0, 5).map((f) => quote(f));
+  return `${shown.join(", ")}${files.length > 5 ? `, and ${files.length - 5} more` : ""}`;
+}
+
+/**
+ * Brings one skill up to date in a staging folder, or says why not. Never throws. A cached copy
+ * that no longer matches what was pulled (a file edited, removed or added on disk) is never
+ * kept: it is fetched again, and the outcome names what was wrong (`restored`).
+ */
 export async function syncSkill(
   ctx: PullContext,
   entry: RemoteSkillEntry,
@@ -211,7 +258,12 @@ export async function syncSkill(
   const present = previous
     ? await presentFiles(dir, [...new Set([...(entry.files ?? []), ...previousFiles])])
     : new Set<string>();
-  const kept = previous && previousFiles.every((f) => present.has(f)) ? previous : undefined;
+  const check = previous ? await checkCachedSkill(dir, previous, present) : undefined;
+  const damaged = check ? [...check.modified, ...check.missing, ...check.extra].sort(compareCodeUnits) : [];
+  // Only files whose bytes are still what was verified may be reused (or revalidated with a 304).
+  const modified = new Set(check?.modified);
+  const intact = new Set([...present].filter((f) => !modified.has(f)));
+  const kept = previous && damaged.length === 0 ? previous : undefined;
   const pinned = entry.digest !== undefined;
   const unchanged = pinned
     ? kept !== undefined && kept.digest === entry.digest && previousFiles.length > 0
@@ -240,9 +292,10 @@ export async function syncSkill(
         ...(entry.version ? { version: entry.version } : {}),
       };
     }
-    return { kind: "unchanged", entry, state };
+    return { kind: "unchanged", entry, state: await withHead(state, dir) };
   }
 
+  const restored = damaged.length > 0 ? { restored: damaged } : {};
   let work: string | undefined;
   try {
     if (ctx.signal?.aborted) throw abortError(ctx.signal);
@@ -252,15 +305,15 @@ export async function syncSkill(
     await chmod(work, 0o755);
     const staging = join(work, "skill");
     if (pinned) {
-      const state = await fetchPinned(ctx, entry, work as string, staging);
+      const state = await withHead(await fetchPinned(ctx, entry, work as string, staging), staging);
       settings.emit({ type: "skill", name: entry.name, status: "done" });
-      return { kind: "staged", entry, state, staging, work };
+      return { kind: "staged", entry, state, staging, work, ...restored };
     }
     await mkdir(staging, { mode: 0o755 });
-    const results = await fetchFiles(ctx, entry, staging, previous, present);
+    const results = await fetchFiles(ctx, entry, staging, previous, intact);
     const files = table<FileState>();
     for (const r of results) files[r.file] = r.state;
-    const state: SkillState = { files, ...(entry.version === undefined ? {} : { version: entry.version }) };
+    const fresh: SkillState = { files, ...(entry.version === undefined ? {} : { version: entry.version }) };
     if (
       kept &&
       kept.digest === undefined &&
@@ -269,7 +322,8 @@ export async function syncSkill(
     ) {
       await rm(work, { recursive: true, force: true });
       settings.emit({ type: "skill", name: entry.name, status: "unchanged" });
-      return { kind: "unchanged", entry, state };
+      const head = kept.frontmatter === undefined ? {} : { frontmatter: kept.frontmatter };
+      return { kind: "unchanged", entry, state: await withHead({ ...fresh, ...head }, dir) };
     }
     for (const r of results) {
       if (!r.reused) continue;
@@ -277,14 +331,23 @@ export async function syncSkill(
       await mkdir(dirname(dest), { recursive: true });
       await copyFile(inside(dir, r.file), dest, constants.COPYFILE_EXCL);
     }
+    const state = await withHead(fresh, staging);
     settings.emit({ type: "skill", name: entry.name, status: "done" });
-    return { kind: "staged", entry, state, staging, work };
+    return { kind: "staged", entry, state, staging, work, ...restored };
   } catch (error) {
     if (work) await rm(work, { recursive: true, force: true }).catch(() => {});
     const e = cacheError(error, dir);
-    const reason = `${e.message}${kept ? KEPT : ""}`;
+    const why =
+      damaged.length > 0
+        ? `its cached copy no longer matches what was pulled (${damagedList(damaged)}) and could not be restored: `
+        : "";
+    const reason = `${why}${e.message}${kept ? KEPT : ""}`;
     settings.emit({ type: "skill", name: entry.name, status: "skipped", reason });
-    return { kind: "failed", entry, error: e, ...(kept ? { kept } : {}) };
+    const failure =
+      why === ""
+        ? e
+        : new SkillError(e.code, `${why}${e.message}`, { cause: e, ...(e.url ? { url: e.url } : {}) });
+    return { kind: "failed", entry, error: failure, ...(kept ? { kept } : {}) };
   }
 }
 

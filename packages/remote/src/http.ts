@@ -24,8 +24,10 @@ export interface FetchResponseLike {
 }
 
 /**
- * An HTTP client: node-fetch's `fetch`, the global `fetch`, or your own (to add auth headers,
- * a proxy, a test double). It must honour `signal` and should honour `redirect: "manual"`.
+ * An HTTP client: node-fetch's `fetch`, the global `fetch`, or your own (a proxy, a test
+ * double). It is the transport only: it must honour `signal` and should honour
+ * `redirect: "manual"`. Credentials go in `PullOptions.headers`, which the pull applies per
+ * origin on every hop; a fetch that adds them itself would send them wherever a hop leads.
  */
 export type FetchLike = (url: string, init?: FetchInit) => Promise<FetchResponseLike>;
 
@@ -68,7 +70,10 @@ export interface RequestOptions {
   /** Largest body, counted as it streams. */
   readonly maxBytes: number;
   readonly budget?: Budget;
+  /** Headers of this request (validators, `accept`), sent on every hop. */
   readonly headers?: Record<string, string>;
+  /** The caller's headers by origin: each hop gets its own origin's, and no other's. */
+  readonly credentials?: ReadonlyMap<string, Readonly<Record<string, string>>>;
   /** Conditional headers were sent: a 304 is an answer, not an error. */
   readonly conditional?: boolean;
   /** Called once the answer is a 2xx, before the first byte; returns where the bytes go. */
@@ -186,10 +191,15 @@ export async function request(url: string, options: RequestOptions): Promise<Req
     let response: FetchResponseLike;
     const visited = new Set([url]);
     for (let hops = 0; ; hops++) {
+      // Credentials belong to an origin: this hop gets its own origin's headers, never the
+      // first hop's. Redirects are followed here, one hop at a time, so each origin is known.
+      const hopOrigin = new URL(current).origin;
+      const own = options.credentials?.get(hopOrigin);
+      const headers = own ? { ...own, ...options.headers } : options.headers;
       response = await options.fetch(current, {
         signal: fetchSignal,
         redirect: "manual",
-        ...(options.headers ? { headers: options.headers } : {}),
+        ...(headers ? { headers } : {}),
       });
       answered = true;
       timer.refresh();
@@ -199,6 +209,14 @@ export async function request(url: string, options: RequestOptions): Promise<Req
           discard(response);
           throw remoteError(
             `${url} was redirected to ${quote(response.url)}, outside ${options.origin}`,
+            url,
+          );
+        }
+        if (own && final.origin !== hopOrigin) {
+          // The fetch followed a redirect by itself, perhaps with this origin's credentials.
+          discard(response);
+          throw remoteError(
+            `${current} was redirected to ${quote(response.url)} by the fetch itself, with the headers given for ${hopOrigin}; pass a fetch that honours redirect: "manual"`,
             url,
           );
         }

@@ -2,7 +2,7 @@ import { printable, quote, SkillError } from "@skill/core";
 import { packBase } from "./cache-dir.js";
 import type { IndexState } from "./cache-state.js";
 import { type FetchLike, request } from "./http.js";
-import { shapeProblem } from "./manifest.js";
+import { indexVersion, shapeProblem } from "./manifest.js";
 import type { Settings } from "./options.js";
 import { errorText } from "./text.js";
 
@@ -61,6 +61,8 @@ export function parseIndexText(text: string, indexUrl: string): unknown {
       },
     );
   }
+  // An unknown `$schema` is an invalid index like any other: refused here, so a cached copy is served.
+  indexVersion(value as Record<string, unknown>, indexUrl);
   return value;
 }
 
@@ -92,6 +94,7 @@ export async function fetchIndex(
         deadlineMs: settings.requestTimeoutMs,
         maxBytes: settings.maxFileBytes,
         headers,
+        credentials: settings.headers,
         conditional: known !== undefined && Object.keys(headers).length > 1,
         open: async () => (chunk) => {
           chunks.push(chunk);

@@ -6,6 +6,7 @@ export type { RemoteSkillEntry, RemoteSkillManifest, RemoteSkillType, SkippedSki
 export { parseManifest, SCHEMA_V0_2 } from "./manifest.js";
 export type { PullOptions, PullProgress, PullResult } from "./options.js";
 export { pull } from "./pull.js";
+export { redactUrl } from "./redact.js";
 export type { RefreshPolicy, RemoteSourceOptions } from "./remote-source.js";
 export { remoteSource } from "./remote-source.js";
 export type { VerifyProblem, VerifyReport } from "./verify-cache.js";

@@ -52,7 +52,7 @@ describe("parseManifest", () => {
       error = e;
     }
     expect(SkillError.isInstance(error) && error.code).toBe("REMOTE_ERROR");
-    expect((error as Error).message).toBe(`Invalid skill manifest: ${message}`);
+    expect((error as Error).message).toBe(`Remote fetch failed: not a skill index: ${message}`);
   });
 
   it.each([

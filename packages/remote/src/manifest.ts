@@ -37,15 +37,18 @@ export const SCHEMA_V0_2 = "https://schemas.agentskills.io/discovery/0.2.0/schem
 const DISCOVERY_SCHEMA = /^https:\/\/schemas\.agentskills\.io\/discovery\/0\.([12])\.\d+\/schema\.json$/;
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
-/** The index version `$schema` names: `0.1` without one; throws `REMOTE_ERROR` for one we do not know. */
-export function indexVersion(value: Record<string, unknown>): "0.1" | "0.2" {
+/**
+ * The index version `$schema` names: `0.1` without one; throws `REMOTE_ERROR` for one we do not
+ * know (`where` names the index in the message).
+ */
+export function indexVersion(value: Record<string, unknown>, where = "the skill index"): "0.1" | "0.2" {
   if (!("$schema" in value)) return "0.1";
   const schema = value.$schema;
   const match = typeof schema === "string" ? DISCOVERY_SCHEMA.exec(schema) : null;
   if (!match) {
     throw new SkillError(
       "REMOTE_ERROR",
-      `Invalid skill manifest: unknown "$schema" ${quote(schema, 120)} (expected the Agent Skills discovery schema 0.1.x or 0.2.x); not processed`,
+      `Remote fetch failed: ${where} names an unknown "$schema" ${quote(schema, 120)} (expected the Agent Skills discovery schema 0.1.x or 0.2.x); not processed`,
     );
   }
   return match[1] === "2" ? "0.2" : "0.1";
@@ -220,7 +223,7 @@ export function checkManifest(value: unknown): {
 } {
   const problem = shapeProblem(value);
   if (problem !== undefined || !isRecord(value) || !Array.isArray(value.skills)) {
-    throw new SkillError("REMOTE_ERROR", `Invalid skill manifest: ${problem}`);
+    throw new SkillError("REMOTE_ERROR", `Remote fetch failed: not a skill index: ${problem}`);
   }
   const version = indexVersion(value);
   const skills: RemoteSkillEntry[] = [];

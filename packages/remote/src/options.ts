@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
-import { type Logger, noopLogger, quote, SkillError, type SkillErrorCode } from "@skill/core";
+import { describeKind, type Logger, noopLogger, quote, SkillError, type SkillErrorCode } from "@skill/core";
 import type { FetchLike } from "./http.js";
 import type { SkippedSkill } from "./manifest.js";
+import { redact, redactingLogger, redactUrl } from "./redact.js";
 import { errorText } from "./text.js";
 
 /** What a pull reports while it runs, for a progress bar. */
@@ -39,8 +40,19 @@ export type PullProgress =
 export interface PullOptions {
   /** Where packs are cached; each pack gets `<cacheDir>/<urlToDirName(url)>`. See `defaultCacheDir()`. */
   readonly cacheDir: string;
-  /** HTTP client; default node-fetch, loaded on first use. */
+  /**
+   * HTTP client; default node-fetch, loaded on first use. It is the transport only: credentials
+   * go in `headers`, which the pull scopes to their origin, never in a fetch wrapper.
+   */
   readonly fetch?: FetchLike;
+  /**
+   * Request headers by origin (`https://example.com`, `http://127.0.0.1:8080`), typically
+   * `{ "https://example.com": { authorization: "Bearer …" } }`. Each hop of each request (the
+   * index, v0.1 files, v0.2 artifacts, every redirect) gets the headers of its own origin and
+   * no other's: a digest-pinned artifact on a CDN, or a redirect to another origin, gets none of
+   * the index's credentials. Header values never appear in messages.
+   */
+  readonly headers?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Requests in flight at once (default 8). */
   readonly concurrency?: number;
   /** Longest wait for a response, or between two chunks of a body, in ms (default 30000). */
@@ -78,8 +90,17 @@ export interface PullResult {
   readonly dir: string;
   /** The index actually read (after well-known resolution); the cached one's when `fromCache`. */
   readonly indexUrl: string;
-  /** Skills whose cached copy changed: `before`/`after` are their `SKILL.md` paths (absent when added or removed). */
-  readonly changed: readonly { readonly name: string; readonly before?: string; readonly after?: string }[];
+  /**
+   * Skills whose cached copy changed: `before`/`after` are their `SKILL.md` paths (absent when
+   * added or removed); `restored` lists the files of a cached copy that no longer matched what
+   * was pulled (edited, removed or added on disk), which this pull put right.
+   */
+  readonly changed: readonly {
+    readonly name: string;
+    readonly before?: string;
+    readonly after?: string;
+    readonly restored?: readonly string[];
+  }[];
 }
 
 const MIB = 1024 * 1024;
@@ -100,9 +121,13 @@ export const KEPT = "; the previous copy was kept";
 /** The code of a failed cache write. */
 export const WRITE_CODE: SkillErrorCode = "WRITE_ERROR";
 
+/** Headers by origin, checked: lowercase names, values free of line breaks. */
+export type OriginHeaders = ReadonlyMap<string, Readonly<Record<string, string>>>;
+
 export interface Settings {
   readonly cacheDir: string;
   readonly fetch?: FetchLike;
+  readonly headers: OriginHeaders;
   readonly concurrency: number;
   readonly timeoutMs: number;
   readonly requestTimeoutMs: number;
@@ -138,6 +163,66 @@ function positive(value: unknown, fallback: number, option: string, integer = fa
   return value;
 }
 
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function headersError(reason: string): SkillError {
+  return new SkillError("INVALID_FIELD", `Invalid pull option 'headers': ${reason}`, { field: "headers" });
+}
+
+/**
+ * The `headers` option checked: every key an http(s) origin and nothing more (no path, query,
+ * fragment or userinfo), every value a mapping of header names to single-line strings. Messages
+ * quote keys and header names, never a value: values are credentials.
+ */
+function originHeaders(raw: unknown): OriginHeaders {
+  const out = new Map<string, Readonly<Record<string, string>>>();
+  if (raw === undefined) return out;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw headersError(`expected a mapping of origins to headers, found ${describeKind(raw)}`);
+  }
+  for (const [key, value] of Object.entries(raw)) {
+    let url: URL | undefined;
+    try {
+      url = new URL(key);
+    } catch {
+      url = undefined;
+    }
+    const plain =
+      url !== undefined &&
+      (url.protocol === "http:" || url.protocol === "https:") &&
+      url.username === "" &&
+      url.password === "" &&
+      url.pathname === "/" &&
+      url.search === "" &&
+      url.hash === "" &&
+      !/[?#]/.test(key);
+    if (!url || !plain) {
+      throw headersError(
+        `${quote(redactUrl(key))} is not an origin (expected a scheme and host only, such as "https://example.com")`,
+      );
+    }
+    const origin = url.origin;
+    if (out.has(origin)) throw headersError(`${quote(key)} names the origin ${quote(origin)} twice`);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      throw headersError(
+        `the headers of ${quote(origin)} must be a mapping of names to strings, found ${describeKind(value)}`,
+      );
+    }
+    const headers: Record<string, string> = Object.create(null);
+    for (const [name, text] of Object.entries(value as Record<string, unknown>)) {
+      if (!TOKEN.test(name)) throw headersError(`${quote(name)} (for ${quote(origin)}) is not a header name`);
+      if (typeof text !== "string" || /[\r\n\0]/.test(text)) {
+        throw headersError(
+          `the value of ${quote(name)} for ${quote(origin)} must be a string on one line (found ${typeof text === "string" ? "a line break" : describeKind(text)})`,
+        );
+      }
+      headers[name.toLowerCase()] = text;
+    }
+    out.set(origin, Object.freeze(headers));
+  }
+  return out;
+}
+
 /** Checks the options and fills in the defaults. @throws SkillError `INVALID_FIELD` */
 export function settle(options: PullOptions): Settings {
   if (typeof options?.cacheDir !== "string" || options.cacheDir === "") {
@@ -157,6 +242,7 @@ export function settle(options: PullOptions): Settings {
   return {
     cacheDir: resolve(options.cacheDir),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    headers: originHeaders(options.headers),
     concurrency: int("concurrency"),
     timeoutMs: ms("timeoutMs"),
     requestTimeoutMs: ms("requestTimeoutMs"),
@@ -168,15 +254,23 @@ export function settle(options: PullOptions): Settings {
     maxUnpackedBytes: bytes("maxUnpackedBytes"),
     offline: options.offline === true,
     ...(options.signal ? { signal: options.signal } : {}),
-    logger: options.logger ?? noopLogger,
+    // Every line remote logs and every reason it reports passes one redaction: no credential a
+    // URL carries (userinfo, a token in the query) reaches a log or a terminal.
+    logger: redactingLogger(options.logger ?? noopLogger),
     emit: (event) => {
       try {
-        onProgress?.(event);
+        onProgress?.(redactEvent(event));
       } catch {
         // A progress listener is an observer: its failure must not change what is pulled.
       }
     },
   };
+}
+
+function redactEvent(event: PullProgress): PullProgress {
+  if (event.type === "index") return { ...event, url: redactUrl(event.url) };
+  if (event.type === "skill" && event.reason !== undefined) return { ...event, reason: redact(event.reason) };
+  return event;
 }
 
 /** A failed cache write as a `SkillError` naming the path (a `SkillError` passes through). */

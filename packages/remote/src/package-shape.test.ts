@@ -11,6 +11,7 @@ const EXPORTS = [
   "defaultCacheDir",
   "parseManifest",
   "pull",
+  "redactUrl",
   "remoteSource",
   "urlToDirName",
   "verifyCache",

@@ -144,7 +144,25 @@ describe("pull: a v0.2 index", () => {
     );
     const error = await rejection(pull(server.index, { cacheDir }));
     expect(error.code).toBe("REMOTE_ERROR");
-    expect(error.message).toContain('unknown "$schema" "https://example.com/skills/9.0.json"');
+    expect(error.message).toBe(
+      `Remote fetch failed: ${server.index} names an unknown "$schema" "https://example.com/skills/9.0.json" (expected the Agent Skills discovery schema 0.1.x or 0.2.x); not processed`,
+    );
+  });
+
+  it("serves the cached copy, with a warning, when the index turns to an unknown $schema", async () => {
+    const files = v2Pack([{ name: "a", type: "skill-md", path: "a/SKILL.md", body: skillMd("a") }]);
+    const server = await start(staticFiles(files));
+    const first = await pull(server.index, { cacheDir });
+    files.set("index.json", JSON.stringify({ $schema: "https://example.com/skills/9.0.json", skills: [] }));
+    const warnings: string[] = [];
+
+    const result = await pull(server.index, { cacheDir, logger: { warn: (m) => warnings.push(m) } });
+
+    expect(result).toEqual({ ...first, fromCache: true, changed: [] });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^Remote fetch failed: .* names an unknown "\$schema"/);
+    expect(warnings[0]).toContain("serving the copy cached at");
+    expect(await readFile(join(first.dir, "a", "SKILL.md"), "utf8")).toBe(skillMd("a"));
   });
 
   it("reads the same hybrid index as v0.1 when $schema is left out, with the same result", async () => {

@@ -453,7 +453,7 @@ describe("pull: a failed skill keeps its previous copy", () => {
   });
 });
 
-describe("pull: concurrency, progress and joined pulls", () => {
+describe("pull: concurrency and progress", () => {
   it("keeps at most `concurrency` requests in flight", async () => {
     const skills: Record<string, Record<string, string>> = {};
     for (let i = 0; i < 6; i++) skills[`s${i}`] = { "SKILL.md": skillMd(`s${i}`), "a.md": "a", "b.md": "b" };
@@ -498,22 +498,6 @@ describe("pull: concurrency, progress and joined pulls", () => {
       { type: "file", skill: "a", file: "r.md", bytes: 5, cached: false },
       { type: "skill", name: "a", status: "done" },
     ]);
-  });
-
-  it("joins a pull of the same pack already in flight", async () => {
-    const files = pack({ a: { "SKILL.md": skillMd("a") } });
-    const server = await start(async (req, res, log) => {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      return staticFiles(files)(req, res, log);
-    });
-
-    const [one, two] = await Promise.all([
-      pull(server.index, { cacheDir }),
-      pull(`${server.index}#same-pack`, { cacheDir }),
-    ]);
-
-    expect(two).toBe(one);
-    expect(server.hits("/index.json")).toHaveLength(1);
   });
 });
 

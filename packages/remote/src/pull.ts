@@ -5,6 +5,8 @@ import { compareCodeUnits, formatBytes, SkillError } from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
 import { acquireLock } from "./cache-lock.js";
 import {
+  cachedState,
+  legacyCopy,
   type PackState,
   presentFiles,
   readIndexCopy,
@@ -14,35 +16,15 @@ import {
   table,
 } from "./cache-state.js";
 import { commit, discard } from "./commit.js";
-import { type Outcome, type PullContext, syncSkill } from "./download.js";
+import { damagedList, type Outcome, type PullContext, syncSkill } from "./download.js";
 import { abortError, defaultFetch, type FetchLike } from "./http.js";
 import { fetchIndex, type IndexAnswer, indexCandidates, parseIndexText } from "./index-fetch.js";
 import { checkManifest, type RemoteSkillEntry, type SkippedSkill } from "./manifest.js";
 import { cacheError, KEPT, type PullOptions, type PullResult, type Settings, settle } from "./options.js";
+import { redact, redactThrown } from "./redact.js";
 import { nameProblem } from "./safe-path.js";
 
 export type { PullOptions, PullProgress, PullResult } from "./options.js";
-
-function withSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolvePromise, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolvePromise(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-const inFlight = new Map<string, Promise<PullResult>>();
 
 /**
  * Downloads a skill pack into the cache. Finds the index (a `.json` URL is the index; a site
@@ -65,23 +47,25 @@ const inFlight = new Map<string, Promise<PullResult>>();
  * const { files } = await pull("https://example.com", { cacheDir: defaultCacheDir() });
  */
 export async function pull(url: string, options: PullOptions): Promise<PullResult> {
+  try {
+    const result = await pullPack(url, options);
+    return {
+      ...result,
+      skipped: result.skipped.map((s) => ({ ...s, reason: redact(s.reason) })),
+    };
+  } catch (error) {
+    throw redactThrown(error);
+  }
+}
+
+async function pullPack(url: string, options: PullOptions): Promise<PullResult> {
   const settings = settle(options);
   const candidates = indexCandidates(url);
   const packDir = join(settings.cacheDir, urlToDirName(url));
-  for (;;) {
-    const running = inFlight.get(packDir);
-    if (!running) break;
-    try {
-      return await withSignal(running, settings.signal);
-    } catch (error) {
-      // The call we joined was aborted by its own caller, not ours: pull for ourselves.
-      if (SkillError.isInstance(error) && error.code === "ABORTED" && !settings.signal?.aborted) continue;
-      throw error;
-    }
-  }
-  const run = pullWithDeadline(url, candidates, packDir, settings).finally(() => inFlight.delete(packDir));
-  inFlight.set(packDir, run);
-  return run;
+  // Every call pulls for itself, with its own fetch, limits and listeners: a second pull of a
+  // pack waits on its lock, then revalidates what the first one left (one conditional request
+  // when nothing changed).
+  return pullWithDeadline(url, candidates, packDir, settings);
 }
 
 async function pullWithDeadline(
@@ -162,9 +146,10 @@ export async function readCachedPack(
   url: string,
   cacheDir: string,
 ): Promise<{ readonly result: PullResult; readonly checkedAt: number } | undefined> {
-  const packDir = join(resolve(cacheDir), urlToDirName(url));
-  const state = await readState(packDir);
-  if (!state) return undefined;
+  const root = resolve(cacheDir);
+  const copy = await cachedState(root, url, join(root, urlToDirName(url)));
+  if (!copy) return undefined;
+  const { packDir, state } = copy;
   const checkedAt = Date.parse(state.checkedAt ?? state.pulledAt);
   return {
     result: await cachedResult(packDir, state, indexCandidates(url)[0] as string),
@@ -182,11 +167,11 @@ async function pullLocked(
   const callerAborted = () => settings.signal?.aborted === true;
   if (callerAborted()) throw abortError(settings.signal as AbortSignal);
   if (settings.offline) {
-    const state = await readState(packDir);
-    if (state) return cachedResult(packDir, state, candidates[0] as string);
+    const copy = await cachedState(settings.cacheDir, url, packDir);
+    if (copy) return cachedResult(copy.packDir, copy.state, candidates[0] as string);
     throw new SkillError(
       "REMOTE_ERROR",
-      `Remote fetch skipped: offline, and ${candidates[0]} was never pulled into ${packDir}`,
+      `Remote fetch failed: offline, and ${candidates[0]} was never pulled into ${packDir}`,
       { url: candidates[0] as string },
     );
   }
@@ -210,16 +195,17 @@ async function pullLocked(
     } catch (error) {
       if (callerAborted()) throw abortError(settings.signal as AbortSignal, candidates[0]);
       const e = signal.aborted ? abortError(signal) : cacheError(error, packDir);
-      if (!state) throw e;
+      const copy = state ? { packDir, state } : await legacyCopy(settings.cacheDir, url);
+      if (!copy) throw e;
       settings.logger.warn(
-        `${e.message}; serving the copy cached at ${state.pulledAt || "an earlier pull"}`,
+        `${e.message}; serving the copy cached at ${copy.state.pulledAt || "an earlier pull"}`,
         {
           code: e.code,
           url: candidates[0] as string,
-          path: packDir,
+          path: copy.packDir,
         },
       );
-      return cachedResult(packDir, state, candidates[0] as string);
+      return cachedResult(copy.packDir, copy.state, candidates[0] as string);
     }
     const sync = new PackSync(url, answer, packDir, state, fetch, settings, signal);
     return await sync.run(value);
@@ -388,6 +374,13 @@ class PackSync {
     }
     if (ctx.budget.used > 0)
       settings.logger.debug?.(`Pulled ${formatBytes(ctx.budget.used)} from ${indexUrl}`);
+    for (const o of outcomes) {
+      if (o.kind !== "staged" || !o.restored) continue;
+      settings.logger.warn(
+        `Skill pack ${indexUrl}: restored ${o.entry.name}, whose cached copy no longer matched what was pulled (${damagedList(o.restored)})`,
+        { url: indexUrl, code: "INTEGRITY_ERROR", name: o.entry.name, path: join(packDir, o.entry.name) },
+      );
+    }
     const skillMd = (name: string) => join(packDir, name, "SKILL.md");
     const changed = [
       ...outcomes
@@ -396,6 +389,7 @@ class PackSync {
           name: o.entry.name,
           ...(this.state?.skills[o.entry.name] ? { before: skillMd(o.entry.name) } : {}),
           after: skillMd(o.entry.name),
+          ...(o.restored ? { restored: o.restored } : {}),
         })),
       ...removed.map((name) => ({ name, before: skillMd(name) })),
     ].sort((a, b) => compareCodeUnits(a.name, b.name));

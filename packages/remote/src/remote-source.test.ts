@@ -127,7 +127,10 @@ describe("remoteSource", () => {
 
     const second = await source.scan({});
 
-    expect(second.entries).toEqual(first.entries);
+    const shape = (scan: typeof first) =>
+      scan.entries.map(({ location, origin, head }) => ({ location, origin, head }));
+    expect(shape(second)).toEqual(shape(first));
+    expect(first.entries[0]?.head?.frontmatter).toEqual({ name: "a", description: "The a skill" });
     expect(second.diagnostics?.map((d) => [d.code, d.path])).toEqual([["pack-cached", server.index]]);
     expect(second.diagnostics?.[0]?.message).toContain("serving the copy cached at");
   });

@@ -9,8 +9,10 @@ import {
   type SourceScan,
 } from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
+import { cachedEntries } from "./cached-entry.js";
 import { DEFAULTS, type PullOptions, type PullResult } from "./options.js";
 import { pull, readCachedPack } from "./pull.js";
+import { redact, redactError, redactUrl } from "./redact.js";
 import { errorText } from "./text.js";
 
 /** How often a source asks the server again: every scan, never once cached, or after an age. */
@@ -67,12 +69,14 @@ type PackOutcome =
   | { readonly url: string; readonly error: SkillError };
 
 function asSkillError(url: string, error: unknown): SkillError {
-  return SkillError.isInstance(error)
-    ? error
-    : new SkillError("REMOTE_ERROR", `Remote fetch failed: ${url} (${errorText(error)})`, {
-        url,
-        cause: error,
-      });
+  return redactError(
+    SkillError.isInstance(error)
+      ? error
+      : new SkillError("REMOTE_ERROR", `Remote fetch failed: ${url} (${errorText(error)})`, {
+          url,
+          cause: error,
+        }),
+  );
 }
 
 /**
@@ -133,7 +137,7 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
     const why = expiry.signal.aborted
       ? `Skill pack ${url} did not answer within ${waitMs} ms (timeoutMs)`
       : outcome.error.message;
-    return { url, result: cached.result, note: `${why}; serving the copy cached at ${when}` };
+    return { url, result: cached.result, note: redact(`${why}; serving the copy cached at ${when}`) };
   };
 
   return {
@@ -155,7 +159,7 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
             code: "pack-unavailable",
             severity: "warning",
             message: o.error.message,
-            path: o.url,
+            path: redactUrl(o.url),
             source: id,
           });
           try {
@@ -166,22 +170,23 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
           continue;
         }
         const origin = remoteOrigin(o.result.indexUrl);
-        for (const location of o.result.files) entries.push({ location, origin });
+        // Each entry carries what was recorded at the pull, so bytes changed since are refused.
+        entries.push(...(await cachedEntries(o.result, origin)));
         dirs.push(o.result.dir);
         if (o.note)
           diagnostics.push({
             code: "pack-cached",
             severity: "warning",
             message: o.note,
-            path: o.url,
+            path: redactUrl(o.url),
             source: id,
           });
         for (const s of o.result.skipped) {
           diagnostics.push({
             code: "pack-entry-skipped",
             severity: "warning",
-            message: `Skill pack ${o.result.indexUrl}: skipped ${s.name}: ${s.reason}`,
-            path: o.result.indexUrl,
+            message: redact(`Skill pack ${o.result.indexUrl}: skipped ${s.name}: ${s.reason}`),
+            path: redactUrl(o.result.indexUrl),
             source: id,
           });
         }

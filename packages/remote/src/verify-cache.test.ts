@@ -49,8 +49,13 @@ async function pulled() {
 describe("verifyCache", () => {
   it("finds nothing wrong in a fresh pull", async () => {
     const { server } = await pulled();
-    expect(await verifyCache(cacheDir, server.index)).toEqual({ ok: true, checked: 2, problems: [] });
-    expect(await verifyCache(cacheDir)).toEqual({ ok: true, checked: 2, problems: [] });
+    expect(await verifyCache(cacheDir, server.index)).toEqual({
+      ok: true,
+      packs: 1,
+      checked: 2,
+      problems: [],
+    });
+    expect(await verifyCache(cacheDir)).toEqual({ ok: true, packs: 1, checked: 2, problems: [] });
   });
 
   it("reports edited, deleted and added files", async () => {
@@ -108,6 +113,7 @@ describe("verifyCache", () => {
   it("reports a pack that was never pulled as nothing checked", async () => {
     expect(await verifyCache(cacheDir, "https://example.com/")).toEqual({
       ok: true,
+      packs: 0,
       checked: 0,
       problems: [],
     });

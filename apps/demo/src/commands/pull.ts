@@ -2,7 +2,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { auditSkill, type Capabilities, type CapabilityDiff, diffCapabilities } from "@skill/audit";
 import { compareCodeUnits, printable } from "@skill/core";
 import { scanSkillFiles } from "@skill/discovery";
-import { type PullProgress, type PullResult, pull as pullPack, urlToDirName } from "@skill/remote";
+import { type PullProgress, type PullResult, pull as pullPack, redactUrl, urlToDirName } from "@skill/remote";
 import cliProgress from "cli-progress";
 import { formatCapabilityDiff } from "../capability-diff.js";
 import { type Context, remoteOptions } from "../context.js";
@@ -67,12 +67,28 @@ interface Tally {
   skillTotal: number;
 }
 
+/** Exit code of a pull stopped by Ctrl-C (128 + SIGINT), as shells report it. */
+const INTERRUPTED = 130;
+
 /**
  * `skill pull URL…`: downloads remote packs into the cache, with a progress bar on a terminal
  * that moves with every file and every skill. Exits 1 when a pack fails, yields no skill, or
- * skips an entry (each named, with why, on its own line).
+ * skips an entry (each named, with why, on its own line). Ctrl-C aborts the pull in flight,
+ * which removes its staging folders and lets go of the pack's lock before the CLI exits (130);
+ * a second Ctrl-C ends the process at once. URLs are printed without credentials.
  */
 export async function pull(ctx: Context, urls: readonly string[]): Promise<number> {
+  const interrupt = new AbortController();
+  const onSigint = () => interrupt.abort();
+  process.once("SIGINT", onSigint);
+  try {
+    return await pullAll(ctx, urls, interrupt.signal);
+  } finally {
+    process.removeListener("SIGINT", onSigint);
+  }
+}
+
+async function pullAll(ctx: Context, urls: readonly string[], signal: AbortSignal): Promise<number> {
   const { out } = ctx;
   const c = out.color;
   const results: {
@@ -84,8 +100,9 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
   }[] = [];
   const showBar = out.isTTY && !out.json;
   for (const url of urls) {
+    if (signal.aborted) break;
     const tally: Tally = { files: 0, bytes: 0, unchanged: 0, skills: 0, skillTotal: 0 };
-    const shown = printable(url);
+    const shown = printable(redactUrl(url));
     const bar = showBar
       ? new cliProgress.SingleBar(
           {
@@ -115,7 +132,7 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
     try {
       // What each cached skill could do before, so that an update shows what power it gained.
       const before = await cachedCapabilities(ctx, url);
-      const result = await pullPack(url, { ...remoteOptions(ctx), onProgress });
+      const result = await pullPack(url, { ...remoteOptions(ctx), onProgress, signal });
       results.push({ url, result, tally, capabilities: await capabilityChanges(result, before) });
     } catch (error) {
       const e = error as { code?: string; message: string };
@@ -131,15 +148,17 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
     r.result.files.length === 0 ||
     r.result.skipped.length > 0;
   const failed = results.filter(failing).length;
+  const exit = signal.aborted ? INTERRUPTED : failed > 0 ? 1 : 0;
   if (out.json) {
     out.data({
       cacheDir: ctx.cacheDir,
       packs: results.map(({ url, result, tally, error, capabilities }) =>
         error
-          ? { url, error }
+          ? { url: redactUrl(url), error }
           : {
-              url,
+              url: redactUrl(url),
               ...result,
+              ...(result ? { indexUrl: redactUrl(result.indexUrl) } : {}),
               downloaded: { files: tally.files, bytes: tally.bytes },
               capabilities: (capabilities ?? []).map(({ name, added, diff }) => ({
                 name,
@@ -151,10 +170,10 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
       ),
       warnings: ctx.warnings,
     });
-    return failed > 0 ? 1 : 0;
+    return exit;
   }
   for (const { url, result, tally, error, capabilities } of results) {
-    const shown = printable(url);
+    const shown = printable(redactUrl(url));
     if (error) {
       out.error(`${c.red("✗")} ${shown}: ${printable(error.message)}`);
       continue;
@@ -172,7 +191,14 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
         : "unreachable, served the cached copy"
       : transfer;
     out.line(`${mark} ${shown}: ${parts.join(", ")}; ${how}`);
-    if (result.indexUrl !== url) out.line(`    index: ${printable(result.indexUrl)}`);
+    if (result.indexUrl !== url) out.line(`    index: ${printable(redactUrl(result.indexUrl))}`);
+    for (const change of result.changed) {
+      if (!change.restored) continue;
+      const files = change.restored.map((f) => printable(f));
+      out.line(
+        `    ${c.yellow("!")} ${printable(change.name)}: restored ${files.slice(0, 5).join(", ")}${files.length > 5 ? `, and ${files.length - 5} more` : ""} (changed on disk since it was pulled)`,
+      );
+    }
     for (const s of result.skipped)
       out.error(`    ✗ ${printable(s.name)} (${s.code}): ${printable(s.reason)}`);
     if (result.files.length === 0 && result.skipped.length === 0) out.error(`    ✗ the pack lists no skill`);
@@ -184,7 +210,9 @@ export async function pull(ctx: Context, urls: readonly string[]): Promise<numbe
     }
     if (out.verbose) for (const f of result.files) out.line(`    ${displayPath(f, ctx.cwd, ctx.home)}`);
   }
+  if (signal.aborted)
+    out.error(`${c.red("✗")} interrupted: the pull in flight was stopped, the cache left as it was`);
   out.line(`cache: ${ctx.cacheDir}`);
   if (out.verbose) for (const w of ctx.warnings) out.error(`warning: ${printable(w)}`);
-  return failed > 0 ? 1 : 0;
+  return exit;
 }

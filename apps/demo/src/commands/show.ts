@@ -47,6 +47,14 @@ export async function show(ctx: Context, name: string, options: { limit?: number
       // No cause: this message replaces core's, whose stack --verbose would print again.
       throw new SkillError("NOT_FOUND", withFailure(message, name, report, service, ctx));
     }
+    const origin = service.get(name, ctx.agent)?.origin;
+    if (SkillError.isInstance(error) && error.code === "INTEGRITY_ERROR" && origin?.startsWith("remote:")) {
+      // A cached remote skill whose bytes changed on disk: refused (core said why), never shown.
+      throw new SkillError(
+        "INTEGRITY_ERROR",
+        `${error.message}\nIts cached copy changed since it was pulled: \`skill verify\` lists what changed, \`skill pull\` restores it.`,
+      );
+    }
     throw error;
   }
 }
