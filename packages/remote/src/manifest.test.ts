@@ -69,7 +69,12 @@ describe("parseManifest", () => {
       'skills[0] has no "name" string (found undefined)',
     ],
     [{ name: 5, files: [] }, "skills[0]", "INVALID_FIELD", 'skills[0] has no "name" string (found a number)'],
-    [{ name: "a" }, "a", "MISSING_FIELD", '"files" is missing (expected a list of paths, SKILL.md among them)'],
+    [
+      { name: "a" },
+      "a",
+      "MISSING_FIELD",
+      '"files" is missing (expected a list of paths, SKILL.md among them)',
+    ],
     [ok("a", "SKILL.md"), "a", "INVALID_FIELD", '"files" must be a list of paths, found a string "SKILL.md"'],
     [ok("a", ["SKILL.md", 3]), "a", "INVALID_FIELD", '"files" holds a number 3, expected paths'],
     [ok("a", []), "a", "MISSING_FIELD", '"files" does not list SKILL.md (found [])'],
