@@ -165,6 +165,20 @@ describe("origin and name collisions", () => {
     }
   });
 
+  it("never lets a remote pack's skill shadow a project skill of the same name", async () => {
+    const project = sourceOf("project:/repo/.agents", [memoryEntry("deploy", "the project's deploy")]);
+    const pack = sourceOf("remote", [
+      memoryEntry("deploy", "the pack's deploy", "remote:https://example.com/index.json"),
+    ]);
+    const service = new SkillService({ sources: [project, pack] });
+    const report = await service.discoverAndLoad();
+    expect(service.get("deploy")?.description).toBe("the project's deploy");
+    expect(service.get("remote:deploy")?.description).toBe("the pack's deploy");
+    expect(report.diagnostics.find((d) => d.code === "name-collision")?.message).toContain(
+      "has the name of a local skill",
+    );
+  });
+
   it("lets later local sources win as before, and defaults origin to the source id", async () => {
     const a = sourceOf("global:.claude", [{ ...memoryEntry("x", "from a"), location: "mem:a/x" }]);
     const b = sourceOf("project:/r/.claude", [memoryEntry("x", "from b")]);
