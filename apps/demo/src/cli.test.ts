@@ -477,7 +477,9 @@ describe("errors and usage", () => {
     // A misspelt key of ours is said on every run: its rules would silently not apply.
     await writeFile(config, JSON.stringify({ skils: {} }));
     const misspelt = await run([...base, "--config", config, "list"]);
-    expect(misspelt.stderr).toBe(`skill: warning: ${config}: unknown key 'skils' is ignored; did you mean 'skills'?\n`);
+    expect(misspelt.stderr).toBe(
+      `skill: warning: ${config}: unknown key 'skils' is ignored; did you mean 'skills'?\n`,
+    );
     await writeFile(config, "{ not json");
     expect((await run([...base, "--config", config, "list"])).stderr).toContain("not valid JSON");
   });
