@@ -6,18 +6,22 @@ const SHELLS = "(?:(?:ba|z|k|da|fi)?sh|python[23]?|node|perl|ruby|php)";
 
 /** Downloaded code handed straight to an interpreter. */
 const REMOTE_EXEC: readonly RegExp[] = [
-  // curl … | sh, wget -qO- … | sudo bash, fetch … | python3
+  // curl … | sh, wget -qO- … | sudo bash, fetch … | python3. An `env` assignment's name ends
+  // at its first `=`: `\S+=` could split `a=a=a=…` at any of them, and tries every split.
   new RegExp(
-    String.raw`\b(?:curl|wget|fetch)\b[^|\n]{0,400}\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?${SHELLS}\b(?![\w.-])`,
+    String.raw`\b(?:curl|wget|fetch)\b[^|\n]{0,400}\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:[^\s=]+=\S*\s+)*)?${SHELLS}\b(?![\w.-])`,
     "g",
   ),
   // sh -c "$(curl …)", bash <(wget …), source <(curl …)
-  new RegExp(String.raw`\b${SHELLS}\s+(?:-\w+\s+)*["']?\$\(\s*(?:curl|wget)\b`, "g"),
+  // Not after `-`: `-sh` is an option of the command before, and a start inside the options
+  // would scan the same options again from every one of them.
+  new RegExp(String.raw`(?<![\w-])${SHELLS}\s+(?:-\w+\s+)*["']?\$\(\s*(?:curl|wget)\b`, "g"),
   /(?:\b(?:(?:ba|z|k)?sh|source)|(?:^|[\s;&|])\.)\s+<\(\s*(?:curl|wget)\b/gm,
   // iwr … | iex, irm … | Invoke-Expression
   /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|curl|wget)\b[^|\n]{0,400}\|\s*(?:iex|Invoke-Expression)\b/gi,
-  // iex (New-Object Net.WebClient).DownloadString(…), iex (irm …)
-  /\b(?:iex|Invoke-Expression)\s*\(*\s*(?:New-Object\s+(?:System\.)?Net\.WebClient|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/gi,
+  // iex (New-Object Net.WebClient).DownloadString(…), iex (irm …). Blanks are read once:
+  // `\s*\(*\s*` splits a run of blanks between its two `\s*` every possible way.
+  /\b(?:iex|Invoke-Expression)\s*(?:\(+\s*)?(?:New-Object\s+(?:System\.)?Net\.WebClient|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b/gi,
   // exec(urlopen(…).read()), eval(requests.get(…).text)
   /\b(?:exec|eval)\s*\(\s*(?:urllib\.request\.)?(?:urlopen|requests\.get)\s*\(/g,
 ];
