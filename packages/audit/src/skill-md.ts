@@ -129,7 +129,7 @@ const INJECTION: readonly { readonly find: (text: string) => Hit | null; readonl
 ];
 
 /** Lines (1-based, inclusive) holding the value of top-level `key` in the frontmatter. */
-function fieldLines(
+export function fieldLines(
   file: TextFile,
   key: string,
   closingLine: number,
