@@ -12,8 +12,8 @@ import {
   type TextKind,
 } from "./capabilities.js";
 import { codeFindings } from "./code-rules.js";
-import { hiddenUnicodeFindings, htmlCommentFindings, injectionFindings } from "./skill-md.js";
-import { codeLines, fences, normalizeNewlines, TextFile } from "./text.js";
+import { fieldLines, hiddenUnicodeFindings, htmlCommentFindings, injectionFindings } from "./skill-md.js";
+import { type CodeParts, codeLines, codeParts, fences, normalizeNewlines, TextFile } from "./text.js";
 import type { AuditFinding, AuditResult, Capabilities } from "./types.js";
 
 /** The bounds of one audit, checked. */
@@ -105,6 +105,8 @@ function readFrontmatter(text: string, location: string): Readonly<Record<string
 
 interface SkillMdResult {
   readonly findings: AuditFinding[];
+  /** What of SKILL.md is code for the credential and network rules. */
+  readonly code: CodeParts;
   readonly tools: string[];
   readonly hooks: boolean;
 }
@@ -152,9 +154,24 @@ function auditSkillMd(
   commandsIn(file, blocks, commands, bodyLine);
   return {
     findings,
+    code: skillMdCode(file, code, closingLine),
     tools: frontmatter ? normalizeTools(frontmatter["allowed-tools"]) : [],
     hooks: frontmatter !== undefined && frontmatter.hooks !== undefined && frontmatter.hooks !== null,
   };
+}
+
+/**
+ * The code of SKILL.md: its fenced blocks, inline code spans and the frontmatter (hooks run
+ * commands), but not `description` and `when_to_use`, which are prose about the skill.
+ */
+function skillMdCode(file: TextFile, fenced: readonly boolean[], closingLine: number): CodeParts {
+  const lines = [...fenced];
+  for (let n = 1; n <= Math.min(closingLine, file.lineCount); n++) lines[n] = true;
+  for (const key of ["description", "when_to_use"]) {
+    const field = fieldLines(file, key, closingLine);
+    if (field) for (let n = field.from; n <= field.to; n++) lines[n] = false;
+  }
+  return codeParts(file, lines);
 }
 
 function kindOf(path: string, text: string): TextKind {
@@ -217,11 +234,15 @@ class Tally {
     return data;
   }
 
-  /** The rules every text file goes through, SKILL.md included. */
-  text(path: string, file: TextFile, kind: TextKind): void {
+  /**
+   * The rules every text file goes through, SKILL.md included. In markdown only `code` is
+   * code (SKILL.md's is given; another file's is its fenced blocks and code spans).
+   */
+  text(path: string, file: TextFile, kind: TextKind, code?: CodeParts): void {
     // A licence names its publisher's site; it asks nothing of the agent.
     if (LEGAL.test(path)) return;
-    this.findings.push(...codeFindings(path, file));
+    const parts = kind === "markdown" ? (code ?? codeParts(file, codeLines(file, fences(file)))) : undefined;
+    this.findings.push(...codeFindings(path, file, parts));
     hostsIn(file.text, this.hosts);
     envIn(file, kind, this.env);
   }
@@ -250,7 +271,7 @@ export async function analyseSkill(input: SkillInput, limits: AuditLimits): Prom
   tally.findings.push(...result.findings);
   tally.tools = result.tools;
   tally.hooks = result.hooks;
-  tally.text(SKILL_MD, skillFile, "markdown");
+  tally.text(SKILL_MD, skillFile, "markdown", result.code);
 
   let stopped = false;
   for (const entry of input.files) {

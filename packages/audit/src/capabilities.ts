@@ -95,11 +95,18 @@ const URL_AUTHORITY = /\b(?:https?|wss?|s?ftp|git\+https?|git\+ssh|ssh):\/\/([^\
 const HOSTNAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/;
 
+/** `text` without the characters of `chars` at its end (a loop: `/[.:]+$/` retries from every dot). */
+function trimEnd(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text.charAt(end - 1))) end--;
+  return text.slice(0, end);
+}
+
 /** Host names in URLs of `text`: lower case, IDN as punycode, no user or port. */
 export function hostsIn(text: string, into: Set<string>): void {
   URL_AUTHORITY.lastIndex = 0;
   for (let m = URL_AUTHORITY.exec(text); m !== null; m = URL_AUTHORITY.exec(text)) {
-    const authority = (m[1] ?? "").replace(/[.:]+$/, "");
+    const authority = trimEnd(m[1] ?? "", ".:");
     let host: string;
     try {
       host = new URL(`http://${authority}/`).hostname;
@@ -132,9 +139,12 @@ const ENV_CALLS: readonly RegExp[] = [
 
 /** `$NAME` and `${NAME}` in shell code and markdown; upper case only (locals are lower case by habit). */
 const SHELL_VAR = /\$\{?([A-Z_][A-Z0-9_]*)(?![A-Za-z0-9_])/g;
-/** Names a shell file sets itself: `NAME=`, `export NAME=`, `for NAME in`, `read NAME`. */
+/**
+ * Names a shell file sets itself: `NAME=`, `export NAME=`, `for NAME in`, `read NAME`. Not
+ * `-read`: an option is no command, and a start inside options rescans all that follow it.
+ */
 const SHELL_ASSIGN =
-  /(?:^|[\s;&|(])(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)=|\bfor\s+([A-Za-z_]\w*)\s+in\b|\bread\s+(?:-\w+\s+)*([A-Za-z_]\w*)/gm;
+  /(?:^|[\s;&|(])(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)=|\bfor\s+([A-Za-z_]\w*)\s+in\b|(?<![\w-])read\s+(?:-\w+\s+)*([A-Za-z_]\w*)/gm;
 /** Claude Code substitutions in SKILL.md, not environment reads. */
 const SUBSTITUTIONS = new Set(["ARGUMENTS", "CLAUDE_SKILL_DIR", "CLAUDE_SESSION_ID"]);
 

@@ -63,33 +63,73 @@ export function htmlCommentFindings(
   return findings;
 }
 
-const INJECTION: readonly { readonly pattern: RegExp; readonly what: string }[] = [
+/** Where a pattern was found: its offset and the text it matched. */
+interface Hit {
+  readonly index: number;
+  readonly text: string;
+}
+
+function first(pattern: RegExp): (text: string) => Hit | null {
+  return (text) => {
+    const m = pattern.exec(text);
+    return m ? { index: m.index, text: m[0] } : null;
+  };
+}
+
+/** The name of a chat or prompt tag, followed by `>` or a space (then its attributes). */
+const MARKUP_NAME =
+  /<\/?\s*(?:system|important|system[-_]prompt|system[-_]reminder|assistant|developer|instructions?|available_skills|skill_content|skills|tool_call|tool_result|function_calls?|function_results|im_start|im_end|antml:[\w-]+)(?=[\s>])/gi;
+
+/**
+ * Chat or prompt markup: `<system>`, `</available_skills>`, `<system foo="x">` (a tag name,
+ * then `>` before the line ends). Not one regex: `(?:\s[^>\n]*)?>` would scan to the end of
+ * the line again from each of 100,000 unclosed `<system ` on it. The first `>` or newline
+ * after a space decides, and is looked for once for all the tags before it.
+ */
+function markupTag(text: string): Hit | null {
+  MARKUP_NAME.lastIndex = 0;
+  let stop = -1;
+  for (let m = MARKUP_NAME.exec(text); m !== null; m = MARKUP_NAME.exec(text)) {
+    const end = m.index + m[0].length;
+    if (text[end] === ">") return { index: m.index, text: text.slice(m.index, end + 1) };
+    if (stop <= end) {
+      stop = end + 1;
+      while (stop < text.length && text[stop] !== ">" && text[stop] !== "\n") stop++;
+    }
+    if (text[stop] === ">") return { index: m.index, text: text.slice(m.index, stop + 1) };
+  }
+  return null;
+}
+
+const INJECTION: readonly { readonly find: (text: string) => Hit | null; readonly what: string }[] = [
   {
     what: "tells the model to drop its instructions",
-    pattern:
+    find: first(
       /\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|of|your)\s+)*(?:previous|prior|preceding|above|earlier|former|other|existing|system|developer|safety)\s+(?:instructions?|prompts?|rules|directions|directives|guidelines|messages|constraints|policies)\b/i,
+    ),
   },
   {
     what: "tells the model to drop its instructions",
-    pattern:
+    find: first(
       /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all|any|your)\s+(?:(?:the|of|your)\s+)*(?:instructions?|prompts?|rules|directions|directives|guidelines|constraints|policies)\b/i,
+    ),
   },
-  { what: "redefines the model", pattern: /\byou\s+are\s+now\b/i },
+  { what: "redefines the model", find: first(/\byou\s+are\s+now\b/i) },
   {
     what: "asks the model to hide something from the user",
-    pattern:
+    find: first(
       /\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|reveal\s+(?:this\s+)?to|mention\s+(?:this\s+)?to)\s+the\s+user\b/i,
+    ),
   },
+  { what: "holds chat or prompt markup", find: markupTag },
   {
     what: "holds chat or prompt markup",
-    pattern:
-      /<\/?\s*(?:system|important|system[-_]prompt|system[-_]reminder|assistant|developer|instructions?|available_skills|skill_content|skills|tool_call|tool_result|function_calls?|function_results|im_start|im_end|antml:[\w-]+)(?:\s[^>\n]*)?>/i,
+    find: first(/<\|[a-z_]{2,30}\|>|\[\/?(?:INST|SYS)\]|<<\/?SYS>>/i),
   },
-  { what: "holds chat or prompt markup", pattern: /<\|[a-z_]{2,30}\|>|\[\/?(?:INST|SYS)\]|<<\/?SYS>>/i },
 ];
 
 /** Lines (1-based, inclusive) holding the value of top-level `key` in the frontmatter. */
-function fieldLines(
+export function fieldLines(
   file: TextFile,
   key: string,
   closingLine: number,
@@ -123,9 +163,9 @@ export function injectionFindings(
       ? file.text.slice(file.lineStart(lines.from), file.lineStart(lines.to) + file.line(lines.to).length)
       : "";
     const seen = new Set<number>();
-    for (const { pattern, what } of INJECTION) {
-      const inRaw = lines ? pattern.exec(raw) : null;
-      const hit = inRaw ?? pattern.exec(value);
+    for (const { find, what } of INJECTION) {
+      const inRaw = lines ? find(raw) : null;
+      const hit = inRaw ?? find(value);
       if (!hit) continue;
       const line = inRaw && lines ? file.lineAt(file.lineStart(lines.from) + inRaw.index) : lines?.from;
       if (line !== undefined && seen.has(line)) continue;
@@ -135,7 +175,7 @@ export function injectionFindings(
         severity: "error",
         path: "SKILL.md",
         ...(line === undefined ? {} : { line }),
-        message: `'${key}' ${what}: ${printable(JSON.stringify(excerpt(hit[0], 60)))}`,
+        message: `'${key}' ${what}: ${printable(JSON.stringify(excerpt(hit.text, 60)))}`,
       });
     }
     // Hidden characters written as YAML escapes ("\u200b") are not in the raw text.

@@ -97,3 +97,57 @@ export function excerpt(text: string, max = 60): string {
   const chars = [...flat];
   return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : flat;
 }
+
+/** The parts of a markdown file that are code, not prose. */
+export interface CodeParts {
+  /** Per 1-based line (index 0 unused): the whole line is code (a fenced block, the frontmatter). */
+  readonly lines: readonly boolean[];
+  /** Offsets `[start, end)` of the insides of inline code spans on the other lines, in order. */
+  readonly spans: readonly (readonly [number, number])[];
+}
+
+const CODE_SPAN = /(`{1,3})([^`]*?)\1/g;
+
+/** `lines` (code lines, as from {@link codeLines}) and the inline code spans of every other line. */
+export function codeParts(file: TextFile, lines: readonly boolean[]): CodeParts {
+  const spans: [number, number][] = [];
+  for (let n = 1; n <= file.lineCount; n++) {
+    if (lines[n]) continue;
+    const text = file.line(n);
+    if (!text.includes("`")) continue;
+    const offset = file.lineStart(n);
+    CODE_SPAN.lastIndex = 0;
+    for (let m = CODE_SPAN.exec(text); m !== null; m = CODE_SPAN.exec(text)) {
+      const start = offset + m.index + (m[1] ?? "").length;
+      spans.push([start, start + (m[2] ?? "").length]);
+    }
+  }
+  return { lines, spans };
+}
+
+/**
+ * The piece of code holding offset `index`, as `[start, end)`: its line when the line is code,
+ * else the code span around it; undefined when `index` is in prose. Without `parts` the
+ * whole file is code, and the piece is the line.
+ */
+export function codeAt(
+  file: TextFile,
+  parts: CodeParts | undefined,
+  index: number,
+): [number, number] | undefined {
+  const line = file.lineAt(index);
+  if (parts === undefined || parts.lines[line]) {
+    const start = file.lineStart(line);
+    return [start, start + file.line(line).length];
+  }
+  let lo = 0;
+  let hi = parts.spans.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const span = parts.spans[mid] as readonly [number, number];
+    if (index < span[0]) hi = mid - 1;
+    else if (index >= span[1]) lo = mid + 1;
+    else return [span[0], span[1]];
+  }
+  return undefined;
+}
