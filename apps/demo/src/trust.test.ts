@@ -163,6 +163,24 @@ describe("terminal escapes from a checkout", () => {
   }, 30_000);
 });
 
+describe("terminal escapes from a checkout, served", () => {
+  it("serve-mcp --verbose prints failed paths and messages escaped", async () => {
+    const folder = join(repo, ".agents", "skills", "bad\u001b]0;owned\u0007");
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, "SKILL.md"), "---\nname: bad\n---\nno description\n");
+    const serve = spawnSync(process.execPath, [CLI, "--home", home, "serve-mcp", "--verbose"], {
+      cwd: repo,
+      env: { PATH: process.env.PATH ?? "", HOME: home },
+      stdio: ["ignore", "pipe", "pipe"],
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(serve.stderr).toContain("failed");
+    expect(serve.stderr).toContain("\\u001b]0;owned\\u0007");
+    expect([serve.stderr.includes("\u001b"), serve.stderr.includes("\u0007")]).toEqual([false, false]);
+  }, 30_000);
+});
+
 describe("what a newcomer is told", () => {
   it("says which variable keeps the .claude and .agents folders out", async () => {
     const quiet = await skillCli(["list"]);
