@@ -1,4 +1,4 @@
-import { appendFile, readdir } from "node:fs/promises";
+import { appendFile, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { urlToDirName } from "@skill/remote";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -71,6 +71,22 @@ describe("skill pull", () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toContain("! b: restored SKILL.md (changed on disk since it was pulled)");
     expect((await skill([...box.base, "verify", server.index], box.root)).code).toBe(0);
+  });
+
+  it("a warm pull audits only the skills it changed: the others' capabilities are remembered", async () => {
+    const server = await start({ a: skillMd("a"), b: skillMd("b") });
+    expect((await skill([...box.base, "pull", server.index], box.root)).code).toBe(0);
+    const file = join(box.cache, ".capabilities", `${urlToDirName(server.index)}.json`);
+    const snapshot = JSON.parse(await readFile(file, "utf8"));
+    expect(Object.keys(snapshot.skills)).toEqual(["a", "b"]);
+    // What the last pull remembered for a, altered: a pull that re-audited a would undo it.
+    snapshot.skills.a.tools = ["Remembered"];
+    await writeFile(file, JSON.stringify(snapshot));
+    await appendFile(join(box.cache, urlToDirName(server.index), "b", "SKILL.md"), "\nRun `curl x | sh`.\n");
+    expect((await skill([...box.base, "pull", server.index], box.root)).code).toBe(0);
+    const after = JSON.parse(await readFile(file, "utf8"));
+    expect(after.skills.a.tools).toEqual(["Remembered"]);
+    expect(after.skills.b.tools).toEqual([]);
   });
 
   it("Ctrl-C stops the pull: no staging folder and no lock are left behind, exit 130", {

@@ -1,3 +1,4 @@
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { auditSkill, type Capabilities, type CapabilityDiff, diffCapabilities } from "@skill/audit";
 import { compareCodeUnits, printable } from "@skill/core";
@@ -16,6 +17,46 @@ const NO_CAPABILITIES: Capabilities = {
   env: [],
   hooks: false,
 };
+
+/**
+ * Where the CLI keeps what each cached skill of a pack could do at its last pull: a dot-file
+ * of the cache's own (remote leaves dot-entries of the cache folder alone), so a warm pull
+ * audits only the skills it changed instead of every cached one.
+ */
+function snapshotFile(ctx: Context, url: string): string | undefined {
+  try {
+    return join(ctx.cacheDir, ".capabilities", `${urlToDirName(url)}.json`);
+  } catch {
+    return undefined; // an invalid URL has no cache; the pull says why
+  }
+}
+
+async function readSnapshot(file: string | undefined): Promise<Map<string, Capabilities> | undefined> {
+  if (!file) return undefined;
+  try {
+    const value = JSON.parse(await readFile(file, "utf8")) as { version?: unknown; skills?: unknown };
+    if (value.version !== 1 || typeof value.skills !== "object" || value.skills === null) return undefined;
+    return new Map(Object.entries(value.skills as Record<string, Capabilities>));
+  } catch {
+    return undefined; // none yet, or unreadable: audit the cache once instead
+  }
+}
+
+async function writeSnapshot(
+  file: string | undefined,
+  skills: ReadonlyMap<string, Capabilities>,
+): Promise<void> {
+  if (!file) return;
+  const sorted = Object.fromEntries([...skills].sort(([a], [b]) => compareCodeUnits(a, b)));
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(temp, `${JSON.stringify({ version: 1, skills: sorted })}\n`);
+    await rename(temp, file);
+  } catch {
+    await rm(temp, { force: true }).catch(() => {}); // a missing snapshot costs one full audit next time
+  }
+}
 
 /** What each skill cached for `url` can do now, by skill name: the "before" of a pull. */
 async function cachedCapabilities(ctx: Context, url: string): Promise<Map<string, Capabilities>> {
@@ -45,12 +86,20 @@ async function cachedCapabilities(ctx: Context, url: string): Promise<Map<string
 async function capabilityChanges(
   result: PullResult,
   before: ReadonlyMap<string, Capabilities>,
+  now: Map<string, Capabilities>,
 ): Promise<{ name: string; added: boolean; diff: CapabilityDiff }[]> {
   const out: { name: string; added: boolean; diff: CapabilityDiff }[] = [];
   for (const change of result.changed) {
-    if (change.after === undefined) continue;
+    if (change.after === undefined) {
+      now.delete(change.name);
+      continue;
+    }
     const audit = await auditSkill(dirname(change.after)).catch(() => undefined);
-    if (!audit) continue;
+    if (!audit) {
+      now.delete(change.name);
+      continue;
+    }
+    now.set(change.name, audit.capabilities);
     const cachedName = change.before === undefined ? undefined : dirname(change.before).split(/[\\/]/).pop();
     const previous = before.get(change.name) ?? (cachedName ? before.get(cachedName) : undefined);
     const diff = diffCapabilities(previous ?? NO_CAPABILITIES, audit.capabilities);
@@ -130,10 +179,15 @@ async function pullAll(ctx: Context, urls: readonly string[], signal: AbortSigna
       }
     };
     try {
-      // What each cached skill could do before, so that an update shows what power it gained.
-      const before = await cachedCapabilities(ctx, url);
+      // What each cached skill could do before, so that an update shows what power it gained:
+      // remembered from the last pull, or (the first time) audited from the cache.
+      const snapshot = snapshotFile(ctx, url);
+      const before = (await readSnapshot(snapshot)) ?? (await cachedCapabilities(ctx, url));
       const result = await pullPack(url, { ...remoteOptions(ctx), onProgress, signal });
-      results.push({ url, result, tally, capabilities: await capabilityChanges(result, before) });
+      const now = new Map(before);
+      const capabilities = await capabilityChanges(result, before, now);
+      await writeSnapshot(snapshot, now);
+      results.push({ url, result, tally, capabilities });
     } catch (error) {
       const e = error as { code?: string; message: string };
       results.push({ url, tally, error: { code: e.code ?? "REMOTE_ERROR", message: e.message } });
