@@ -183,9 +183,11 @@ function createProgram(setExit: (code: number) => void): Command {
   program
     .command("pull <urls...>")
     .description("download remote skill packs into the cache")
+    .option("--quiet", "only the outcome of each pack and errors")
     .action(
       action(
-        async (ctx, urls: string[]) => (await import("./commands/pull.js")).pull(ctx, urls),
+        async (ctx, urls: string[], opts: { quiet?: boolean }) =>
+          (await import("./commands/pull.js")).pull(ctx, urls, opts),
         "explicit-only",
       ),
     );
@@ -196,10 +198,15 @@ function createProgram(setExit: (code: number) => void): Command {
     )
     .option("--no-archives", "write a v0.1-only index, for servers that cannot hold archives")
     .option("--base-url <url>", "absolute URL the pack is served from (artifact URLs become absolute)")
+    .option("--skip-invalid", "pack the skills that can be listed and say which were left out")
+    .option("--quiet", "only the outcome and errors")
     .action(
       action(
-        async (ctx, dir: string, opts: { archives?: boolean; baseUrl?: string }) =>
-          (await import("./commands/pack.js")).pack(ctx, dir, opts),
+        async (
+          ctx,
+          dir: string,
+          opts: { archives?: boolean; baseUrl?: string; skipInvalid?: boolean; quiet?: boolean },
+        ) => (await import("./commands/pack.js")).pack(ctx, dir, opts),
         "explicit-only",
       ),
     );

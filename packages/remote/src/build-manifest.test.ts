@@ -242,6 +242,22 @@ describe("buildManifest", () => {
     expect(await tree(dir)).toEqual(["broken/", "broken/SKILL.md", "good/", "good/SKILL.md", "good/x.md"]);
   });
 
+  it("with skipInvalid writes the skills that could be listed and says what it left out", async () => {
+    const dir = await put({
+      "good/SKILL.md": skillMd("good"),
+      "good/x.md": "x",
+      "broken/SKILL.md": "no frontmatter",
+    });
+    const written = await writeManifest(dir, { skipInvalid: true });
+    expect(written.written).toBe(true);
+    expect(written.failed.map((f) => f.path)).toEqual([join(dir, "broken")]);
+    const index = JSON.parse(await readFile(join(dir, "index.json"), "utf8"));
+    expect(index.skills.map((s: { name: string }) => s.name)).toEqual(["good"]);
+    // Nothing left to publish: nothing written.
+    const only = await put({ "broken/SKILL.md": "no frontmatter" }, join(root, "only-broken"));
+    expect((await writeManifest(only, { skipInvalid: true })).written).toBe(false);
+  });
+
   it("throws NOT_FOUND for a folder that does not exist", async () => {
     await expect(buildManifest(join(root, "nope"))).rejects.toMatchObject({ code: "NOT_FOUND" });
   });

@@ -40,6 +40,12 @@ export interface BuildManifestOptions {
    * `node_modules` and links that leave `dir` are not entered.
    */
   readonly skills?: readonly string[];
+  /**
+   * `writeManifest` only: write the index of the skills that could be listed, leaving out those
+   * that failed (still reported in `failed`). Default `false`: a pack is published whole or not
+   * at all.
+   */
+  readonly skipInvalid?: boolean;
   readonly logger?: Logger;
 }
 
@@ -463,7 +469,8 @@ export function manifestJson(manifest: RemoteSkillManifest): string {
 /**
  * {@link buildManifest}, then writes the archives and `<dir>/index.json` (each to a temporary
  * file first, renamed into place only when all were written). When any skill failed, nothing is
- * written (`written: false`): a pack is published whole or not at all.
+ * written (`written: false`): a pack is published whole or not at all — unless `skipInvalid`,
+ * which writes the rest (and nothing when no skill is left).
  *
  * @throws SkillError `WRITE_ERROR` when a file cannot be written (what was written is removed)
  */
@@ -474,7 +481,9 @@ export async function writeManifest(
   const result = await buildManifest(dir, options);
   const root = resolve(dir);
   const path = join(root, "index.json");
-  if (result.failed.length > 0) return { ...result, path, written: false };
+  const refused =
+    result.failed.length > 0 && (!options.skipInvalid || result.manifest.skills.length === 0);
+  if (refused) return { ...result, path, written: false };
   const tag = randomBytes(4).toString("hex");
   const writes = [
     ...result.archives.map((a) => ({

@@ -13,7 +13,7 @@ import { displayPath, plural, table } from "../output.js";
 export async function pack(
   ctx: Context,
   dir: string,
-  opts: { archives?: boolean; baseUrl?: string } = {},
+  opts: { archives?: boolean; baseUrl?: string; skipInvalid?: boolean; quiet?: boolean } = {},
 ): Promise<number> {
   const root = resolve(dir); // relative to where the command runs
   // What the scan could not use (dangling links, unreadable folders) is the author's to see.
@@ -35,6 +35,7 @@ export async function pack(
     logger: ctx.logger,
     ...(opts.archives === false ? { archives: false } : {}),
     ...(opts.baseUrl === undefined ? {} : { baseUrl: opts.baseUrl }),
+    ...(opts.skipInvalid ? { skipInvalid: true } : {}),
   });
   // The pack reports a link inside a skill itself; the scan's word on the same path is a repeat.
   const reported = new Set(result.diagnostics.map((d) => d.path));
@@ -53,17 +54,33 @@ export async function pack(
     return result.written ? 0 : 1;
   }
   const c = out.color;
-  for (const f of result.failed) out.error(`${c.red("✗")} not listed: ${printable(f.error.message)}`);
-  for (const d of diagnostics) {
-    if (d.severity === "warning") out.error(`${c.yellow("!")} ${printable(d.message)}`);
+  const warnings = diagnostics.filter((d) => d.severity === "warning");
+  // The outcome first, then what stands in its way: a big collection's warnings must not bury it.
+  if (result.written) {
+    const left =
+      result.failed.length > 0 ? `; ${c.yellow(`${result.failed.length} left out`)} (--skip-invalid)` : "";
+    out.line(
+      `${c.green("✓")} wrote ${displayPath(indexPath, ctx.cwd, ctx.home)}: ${plural(result.manifest.skills.length, "skill")}${result.archives.length > 0 ? `, ${plural(result.archives.length, "archive")}` : ""}${left}${warnings.length > 0 ? `, ${plural(warnings.length, "warning")}` : ""}`,
+    );
+  } else {
+    out.error(
+      `${c.red("✗")} nothing written: ${plural(result.failed.length, "skill")} cannot be listed${result.failed.length > 0 ? " (fix them, or pass --skip-invalid to pack the rest)" : ""}`,
+    );
   }
-  if (!result.written) {
-    out.error(`${c.red("✗")} nothing written: fix the skills above, then pack again`);
-    return 1;
+  for (const f of result.failed) {
+    out.error(`${c.red("✗")} ${result.written ? "left out" : "not listed"}: ${printable(f.error.message)}`);
   }
-  out.line(
-    `${c.green("✓")} wrote ${displayPath(indexPath, ctx.cwd, ctx.home)}: ${plural(result.manifest.skills.length, "skill")}${result.archives.length > 0 ? `, ${plural(result.archives.length, "archive")}` : ""}`,
-  );
+  if (!opts.quiet) {
+    if (warnings.length <= MAX_LISTED || out.verbose) {
+      for (const d of warnings) out.error(`${c.yellow("!")} ${printable(d.message)}`);
+    } else {
+      out.error(
+        `${c.yellow("!")} ${plural(warnings.length, "warning")} (--verbose lists each): ${byCode(warnings)}`,
+      );
+    }
+  }
+  if (!result.written) return 1;
+  if (opts.quiet) return 0;
   const rows = result.manifest.skills.map((s) => [
     printable(s.name),
     c.dim(
@@ -76,4 +93,19 @@ export async function pack(
   ]);
   for (const line of table(rows)) out.line(`    ${line}`);
   return 0;
+}
+
+/** Warnings a pack lists one by one; more are counted by rule. */
+const MAX_LISTED = 20;
+
+/** `1200 unknown-field:version, 300 name-mismatch, …`: the most frequent rules first. */
+function byCode(warnings: readonly Diagnostic[]): string {
+  const counts = new Map<string, number>();
+  for (const d of warnings) counts.set(d.code, (counts.get(d.code) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, 8)
+    .map(([code, n]) => `${n} ${printable(code)}`)
+    .join(", ")
+    .concat(counts.size > 8 ? ", …" : "");
 }

@@ -126,18 +126,45 @@ const INTERRUPTED = 130;
  * which removes its staging folders and lets go of the pack's lock before the CLI exits (130);
  * a second Ctrl-C ends the process at once. URLs are printed without credentials.
  */
-export async function pull(ctx: Context, urls: readonly string[]): Promise<number> {
+export async function pull(
+  ctx: Context,
+  urls: readonly string[],
+  opts: { readonly quiet?: boolean } = {},
+): Promise<number> {
   const interrupt = new AbortController();
   const onSigint = () => interrupt.abort();
   process.once("SIGINT", onSigint);
   try {
-    return await pullAll(ctx, urls, interrupt.signal);
+    return await pullAll(ctx, urls, interrupt.signal, opts.quiet === true);
   } finally {
     process.removeListener("SIGINT", onSigint);
   }
 }
 
-async function pullAll(ctx: Context, urls: readonly string[], signal: AbortSignal): Promise<number> {
+/** New skills a pull lists with what they can do, one by one; more are summed up. */
+const MAX_NEW_LISTED = 10;
+
+/** `412 new skills: 38 run code (executables or commands), 12 have hooks, 96 name hosts; skill audit lists each`. */
+function newSkillsSummary(gained: readonly CapabilityDiff["gained"][]): string {
+  const code = gained.filter((g) => g.executables.length > 0 || g.commands.length > 0).length;
+  const hooks = gained.filter((g) => g.hooks).length;
+  const hosts = gained.filter((g) => g.hosts.length > 0).length;
+  const tools = gained.filter((g) => g.tools.length > 0).length;
+  const parts = [
+    code > 0 ? `${code} can run code (executables or commands)` : "",
+    hooks > 0 ? `${plural(hooks, "skill")} with hooks` : "",
+    hosts > 0 ? `${hosts} name hosts` : "",
+    tools > 0 ? `${tools} ask for tools` : "",
+  ].filter((p) => p !== "");
+  return `${plural(gained.length, "new skill")}${parts.length > 0 ? `: ${parts.join(", ")}` : ""} (--verbose lists each; skill audit tells more)`;
+}
+
+async function pullAll(
+  ctx: Context,
+  urls: readonly string[],
+  signal: AbortSignal,
+  quiet = false,
+): Promise<number> {
   const { out } = ctx;
   const c = out.color;
   const results: {
@@ -245,7 +272,7 @@ async function pullAll(ctx: Context, urls: readonly string[], signal: AbortSigna
         : "unreachable, served the cached copy"
       : transfer;
     out.line(`${mark} ${shown}: ${parts.join(", ")}; ${how}`);
-    if (result.indexUrl !== url) out.line(`    index: ${printable(redactUrl(result.indexUrl))}`);
+    if (result.indexUrl !== url && !quiet) out.line(`    index: ${printable(redactUrl(result.indexUrl))}`);
     for (const change of result.changed) {
       if (!change.restored) continue;
       const files = change.restored.map((f) => printable(f));
@@ -256,12 +283,18 @@ async function pullAll(ctx: Context, urls: readonly string[], signal: AbortSigna
     for (const s of result.skipped)
       out.error(`    ✗ ${printable(s.name)} (${s.code}): ${printable(s.reason)}`);
     if (result.files.length === 0 && result.skipped.length === 0) out.error(`    ✗ the pack lists no skill`);
-    for (const { name, added, diff } of capabilities ?? []) {
+    if (quiet) continue;
+    // What updated skills gained is each worth a line; a first pull of a big pack is summed up.
+    const all = capabilities ?? [];
+    const fresh = all.filter((x) => x.added);
+    const summed = fresh.length > MAX_NEW_LISTED && !out.verbose;
+    for (const { name, added, diff } of summed ? all.filter((x) => !x.added) : all) {
       const [first, second] = formatCapabilityDiff(diff);
       const label = `${printable(name)}${added ? " (new)" : ""}`;
       out.line(`    ${c.bold(label)}: ${first ?? ""}`);
       if (second !== undefined) out.line(`    ${" ".repeat([...label].length)}  ${second}`);
     }
+    if (summed) out.line(`    ${newSkillsSummary(fresh.map((x) => x.diff.gained))}`);
     if (out.verbose) for (const f of result.files) out.line(`    ${displayPath(f, ctx.cwd, ctx.home)}`);
   }
   if (signal.aborted)
