@@ -1,0 +1,98 @@
+// Driven by run.sh: node interop.mjs <node22> <skills cli.mjs> [--write]
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const [node22, skillsCli, ...flags] = process.argv.slice(2);
+const write = flags.includes("--write");
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const fixtures = join(root, "packages", "lock", "src", "__fixtures__");
+const lock = await import(join(root, "packages", "lock", "dist", "index.js"));
+const { folders } = JSON.parse(readFileSync(join(fixtures, "golden-folders.json"), "utf8"));
+const goldenFile = join(fixtures, "golden-hashes.json");
+const golden = JSON.parse(readFileSync(goldenFile, "utf8"));
+
+function makeFolder(spec, dir) {
+  const put = (path, content) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  };
+  for (const [path, text] of Object.entries(spec.files)) put(path, text);
+  for (const [path, b64] of Object.entries(spec.binary ?? {})) put(path, Buffer.from(b64, "base64"));
+  for (const path of spec.executable ?? []) chmodSync(join(dir, path), 0o755);
+  for (const [path, target] of Object.entries(spec.links ?? {})) symlinkSync(target, join(dir, path));
+}
+
+const version = spawnSync(node22, [skillsCli, "--version"], { encoding: "utf8" }).stdout.trim();
+const nodeVersion = spawnSync(node22, ["--version"], { encoding: "utf8" }).stdout.trim();
+console.log(`skills ${version} on node ${nodeVersion}; @skill/lock from packages/lock/dist`);
+
+const work = mkdtempSync(join(tmpdir(), "skill-lock-interop-"));
+let failed = 0;
+const captured = {};
+
+function skillsAdd(name, lang) {
+  const home = join(work, `home-${name}-${lang}`);
+  const project = join(work, `project-${name}-${lang}`);
+  mkdirSync(home, { recursive: true });
+  mkdirSync(project, { recursive: true });
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    LANG: lang,
+    LC_ALL: lang,
+    DO_NOT_TRACK: "1",
+    DISABLE_TELEMETRY: "1",
+  };
+  const run = spawnSync(node22, [skillsCli, "add", join(work, "src", name), "--skill", name, "-y"], {
+    cwd: project,
+    env,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  if (run.status !== 0)
+    throw new Error(`skills add ${name} failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
+  const file = join(project, "skills-lock.json");
+  return { file, text: readFileSync(file, "utf8") };
+}
+
+for (const [name, spec] of Object.entries(folders)) {
+  makeFolder(spec, join(work, "src", name));
+  const { file, text } = skillsAdd(name, "en_US.UTF-8");
+  const theirs = JSON.parse(text).skills[name]?.computedHash;
+  const ours = await lock.computedHash(join(work, "src", name));
+  captured[name] = theirs;
+  const same = theirs === ours;
+  const goldenSame = golden.hashes[name] === theirs;
+  if (!same || (!write && !goldenSame)) failed++;
+  console.log(
+    `${same ? "same" : "DIFFERENT"}  ${name}: skills ${theirs}, ours ${ours}${goldenSame ? "" : `, committed golden ${golden.hashes[name] ?? "(none)"}`}`,
+  );
+  // The lock skills wrote, read and re-written by @skill/lock, gives the same bytes.
+  const parsed = await lock.readProjectLock(file);
+  const again = lock.formatProjectLock(parsed, dirname(file));
+  if (again !== text) failed++;
+  console.log(
+    `${again === text ? "same" : "DIFFERENT"}  ${name}: skills-lock.json re-written by readProjectLock + formatProjectLock`,
+  );
+}
+
+// Where skills falls short: its order follows the process locale (ä sorts after z in Swedish).
+const swedish = JSON.parse(skillsAdd("locale-order", "sv_SE.UTF-8").text).skills["locale-order"].computedHash;
+console.log(
+  `note  locale-order under LANG=sv_SE.UTF-8: skills ${swedish} (${swedish === captured["locale-order"] ? "same as en_US" : "differs from en_US"}); ours does not depend on the locale`,
+);
+
+if (write) {
+  const out = {
+    about: `computedHash of each folder of golden-folders.json, written by skills ${version} (node ${nodeVersion}, LANG=en_US.UTF-8) into skills-lock.json; captured by scripts/lock-interop/run.sh --write`,
+    hashes: captured,
+  };
+  writeFileSync(goldenFile, `${JSON.stringify(out, null, 2)}\n`);
+  console.log(`wrote ${goldenFile}`);
+}
+rmSync(work, { recursive: true, force: true });
+console.log(failed === 0 ? "interop: all same" : `interop: ${failed} difference(s)`);
+process.exit(failed === 0 ? 0 : 1);
