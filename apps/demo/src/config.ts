@@ -258,6 +258,7 @@ export function mergeConfigs(levels: readonly ConfigLevel[]): Config {
     skills: {
       paths: unique(levels.flatMap((l) => l.config.skills.paths)),
       urls: unique(levels.flatMap((l) => l.config.skills.urls)),
+      pinned: unique(levels.flatMap((l) => l.config.skills.pinned)),
     },
     agent,
     mcp: levels.flatMap((l) => l.config.mcp),
