@@ -247,6 +247,27 @@ function createProgram(setExit: (code: number) => void): Command {
       ),
     );
   program
+    .command("add <source> [names...]")
+    .description(
+      "install skills from a folder or a git repository (path or URL, #ref) into .agents/skills, linked for each agent, and lock them in skills-lock.json",
+    )
+    .option(
+      "--for <agent>",
+      "install for this agent (repeatable; Vercel's ids: claude-code, codex, cursor, gemini-cli, github-copilot, goose, opencode, pi, amp; default: the agents detected here)",
+      collect,
+    )
+    .option("-g, --global", "install into the home (~/.agents/skills, lock ~/.agents/.skill-lock.json)")
+    .option("--copy", "copy into each agent's folder instead of linking")
+    .option("-y, --yes", "never ask (add asks nothing; accepted for scripts written for skills)")
+    .option("--force", "replace folders and links skill did not install, saying what it replaces")
+    .action(
+      action(
+        async (ctx, source: string, names: string[], opts: import("./commands/add.js").InstallFlags) =>
+          (await import("./commands/add.js")).add(ctx, source, names, opts),
+        "explicit-only",
+      ),
+    );
+  program
     .command("watch")
     .description("print skills appearing, changing and disappearing until Ctrl-C")
     .action(action(async (ctx) => (await import("./commands/watch.js")).watch(ctx)));
