@@ -14,6 +14,10 @@ const { folders } = JSON.parse(readFileSync(join(fixtures, "golden-folders.json"
 const goldenFile = join(fixtures, "golden-hashes.json");
 const golden = JSON.parse(readFileSync(goldenFile, "utf8"));
 
+function spec_has(name, path) {
+  return Object.hasOwn(folders[name].files, path);
+}
+
 function makeFolder(spec, dir) {
   const put = (path, content) => {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -76,6 +80,113 @@ for (const [name, spec] of Object.entries(folders)) {
   if (again !== text) failed++;
   console.log(
     `${again === text ? "same" : "DIFFERENT"}  ${name}: skills-lock.json re-written by readProjectLock + formatProjectLock`,
+  );
+}
+
+// Round trips between the two tools, on local sources.
+const skillCli = join(root, "apps", "demo", "dist", "cli.js");
+const plainEnv = (home) => ({ PATH: process.env.PATH, HOME: home, NO_COLOR: "1" });
+function ourSkill(cwd, args) {
+  return spawnSync(process.execPath, [skillCli, ...args], {
+    cwd,
+    env: plainEnv(join(work, "home-ours")),
+    encoding: "utf8",
+  });
+}
+function theirSkills(cwd, args) {
+  return spawnSync(node22, [skillsCli, ...args], {
+    cwd,
+    env: {
+      ...plainEnv(join(work, "home-theirs")),
+      LANG: "en_US.UTF-8",
+      LC_ALL: "en_US.UTF-8",
+      DO_NOT_TRACK: "1",
+      DISABLE_TELEMETRY: "1",
+    },
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+}
+function check(ok, text) {
+  if (!ok) failed++;
+  console.log(`${ok ? "same" : "DIFFERENT"}  ${text}`);
+}
+const names = Object.keys(folders);
+mkdirSync(join(work, "home-ours"), { recursive: true });
+mkdirSync(join(work, "home-theirs"), { recursive: true });
+
+// 1. A lock skill writes: skills lists it, and experimental_install restores it.
+const ours = join(work, "ours");
+mkdirSync(ours);
+for (const name of names) {
+  const r = ourSkill(ours, ["add", `../src/${name}`, "--for", "codex"]);
+  if (r.status !== 0) throw new Error(`skill add ${name} failed:\n${r.stdout}${r.stderr}`);
+}
+const ourLock = readFileSync(join(ours, "skills-lock.json"), "utf8");
+const listed = theirSkills(ours, ["list", "--json"]);
+let listedNames = [];
+try {
+  listedNames = JSON.parse(listed.stdout)
+    .map((s) => s.name)
+    .sort();
+} catch {
+  listedNames = [`unreadable output: ${listed.stdout.slice(0, 200)}`];
+}
+check(
+  JSON.stringify(listedNames) === JSON.stringify([...names].sort()),
+  `skills list reads the skills skill add installed: ${listedNames.join(", ")}`,
+);
+const restored = join(work, "ours-restored");
+mkdirSync(restored);
+writeFileSync(join(restored, "skills-lock.json"), ourLock);
+const install = theirSkills(restored, ["experimental_install"]);
+check(install.status === 0, `skills experimental_install of skill's lock exits ${install.status}`);
+check(
+  readFileSync(join(restored, "skills-lock.json"), "utf8") === ourLock,
+  "the lock skills rewrites after restoring is skill's lock, byte for byte",
+);
+for (const name of names) {
+  const a = await lock.hashedFiles(join(ours, ".agents", "skills", name));
+  const b = await lock.hashedFiles(join(restored, ".agents", "skills", name)).catch(() => ["(missing)"]);
+  const extra = b.filter((f) => !a.includes(f));
+  const missing = a.filter((f) => !b.includes(f));
+  let sameBytes = missing.length === 0;
+  for (const f of a) {
+    if (!b.includes(f)) continue;
+    if (
+      !readFileSync(join(ours, ".agents", "skills", name, f)).equals(
+        readFileSync(join(restored, ".agents", "skills", name, f)),
+      )
+    )
+      sameBytes = false;
+  }
+  check(sameBytes, `${name}: every file skill installed is restored by skills with the same bytes`);
+  if (extra.length > 0)
+    console.log(`note  ${name}: skills also copies ${extra.join(", ")} (links it follows, node_modules)`);
+  const script = join(restored, ".agents", "skills", name, "scripts", "run.sh");
+  if (spec_has(name, "scripts/run.sh")) {
+    const { statSync } = await import("node:fs");
+    const mode = (statSync(script).mode & 0o777).toString(8);
+    console.log(`note  ${name}: scripts/run.sh restored by skills with mode ${mode}; skill keeps 755`);
+  }
+}
+
+// 2. A lock skills writes: skill install --frozen restores it, every hash verified.
+for (const name of names) {
+  const project = join(work, `restore-${name}`);
+  mkdirSync(project);
+  const theirLock = readFileSync(join(work, `project-${name}-en_US.UTF-8`, "skills-lock.json"), "utf8");
+  writeFileSync(join(project, "skills-lock.json"), theirLock);
+  const r = ourSkill(project, ["install", "--frozen", "--for", "codex"]);
+  const hash =
+    r.status === 0 ? await lock.computedHash(join(project, ".agents", "skills", name)) : "(not installed)";
+  check(
+    r.status === 0 && hash === JSON.parse(theirLock).skills[name].computedHash,
+    `${name}: skill install --frozen restores the lock skills wrote (exit ${r.status}), installed files hash to its computedHash${r.status === 0 ? "" : `: ${r.stderr.trim()}`}`,
+  );
+  check(
+    readFileSync(join(project, "skills-lock.json"), "utf8") === theirLock,
+    `${name}: the lock skills wrote is left byte for byte`,
   );
 }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Interop with Vercel's `skills` CLI (opt-in; not part of verify): installs Node 22 and
 # skills@1.7.4 from npm into a scratch folder, has `skills add` hash the golden folders of
-# packages/lock/src/__fixtures__, and compares its skills-lock.json with @skill/lock.
+# packages/lock/src/__fixtures__ and compares its skills-lock.json with @skill/lock, then
+# round-trips locks between the tools: `skills list` and `skills experimental_install` on a
+# lock `skill add` wrote, and `skill install --frozen` on a lock `skills add` wrote.
 # Writes its output to last-output.txt beside this script.
 #
 #   scripts/lock-interop/run.sh           compare (exit 1 on any difference)
@@ -22,8 +24,8 @@ skills_cli="$cache/skills-$skills_version/node_modules/skills/bin/cli.mjs"
 if [ ! -f "$skills_cli" ]; then
   npm i --silent --no-audit --no-fund --prefix "$cache/skills-$skills_version" "skills@$skills_version" >&2
 fi
-if [ ! -f "$root/packages/lock/dist/index.js" ]; then
-  echo "packages/lock/dist is missing: build first (npx pnpm@12.4.2 run build)" >&2
+if [ ! -f "$root/packages/lock/dist/index.js" ] || [ ! -f "$root/apps/demo/dist/cli.js" ]; then
+  echo "packages/lock/dist or apps/demo/dist is missing: build first (npx pnpm@12.4.2 run build)" >&2
   exit 1
 fi
 
