@@ -214,6 +214,42 @@ describe("skill add", () => {
     expect(r.stdout).toContain("opencode: will not load it: shadowed (by .opencode/skills/pdf/SKILL.md)");
   });
 
+  it("installs for the agents detected here when --for is not given, as skills does", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf"));
+    await mkdir(join(w.project, ".claude"));
+    const r = await w.skill(w.project, ["add", src, "--json"]);
+    expect(r.code).toBe(0);
+    expect(await readlink(join(w.project, ".claude", "skills", "pdf"))).toBe("../../.agents/skills/pdf");
+    await expect(lstat(join(w.project, ".goose"))).rejects.toThrow(); // no .goose here: not detected
+    const agents = JSON.parse(r.stdout).installed[0].agents.map((v: { agent: string }) => v.agent);
+    expect(agents).toEqual([
+      "amp",
+      "claude-code",
+      "codex",
+      "cursor",
+      "gemini-cli",
+      "github-copilot",
+      "opencode",
+      "pi",
+    ]);
+  });
+
+  it("copies, rather than links, into an agent folder outside the scope", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf"));
+    const claude = join(w.root, "elsewhere", "claude");
+    const r = await w.skill(w.project, ["add", src, "-g", "--for", "claude-code"], {
+      CLAUDE_CONFIG_DIR: claude,
+    });
+    expect(r.code).toBe(0);
+    const copy = join(claude, "skills", "pdf");
+    expect((await lstat(copy)).isDirectory()).toBe(true);
+    expect(await computedHash(copy)).toBe(await computedHash(src));
+  });
+
   it("refuses an unknown agent and a missing skill name", async () => {
     const w = await world();
     const dir = await repo(w.root);
