@@ -190,6 +190,113 @@ for (const name of names) {
   );
 }
 
+// 3. Git sources, over smart HTTP on 127.0.0.1: both tools lock the same repository at a
+// tag, and each restores the other's lock.
+const { serveGit } = await import("./git-server.mjs");
+const { spawn } = await import("node:child_process");
+function runAsync(command, args, options) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, options);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+const gitEnv = { PATH: process.env.PATH, HOME: work, GIT_CONFIG_NOSYSTEM: "1" };
+const gitRun = (cwd, ...args) =>
+  spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.test", ...args], {
+    cwd,
+    env: gitEnv,
+    encoding: "utf8",
+  });
+const gitSrc = join(work, "git-src");
+for (const name of ["plain", "scripts"]) makeFolder(folders[name], join(gitSrc, "skills", name));
+gitRun(gitSrc, "init", "-q", "-b", "main");
+gitRun(gitSrc, "add", "-A");
+gitRun(gitSrc, "commit", "-qm", "v1");
+gitRun(gitSrc, "tag", "v1");
+writeFileSync(
+  join(gitSrc, "skills", "scripts", "SKILL.md"),
+  "---\nname: scripts\ndescription: changed after v1\n---\n",
+);
+gitRun(gitSrc, "commit", "-qam", "after v1");
+mkdirSync(join(work, "git"));
+gitRun(work, "clone", "-q", "--bare", gitSrc, join(work, "git", "skills.git"));
+const gitServer = await serveGit(join(work, "git"));
+try {
+  const url = `${gitServer.url}/skills.git`;
+  const theirEnv = {
+    ...plainEnv(join(work, "home-theirs")),
+    LANG: "en_US.UTF-8",
+    LC_ALL: "en_US.UTF-8",
+    DO_NOT_TRACK: "1",
+    DISABLE_TELEMETRY: "1",
+  };
+  const ourEnv = plainEnv(join(work, "home-ours"));
+  const theirsGit = join(work, "git-theirs");
+  const oursGit = join(work, "git-ours");
+  mkdirSync(theirsGit);
+  mkdirSync(oursGit);
+  const a = await runAsync(node22, [skillsCli, "add", `${url}#v1`, "--skill", "scripts", "-y"], {
+    cwd: theirsGit,
+    env: theirEnv,
+  });
+  const b = await runAsync(process.execPath, [skillCli, "add", `${url}#v1`, "scripts", "--for", "codex"], {
+    cwd: oursGit,
+    env: ourEnv,
+  });
+  check(
+    a.status === 0 && b.status === 0,
+    `skills add and skill add of ${url.replace(/:\d+/, ":PORT")}#v1 both exit 0 (${a.status}, ${b.status})`,
+  );
+  const theirGitLock = readFileSync(join(theirsGit, "skills-lock.json"), "utf8");
+  const ourGitLock = readFileSync(join(oursGit, "skills-lock.json"), "utf8");
+  check(
+    theirGitLock === ourGitLock,
+    "git source: skill add writes the lock skills add writes, byte for byte",
+  );
+  if (theirGitLock !== ourGitLock) console.log(`skills:\n${theirGitLock}skill:\n${ourGitLock}`);
+  const theirEntry = JSON.parse(theirGitLock).skills.scripts;
+  console.log(
+    `note  git entry fields: ${Object.keys(theirEntry).join(", ")}; ref ${theirEntry.ref}, skillPath ${theirEntry.skillPath}`,
+  );
+
+  const ourRestore = join(work, "git-ours-restore");
+  mkdirSync(ourRestore);
+  writeFileSync(join(ourRestore, "skills-lock.json"), theirGitLock);
+  const c = await runAsync(process.execPath, [skillCli, "install", "--frozen", "--for", "codex"], {
+    cwd: ourRestore,
+    env: ourEnv,
+  });
+  const restoredHash =
+    c.status === 0
+      ? await lock.computedHash(join(ourRestore, ".agents", "skills", "scripts"))
+      : "(not installed)";
+  check(
+    c.status === 0 && restoredHash === theirEntry.computedHash,
+    `git source: skill install --frozen restores skills' lock at v1, hash verified (exit ${c.status})${c.status === 0 ? "" : `: ${c.stderr.trim()}`}`,
+  );
+  const theirRestore = join(work, "git-theirs-restore");
+  mkdirSync(theirRestore);
+  writeFileSync(join(theirRestore, "skills-lock.json"), ourGitLock);
+  const d = await runAsync(node22, [skillsCli, "experimental_install"], { cwd: theirRestore, env: theirEnv });
+  const theirHash = await lock
+    .computedHash(join(theirRestore, ".agents", "skills", "scripts"))
+    .catch(() => "(not installed)");
+  check(
+    d.status === 0 && theirHash === theirEntry.computedHash,
+    `git source: skills experimental_install restores skill's lock at v1 (exit ${d.status})`,
+  );
+} finally {
+  await gitServer.close();
+}
+
 // Where skills falls short: its order follows the process locale (ä sorts after z in Swedish).
 const swedish = JSON.parse(skillsAdd("locale-order", "sv_SE.UTF-8").text).skills["locale-order"].computedHash;
 console.log(
