@@ -250,6 +250,17 @@ describe("skill add", () => {
     expect(await computedHash(copy)).toBe(await computedHash(src));
   });
 
+  it("installs, and warns, when a broken config keeps it from checking the agents", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf"));
+    await writeFile(join(w.project, "skill.config.json"), "{ broken");
+    const r = await w.skill(w.project, ["add", src, "--for", "codex"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("installed, but could not check what the agents load");
+    expect((await stat(join(w.project, ".agents", "skills", "pdf", "SKILL.md"))).isFile()).toBe(true);
+  });
+
   it("refuses an unknown agent and a missing skill name", async () => {
     const w = await world();
     const dir = await repo(w.root);

@@ -43,8 +43,6 @@ export interface PlacementPlan {
   readonly replaces: readonly string[];
   /** Why it cannot go ahead without `--force`. */
   readonly blocked: readonly string[];
-  /** Nothing to write: the canonical copy already has these bytes and every link is there. */
-  readonly unchanged: boolean;
 }
 
 /** Looks at what is in the way of a placement; never writes. */
@@ -59,7 +57,6 @@ export async function planPlacement(
   const blocked: string[] = [];
   const replaces: string[] = [];
   const locked = lock.byFolder(folder);
-  let unchanged = false;
   const info = await lstat(canonical).catch(() => undefined);
   if (info !== undefined) {
     const here = show(canonical);
@@ -71,8 +68,7 @@ export async function planPlacement(
       blocked.push(`${here} holds the installed skill ${JSON.stringify(printable(locked.name))}`);
     } else {
       const current = await computedHash(canonical).catch(() => undefined);
-      if (current === placement.hash) unchanged = true;
-      else if (locked.hash !== undefined && current !== locked.hash) {
+      if (current !== placement.hash && locked.hash !== undefined && current !== locked.hash) {
         blocked.push(
           `${here} was edited since it was installed (its files no longer hash to the lock's ${locked.hash.slice(0, 12)}…)`,
         );
@@ -100,15 +96,7 @@ export async function planPlacement(
   for (const target of byPath.values()) {
     const at = await whatIsAt(target.path, canonical);
     const here = show(target.path);
-    if (at.kind === "absent") {
-      unchanged = false;
-      continue;
-    }
-    if (at.kind === "link-to-canonical") {
-      if (target.copy) unchanged = false;
-      continue;
-    }
-    unchanged = false;
+    if (at.kind === "absent" || at.kind === "link-to-canonical") continue;
     if (
       at.kind === "copy" &&
       locked?.name === placement.skill &&
@@ -129,7 +117,6 @@ export async function planPlacement(
     direct,
     replaces,
     blocked: placement.force ? [] : blocked,
-    unchanged,
   };
 }
 

@@ -44,6 +44,22 @@ export function refuseBlocked(plans: readonly PlacementPlan[]): void {
   );
 }
 
+/** What each agent makes of the installed skills; a failure there (a broken config) is a warning, not a failed install. */
+export async function checkAgents(
+  ctx: Context,
+  agents: readonly AgentTarget[],
+  installed: readonly { readonly skill: string; readonly dir: string }[],
+): Promise<AgentVerdict[]> {
+  try {
+    return await agentVerdicts(ctx, agents, installed);
+  } catch (error) {
+    ctx.out.error(
+      `skill: warning: installed, but could not check what the agents load: ${printable((error as Error).message)}`,
+    );
+    return [];
+  }
+}
+
 /** Prints what was installed and what each agent makes of it; returns the JSON form. */
 export function report(
   ctx: Context,
@@ -151,7 +167,7 @@ export async function add(ctx: Context, spec: string, names: string[], flags: In
       done.push({ plan, placed, source: spec });
     }
     await lock.save();
-    const verdicts = await agentVerdicts(
+    const verdicts = await checkAgents(
       ctx,
       agents,
       done.map(({ plan }) => ({ skill: plan.placement.skill, dir: plan.canonical })),

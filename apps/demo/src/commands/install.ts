@@ -1,13 +1,12 @@
 import { dirname, join, resolve } from "node:path";
 import { compareCodeUnits, printable } from "@skill/core";
 import { computedHash } from "@skill/lock";
-import { agentVerdicts } from "../agent-verdict.js";
 import type { Context } from "../context.js";
 import { UserError } from "../errors.js";
 import { checkout, type LockedSkill, ScopeLock } from "../install.js";
 import { displayPath } from "../output.js";
 import { applyPlacement, type Placed, type PlacementPlan, planPlacement } from "../place.js";
-import { chosenAgents, type InstallFlags, report, scopeOf } from "./add.js";
+import { checkAgents, chosenAgents, type InstallFlags, report, scopeOf } from "./add.js";
 
 export interface RestoreFlags extends InstallFlags {
   readonly frozen?: boolean;
@@ -108,7 +107,7 @@ export async function install(ctx: Context, flags: RestoreFlags): Promise<number
       });
     }
     if (formatted !== lock.original) await lock.save();
-    const verdicts = await agentVerdicts(
+    const verdicts = await checkAgents(
       ctx,
       agents,
       done.map(({ plan }) => ({ skill: plan.placement.skill, dir: plan.canonical })),
