@@ -160,6 +160,28 @@ describe("skill install", () => {
   });
 });
 
+describe("skill install -g and remove -g", () => {
+  it("restores and removes skills in the home from the global lock", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf"));
+    expect((await w.skill(w.project, ["add", src, "-g", "--for", "claude-code"])).code).toBe(0);
+    const lockFile = join(w.home, ".agents", ".skill-lock.json");
+    const lockText = await readFile(lockFile, "utf8");
+    await rm(join(w.home, ".agents", "skills"), { recursive: true });
+    const r = await w.skill(w.project, ["install", "-g", "--frozen", "--for", "claude-code"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(await readlink(join(w.home, ".claude", "skills", "pdf"))).toBe("../../.agents/skills/pdf");
+    expect(await readFile(lockFile, "utf8")).toBe(lockText);
+    const removed = await w.skill(w.project, ["remove", "pdf", "-g"]);
+    expect(removed.code).toBe(0);
+    await expect(lstat(join(w.home, ".agents", "skills", "pdf"))).rejects.toThrow();
+    await expect(lstat(join(w.home, ".claude", "skills", "pdf"))).rejects.toThrow();
+    expect(JSON.parse(await readFile(lockFile, "utf8")).skills).toEqual({});
+  });
+});
+
 describe("skill remove", () => {
   it("removes one agent's link and keeps the folder another agent still uses", async () => {
     const w = await world();

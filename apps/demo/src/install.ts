@@ -408,6 +408,12 @@ export async function whatIsAt(path: string, canonical: string): Promise<AtPath>
     ]);
     if (a !== undefined && a === b) return { kind: "link-to-canonical" };
     const target = await readlink(path).catch(() => "?");
+    // A link left dangling by a deleted canonical copy (a fresh checkout) still points at it.
+    const parent = await realpath(dirname(path)).catch(() => dirname(path));
+    const home = await realpath(dirname(canonical)).catch(() => dirname(canonical));
+    if (a === undefined && resolve(parent, target) === join(home, basename(canonical))) {
+      return { kind: "link-to-canonical" };
+    }
     return { kind: "other", what: `a link to ${target}` };
   }
   if (info.isDirectory()) {
