@@ -284,6 +284,62 @@ function createProgram(setExit: (code: number) => void): Command {
       ),
     );
   program
+    .command("add <source> [names...]")
+    .description(
+      "install skills from a folder or a git repository (path or URL, #ref) into .agents/skills, linked for each agent, and lock them in skills-lock.json",
+    )
+    .option(
+      "--for <agent>",
+      "install for this agent (repeatable; Vercel's ids: claude-code, codex, cursor, gemini-cli, github-copilot, goose, opencode, pi, amp; default: the agents detected here)",
+      collect,
+    )
+    .option("-g, --global", "install into the home (~/.agents/skills, lock ~/.agents/.skill-lock.json)")
+    .option("--copy", "copy into each agent's folder instead of linking")
+    .option("-y, --yes", "never ask (add asks nothing; accepted for scripts written for skills)")
+    .option("--force", "replace folders and links skill did not install, saying what it replaces")
+    .action(
+      action(
+        async (ctx, source: string, names: string[], opts: import("./commands/add.js").InstallFlags) =>
+          (await import("./commands/add.js")).add(ctx, source, names, opts),
+        "explicit-only",
+      ),
+    );
+  program
+    .command("install")
+    .description(
+      "restore every skill skills-lock.json names, from its source and ref, refusing files that do not hash to the lock",
+    )
+    .option("--frozen", "any change to the lock is an error (for CI)")
+    .option("--for <agent>", "link for this agent (repeatable; default: the agents detected here)", collect)
+    .option("-g, --global", "the home's skills and global lock")
+    .option("--copy", "copy into each agent's folder instead of linking")
+    .option(
+      "--force",
+      "replace folders in the way, and installed skills edited since, saying what it replaces",
+    )
+    .action(
+      action(
+        async (ctx, opts: import("./commands/install.js").RestoreFlags) =>
+          (await import("./commands/install.js")).install(ctx, opts),
+        "explicit-only",
+      ),
+    );
+  program
+    .command("remove <names...>")
+    .description(
+      "remove installed skills: each agent's link, and the canonical folder once no other agent uses it",
+    )
+    .option("--for <agent>", "only for this agent (repeatable)", collect)
+    .option("-g, --global", "the home's skills and global lock")
+    .option("--force", "remove an installed skill even when its files were edited since")
+    .action(
+      action(
+        async (ctx, names: string[], opts: import("./commands/remove.js").RemoveFlags) =>
+          (await import("./commands/remove.js")).remove(ctx, names, opts),
+        "explicit-only",
+      ),
+    );
+  program
     .command("watch")
     .description("print skills appearing, changing and disappearing until Ctrl-C")
     .action(action(async (ctx) => (await import("./commands/watch.js")).watch(ctx)));

@@ -1,0 +1,275 @@
+import { execFileSync } from "node:child_process";
+import { chmod, lstat, mkdir, mkdtemp, readFile, readlink, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { computedHash } from "@skill/lock";
+import { afterEach, describe, expect, it } from "vitest";
+import { CLI, type RunResult, runNode } from "./run-node.js";
+
+const temps: string[] = [];
+afterEach(async () => {
+  for (const dir of temps.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+interface World {
+  root: string;
+  project: string;
+  home: string;
+  skill(cwd: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<RunResult>;
+}
+
+async function world(): Promise<World> {
+  const root = await mkdtemp(join(tmpdir(), "skill-add-"));
+  temps.push(root);
+  const project = join(root, "project");
+  const home = join(root, "home");
+  await mkdir(project);
+  await mkdir(home);
+  return {
+    root,
+    project,
+    home,
+    skill: (cwd, args, env = {}) => runNode(CLI, args, { cwd, home, env }),
+  };
+}
+
+async function put(path: string, text: string, mode?: number): Promise<void> {
+  await mkdir(join(path, ".."), { recursive: true });
+  await writeFile(path, text);
+  if (mode !== undefined) await chmod(path, mode);
+}
+
+function skillMd(name: string, body = "Body\n"): string {
+  return `---\nname: ${name}\ndescription: The ${name} skill.\n---\n${body}`;
+}
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.test", ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" },
+    encoding: "utf8",
+  });
+}
+
+/** A git repository with skills/pdf at tag v1 (body v1) and v2 on the branch. */
+async function repo(root: string): Promise<string> {
+  const dir = join(root, "repo");
+  await put(join(dir, "skills", "pdf", "SKILL.md"), skillMd("pdf", "v1\n"));
+  await put(join(dir, "skills", "pdf", "scripts", "fill.sh"), "#!/bin/sh\necho fill\n", 0o755);
+  await put(join(dir, "skills", "csv", "SKILL.md"), skillMd("csv"));
+  git(dir, "init", "-q", "-b", "main");
+  git(dir, "add", "-A");
+  git(dir, "commit", "-qm", "v1");
+  git(dir, "tag", "v1");
+  await put(join(dir, "skills", "pdf", "SKILL.md"), skillMd("pdf", "v2\n"));
+  git(dir, "commit", "-qam", "v2");
+  return dir;
+}
+
+describe("skill add", () => {
+  it("copies a local skill into .agents/skills, links it for Claude Code, and writes the lock as skills does", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf"));
+    await put(join(src, "scripts", "fill.sh"), "#!/bin/sh\n", 0o755);
+    await mkdir(join(w.project, ".claude"));
+    const r = await w.skill(w.project, ["add", "../src/pdf", "--for", "claude-code", "--for", "codex"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const canonical = join(w.project, ".agents", "skills", "pdf");
+    expect(await readlink(join(w.project, ".claude", "skills", "pdf"))).toBe("../../.agents/skills/pdf");
+    expect((await stat(join(canonical, "scripts", "fill.sh"))).mode & 0o777).toBe(0o755);
+    const hash = await computedHash(src);
+    expect(await readFile(join(w.project, "skills-lock.json"), "utf8")).toBe(
+      `{\n  "version": 1,\n  "skills": {\n    "pdf": {\n      "source": "../src/pdf",\n      "sourceType": "local",\n      "computedHash": "${hash}"\n    }\n  }\n}\n`,
+    );
+    expect(await computedHash(canonical)).toBe(hash);
+    expect(r.stdout).toContain("claude-code: loads it");
+    expect(r.stdout).toContain("codex: loads it");
+    expect(r.stdout).toContain(".claude/skills/pdf -> ../../.agents/skills/pdf (claude-code)");
+  });
+
+  it("installs from a local git repository at a ref, naming the skill's path", async () => {
+    const w = await world();
+    const dir = await repo(w.root);
+    const r = await w.skill(w.project, ["add", `${dir}#v1`, "pdf", "--for", "codex", "--json"]);
+    expect(r.code).toBe(0);
+    const canonical = join(w.project, ".agents", "skills", "pdf");
+    expect(await readFile(join(canonical, "SKILL.md"), "utf8")).toContain("v1");
+    expect((await stat(join(canonical, "scripts", "fill.sh"))).mode & 0o111).not.toBe(0);
+    await expect(lstat(join(w.project, ".agents", "skills", "csv"))).rejects.toThrow();
+    const lock = JSON.parse(await readFile(join(w.project, "skills-lock.json"), "utf8"));
+    expect(lock.skills.pdf).toEqual({
+      source: dir,
+      sourceUrl: dir,
+      ref: "v1",
+      sourceType: "git",
+      skillPath: "skills/pdf/SKILL.md",
+      computedHash: await computedHash(canonical),
+    });
+    const out = JSON.parse(r.stdout);
+    expect(out.installed[0].agents).toEqual([{ agent: "codex", skill: "pdf", loaded: true, name: "pdf" }]);
+  });
+
+  it("refuses a hand-made folder in the way, changes nothing, and replaces it with --force", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf"));
+    const mine = join(w.project, ".agents", "skills", "pdf", "SKILL.md");
+    await put(mine, skillMd("pdf", "my own notes\n"));
+    const r = await w.skill(w.project, ["add", src, "--for", "codex"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(".agents/skills/pdf exists and was not installed by skill");
+    expect(r.stderr).toContain("--force replaces it");
+    expect(await readFile(mine, "utf8")).toContain("my own notes");
+    await expect(stat(join(w.project, "skills-lock.json"))).rejects.toThrow();
+
+    const forced = await w.skill(w.project, ["add", src, "--for", "codex", "--force"]);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain("replaced .agents/skills/pdf");
+    expect(await readFile(mine, "utf8")).not.toContain("my own notes");
+  });
+
+  it("refuses a hand-made folder where an agent's link goes", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf"));
+    await put(join(w.project, ".claude", "skills", "pdf", "SKILL.md"), skillMd("pdf", "hand-made\n"));
+    const r = await w.skill(w.project, ["add", src, "--for", "claude-code"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(".claude/skills/pdf is a folder that skill did not install");
+    await expect(lstat(join(w.project, ".agents", "skills", "pdf"))).rejects.toThrow();
+  });
+
+  it("refuses to overwrite an installed skill that was edited since", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf"));
+    expect((await w.skill(w.project, ["add", src, "--for", "codex"])).code).toBe(0);
+    const installed = join(w.project, ".agents", "skills", "pdf", "SKILL.md");
+    await writeFile(installed, skillMd("pdf", "edited here\n"));
+    const r = await w.skill(w.project, ["add", src, "--for", "codex"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("was edited since it was installed");
+    expect(await readFile(installed, "utf8")).toContain("edited here");
+    // Re-adding an untouched install is fine.
+    await writeFile(installed, skillMd("pdf"));
+    expect((await w.skill(w.project, ["add", src, "--for", "codex"])).code).toBe(0);
+  });
+
+  it("names the folder with one safe segment, whatever the skill calls itself", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "odd");
+    await put(join(src, "SKILL.md"), `---\nname: "../../Evil Name"\ndescription: d\n---\n`);
+    const r = await w.skill(w.project, ["add", src, "--for", "claude-code"]);
+    expect(r.code).toBe(0);
+    expect((await stat(join(w.project, ".agents", "skills", "evil-name", "SKILL.md"))).isFile()).toBe(true);
+    expect(await readlink(join(w.project, ".claude", "skills", "evil-name"))).toBe(
+      "../../.agents/skills/evil-name",
+    );
+    await expect(lstat(join(w.root, "Evil Name"))).rejects.toThrow();
+  });
+
+  it("installs into the home with -g and writes the global lock", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf"));
+    const r = await w.skill(w.project, ["add", src, "-g", "--for", "claude-code", "--for", "codex"]);
+    expect(r.code).toBe(0);
+    expect(await readlink(join(w.home, ".claude", "skills", "pdf"))).toBe("../../.agents/skills/pdf");
+    const text = await readFile(join(w.home, ".agents", ".skill-lock.json"), "utf8");
+    const lock = JSON.parse(text);
+    expect(lock.version).toBe(3);
+    expect(lock.skills.pdf).toMatchObject({
+      source: src,
+      sourceType: "local",
+      skillFolderHash: await computedHash(src),
+    });
+    expect(lock.skills.pdf.installedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(text.endsWith("}")).toBe(true);
+    await expect(stat(join(w.project, "skills-lock.json"))).rejects.toThrow();
+    expect(r.stdout).toContain("claude-code: loads it");
+  });
+
+  it("copies instead of linking with --copy", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf"));
+    const r = await w.skill(w.project, ["add", src, "--for", "claude-code", "--copy"]);
+    expect(r.code).toBe(0);
+    const copy = join(w.project, ".claude", "skills", "pdf");
+    expect((await lstat(copy)).isDirectory()).toBe(true);
+    expect(await computedHash(copy)).toBe(await computedHash(src));
+    // A copy it made is its own: adding again replaces it.
+    expect((await w.skill(w.project, ["add", src, "--for", "claude-code", "--copy"])).code).toBe(0);
+  });
+
+  it("says why an agent will not load the skill", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf"));
+    await put(join(w.project, ".opencode", "skills", "pdf", "SKILL.md"), skillMd("pdf", "project copy\n"));
+    const r = await w.skill(w.project, ["add", src, "--for", "opencode"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("opencode: will not load it: shadowed (by .opencode/skills/pdf/SKILL.md)");
+  });
+
+  it("installs for the agents detected here when --for is not given, as skills does", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf"));
+    await mkdir(join(w.project, ".claude"));
+    const r = await w.skill(w.project, ["add", src, "--json"]);
+    expect(r.code).toBe(0);
+    expect(await readlink(join(w.project, ".claude", "skills", "pdf"))).toBe("../../.agents/skills/pdf");
+    await expect(lstat(join(w.project, ".goose"))).rejects.toThrow(); // no .goose here: not detected
+    const agents = JSON.parse(r.stdout).installed[0].agents.map((v: { agent: string }) => v.agent);
+    expect(agents).toEqual([
+      "amp",
+      "claude-code",
+      "codex",
+      "cursor",
+      "gemini-cli",
+      "github-copilot",
+      "opencode",
+      "pi",
+    ]);
+  });
+
+  it("copies, rather than links, into an agent folder outside the scope", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf"));
+    const claude = join(w.root, "elsewhere", "claude");
+    const r = await w.skill(w.project, ["add", src, "-g", "--for", "claude-code"], {
+      CLAUDE_CONFIG_DIR: claude,
+    });
+    expect(r.code).toBe(0);
+    const copy = join(claude, "skills", "pdf");
+    expect((await lstat(copy)).isDirectory()).toBe(true);
+    expect(await computedHash(copy)).toBe(await computedHash(src));
+  });
+
+  it("installs, and warns, when a broken config keeps it from checking the agents", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf"));
+    await writeFile(join(w.project, "skill.config.json"), "{ broken");
+    const r = await w.skill(w.project, ["add", src, "--for", "codex"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("installed, but could not check what the agents load");
+    expect((await stat(join(w.project, ".agents", "skills", "pdf", "SKILL.md"))).isFile()).toBe(true);
+  });
+
+  it("refuses an unknown agent and a missing skill name", async () => {
+    const w = await world();
+    const dir = await repo(w.root);
+    const bad = await w.skill(w.project, ["add", dir, "--for", "vim"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Unknown agent "vim" in --for');
+    const missing = await w.skill(w.project, ["add", `${dir}#main`, "nope", "--for", "codex"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('No skill named "nope"');
+    expect(missing.stderr).toContain("found: csv, pdf");
+  });
+});

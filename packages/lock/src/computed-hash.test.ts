@@ -1,0 +1,95 @@
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { goldenFolders, goldenHashes, makeGolden } from "./__fixtures__/golden.js";
+import { computedHash, hashedFiles } from "./computed-hash.js";
+
+const temps: string[] = [];
+async function temp(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "skill-lock-hash-"));
+  temps.push(dir);
+  return dir;
+}
+afterEach(async () => {
+  for (const dir of temps.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+describe("computedHash", () => {
+  // Captured from Vercel's skills 1.7.4 by scripts/lock-interop/run.sh.
+  it.each(Object.keys(goldenFolders))(
+    "gives the hash skills wrote for the golden folder %s",
+    async (name) => {
+      const dir = join(await temp(), name);
+      await makeGolden(name, dir);
+      expect(goldenHashes[name]).toMatch(/^[0-9a-f]{64}$/);
+      expect(await computedHash(dir)).toBe(goldenHashes[name]);
+    },
+  );
+
+  it("sorts as en-US does, not by code unit, and skips links, .git and node_modules", async () => {
+    const dir = join(await temp(), "locale-order");
+    await makeGolden("locale-order", dir);
+    expect(await hashedFiles(dir)).toEqual([
+      "_x.md",
+      ".hidden",
+      "10.md",
+      "2.md",
+      "a_b.md",
+      "a-b.md",
+      "a.md",
+      "ä.md",
+      "B.md",
+      "nested/c.md",
+      "nested/deep/d.txt",
+      "SKILL.md",
+      "Z.md",
+    ]);
+  });
+
+  it("is utf8(path) then bytes per file, with no separators", async () => {
+    const dir = await temp();
+    await writeFile(join(dir, "b.md"), "2");
+    await mkdir(join(dir, "A"));
+    await writeFile(join(dir, "A", "x"), "1");
+    const expected = createHash("sha256").update("A/x1b.md2").digest("hex");
+    expect(await computedHash(dir)).toBe(expected);
+  });
+
+  it("covers nested skill folders and dot-files, and not a link to a folder", async () => {
+    const dir = await temp();
+    await mkdir(join(dir, "inner"));
+    await writeFile(join(dir, "SKILL.md"), "outer");
+    await writeFile(join(dir, "inner", "SKILL.md"), "inner");
+    await writeFile(join(dir, ".env.example"), "E=1");
+    await symlink("inner", join(dir, "again"));
+    expect(await hashedFiles(dir)).toEqual([".env.example", "inner/SKILL.md", "SKILL.md"]);
+  });
+
+  it("does not depend on the process locale", async () => {
+    const dir = join(await temp(), "locale-order");
+    await makeGolden("locale-order", dir);
+    const script = `import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)}).then(async (m) => process.stdout.write(await m.computedHash(${JSON.stringify(dir)})))`;
+    for (const lang of ["sv_SE.UTF-8", "C", "tr_TR.UTF-8"]) {
+      const out = execFileSync(process.execPath, ["-e", script], {
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: lang, LC_ALL: lang },
+        encoding: "utf8",
+      });
+      expect(out).toBe(goldenHashes["locale-order"]);
+    }
+  });
+
+  it("changes when one byte changes", async () => {
+    const dir = join(await temp(), "plain");
+    await makeGolden("plain", dir);
+    await writeFile(join(dir, "SKILL.md"), "---\nname: plain\ndescription: One file only.\n---\nBodY\n");
+    expect(await computedHash(dir)).not.toBe(goldenHashes.plain);
+  });
+
+  it("refuses a missing folder with NOT_FOUND naming it", async () => {
+    const dir = join(await temp(), "nope");
+    await expect(computedHash(dir)).rejects.toMatchObject({ code: "NOT_FOUND", path: dir });
+  });
+});

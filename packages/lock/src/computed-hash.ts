@@ -1,0 +1,54 @@
+import { createHash } from "node:crypto";
+import type { SkillFile } from "@skill/core";
+import { readInside, skillFiles } from "@skill/core";
+
+// The one documented exception to code-unit order: `skills` sorts with `localeCompare`, and
+// its lock files are written under an en_US locale. An explicit collator gives that order
+// whatever the locale of this process.
+const collator = new Intl.Collator("en-US");
+
+/** Whether `skills` hashes this entry of core's walk: regular files only, outside `node_modules`. */
+function hashed(file: SkillFile): boolean {
+  if (file.link !== undefined) return false; // a link, or a file reached through a linked folder
+  return !file.path.split("/").slice(0, -1).includes("node_modules");
+}
+
+/**
+ * The files `computedHash` covers, in the order it reads them: relative `/`-separated paths.
+ *
+ * Walked with core's `skillFiles(dir, { hidden: true, nested: true, limit: Infinity,
+ * maxBytes: Infinity })` (dot-files and nested skill folders included, `.git` left out),
+ * then filtered: links, and files reached through a linked folder, are left out, and so is
+ * everything below a `node_modules` folder. Sorted with `new Intl.Collator("en-US")`.
+ *
+ * One difference with `skills` 1.7.4 remains: a *file* (not a folder) named `.git`, such as
+ * a worktree's pointer file, is hashed by `skills` and never listed by core's walker.
+ */
+export async function hashedFiles(dir: string): Promise<string[]> {
+  const files = await skillFiles(dir, { hidden: true, nested: true, limit: Infinity, maxBytes: Infinity });
+  return files
+    .filter(hashed)
+    .map((file) => file.path)
+    .sort((a, b) => collator.compare(a, b));
+}
+
+/**
+ * The `computedHash` of a skill folder, as Vercel's `skills` CLI (1.7.4) writes it in
+ * `skills-lock.json`: sha256 over the folder's regular files (links, `.git` and
+ * `node_modules` left out; see {@link hashedFiles}), sorted by relative path, each
+ * contributing `utf8(path)` then its bytes, with no separators; lowercase hex.
+ *
+ * @throws SkillError `NOT_FOUND` / `READ_ERROR` for a missing or unreadable folder,
+ *   `LIMIT_EXCEEDED` for a tree core's walker refuses (more than 16 levels, 100,000 entries).
+ *
+ * @example
+ * await computedHash(".agents/skills/pdf"); // "3f1c…" (64 hex digits)
+ */
+export async function computedHash(dir: string): Promise<string> {
+  const hash = createHash("sha256");
+  for (const path of await hashedFiles(dir)) {
+    hash.update(path, "utf8");
+    hash.update(await readInside(dir, path, { maxBytes: Infinity }));
+  }
+  return hash.digest("hex");
+}

@@ -1,0 +1,56 @@
+import { readFile } from "node:fs/promises";
+import { describeKind, quote, SkillError } from "@skill/core";
+
+/** A JSON object read from `file`; undefined when there is no such file. */
+export async function readJsonObject(
+  file: string,
+  what: string,
+): Promise<Record<string, unknown> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    const why = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new SkillError("READ_ERROR", `Failed to read ${what} ${file} (${why})`, {
+      path: file,
+      cause: error,
+    });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    throw new SkillError(
+      "PARSE_ERROR",
+      `Broken ${what} ${file}: not valid JSON (${(error as Error).message}); found ${quote(text)}. Fix or delete it; it is not overwritten`,
+      { path: file, cause: error },
+    );
+  }
+  if (!isObject(value)) {
+    throw new SkillError(
+      "PARSE_ERROR",
+      `Broken ${what} ${file}: expected a JSON object, found ${describeKind(value)}`,
+      { path: file },
+    );
+  }
+  return value;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function invalid(
+  file: string,
+  what: string,
+  field: string,
+  expected: string,
+  found: unknown,
+): SkillError {
+  return new SkillError(
+    "INVALID_FIELD",
+    `Broken ${what} ${file}: '${field}' should be ${expected}, found ${typeof found === "string" ? quote(found) : describeKind(found)}`,
+    { path: file, field },
+  );
+}
