@@ -481,8 +481,7 @@ export async function writeManifest(
   const result = await buildManifest(dir, options);
   const root = resolve(dir);
   const path = join(root, "index.json");
-  const refused =
-    result.failed.length > 0 && (!options.skipInvalid || result.manifest.skills.length === 0);
+  const refused = result.failed.length > 0 && (!options.skipInvalid || result.manifest.skills.length === 0);
   if (refused) return { ...result, path, written: false };
   const tag = randomBytes(4).toString("hex");
   const writes = [
