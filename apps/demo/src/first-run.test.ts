@@ -272,7 +272,22 @@ describe("the terminal", () => {
     // The SOURCE column starts at the same display column on every line.
     const starts = table.map((l) => stringWidth(l.slice(0, l.indexOf("project:"))));
     expect(new Set(starts).size).toBe(1);
-    expect(stdout).toContain("SKILL.md");
+    // Narrower than the table: the location column goes, so descriptions can be read.
+    expect(stdout).not.toContain("LOCATION");
+    expect(stdout).toContain("Extract text and tables from PDF files.");
+    const wide = await run(["list"], { cwd: dir, env: { COLUMNS: "160" } });
+    expect(wide.stdout).toContain("LOCATION");
+    for (const line of wide.stdout.split("\n")) expect(stringWidth(line), line).toBeLessThanOrEqual(160);
+    expect((await run(["list", "--verbose"], { cwd: dir, env: { COLUMNS: "100" } })).stdout).toContain("SKILL.md");
+  });
+
+  it("keeps validate within 80 columns: the message wraps under its rule", async () => {
+    const dir = await project({
+      "wrong-folder": skillMd("right-name", `A description. ${"Long words here. ".repeat(8)}`),
+    });
+    const { stdout } = await run(["validate"], { cwd: dir, env: { COLUMNS: "80" } });
+    for (const line of stdout.split("\n")) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
+    expect(stdout).toMatch(/SKILL\.md:2 +warning +name-mismatch\n {4}\S/);
   });
 
   it("shows the global flags in a subcommand's --help", async () => {

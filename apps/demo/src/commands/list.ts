@@ -11,6 +11,8 @@ function sourceLabel(id: string | undefined, ctx: Context): string {
 }
 
 const GAP = "  ";
+/** Columns from which a list that does not fit keeps its LOCATION column, shrunk. */
+const WIDE = 120;
 /**
  * How the columns give way when a line would be too wide, in order: [column, narrowest].
  * A long source id (an MCP server's command line) gives way to 24 cells first; the
@@ -107,7 +109,18 @@ export async function list(ctx: Context): Promise<number> {
       sourceLabel(s.source, ctx),
       displayPath(s.location, ctx.cwd, ctx.home),
     ]);
-    const [header, ...lines] = fitTable(["NAME", "DESCRIPTION", "SOURCE", "LOCATION"], rows, out.width);
+    const headers = ["NAME", "DESCRIPTION", "SOURCE", "LOCATION"];
+    // On a terminal narrower than the table, the location goes first (as gh drops columns):
+    // a description a person can read beats `…mation/SKILL.md`. --verbose keeps it.
+    const natural = Math.max(
+      ...[headers, ...rows].map((r) => r.reduce((n, cell) => n + width(cell) + GAP.length, 0)),
+    );
+    const dropLocation = !out.verbose && natural > out.width && out.width < WIDE;
+    const [header, ...lines] = fitTable(
+      dropLocation ? headers.slice(0, 3) : headers,
+      dropLocation ? rows.map((r) => r.slice(0, 3)) : rows,
+      out.width,
+    );
     if (header) out.line(c.dim(`${header.name}${header.rest}`));
     for (const line of lines) out.line(`${c.bold(line.name)}${line.rest}`);
   }

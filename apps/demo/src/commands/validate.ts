@@ -9,9 +9,10 @@ import {
   validateSkillFile,
 } from "@skill/core";
 import { scanSkillFiles } from "@skill/discovery";
+import wrapAnsi from "wrap-ansi";
 import { type Context, sources } from "../context.js";
 import { UsageError } from "../errors.js";
-import { displayPath, plural, table } from "../output.js";
+import { displayPath, plural, table, width } from "../output.js";
 
 /**
  * SKILL.md files named by the arguments: a file, a skill folder, or a tree of skills. A
@@ -108,7 +109,21 @@ export async function validate(
       printable(d.message.replace(` in ${path}`, "")),
     ]);
   });
-  for (const line of table(rows)) out.line(line);
+  const lines = table(rows);
+  if (lines.every((line) => width(line) <= out.width)) {
+    for (const line of lines) out.line(line);
+  } else {
+    // Too wide for this terminal: where, how bad and which rule on one line, the message
+    // wrapped below it (as gh does for long fields), so nothing is cut off.
+    const heads = table(rows.map((r) => r.slice(0, 3)));
+    heads.forEach((head, i) => {
+      out.line(head);
+      const message = (rows[i] as string[])[3] as string;
+      for (const part of wrapAnsi(message, Math.max(20, out.width - 4), { hard: true }).split("\n")) {
+        out.line(`    ${part}`);
+      }
+    });
+  }
   for (const dir of empty) out.error(`skill: no SKILL.md found in ${displayPath(dir, ctx.cwd, ctx.home)}`);
   if (files.length === 0 && empty.length === 0) out.line("No SKILL.md files found.");
   const clean = results.filter((r) => r.diagnostics.length === 0).length;
