@@ -278,7 +278,9 @@ describe("the terminal", () => {
     const wide = await run(["list"], { cwd: dir, env: { COLUMNS: "160" } });
     expect(wide.stdout).toContain("LOCATION");
     for (const line of wide.stdout.split("\n")) expect(stringWidth(line), line).toBeLessThanOrEqual(160);
-    expect((await run(["list", "--verbose"], { cwd: dir, env: { COLUMNS: "100" } })).stdout).toContain("SKILL.md");
+    expect((await run(["list", "--verbose"], { cwd: dir, env: { COLUMNS: "100" } })).stdout).toContain(
+      "SKILL.md",
+    );
   });
 
   it("keeps validate within 80 columns: the message wraps under its rule", async () => {
