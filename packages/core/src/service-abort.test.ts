@@ -15,10 +15,10 @@ beforeAll(async () => {
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, "SKILL.md"), `---\nname: s${i}\ndescription: skill ${i}\n---\nbody\n`);
   }
-});
+}, 120_000);
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
-});
+}, 60_000);
 
 // Slow entry reads are queued first, then thousands of file reads: the abort lands while the
 // file reads run and the entry reads are still pending. Any rejection left unobserved kills a
@@ -72,5 +72,5 @@ describe("abort during a load with a slow entry source", () => {
     expect(child.status).toBe(0);
     const result = JSON.parse(child.stdout.trim()) as { code: string; first: number; kept: number };
     expect(result).toEqual({ code: "ABORTED", first: 3008, kept: 3008 });
-  });
+  }, 60_000);
 });

@@ -76,10 +76,10 @@ beforeAll(async () => {
     await writeFile(join(dir, "SKILL.md"), text(i, "first words"));
     await utimes(join(dir, "SKILL.md"), PAST, PAST);
   }
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
-});
+}, 60_000);
 
 describe("a warm start with fileHeadCache", () => {
   it("opens no SKILL.md of 1,000 unchanged skills the second time", () => {
