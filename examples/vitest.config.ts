@@ -1,3 +1,5 @@
 import { defineConfig } from "vitest/config";
 
-export default defineConfig({ test: { include: ["harness.test.ts", "search-at-scale.test.ts"] } });
+export default defineConfig({
+  test: { include: ["harness.test.ts", "readme-harness.test.ts", "search-at-scale.test.ts"] },
+});
