@@ -2,16 +2,17 @@ import { basename, isAbsolute } from "node:path";
 import type { SkillSource } from "@skill/core";
 import { UsageError } from "./errors.js";
 
-type McpModule = typeof import("@skill/mcp");
+type McpModule = typeof import("@skill/mcp/stdio");
 
 let mcpModule: McpModule | undefined;
 
 /**
- * Loads `@skill/mcp` (and the MCP SDK under it), which costs more to import than all the
- * other packages together: only a command that uses an MCP server waits for it.
+ * Loads the stdio helpers of `@skill/mcp` (and the MCP SDK v2 under them), which cost more to
+ * import than all the other packages together: only a command that uses an MCP server waits
+ * for them.
  */
 export async function loadMcp(): Promise<McpModule> {
-  mcpModule ??= await import("@skill/mcp");
+  mcpModule ??= await import("@skill/mcp/stdio");
   return mcpModule;
 }
 

@@ -1,7 +1,5 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Client } from "@modelcontextprotocol/client";
+import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import {
   type Diagnostic,
   printable,
@@ -10,7 +8,7 @@ import {
   type SkillService,
   type SkillSource,
 } from "@skill/core";
-import { type RegisterSkillsOptions, registerSkills } from "./server.js";
+import { createSkillsServer, type SkillsServerOptions } from "./server.js";
 import { DEFAULT_TIMEOUT_MS, type McpSourceOptions, mcpSource } from "./source.js";
 
 /** Options of {@link mcpStdioSource}. */
@@ -34,7 +32,9 @@ const STDERR_TAIL = 2_000;
 
 /**
  * An {@link mcpSource} over an MCP server started as a child process and spoken to over its
- * stdin and stdout. The process starts at the first scan and stays up for reads until
+ * stdin and stdout, with the SDK's v2 client (`@modelcontextprotocol/client`, a peer dependency
+ * loaded at the first scan): protocol 2026-07-28 when the server offers it (`server/discover`),
+ * else the 2025 handshake. The process starts at the first scan and stays up for reads until
  * `close()`. A server that cannot be started or fails the handshake is a scan diagnostic
  * (`mcp-connect-failed`, with the end of its stderr), never a crash.
  *
@@ -59,6 +59,10 @@ export function mcpStdioSource(
   function connect(signal: AbortSignal | undefined) {
     if (connecting) return connecting;
     const attempt: Connection = (async () => {
+      const [{ Client }, { StdioClientTransport }] = await Promise.all([
+        import("@modelcontextprotocol/client"),
+        import("@modelcontextprotocol/client/stdio"),
+      ]);
       const transport = new StdioClientTransport({
         command,
         args: [...args],
@@ -69,7 +73,10 @@ export function mcpStdioSource(
       transport.stderr?.on("data", (chunk: Buffer) => {
         stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL);
       });
-      const client = new Client({ name: "@skill/mcp", version: "0" });
+      const client = new Client(
+        { name: "@skill/mcp", version: "0" },
+        { versionNegotiation: { mode: "auto", probe: { timeoutMs: timeout } } },
+      );
       try {
         await client.connect(transport, { timeout, ...(signal ? { signal } : {}) });
       } catch (error) {
@@ -122,11 +129,7 @@ export function mcpStdioSource(
 }
 
 /** Options of {@link serveStdio}. */
-export interface ServeStdioOptions extends RegisterSkillsOptions {
-  /** Server name in the MCP handshake (default `skill`). */
-  readonly name?: string;
-  /** Server version in the MCP handshake (default `0.0.0`). */
-  readonly version?: string;
+export interface ServeStdioOptions extends SkillsServerOptions {
   /** Where requests come from and answers go (default `process.stdin` and `process.stdout`). */
   readonly stdin?: NodeJS.ReadableStream & { pause(): unknown };
   readonly stdout?: NodeJS.WritableStream;
@@ -134,29 +137,22 @@ export interface ServeStdioOptions extends RegisterSkillsOptions {
 
 /**
  * Serves the skills of a loaded {@link SkillService} over stdio (see {@link registerSkills})
- * until the client closes stdin. Nothing else may write to stdout meanwhile.
+ * until the client closes stdin, with the SDK's v2 stdio entry (`@modelcontextprotocol/server`,
+ * a peer dependency): a 2026-07-28 client is served through `server/discover`, a 2025-11-25 one
+ * through `initialize`. Nothing else may write to stdout meanwhile.
  */
 export async function serveStdio(service: SkillService, options: ServeStdioOptions = {}): Promise<void> {
-  const server = new Server(
-    { name: options.name ?? "skill", version: options.version ?? "0.0.0" },
-    { capabilities: {} },
-  );
-  registerSkills(server, service, options);
+  const { StdioServerTransport, serveStdio: serve } = await import("@modelcontextprotocol/server/stdio");
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(
     stdin as typeof process.stdin,
     (options.stdout ?? process.stdout) as typeof process.stdout,
   );
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
+  const ended = new Promise<void>((resolve) => {
+    stdin.once("end", resolve);
+    stdin.once("close", resolve);
   });
-  const end = () => {
-    void server.close();
-  };
-  stdin.once("end", end);
-  stdin.once("close", end);
-  await server.connect(transport);
-  await closed;
-  stdin.off("end", end);
-  stdin.off("close", end);
+  const handle = serve(() => createSkillsServer(service, options), { transport });
+  await ended;
+  await handle.close();
 }
