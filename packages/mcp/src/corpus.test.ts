@@ -165,14 +165,24 @@ describe("skills served by registerSkills and read back by mcpSource", () => {
     await source.close();
   });
 
-  it("reports a server that exits before the handshake with the end of its stderr", async () => {
-    const source = mcpStdioSource(
-      process.execPath,
-      ["-e", "console.error('boom: bad config'); process.exit(3)"],
-      {
-        timeoutMs: 5_000,
-      },
-    );
+  it("gives up on a server that never answers the handshake within timeoutMs", async () => {
+    const source = mcpStdioSource(process.execPath, ["-e", "setInterval(() => {}, 1000)"], {
+      timeoutMs: 1_000,
+    });
+    const started = Date.now();
+    const scan = await source.scan({});
+    expect(Date.now() - started).toBeLessThan(1_800);
+    expect(scan.diagnostics?.map((d) => d.code)).toEqual(["mcp-connect-failed"]);
+    await source.close();
+  });
+
+  it("reports a server that exits before the handshake with the first lines of its stderr", async () => {
+    // The real error first, then a long trace that must not push it out of the message.
+    const script =
+      "console.error('boom: bad config'); for (let i = 0; i < 200; i++) console.error('    at frame' + i + ' (x.js:1:1)'); console.error('tail noise '.repeat(50)); process.exit(3)";
+    const source = mcpStdioSource(process.execPath, ["-e", script], {
+      timeoutMs: 5_000,
+    });
     const scan = await source.scan({});
     expect(scan.entries).toEqual([]);
     expect(scan.diagnostics?.[0]?.code).toBe("mcp-connect-failed");

@@ -178,12 +178,22 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
         reject(new DeadlinePassed());
       }, left);
     });
-    const onAbort = () => expiry.abort(signal?.reason);
-    signal?.addEventListener("abort", onAbort, { once: true });
+    // AbortSignal.any, not a listener on `signal` per request: many reads in flight on one
+    // signal would otherwise trip Node's MaxListenersExceededWarning.
+    const both = signal ? AbortSignal.any([signal, expiry.signal]) : expiry.signal;
+    const cancelled = signal
+      ? new Promise<never>((_, reject) => {
+          both.addEventListener("abort", () => reject(aborted(signal, `${method} on ${id}`)), { once: true });
+        })
+      : undefined;
+    // Raced below; once the race is over, a later abort must not be an unhandled rejection.
+    cancelled?.catch(() => undefined);
+    expired.catch(() => undefined);
     try {
       const result: unknown = await Promise.race([
-        client.request({ method, params }, anyResult, { timeout: left, signal: expiry.signal }),
+        client.request({ method, params }, anyResult, { timeout: left, signal: both }),
         expired,
+        ...(cancelled ? [cancelled] : []),
       ]);
       if (!isRecord(result)) {
         throw new SkillError(
@@ -198,7 +208,6 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       throw error;
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
     }
   }
 

@@ -27,8 +27,28 @@ export interface McpStdioSource extends SkillSource {
   close(): Promise<void>;
 }
 
-/** Bytes of the server's stderr kept to explain a failed start. */
-const STDERR_TAIL = 2_000;
+/** Characters of the server's stderr kept to explain a failed start: its first ones. */
+const STDERR_HEAD = 4_000;
+/** Characters of it quoted in the diagnostic. */
+const STDERR_QUOTED = 300;
+
+/**
+ * The first meaningful lines of a server's stderr: the real error comes first, a stack trace
+ * or a usage text after it.
+ */
+function firstLines(stderr: string): string {
+  const lines = stderr
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !/^at\s/.test(l) && !/^\^+$/.test(l));
+  let out = "";
+  for (const line of lines) {
+    const next = out === "" ? line : `${out} | ${line}`;
+    if (next.length > STDERR_QUOTED) return out === "" ? `${line.slice(0, STDERR_QUOTED)}…` : `${out} …`;
+    out = next;
+  }
+  return out;
+}
 
 /**
  * An {@link mcpSource} over an MCP server started as a child process and spoken to over its
@@ -36,7 +56,7 @@ const STDERR_TAIL = 2_000;
  * loaded at the first scan): protocol 2026-07-28 when the server offers it (`server/discover`),
  * else the 2025 handshake. The process starts at the first scan and stays up for reads until
  * `close()`. A server that cannot be started or fails the handshake is a scan diagnostic
- * (`mcp-connect-failed`, with the end of its stderr), never a crash.
+ * (`mcp-connect-failed`, with the first lines of its stderr), never a crash.
  *
  * @example
  * const docs = mcpStdioSource("npx", ["-y", "docs-mcp-server"], { id: "mcp:docs" });
@@ -70,18 +90,41 @@ export function mcpStdioSource(
         ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
         ...(options.env === undefined ? {} : { env: { ...options.env } }),
       });
+      stderr = "";
       transport.stderr?.on("data", (chunk: Buffer) => {
-        stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL);
+        if (stderr.length < STDERR_HEAD) stderr = (stderr + chunk.toString("utf8")).slice(0, STDERR_HEAD);
       });
+      // One deadline for the whole start: the era probe (server/discover, on a sibling process)
+      // gets half of it, so a legacy server that ignores the probe still has time to answer
+      // initialize; a server that answers neither is given up on when it passes.
       const client = new Client(
         { name: "@skill/mcp", version: "0" },
-        { versionNegotiation: { mode: "auto", probe: { timeoutMs: timeout } } },
+        { versionNegotiation: { mode: "auto", probe: { timeoutMs: Math.max(1, Math.floor(timeout / 2)) } } },
       );
+      let timer: NodeJS.Timeout | undefined;
       try {
-        await client.connect(transport, { timeout, ...(signal ? { signal } : {}) });
+        await Promise.race([
+          client.connect(transport, { timeout, ...(signal ? { signal } : {}) }),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no handshake within ${timeout} ms`)), timeout);
+          }),
+        ]);
       } catch (error) {
-        await transport.close().catch(() => undefined);
+        // A server that did not answer in time is killed now: its stdin closing would take it
+        // seconds (or forever) to notice, and neither the scan nor this process should wait.
+        const pid = transport.pid;
+        if (pid !== null) {
+          try {
+            process.kill(pid, "SIGKILL");
+          } catch {
+            // already gone
+          }
+        }
+        void client.close().catch(() => undefined);
+        void transport.close().catch(() => undefined);
         throw error;
+      } finally {
+        clearTimeout(timer);
       }
       // A server that exits is started again by the next scan.
       client.onclose = () => {
@@ -106,11 +149,11 @@ export function mcpStdioSource(
         if (ctx.signal?.aborted || options.signal?.aborted) {
           throw new SkillError("ABORTED", `Starting ${id} was aborted`, { cause: error });
         }
-        const tail = stderr.trim();
+        const head = firstLines(stderr);
         const diagnostic: Diagnostic = {
           code: "mcp-connect-failed",
           severity: "warning",
-          message: `${id}: could not start the MCP server: ${printable((error as Error).message ?? String(error))}${tail ? ` (stderr: ${printable(tail.slice(-300))})` : ""}`,
+          message: `${id}: could not start the MCP server: ${printable((error as Error).message ?? String(error))}${head ? ` (stderr: ${printable(head)})` : ""}`,
           path: id,
           source: id,
         };
