@@ -111,6 +111,17 @@ describe("skill serve-mcp", { timeout: 30_000 }, () => {
     },
   );
 
+  it("refuses a --prefix with a .. segment before serving anything", async () => {
+    const { code, stdout, stderr } = await run(
+      ["serve-mcp", "--cwd", project, "--home", home, "--prefix", "../x"],
+      root,
+    );
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toContain("prefix must be URI path segments");
+    expect(stderr).toContain('"../x"');
+  });
+
   it("exits when the client closes its stdin", async () => {
     const child = spawn(process.execPath, [cli, "serve-mcp", "--cwd", project, "--home", home]);
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve));

@@ -161,9 +161,13 @@ export function registerSkills(
   const low: Server =
     "server" in server && typeof server.server === "object" ? server.server : (server as Server);
   const prefix = options.prefix ?? DEFAULT_PREFIX;
-  if (typeof prefix !== "string" || !PREFIX_PATTERN.test(prefix)) {
+  if (
+    typeof prefix !== "string" ||
+    !PREFIX_PATTERN.test(prefix) ||
+    prefix.split("/").some((segment) => segment === "." || segment === "..")
+  ) {
     throw new TypeError(
-      `registerSkills: prefix must be URI path segments of letters, digits and . _ ~ -, or "" (found ${JSON.stringify(prefix)})`,
+      `registerSkills: prefix must be URI path segments of letters, digits and . _ ~ - (not . or ..), or "" (found ${JSON.stringify(prefix)})`,
     );
   }
   const agent = options.agent;

@@ -101,6 +101,14 @@ describe.each(ERAS)("at protocol %s", (era) => {
 });
 
 describe("registerSkills and SEP-2640's limits", () => {
+  it("refuses a prefix with . or .. segments, which no client could resolve to the skill", async () => {
+    const service = new SkillService();
+    for (const prefix of ["../x", "a/./b", ".."]) {
+      expect(() => createSkillsServer(service, { prefix })).toThrow(/prefix must be URI path segments/);
+    }
+    expect(() => createSkillsServer(service, { prefix: "a.b/c~d" })).not.toThrow();
+  });
+
   it("refuses ttlMs and cacheScope it cannot send", async () => {
     const service = new SkillService();
     const server = () => new Server({ name: "t", version: "1" }, { capabilities: {} });

@@ -183,8 +183,13 @@ export interface ServeStdioOptions extends SkillsServerOptions {
  * until the client closes stdin, with the SDK's v2 stdio entry (`@modelcontextprotocol/server`,
  * a peer dependency): a 2026-07-28 client is served through `server/discover`, a 2025-11-25 one
  * through `initialize`. Nothing else may write to stdout meanwhile.
+ *
+ * @throws TypeError for options `registerSkills` refuses (before anything is served)
  */
 export async function serveStdio(service: SkillService, options: ServeStdioOptions = {}): Promise<void> {
+  // Bad options (a prefix that is not URI segments…) throw here, before anything is served,
+  // not when the first client connects.
+  createSkillsServer(service, options);
   const { StdioServerTransport, serveStdio: serve } = await import("@modelcontextprotocol/server/stdio");
   const stdin = options.stdin ?? process.stdin;
   const transport = new StdioServerTransport(
