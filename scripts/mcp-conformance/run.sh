@@ -108,6 +108,8 @@ for version in "${versions[@]}"; do
   record "inspector --verify on skill serve-mcp @ $version ($era)" "$code" "$text"
 done
 
+# Paths of this machine out of the record.
+sed -i -e "s#$root#<repo>#g" -e "s#${TMPDIR:-/tmp}/tmp\.[A-Za-z0-9]*#<scratch>#g" "$out"
 elapsed=$(($(date +%s) - start))
 {
   echo "# Summary ($elapsed s)"
