@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SkillService } from "@skill/core";
 import { discoverySources } from "@skill/discovery";
-import { mcpStdioSource, serveStdio } from "@skill/mcp";
+import { mcpStdioSource, serveStdio } from "@skill/mcp/stdio";
 import { skillChecksum } from "./checksum.js";
 import { summarize } from "./harness.js";
 import { ensureTree, layoutOf, type TreeLayout, treeId } from "./tree.js";

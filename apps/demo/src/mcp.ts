@@ -2,16 +2,17 @@ import { basename, isAbsolute } from "node:path";
 import type { SkillSource } from "@skill/core";
 import { UsageError } from "./errors.js";
 
-type McpModule = typeof import("@skill/mcp");
+type McpModule = typeof import("@skill/mcp/stdio");
 
 let mcpModule: McpModule | undefined;
 
 /**
- * Loads `@skill/mcp` (and the MCP SDK under it), which costs more to import than all the
- * other packages together: only a command that uses an MCP server waits for it.
+ * Loads the stdio helpers of `@skill/mcp` (and the MCP SDK v2 under them), which cost more to
+ * import than all the other packages together: only a command that uses an MCP server waits
+ * for them.
  */
 export async function loadMcp(): Promise<McpModule> {
-  mcpModule ??= await import("@skill/mcp");
+  mcpModule ??= await import("@skill/mcp/stdio");
   return mcpModule;
 }
 
@@ -72,13 +73,15 @@ export function splitCommand(line: string): string[] {
 }
 
 /**
- * One skill source per MCP server command; `close` ends the server processes. A source's id
+ * One skill source per MCP server command; `close` ends the server processes; `timeoutMs`
+ * is each server's deadline (default @skill/mcp's 30 s). A source's id
  * is `mcp:` and the command with absolute paths shortened to their last segment (`mcp:node
  * cli.js serve-mcp`), numbered when two would read the same.
  */
 export function mcpSources(
   commands: readonly McpCommand[],
   env: Readonly<Record<string, string | undefined>> = process.env,
+  options: { readonly timeoutMs?: number } = {},
 ): {
   sources: SkillSource[];
   close(): Promise<void>;
@@ -92,7 +95,13 @@ export function mcpSources(
     const n = (seen.get(label) ?? 0) + 1;
     seen.set(label, n);
     const id = `mcp:${label}${n > 1 ? ` #${n}` : ""}`;
-    return mcpStdioSource(command as string, args, { id, cwd: c.cwd, env: serverEnvironment(env) });
+    return mcpStdioSource(command as string, args, {
+      id,
+      cwd: c.cwd,
+      env: serverEnvironment(env),
+      // One deadline per server (start, handshake, listing): what --timeout says.
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    });
   });
   return {
     sources,

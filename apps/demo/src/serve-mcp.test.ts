@@ -3,16 +3,22 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ErrorCode, McpError, ResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { splitCommand } from "./mcp.js";
 import { type RunResult, runNode } from "./run-node.js";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const examples = fileURLToPath(new URL("../../../examples/", import.meta.url));
-const anyResult = ResultSchema;
+/** Any JSON object, as a Standard Schema: the SDK's v2 `request` takes one for a custom method. */
+const anyResult = {
+  "~standard": {
+    version: 1,
+    vendor: "test",
+    validate: (value: unknown) => ({ value: value as Record<string, unknown> }),
+  },
+} as const;
 
 let root: string;
 let project: string;
@@ -50,49 +56,70 @@ afterAll(async () => {
 
 // Each test starts one or two node processes: generous bounds for a loaded machine.
 describe("skill serve-mcp", { timeout: 30_000 }, () => {
-  it("answers a real SDK client over stdio with the skills the agent sees", async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [cli, "serve-mcp", "--cwd", project, "--home", home, "--agent", "review"],
-      stderr: "pipe",
-    });
-    const client = new Client({ name: "test", version: "1.0.0" });
-    await client.connect(transport);
-    try {
-      expect(client.getServerCapabilities()?.extensions?.["io.modelcontextprotocol/skills"]).toEqual({
-        directoryRead: true,
+  it.each(["2026-07-28", "2025-11-25"])(
+    "answers a real SDK (v2) client over stdio at protocol %s with the skills the agent sees",
+    async (era) => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [cli, "serve-mcp", "--cwd", project, "--home", home, "--agent", "review"],
+        stderr: "pipe",
       });
-      const list = (await client.request({ method: "skills/list", params: {} }, anyResult)) as {
-        skills: { uri: string; frontmatter: { name: string } }[];
-      };
-      // The review agent is denied internal-*; the broken skill does not load.
-      expect(list.skills.map((s) => s.uri)).toEqual(
-        ["code-review", "commit-messages", "e2e", "pdf-tools", "release-notes", "testing"].map(
-          (n) => `skill://skills/${n}/SKILL.md`,
-        ),
-      );
-      const denied = await client
-        .request(
-          { method: "skills/get", params: { uri: "skill://skills/internal-deploy/SKILL.md" } },
-          anyResult,
-        )
-        .then(
-          () => undefined,
-          (e: unknown) => e,
+      const client =
+        era === "2025-11-25"
+          ? new Client({ name: "test", version: "1.0.0" })
+          : new Client({ name: "test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: era } } });
+      await client.connect(transport);
+      try {
+        expect(client.getNegotiatedProtocolVersion()).toBe(era);
+        expect(client.getServerCapabilities()?.extensions?.["io.modelcontextprotocol/skills"]).toEqual({
+          directoryRead: true,
+        });
+        const list = (await client.request({ method: "skills/list", params: {} }, anyResult)) as {
+          skills: { uri: string; frontmatter: { name: string } }[];
+          ttlMs: number;
+          cacheScope: string;
+        };
+        expect([list.ttlMs, list.cacheScope]).toEqual([0, "public"]);
+        // The review agent is denied internal-*; the broken skill does not load.
+        expect(list.skills.map((s) => s.uri)).toEqual(
+          ["code-review", "commit-messages", "e2e", "pdf-tools", "release-notes", "testing"].map(
+            (n) => `skill://skills/${n}/SKILL.md`,
+          ),
         );
-      expect(denied).toBeInstanceOf(McpError);
-      expect((denied as McpError).code).toBe(ErrorCode.InvalidParams);
-      const read = await client.readResource({ uri: "skill://skills/testing/SKILL.md" });
-      expect(read.contents[0]).toMatchObject({
-        text: await readFile(join(project, ".agents/skills/testing/SKILL.md"), "utf8"),
-      });
-      // e2e is a skill nested in testing's folder: served as its own skill, never as testing's file.
-      await expect(
-        client.readResource({ uri: "skill://skills/testing/e2e/SKILL.md" }),
-      ).rejects.toBeInstanceOf(McpError);
-    } finally {
-      await client.close();
-    }
+        const denied = await client
+          .request(
+            { method: "skills/get", params: { uri: "skill://skills/internal-deploy/SKILL.md" } },
+            anyResult,
+          )
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+        expect(denied).toBeInstanceOf(ProtocolError);
+        expect((denied as ProtocolError).code).toBe(ProtocolErrorCode.InvalidParams);
+        const read = await client.readResource({ uri: "skill://skills/testing/SKILL.md" });
+        expect(read.contents[0]).toMatchObject({
+          text: await readFile(join(project, ".agents/skills/testing/SKILL.md"), "utf8"),
+        });
+        // e2e is a skill nested in testing's folder: served as its own skill, never as testing's file.
+        await expect(
+          client.readResource({ uri: "skill://skills/testing/e2e/SKILL.md" }),
+        ).rejects.toBeInstanceOf(ProtocolError);
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
+  it("refuses a --prefix with a .. segment before serving anything", async () => {
+    const { code, stdout, stderr } = await run(
+      ["serve-mcp", "--cwd", project, "--home", home, "--prefix", "../x"],
+      root,
+    );
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toContain("prefix must be URI path segments");
+    expect(stderr).toContain('"../x"');
   });
 
   it("exits when the client closes its stdin", async () => {

@@ -1,8 +1,6 @@
-export type { SkillEntry, SkillResourceRef } from "./protocol.js";
-export { SKILLS_EXTENSION_ID } from "./protocol.js";
-export type { McpServerLike, RegisterSkillsOptions } from "./server.js";
-export { registerSkills } from "./server.js";
+export type { SkillCacheScope, SkillEntry, SkillResourceRef } from "./protocol.js";
+export { SKILL_LIMITS, SKILLS_EXTENSION_ID } from "./protocol.js";
+export type { McpServerLike, RegisterSkillsOptions, SkillsServerOptions } from "./server.js";
+export { createSkillsServer, PROTOCOL_VERSIONS, registerSkills } from "./server.js";
 export type { McpClientLike, McpSourceOptions } from "./source.js";
-export { DEFAULT_TIMEOUT_MS, mcpSource } from "./source.js";
-export type { McpStdioSource, McpStdioSourceOptions, ServeStdioOptions } from "./stdio.js";
-export { mcpStdioSource, serveStdio } from "./stdio.js";
+export { DEFAULT_MAX_SKILLS, DEFAULT_TIMEOUT_MS, mcpSource } from "./source.js";

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { Server } from "@modelcontextprotocol/server";
 import { parseSkill, SkillError, SkillService } from "@skill/core";
 import { describe, expect, it } from "vitest";
 import { connect, skillMd } from "./__fixtures__/harness.js";
-import { ResourcesReadRequest, SkillsListRequest } from "./protocol.js";
+import { SkillsListParams } from "./protocol.js";
+import { PROTOCOL_VERSIONS } from "./server.js";
 import { mcpSource } from "./source.js";
 
 function sha(text: string): string {
@@ -37,7 +38,10 @@ function handWritten(
   pages: readonly (readonly Listing[])[],
   options: { hangOn?: string; noSkills?: boolean } = {},
 ) {
-  const server = new Server({ name: "liar", version: "1.0.0" }, { capabilities: { resources: {} } });
+  const server = new Server(
+    { name: "liar", version: "1.0.0" },
+    { capabilities: { resources: {} }, supportedProtocolVersions: [...PROTOCOL_VERSIONS] },
+  );
   const texts = new Map<string, string>();
   const calls: { method: string; cursor?: string; uri?: string }[] = [];
   const never = new Promise<never>(() => {});
@@ -49,8 +53,8 @@ function handWritten(
     }
   }
   if (!options.noSkills) {
-    server.setRequestHandler(SkillsListRequest, async (request) => {
-      const cursor = request.params?.cursor;
+    server.setRequestHandler("skills/list", { params: SkillsListParams }, async (params) => {
+      const cursor = params?.cursor;
       calls.push({ method: "skills/list", ...(cursor === undefined ? {} : { cursor }) });
       if (options.hangOn === "skills/list") return never;
       const index = cursor === undefined ? 0 : Number(cursor.slice(1));
@@ -76,7 +80,7 @@ function handWritten(
       };
     });
   }
-  server.setRequestHandler(ResourcesReadRequest, async (request) => {
+  server.setRequestHandler("resources/read", async (request) => {
     calls.push({ method: "resources/read", uri: request.params.uri });
     if (options.hangOn === "resources/read") return never;
     const text = texts.get(request.params.uri);
@@ -348,7 +352,7 @@ describe("mcpSource against a hand-written server", () => {
 
   it("skips listing entries that are not skill://…/SKILL.md URIs, with a diagnostic each", async () => {
     const { server } = handWritten([[good("a")]]);
-    server.setRequestHandler(SkillsListRequest, async () => ({
+    server.setRequestHandler("skills/list", { params: SkillsListParams }, async () => ({
       skills: [
         { uri: "https://example.com/x/SKILL.md" },
         { uri: "skill://x/README.md" },

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import { SkillService } from "@skill/core";
 import { describe, expect, it } from "vitest";
 import { connect } from "./__fixtures__/harness.js";
@@ -33,6 +33,13 @@ async function exercise(api: Api): Promise<void> {
   const report = await loaded.discoverAndLoad();
   expect(loaded.all().map((s) => s.location)).toEqual(["skill://s/hello/SKILL.md"]);
   expect(report.diagnostics.map((d) => d.code)).toEqual(["mcp-no-resources"]);
+  expect(api.SKILL_LIMITS).toEqual({ files: 512, bytes: 16 * 1024 * 1024 });
+  expect(api.PROTOCOL_VERSIONS.slice(0, 2)).toEqual(["2026-07-28", "2025-11-25"]);
+}
+
+type StdioApi = typeof import("./stdio.js");
+
+function exerciseStdio(api: StdioApi): void {
   expect(typeof api.mcpStdioSource).toBe("function");
   expect(typeof api.serveStdio).toBe("function");
 }
@@ -46,14 +53,24 @@ describe("built package", () => {
     await exercise((await import(`${dist}index.js`)) as Api);
   });
 
+  it("serves the stdio helpers at @skill/mcp/stdio, CJS and ESM", async () => {
+    exerciseStdio(require(`${dist}stdio.cjs`) as StdioApi);
+    exerciseStdio((await import(`${dist}stdio.js`)) as StdioApi);
+    const stdioNames = ["mcpStdioSource", "serveStdio"];
+    expect(Object.keys(await import(`${dist}stdio.js`)).sort()).toEqual(stdioNames);
+    expect(Object.keys(require(`${dist}stdio.cjs`)).sort()).toEqual(stdioNames);
+  });
+
   it("exports exactly the public names", async () => {
     const names = [
+      "DEFAULT_MAX_SKILLS",
       "DEFAULT_TIMEOUT_MS",
+      "PROTOCOL_VERSIONS",
       "SKILLS_EXTENSION_ID",
+      "SKILL_LIMITS",
+      "createSkillsServer",
       "mcpSource",
-      "mcpStdioSource",
       "registerSkills",
-      "serveStdio",
     ];
     expect(Object.keys(await import(`${dist}index.js`)).sort()).toEqual(names);
     expect(Object.keys(require(`${dist}index.cjs`)).sort()).toEqual(names);

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import { type AgentInfo, type PermissionPolicy, SkillService } from "@skill/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, pathSource, skillMd, writeTree } from "./__fixtures__/harness.js";

@@ -1,38 +1,49 @@
 import { createHash } from "node:crypto";
+import {
+  DIRECTORY_MIME_TYPE,
+  SKILL_LIMITS,
+  SKILLS_EXTENSION_ID,
+  type SkillCacheScope,
+} from "@modelcontextprotocol/server/ext/skills";
 import { z } from "zod/v4";
 
-/** Extension id of SEP-2640, the key a server declares under `capabilities.extensions`. */
-export const SKILLS_EXTENSION_ID = "io.modelcontextprotocol/skills";
+export type { SkillCacheScope };
+/**
+ * Wire constants of SEP-2640 as the SDK's v2 line ships them: the extension id a server declares
+ * under `capabilities.extensions`, the MIME type of a folder, the per-skill limits (512
+ * resources, 16 MiB).
+ */
+export { DIRECTORY_MIME_TYPE, SKILL_LIMITS, SKILLS_EXTENSION_ID };
 
 export const SKILL_SCHEME = "skill://";
 export { SKILL_FILE } from "@skill/core";
-/** MIME type of a folder in a `resources/directory/read` answer. */
-export const DIRECTORY_MIME_TYPE = "inode/directory";
 
 /** JSON-RPC error codes the extension answers with. */
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 export const REQUEST_TIMEOUT = -32001;
 
-/** One file of a skill as `skills/list` and `skills/get` describe it. */
+/** One file of a skill as `skills/list` and `skills/get` describe it (SEP-2640 as accepted). */
 export interface SkillResourceRef {
-  /** `skill://<prefix>/<name>/<file>`, each path segment percent-encoded. */
+  /** `skill://[<prefix>/]<name>/<file>`, each path segment percent-encoded. */
   readonly uri: string;
   /** `sha256:` and 64 lowercase hex digits: the hash of the bytes `resources/read` serves. */
   readonly digest: string;
-  readonly mimeType?: string;
   /** Bytes served. */
-  readonly size?: number;
+  readonly size: number;
 }
 
 /** One skill of a `skills/list` page, and the `skill` of a `skills/get` answer. */
 export interface SkillEntry {
-  /** `skill://<prefix>/<name>/SKILL.md`. */
+  /** `skill://[<prefix>/]<name>/SKILL.md`. */
   readonly uri: string;
   /** Every frontmatter field of the SKILL.md, as parsed. */
   readonly frontmatter: Readonly<Record<string, unknown>>;
-  /** Every file of the skill, SKILL.md first, then the bundled files sorted by path. */
-  readonly resources?: readonly SkillResourceRef[];
+  /**
+   * Every file of the skill, SKILL.md first, then the bundled files sorted by path; or
+   * `"dynamic"` when the server cannot list them (never content-bindable).
+   */
+  readonly resources: readonly SkillResourceRef[] | "dynamic";
 }
 
 // Result schemas stay loose: answers are checked by hand so that a bad one is reported
@@ -42,14 +53,10 @@ export const anyResult = z.looseObject({});
 const cursorParams = z.looseObject({ cursor: z.string().optional() }).optional();
 const uriParams = z.looseObject({ uri: z.string() });
 
-export const SkillsListRequest = z.object({ method: z.literal("skills/list"), params: cursorParams });
-export const SkillsGetRequest = z.object({ method: z.literal("skills/get"), params: uriParams });
-export const DirectoryReadRequest = z.object({
-  method: z.literal("resources/directory/read"),
-  params: z.looseObject({ uri: z.string(), cursor: z.string().optional() }),
-});
-export const ResourcesListRequest = z.object({ method: z.literal("resources/list"), params: cursorParams });
-export const ResourcesReadRequest = z.object({ method: z.literal("resources/read"), params: uriParams });
+/** Params of the extension's methods, as the SDK's 3-argument `setRequestHandler` takes them. */
+export const SkillsListParams = cursorParams;
+export const SkillsGetParams = uriParams;
+export const DirectoryReadParams = z.looseObject({ uri: z.string(), cursor: z.string().optional() });
 
 export function sha256Digest(bytes: Uint8Array): string {
   return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;

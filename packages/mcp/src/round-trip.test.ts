@@ -3,9 +3,7 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { McpServer, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { SkillService } from "@skill/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, pathSource, skillMd, writeTree } from "./__fixtures__/harness.js";
@@ -197,8 +195,13 @@ describe("registerSkills + mcpSource over the SDK's in-memory transport", () => 
   it("serves every bundled file byte for byte, text or blob, with the digest skills/list gave", async () => {
     const { mcp, close } = await serveAndLoad(new McpServer({ name: "t", version: "1.0.0" }));
     const list = (await mcp.request({ method: "skills/list", params: {} }, anyResult)) as {
-      skills: { uri: string; resources: { uri: string; digest: string; mimeType: string }[] }[];
+      skills: { uri: string; resources: { uri: string; digest: string; size: number }[] }[];
+      ttlMs: number;
+      cacheScope: string;
     };
+    // SEP-2640 as accepted: resources are { uri, digest, size }, the answer says how long to cache it.
+    expect(list.ttlMs).toBe(0);
+    expect(list.cacheScope).toBe("public");
     const alpha = list.skills.find((s) => s.uri === "skill://skills/alpha/SKILL.md");
     expect(alpha?.resources.map((r) => r.uri)).toEqual([
       "skill://skills/alpha/SKILL.md",
@@ -212,6 +215,8 @@ describe("registerSkills + mcpSource over the SDK's in-memory transport", () => 
       const rel = decodeURIComponent(resource.uri.slice("skill://skills/alpha/".length));
       const disk = readFileSync(join(skills, "alpha", rel));
       expect(resource.digest).toBe(sha(disk));
+      expect(Object.keys(resource).sort()).toEqual(["digest", "size", "uri"]);
+      expect(resource.size).toBe(disk.byteLength);
       const read = await mcp.readResource({ uri: resource.uri });
       const content = read.contents[0] as { uri: string; text?: string; blob?: string };
       expect(content.uri).toBe(resource.uri);
@@ -220,9 +225,9 @@ describe("registerSkills + mcpSource over the SDK's in-memory transport", () => 
       expect(bytes).toEqual(disk);
     }
     const blob = alpha?.resources.find((r) => r.uri.endsWith("blob.bin"));
-    expect(blob?.mimeType).toBe("application/octet-stream");
     const read = await mcp.readResource({ uri: blob?.uri ?? "" });
     expect(read.contents[0]).toHaveProperty("blob");
+    expect(read.contents[0]?.mimeType).toBe("application/octet-stream");
     await close();
   });
 
@@ -233,7 +238,7 @@ describe("registerSkills + mcpSource over the SDK's in-memory transport", () => 
     };
     for (const entry of list.skills) {
       const got = await mcp.request({ method: "skills/get", params: { uri: entry.uri } }, anyResult);
-      expect(got).toEqual({ skill: entry });
+      expect(got).toMatchObject({ ttlMs: 0, cacheScope: "public", skill: entry });
     }
     await close();
   });
@@ -249,7 +254,11 @@ describe("registerSkills + mcpSource over the SDK's in-memory transport", () => 
     const uris: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await mcp.listResources(cursor === undefined ? {} : { cursor });
+      // The raw request: the SDK's listResources walks every page itself.
+      const page = (await mcp.request(
+        { method: "resources/list", params: cursor === undefined ? {} : { cursor } },
+        anyResult,
+      )) as { resources: { uri: string }[]; nextCursor?: string };
       expect(page.resources.length).toBeLessThanOrEqual(1);
       uris.push(...page.resources.map((r) => r.uri));
       cursor = page.nextCursor;
@@ -279,7 +288,7 @@ describe("registerSkills + mcpSource over the SDK's in-memory transport", () => 
       { uri: "skill://skills/alpha/scripts/run.sh", name: "run.sh", mimeType: "text/x-shellscript" },
     ]);
     await expect(read("skill://skills/alpha/nested")).rejects.toMatchObject({
-      code: ErrorCode.InvalidParams,
+      code: ProtocolErrorCode.InvalidParams,
     });
     await close();
   });
@@ -299,9 +308,9 @@ describe("registerSkills + mcpSource over the SDK's in-memory transport", () => 
         () => undefined,
         (e: unknown) => e,
       );
-      expect(error, uri).toBeInstanceOf(McpError);
-      expect((error as McpError).code, uri).toBe(ErrorCode.InvalidParams);
-      expect((error as McpError).message, uri).not.toContain("not part of any skill");
+      expect(error, uri).toBeInstanceOf(ProtocolError);
+      expect((error as ProtocolError).code, uri).toBe(ProtocolErrorCode.InvalidParams);
+      expect((error as ProtocolError).message, uri).not.toContain("not part of any skill");
     }
     await close();
   });

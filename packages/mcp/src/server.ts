@@ -2,36 +2,40 @@ import { isUtf8 } from "node:buffer";
 import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute } from "node:path";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type McpServer,
+  ProtocolError,
+  Server,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/server";
 import {
   type AgentInfo,
   compareCodeUnits,
+  type Logger,
   resolveInside,
   type SkillMetadata,
   type SkillService,
 } from "@skill/core";
 import {
   DIRECTORY_MIME_TYPE,
-  DirectoryReadRequest,
+  DirectoryReadParams,
   decodeSegment,
   encodePath,
   INVALID_PARAMS,
   mimeTypeOf,
-  ResourcesListRequest,
-  ResourcesReadRequest,
   SKILL_FILE,
+  SKILL_LIMITS,
   SKILL_SCHEME,
   SKILLS_EXTENSION_ID,
+  type SkillCacheScope,
   type SkillEntry,
   type SkillResourceRef,
-  SkillsGetRequest,
-  SkillsListRequest,
+  SkillsGetParams,
+  SkillsListParams,
   sha256Digest,
 } from "./protocol.js";
 
-/** The SDK's `McpServer`, or the low-level `Server` under it (`mcpServer.server`). */
+/** The SDK's (v2, `@modelcontextprotocol/server`) `McpServer`, or the low-level `Server` under it (`mcpServer.server`). */
 export type McpServerLike = Server | McpServer;
 
 /** Options of {@link registerSkills}. */
@@ -49,11 +53,23 @@ export interface RegisterSkillsOptions {
   readonly maxFiles?: number;
   /** Largest file served, in bytes (default 10 MiB); larger files are left out. */
   readonly maxFileBytes?: number;
+  /**
+   * How long a host may keep a `skills/list`, `skills/get` or `resources/directory/read`
+   * answer, in ms (default 0: ask again each time). Sent as `ttlMs`.
+   */
+  readonly ttlMs?: number;
+  /** Who may share a cached answer (default `"public"`: it does not depend on who asks). Sent as `cacheScope`. */
+  readonly cacheScope?: SkillCacheScope;
+  /**
+   * Where a skill past SEP-2640's limits (512 resources, 16 MiB) is reported, as a warning
+   * (`mcp-skill-too-many-files`, `mcp-skill-too-large`). The skill is still served, cut to `maxFiles`.
+   */
+  readonly logger?: Logger;
 }
 
 const DEFAULT_PREFIX = "skills";
 const DEFAULT_PAGE_SIZE = 50;
-const DEFAULT_MAX_FILES = 511;
+const DEFAULT_MAX_FILES = SKILL_LIMITS.files - 1;
 const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 const PREFIX_PATTERN = /^([A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*)?$/;
 const METHODS = [
@@ -81,8 +97,8 @@ interface Described {
   readonly text: boolean;
 }
 
-function invalid(message: string): McpError {
-  return new McpError(INVALID_PARAMS, message);
+function invalid(message: string): ProtocolError {
+  return new ProtocolError(INVALID_PARAMS, message);
 }
 
 /** A cursor is an offset into a sorted listing, opaque to clients. */
@@ -145,15 +161,38 @@ export function registerSkills(
   const low: Server =
     "server" in server && typeof server.server === "object" ? server.server : (server as Server);
   const prefix = options.prefix ?? DEFAULT_PREFIX;
-  if (typeof prefix !== "string" || !PREFIX_PATTERN.test(prefix)) {
+  if (
+    typeof prefix !== "string" ||
+    !PREFIX_PATTERN.test(prefix) ||
+    prefix.split("/").some((segment) => segment === "." || segment === "..")
+  ) {
     throw new TypeError(
-      `registerSkills: prefix must be URI path segments of letters, digits and . _ ~ -, or "" (found ${JSON.stringify(prefix)})`,
+      `registerSkills: prefix must be URI path segments of letters, digits and . _ ~ - (not . or ..), or "" (found ${JSON.stringify(prefix)})`,
     );
   }
   const agent = options.agent;
   const pageSize = checkCount(options.pageSize, DEFAULT_PAGE_SIZE, "pageSize");
   const maxFiles = checkCount(options.maxFiles, DEFAULT_MAX_FILES, "maxFiles");
   const maxFileBytes = checkCount(options.maxFileBytes, DEFAULT_MAX_FILE_BYTES, "maxFileBytes");
+  const ttlMs = options.ttlMs ?? 0;
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 0) {
+    throw new TypeError(`registerSkills: ttlMs must be a whole number >= 0, found ${String(options.ttlMs)}`);
+  }
+  const cacheScope = options.cacheScope ?? "public";
+  if (cacheScope !== "public" && cacheScope !== "private") {
+    throw new TypeError(
+      `registerSkills: cacheScope must be "public" or "private", found ${JSON.stringify(cacheScope)}`,
+    );
+  }
+  const caching = { ttlMs, cacheScope } as const;
+  const logger = options.logger;
+  // Each warning once per skill and state: a listing is asked for again and again.
+  const warned = new Set<string>();
+  function warn(key: string, message: string, fields: Record<string, unknown>): void {
+    if (!logger || warned.has(key)) return;
+    warned.add(key);
+    logger.warn(message, fields);
+  }
   const base = prefix === "" ? SKILL_SCHEME : `${SKILL_SCHEME}${prefix}/`;
   // Digests by absolute path: a listing hashes a file once while its stat key holds. Only
   // digests are kept; every byte served is read through core, at the time it is served.
@@ -187,9 +226,17 @@ export function registerSkills(
   async function filesOf(skill: SkillMetadata): Promise<ServedFile[]> {
     let rels: string[];
     try {
-      rels = await service.files(skill.name, agent, { limit: maxFiles });
+      rels = await service.files(skill.name, agent, { limit: maxFiles + 1 });
     } catch {
       return []; // the skill went away or became hidden since it was listed
+    }
+    if (rels.length > maxFiles) {
+      rels = rels.slice(0, maxFiles);
+      warn(
+        `files:${skill.location}`,
+        `Skill ${skill.name} has more than ${maxFiles + 1} files: only SKILL.md and the first ${maxFiles} are served (SEP-2640 hosts accept ${SKILL_LIMITS.files} resources per skill)`,
+        { code: "mcp-skill-too-many-files", path: skill.location },
+      );
     }
     const folder = folderUri(skill.name);
     return [
@@ -273,32 +320,39 @@ export function registerSkills(
     const resources: SkillResourceRef[] = files.map(({ file, info }) => ({
       uri: file.uri,
       digest: info.digest,
-      mimeType: mimeTypeOf(file.rel, info.text),
       size: info.size,
     }));
+    const bytes = files.reduce((sum, { info }) => sum + info.size, 0);
+    if (bytes > SKILL_LIMITS.bytes) {
+      warn(
+        `bytes:${skill.location}:${bytes}`,
+        `Skill ${skill.name} serves ${bytes} bytes, more than the ${SKILL_LIMITS.bytes} SEP-2640 hosts must accept per skill`,
+        { code: "mcp-skill-too-large", path: skill.location },
+      );
+    }
     return { uri: skillUri(skill), frontmatter: skill.frontmatter, resources };
   }
 
-  low.setRequestHandler(SkillsListRequest, async (request) => {
-    const { items, ...rest } = page(servable(), request.params?.cursor, pageSize);
+  low.setRequestHandler("skills/list", { params: SkillsListParams }, async (params) => {
+    const { items, ...rest } = page(servable(), params?.cursor, pageSize);
     const skills: SkillEntry[] = [];
     for (const skill of items) {
       const entry = await entryOf(skill);
       if (entry) skills.push(entry);
       await yieldToEventLoop();
     }
-    return { skills, ...rest };
+    return { ...caching, skills, ...rest };
   });
 
-  low.setRequestHandler(SkillsGetRequest, async (request) => {
-    const uri = request.params.uri;
+  low.setRequestHandler("skills/get", { params: SkillsGetParams }, async (params) => {
+    const uri = params.uri;
     const skill = skillOf(uri);
     const entry = skill && uri === skillUri(skill) ? await entryOf(skill) : undefined;
     if (!entry) throw invalid(`Unknown skill: ${uri}`);
-    return { skill: entry };
+    return { ...caching, skill: entry };
   });
 
-  low.setRequestHandler(ResourcesListRequest, async (request) => {
+  low.setRequestHandler("resources/list", async (request) => {
     const all: { uri: string; name: string; mimeType: string; size: number; description?: string }[] = [];
     for (const skill of servable()) {
       await yieldToEventLoop();
@@ -316,7 +370,7 @@ export function registerSkills(
     return { resources: items, ...rest };
   });
 
-  low.setRequestHandler(ResourcesReadRequest, async (request) => {
+  low.setRequestHandler("resources/read", async (request) => {
     const uri = request.params.uri;
     const skill = skillOf(uri);
     const file = !skill
@@ -337,10 +391,11 @@ export function registerSkills(
     };
   });
 
-  low.setRequestHandler(DirectoryReadRequest, async (request) => {
-    const uri = request.params.uri.replace(/\/$/, "");
+  low.setRequestHandler("resources/directory/read", { params: DirectoryReadParams }, async (params) => {
+    const request = { params };
+    const uri = params.uri.replace(/\/$/, "");
     const skill = skillOf(uri);
-    if (!skill) throw invalid(`Unknown directory: ${request.params.uri}`);
+    if (!skill) throw invalid(`Unknown directory: ${params.uri}`);
     const folder = folderUri(skill.name);
     const dir = uri === folder ? "" : uri.startsWith(`${folder}/`) ? uri.slice(folder.length + 1) : undefined;
     if (dir === undefined) throw invalid(`Unknown directory: ${request.params.uri}`);
@@ -362,6 +417,33 @@ export function registerSkills(
     if (children.size === 0) throw invalid(`Unknown directory: ${request.params.uri}`);
     const sorted = [...children.values()].sort((a, b) => compareCodeUnits(a.name, b.name));
     const { items, ...rest } = page(sorted, request.params.cursor, pageSize);
-    return { resources: items, ...rest };
+    return { ...caching, resources: items, ...rest };
   });
+}
+
+/** The protocol versions a server of {@link createSkillsServer} answers: 2026-07-28, and the 2025 line. */
+export const PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28", ...SUPPORTED_PROTOCOL_VERSIONS];
+
+/** Options of {@link createSkillsServer}. */
+export interface SkillsServerOptions extends RegisterSkillsOptions {
+  /** Server name in the MCP handshake (default `skill`). */
+  readonly name?: string;
+  /** Server version in the MCP handshake (default `0.0.0`). */
+  readonly version?: string;
+}
+
+/**
+ * A new SDK v2 `Server` serving a {@link SkillService} (see {@link registerSkills}), speaking
+ * protocol 2026-07-28 (`server/discover`) and the 2025 versions (`initialize`). One server is
+ * one connection: hand this to the SDK's entries as the factory they call per connection
+ * (`serveStdio(() => createSkillsServer(service))` of `@modelcontextprotocol/server/stdio`,
+ * `createMcpHandler(() => createSkillsServer(service))` for Streamable HTTP).
+ */
+export function createSkillsServer(service: SkillService, options: SkillsServerOptions = {}): Server {
+  const server = new Server(
+    { name: options.name ?? "skill", version: options.version ?? "0.0.0" },
+    { capabilities: {}, supportedProtocolVersions: [...PROTOCOL_VERSIONS] },
+  );
+  registerSkills(server, service, options);
+  return server;
 }

@@ -18,14 +18,17 @@ import {
   METHOD_NOT_FOUND,
   REQUEST_TIMEOUT,
   SKILL_FILE,
+  SKILL_LIMITS,
   SKILL_SCHEME,
+  SKILLS_EXTENSION_ID,
   sha256Digest,
 } from "./protocol.js";
 
 /**
- * What `mcpSource` needs of an MCP client: the SDK's `Client` (any 1.x version) fits, and so
- * does anything that sends a JSON-RPC request and resolves with its result. `resultSchema`
- * is a loose zod object schema (the SDK validates against it); answers are checked here.
+ * What `mcpSource` needs of an MCP client: the SDK's `Client` (`@modelcontextprotocol/client`,
+ * 2.x) fits, and so does anything that sends a JSON-RPC request and resolves with its result.
+ * `resultSchema` is a loose zod object schema (the SDK validates against it); answers are
+ * checked here.
  */
 export interface McpClientLike {
   request(
@@ -41,15 +44,26 @@ export interface McpSourceOptions {
   readonly id?: string;
   /** Cancels every request of this source (as `ctx.signal` does for one scan or read). */
   readonly signal?: AbortSignal;
-  /** Longest wait for one answer, in ms (default 30,000). A request that takes longer fails. */
+  /**
+   * One deadline for the whole server, in ms (default 30,000): the listing and every read a
+   * load needs share it, however many pages and skills there are. What was listed before it
+   * passed is kept, with a warning. A later `read` or `readFile` gets as long again.
+   */
   readonly timeoutMs?: number;
   /** Most `skills/list` pages followed (default 100); a longer listing is cut with a warning. */
   readonly maxPages?: number;
+  /**
+   * Most skills taken from the server (default 10,000); the rest of the listing is left out
+   * with a warning. (512 is SEP-2640's cap on the resources of one skill, not on skills.)
+   */
+  readonly maxSkills?: number;
 }
 
-/** Default longest wait for one answer of the server, in ms. */
+/** Default deadline for one server, in ms. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_PAGES = 100;
+/** Default most skills taken from one server. */
+export const DEFAULT_MAX_SKILLS = 10_000;
 
 /** A resource as listed: what its bytes must be. */
 interface ListedResource {
@@ -61,6 +75,10 @@ interface ListedResource {
 
 interface Listed {
   readonly uri: string;
+  /** Why the skill fails when it is loaded, found in the listing alone. */
+  readonly refused?: SkillError;
+  /** `resources: "dynamic"`: the server lists no files to verify against. */
+  readonly dynamic?: boolean;
   /** The folder URI: the skill URI without `/SKILL.md`. */
   readonly folder: string;
   /** The decoded last path segment before SKILL.md: what the frontmatter name must be. */
@@ -80,8 +98,21 @@ function describe(error: unknown): string {
 
 function errorCode(error: unknown): number | undefined {
   const code = isRecord(error) || error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  // The SDK's v2 line reports its own timeout as an SdkError with a string code.
+  if (code === "REQUEST_TIMEOUT") return REQUEST_TIMEOUT;
   return typeof code === "number" ? code : undefined;
 }
+
+function checkWhole(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new TypeError(`mcpSource: ${name} must be a whole number >= 1, found ${String(value)}`);
+  }
+  return value;
+}
+
+/** Thrown inside a scan when the server's deadline passed. */
+class DeadlinePassed extends Error {}
 
 function aborted(signal: AbortSignal | undefined, what: string): SkillError {
   return new SkillError("ABORTED", `${what} was aborted`, signal ? { cause: signal.reason } : {});
@@ -121,21 +152,49 @@ function combine(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortS
  */
 export function mcpSource(client: McpClientLike, options: McpSourceOptions = {}): SkillSource {
   const id = options.id ?? "mcp";
-  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+  const timeout = checkWhole(options.timeoutMs, DEFAULT_TIMEOUT_MS, "timeoutMs");
+  const maxPages = checkWhole(options.maxPages, DEFAULT_MAX_PAGES, "maxPages");
+  const maxSkills = checkWhole(options.maxSkills, DEFAULT_MAX_SKILLS, "maxSkills");
   const origin = `mcp:${originLabel(id)}`;
 
+  /**
+   * One request, answered before `deadline` (ms since the epoch) or failed as a timeout,
+   * whether or not the client honours its own timeout and signal.
+   */
   async function call(
     method: string,
     params: Record<string, unknown>,
     signal: AbortSignal | undefined,
+    deadline: number = Date.now() + timeout,
   ): Promise<Record<string, unknown>> {
     if (signal?.aborted) throw aborted(signal, `${method} on ${id}`);
+    const left = deadline - Date.now();
+    if (left <= 0) throw new DeadlinePassed();
+    const expiry = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        expiry.abort();
+        reject(new DeadlinePassed());
+      }, left);
+    });
+    // AbortSignal.any, not a listener on `signal` per request: many reads in flight on one
+    // signal would otherwise trip Node's MaxListenersExceededWarning.
+    const both = signal ? AbortSignal.any([signal, expiry.signal]) : expiry.signal;
+    const cancelled = signal
+      ? new Promise<never>((_, reject) => {
+          both.addEventListener("abort", () => reject(aborted(signal, `${method} on ${id}`)), { once: true });
+        })
+      : undefined;
+    // Raced below; once the race is over, a later abort must not be an unhandled rejection.
+    cancelled?.catch(() => undefined);
+    expired.catch(() => undefined);
     try {
-      const result: unknown = await client.request({ method, params }, anyResult, {
-        timeout,
-        ...(signal ? { signal } : {}),
-      });
+      const result: unknown = await Promise.race([
+        client.request({ method, params }, anyResult, { timeout: left, signal: both }),
+        expired,
+        ...(cancelled ? [cancelled] : []),
+      ]);
       if (!isRecord(result)) {
         throw new SkillError(
           "REMOTE_ERROR",
@@ -145,7 +204,10 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       return result;
     } catch (error) {
       if (signal?.aborted) throw aborted(signal, `${method} on ${id}`);
+      if (expiry.signal.aborted || errorCode(error) === REQUEST_TIMEOUT) throw new DeadlinePassed();
       throw error;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -155,11 +217,15 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
     return { code, severity: "warning", message, path, source: id };
   }
 
-  async function list(signal: AbortSignal | undefined, diagnostics: Diagnostic[]): Promise<Listed[]> {
+  async function list(
+    signal: AbortSignal | undefined,
+    deadline: number,
+    diagnostics: Diagnostic[],
+  ): Promise<Listed[]> {
     const found = new Map<string, Listed>();
     const seen = new Set<string>();
     let cursor: string | undefined;
-    for (let page = 0; ; page++) {
+    listing: for (let page = 0; ; page++) {
       if (page === maxPages) {
         diagnostics.push(
           diagnostic(
@@ -171,20 +237,23 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       }
       let result: Record<string, unknown>;
       try {
-        result = await call("skills/list", cursor === undefined ? {} : { cursor }, signal);
+        result = await call("skills/list", cursor === undefined ? {} : { cursor }, signal, deadline);
       } catch (error) {
         if (SkillError.isInstance(error) && error.code === "ABORTED") throw error;
         const code = errorCode(error);
-        if (code === METHOD_NOT_FOUND) {
+        if (error instanceof DeadlinePassed) {
+          diagnostics.push(
+            diagnostic(
+              "mcp-timeout",
+              `${id}: skills/list got no answer within the ${timeout} ms deadline${found.size > 0 ? `; the ${found.size} skills listed before it are kept` : ""}`,
+            ),
+          );
+        } else if (code === METHOD_NOT_FOUND) {
           diagnostics.push(
             diagnostic(
               "mcp-no-skills",
-              `${id}: the server does not offer skills (skills/list: method not found; it does not implement ${quote("io.modelcontextprotocol/skills")})`,
+              `${id}: the server does not offer skills (skills/list: method not found; it does not implement ${quote(SKILLS_EXTENSION_ID)})`,
             ),
-          );
-        } else if (code === REQUEST_TIMEOUT) {
-          diagnostics.push(
-            diagnostic("mcp-timeout", `${id}: skills/list got no answer within ${timeout} ms`),
           );
         } else {
           diagnostics.push(diagnostic("mcp-error", `${id}: skills/list failed: ${describe(error)}`));
@@ -203,7 +272,17 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       }
       for (const raw of skills) {
         const entry = checkEntry(raw, diagnostics);
-        if (entry) found.set(entry.uri, entry);
+        if (!entry) continue;
+        if (found.size >= maxSkills && !found.has(entry.uri)) {
+          diagnostics.push(
+            diagnostic(
+              "mcp-skill-limit",
+              `${id}: skills/list holds more than ${maxSkills} skills (maxSkills); the rest of the listing was left out`,
+            ),
+          );
+          break listing;
+        }
+        found.set(entry.uri, entry);
       }
       const next = result.nextCursor;
       if (next === undefined || next === null || next === "") break;
@@ -259,6 +338,7 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       segment: decodeSegment(last),
       ...(isRecord(record.frontmatter) ? { frontmatter: record.frontmatter } : {}),
     };
+    if (record.resources === "dynamic") return { ...listed, dynamic: true };
     if (!Array.isArray(record.resources)) {
       diagnostics.push(
         diagnostic(
@@ -270,7 +350,11 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       return listed;
     }
     const resources: ListedResource[] = [];
+    let bytes = 0;
     for (const r of record.resources) {
+      if (isRecord(r) && typeof r.size === "number" && Number.isSafeInteger(r.size) && r.size >= 0) {
+        bytes += r.size;
+      }
       if (!isRecord(r) || typeof r.uri !== "string") continue;
       resources.push({
         uri: r.uri,
@@ -280,10 +364,23 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
           : {}),
       });
     }
+    // A host accepts skills up to SEP-2640's limits; past them the skill fails alone.
+    const over =
+      record.resources.length > SKILL_LIMITS.files
+        ? `${record.resources.length} resources (at most ${SKILL_LIMITS.files} are accepted)`
+        : bytes > SKILL_LIMITS.bytes
+          ? `${bytes} bytes of resources (at most ${SKILL_LIMITS.bytes} are accepted)`
+          : undefined;
+    if (over !== undefined) {
+      const refused = new SkillError("LIMIT_EXCEEDED", `${id}: ${uri} lists ${over}`, { path: uri });
+      return { ...listed, resources, refused };
+    }
     return { ...listed, resources };
   }
 
-  function toEntry(skill: Listed, folders: ReadonlySet<string>): SourceEntry {
+  /** `loadDeadline`: the scan's deadline, which the first read of a skill listed without a head shares. */
+  function toEntry(skill: Listed, folders: ReadonlySet<string>, loadDeadline: number): SourceEntry {
+    let firstRead: number | undefined = loadDeadline;
     const own = skill.resources?.find((r) => r.uri === skill.uri);
     const prefix = `${skill.folder}/`;
     // Folders of other skills inside this one: listed skills, and SKILL.md files among the
@@ -307,6 +404,16 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       files.set(r.uri.slice(prefix.length).split("/").map(decodeSegment).join("/"), r);
     }
 
+    if (skill.refused) {
+      const error = skill.refused;
+      return {
+        location: skill.uri,
+        origin,
+        read: async () => {
+          throw error;
+        },
+      };
+    }
     if (skill.frontmatter) {
       const named = skill.frontmatter.name;
       if (typeof named === "string" && named.trim() !== skill.segment) {
@@ -331,8 +438,13 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       origin,
       ...(head ? { head } : {}),
       read: async (ctx: ScanContext) => {
-        const bytes = await readResource(skill.uri, combine(options.signal, ctx.signal));
-        // Without resources the listing promised nothing to check (reported at scan).
+        // Only a skill listed without a head is read while the registry loads: that read
+        // shares the server's deadline; every later read gets a deadline of its own.
+        const deadline = head ? undefined : firstRead;
+        firstRead = undefined;
+        const bytes = await readResource(skill.uri, combine(options.signal, ctx.signal), deadline);
+        // Without resources (or with "dynamic" ones) the listing promised no bytes to check;
+        // the frontmatter is still checked against the head.
         if (skill.resources) verify(skill.uri, bytes, own, ctx);
         // With a head, core checks every frontmatter field against the listing (whose name
         // was checked at scan): a name that differs is then the INTEGRITY_ERROR it is.
@@ -405,14 +517,20 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
     if (name !== skill.segment) throw nameMismatch(skill, name);
   }
 
-  async function readResource(uri: string, signal: AbortSignal | undefined): Promise<Uint8Array> {
+  async function readResource(
+    uri: string,
+    signal: AbortSignal | undefined,
+    deadline?: number,
+  ): Promise<Uint8Array> {
     let result: Record<string, unknown>;
     try {
-      result = await call("resources/read", { uri }, signal);
+      result = await call("resources/read", { uri }, signal, deadline);
     } catch (error) {
       if (SkillError.isInstance(error)) throw error;
       const reason =
-        errorCode(error) === REQUEST_TIMEOUT ? `no answer within ${timeout} ms` : describe(error);
+        error instanceof DeadlinePassed || errorCode(error) === REQUEST_TIMEOUT
+          ? `no answer within ${timeout} ms`
+          : describe(error);
       throw new SkillError("REMOTE_ERROR", `Remote fetch failed: resources/read ${uri} on ${id}: ${reason}`, {
         path: uri,
         cause: error,
@@ -436,11 +554,12 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       const signal = combine(options.signal, ctx.signal);
       if (signal?.aborted) throw aborted(signal, `Listing the skills of ${id}`);
       const diagnostics: Diagnostic[] = [];
-      const listed = await list(signal, diagnostics);
+      const deadline = Date.now() + timeout;
+      const listed = await list(signal, deadline, diagnostics);
       const folders = new Set(listed.map((s) => s.folder));
       const entries = listed
         .sort((a, b) => compareCodeUnits(a.uri, b.uri))
-        .map((skill) => toEntry(skill, folders));
+        .map((skill) => toEntry(skill, folders, deadline));
       return { entries, dirs: [], diagnostics };
     },
   };

@@ -3,7 +3,7 @@
 // argv[4], appends its process id to that file.
 import { appendFileSync, readFileSync } from "node:fs";
 import { SkillService } from "@skill/core";
-import { serveStdio } from "../../dist/index.js";
+import { serveStdio } from "../../dist/stdio.js";
 
 const paths = readFileSync(process.argv[2], "utf8").split("\n").filter(Boolean).sort();
 const entries = paths.map((location) => ({ location }));
