@@ -745,7 +745,7 @@ export function renderReport(results: BenchResults, charts: Charts = {}): string
     "## Commands",
     "",
     "```sh",
-    "pnpm bench              # XS (100) and S (1,000 skills), costs of change, start-up, doctor, remote: ~8 minutes",
+    "pnpm bench              # XS (100) and S (1,000 skills), warm starts, costs of change, start-up, doctor, MCP, remote: ~8 minutes",
     "pnpm bench --size L     # adds L (10,000 skills, ~200,000 files): ~10 minutes",
     "pnpm bench --check      # the same, exit code 1 when a target is missed",
     "```",

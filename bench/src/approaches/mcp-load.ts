@@ -50,9 +50,11 @@ export async function run(input: McpLoadInput): Promise<LocalOutput & { samples:
     }
 
     const service = new SkillService({ sources: [source] });
+    const cpu = process.cpuUsage();
     start = performance.now();
     const report = await service.discoverAndLoad();
     const wallMs = performance.now() - start;
+    const used = process.cpuUsage(cpu);
 
     const names = service
       .all()
@@ -73,6 +75,8 @@ export async function run(input: McpLoadInput): Promise<LocalOutput & { samples:
       pairs: skills,
       failed: report.failed.length,
       wallMs,
+      // This process's CPU time only: the server's is its own process's.
+      cpuMs: (used.user + used.system) / 1000,
       samples: { read, startMs },
     };
   } finally {
