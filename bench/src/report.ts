@@ -380,6 +380,11 @@ const APPROACH_HEADER = [
 ];
 const APPROACH_ALIGN = ["l", "r", "r", "r", "r", "r", "l"] as const;
 
+/** A difference of medians in words: `3.00 ms more`, `1.20 ms less`. */
+function moreOrLess(diffMs: number): string {
+  return diffMs < 0 ? `${fineMs(-diffMs)} ms less` : `${fineMs(diffMs)} ms more`;
+}
+
 function localSection(series: LocalSeries): string {
   const ours = find(series, "ours");
   const floor = find(series, REFERENCE);
@@ -402,11 +407,11 @@ function localSection(series: LocalSeries): string {
   if (warm && stat) {
     lines.push(
       "",
-      `Warm start / crawl + stat: ${ratio(warm.time.median / stat.time.median)} (${fineMs(warm.time.median - stat.time.median)} ms more)` +
+      `Warm start / crawl + stat: ${ratio(warm.time.median / stat.time.median)} (${moreOrLess(warm.time.median - stat.time.median)})` +
         (floor ? `; warm / synchronous floor: ${ratio(warm.time.median / floor.time.median)}` : "") +
         (ours ? `; warm / cold (ours): ${ratio(warm.time.median / ours.time.median)}` : "") +
         (changed
-          ? `. One SKILL.md changed: ${ratio(changed.time.median / warm.time.median)} the unchanged warm start (${fineMs(changed.time.median - warm.time.median)} ms more: the file read, parsed and its head stored, the cache file written again).`
+          ? `. One SKILL.md changed: ${ratio(changed.time.median / warm.time.median)} the unchanged warm start (${moreOrLess(changed.time.median - warm.time.median)}; its cost is the file read, parsed and its head stored, and the cache file written again).`
           : "."),
     );
   }
