@@ -17,12 +17,12 @@ const output = await run(task.input);
 const ms = performance.now() - start;
 const used = process.cpuUsage(cpu);
 
-const { pairs: found, wallMs, ...rest } = output;
+const { pairs: found, wallMs, cpuMs, ...rest } = output;
 const pairs = typeof found === "function" ? found() : found;
 const result: ChildResult = {
   ...rest,
   ms: wallMs ?? ms,
-  cpuMs: (used.user + used.system) / 1000,
+  cpuMs: cpuMs ?? (used.user + used.system) / 1000,
   maxRssKB: process.resourceUsage().maxRSS,
   ...(pairs ? { checksum: skillChecksum(pairs) } : {}),
 };

@@ -57,4 +57,16 @@ Elsewhere, from the same kind of measurements (load average about 3):
   (3.2×); the run that wrote this file measured 4.6 s. Cold pulls here vary by up to 2× from
   run to run (the staged files' \`mkdir\`/\`open\`/\`rename\` and their writeback; the same
   code gave 2.0 s and 3.1 s in two back-to-back runs of \`packages/remote/scripts/measure-pull.mjs\`),
-  so the 3× target is not met reliably: staging fewer files per skill is the next step.`;
+  so the 3× target is not met reliably: staging fewer files per skill is the next step.
+- **Warm start at 1,000 skills** (\`fileHeadCache\`, every head answered from the cache; CPU
+  time, medians of 5, load average 7–10): about 130 ms against 85 ms for crawl + stat (1.5×),
+  105 ms for the synchronous floor and 180 ms for a cold load. Under \`--cpu-prof\`, discovery's
+  crawl (\`readdir\`, about 115 ms self time wall) costs more than fdir's sync walk (about 90 ms),
+  and reading the 630 KB cache file costs JSON parsing, its entry checks and the garbage they
+  leave (about 35 + 60 ms sampled); each hit is a \`stat\`, no \`open\`.
+- **Skills over MCP at 1,000 skills**: the client's CPU time for the timed load is about 160 ms
+  of 1.7 s wall; the rest is waiting for \`skill serve-mcp\`, whose every \`skills/list\` page
+  walks each listed skill's folder again (\`service.files\`: \`lstat\`, \`realpath\`,
+  \`readlink\` per bundled file, some 11,000 files) and \`stat\`s each file for its digest.
+  Listings are 6–7× the load from disk; keeping each skill's file list and digests between
+  listings while its folder is unchanged is what would bring them near 2×.`;

@@ -1,12 +1,22 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crawlSkillFiles } from "./approaches/floor.js";
+import type { McpLoadSamples } from "./approaches/mcp-load.js";
 import { skillsListed } from "./approaches/startup.js";
 import { editDescription, type UpdateSamples } from "./approaches/update.js";
+import type { WarmSamples } from "./approaches/warm.js";
 import { type ChildResult, mismatch, runChild, summarize } from "./harness.js";
-import { ensureTree, layoutOf, type TreeManifest } from "./tree.js";
+import {
+  ensureTree,
+  layoutOf,
+  SKILL_MTIME_S,
+  settleMtimes,
+  type TreeManifest,
+  treeSkillFiles,
+} from "./tree.js";
 
 let base: string;
 let manifest: TreeManifest;
@@ -40,6 +50,69 @@ describe("every approach in a child process, on a tiny tree", () => {
     const result = await runChild({ approach: "crawl", input: layout() });
     expect(result).toMatchObject({ found: 30 });
     expect(result.checksum).toBeUndefined();
+  }, 60_000);
+
+  it("crawl + stat finds the same number of SKILL.md files, reading none", async () => {
+    const result = await runChild({ approach: "crawl-stat", input: layout() });
+    expect(result).toMatchObject({ found: 30 });
+    expect(result.checksum).toBeUndefined();
+  }, 60_000);
+
+  it("a warm start answers every head from the cache an earlier child wrote, and reads a changed file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "skill-bench-warm-"));
+    const cache = join(dir, "heads.json");
+    const misses = (r: ChildResult) => (r.samples as unknown as WarmSamples).misses;
+    const [file] = treeSkillFiles(manifest).filter((f) =>
+      /^description: [^\s"'|>]/m.test(readFileSync(f, "utf8")),
+    );
+    const original = readFileSync(file as string);
+    try {
+      const cold = await runChild({ approach: "warm", input: { layout: layout(), cache } });
+      expect(cold).toMatchObject({ found: 30, checksum: manifest.checksum });
+      expect(misses(cold)).toBe(30);
+      expect(statSync(cache).isFile()).toBe(true);
+
+      const warm = await runChild({ approach: "warm", input: { layout: layout(), cache } });
+      expect(mismatch(warm, manifest)).toBeUndefined();
+      expect(warm.samples).toEqual({ hits: 30, misses: 0 });
+
+      copyFileSync(cache, join(dir, "before.json"));
+      writeFileSync(file as string, editDescription(original.toString("utf8"), 1));
+      const changed = await runChild({ approach: "warm", input: { layout: layout(), cache } });
+      expect(changed.found).toBe(30);
+      expect(changed.samples).toEqual({ hits: 29, misses: 1 });
+      expect(changed.checksum).not.toBe(manifest.checksum);
+
+      // Restored with its stat key (same bytes, same mtime), the file is answered by the earlier cache again.
+      writeFileSync(file as string, original);
+      expect(settleMtimes([file as string])).toBe(1);
+      expect(statSync(file as string).mtimeMs).toBe(SKILL_MTIME_S * 1000);
+      const again = await runChild({
+        approach: "warm",
+        input: { layout: layout(), cache: join(dir, "before.json") },
+      });
+      expect(again.samples).toEqual({ hits: 30, misses: 0 });
+    } finally {
+      writeFileSync(file as string, original);
+      settleMtimes([file as string]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("the MCP child loads the tree over a stdio server started and warmed before the clock, then reads", async () => {
+    const here = dirname(fileURLToPath(import.meta.url));
+    const tree = dirname(layout().cwd);
+    const result = await runChild({
+      approach: "mcp-load",
+      input: { server: ["--import", "tsx", join(here, "mcp-server.ts"), tree], warmups: 1, reads: 4 },
+    });
+    expect(mismatch(result, manifest)).toBeUndefined();
+    const samples = result.samples as unknown as McpLoadSamples;
+    expect(samples.read).toHaveLength(4);
+    expect(samples.startMs).toBeGreaterThan(result.ms);
+    await expect(
+      runChild({ approach: "mcp-load", input: { server: ["-e", "process.exit(1)"], warmups: 1, reads: 1 } }),
+    ).rejects.toThrow(/mcp-load exited with code 1: .*found 0 skills: .*could not start the MCP server/s);
   }, 60_000);
 
   it("the update child applies real edits with update, times reloads and sees skill.changed from a real watcher", async () => {

@@ -149,6 +149,53 @@ describe("the report", () => {
     expect(text).toContain("### Where ours spent the difference to the floor, and what was changed");
   });
 
+  it("renders the warm start against crawl + stat, the changed file, and the MCP section", () => {
+    const base = results(150);
+    const s = base.local[0] as BenchResults["local"][number];
+    const text = renderReport({
+      ...base,
+      local: [
+        {
+          ...s,
+          approaches: [
+            ...s.approaches,
+            stats("crawl-stat", 50, 55),
+            stats("warm", 60, 58),
+            stats("warm-changed", 66, 58),
+          ],
+        },
+      ],
+      mcp: {
+        skills: 1000,
+        mcp: stats("mcp", 300, 90),
+        disk: stats("ours", 150, 70),
+        read: [1, 2, 3],
+        startMs: [800, 900],
+      },
+    });
+    expect(text).toContain(
+      "Warm start / crawl + stat: 1.20× (10.0 ms more); warm / synchronous floor: 0.67×; warm / cold (ours): 0.40×. One SKILL.md changed: 1.10× the unchanged warm start (6.00 ms more; its cost is",
+    );
+    expect(text).toContain(
+      "| warm start (`fileHeadCache`, tree unchanged), 1,000 skills, ours / crawl + stat (median wall time) | ≤ 1.3× | 1.20× (60.0 / 50.0 ms) | met |",
+    );
+    expect(text).toContain("## Skills over MCP");
+    expect(text).toContain("the first start: 850 ms median");
+    expect(text).toContain("MCP / disk: 2.00×. `read` of one skill over the server");
+    expect(text).toContain(": 2.00 ms median, p90 2.80 ms, 3 reads.");
+    expect(text).toContain(
+      "| `discoverAndLoad` of 1,000 skills listed over stdio by `skill serve-mcp` (started and warmed first) / from disk (medians) | ≤ 2× | 2.00× (300 / 150 ms) | met |",
+    );
+    const earlier = earlierTargetRows({
+      ...base,
+      local: [{ ...s, approaches: [...s.approaches, stats("warm", 60, 58)] }],
+    });
+    expect(earlier.find((r) => r.target.startsWith("warm start"))).toMatchObject({
+      measured: "0.60×",
+      result: "met",
+    });
+  });
+
   it("names no chart file it was not given", () => {
     const text = renderReport(results(150));
     expect(text).not.toContain(".svg)");

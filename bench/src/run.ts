@@ -1,15 +1,25 @@
 // `pnpm bench [--size L]`: measures every approach side by side and writes BENCHMARKS.md.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { urlToDirName } from "@skill/remote";
-import { crawlSkillFiles } from "./approaches/floor.js";
-import type { ApproachId } from "./approaches/registry.js";
+import type { McpLoadSamples } from "./approaches/mcp-load.js";
+import type { ChildTask } from "./approaches/registry.js";
 import type { SearchSamples } from "./approaches/search.js";
-import type { UpdateSamples } from "./approaches/update.js";
-import { interleave, mismatch, type Plan, type RunRecord, runChild } from "./harness.js";
+import { editDescription, type UpdateSamples } from "./approaches/update.js";
+import type { WarmSamples } from "./approaches/warm.js";
+import { type ChildResult, interleave, mismatch, type Plan, type RunRecord, runChild } from "./harness.js";
 import { summarizeProfile } from "./profile.js";
 import {
   bigFilePack,
@@ -28,15 +38,23 @@ import {
   earlierTargetRows,
   type LocalSeries,
   type Machine,
+  type McpResults,
   type PullComparison,
   type RemoteResults,
   renderReport,
   type SearchResults,
   type StartupResults,
 } from "./report.js";
-import { latencyChart, scalingChart } from "./svg.js";
-import { checkTargets, evaluateTargets, LIMITS, REFERENCE } from "./targets.js";
-import { DEFAULT_SEED, ensureTree, layoutOf, type TreeManifest } from "./tree.js";
+import { type ChartTarget, latencyChart, scalingChart } from "./svg.js";
+import { checkTargets, evaluateTargets, LIMITS, REFERENCE, WARM_REFERENCE } from "./targets.js";
+import {
+  DEFAULT_SEED,
+  ensureTree,
+  layoutOf,
+  settleMtimes,
+  type TreeManifest,
+  treeSkillFiles,
+} from "./tree.js";
 
 const USAGE = `Usage: pnpm bench [--size S|L] [--runs N] [--warmup N] [--seed N] [--delay MS]
                   [--only local|remote|search] [--profile] [--check] [--note TEXT] [--out FILE]
@@ -62,16 +80,16 @@ const REMOTE_FILES_PER_SKILL = 4;
 const MIB = 1024 * 1024;
 const BIG_FILE_BYTES = 50 * MIB;
 const HUGE_FILE_BYTES = 200 * MIB;
-const LOCAL_APPROACHES: readonly {
-  readonly id: Exclude<ApproachId, "pull" | "sequential-fetch" | "update" | "startup" | "doctor" | "search">;
-  readonly label: string;
-}[] = [
+const LOCAL_APPROACHES = [
   { id: "sync-floor", label: "synchronous floor (fdir sync + readFileSync + indexOf)" },
   { id: "floor", label: "line-reader floor (+ name/description by line regex)" },
   { id: "crawl", label: "fdir crawl only (reference)" },
+  { id: "crawl-stat", label: "fdir crawl + `statSync` of each SKILL.md (warm-start reference)" },
   { id: "opencode-style", label: "opencode-style (glob + gray-matter)" },
   { id: "ours", label: "ours (discoverySources + SkillService)" },
-];
+  { id: "warm", label: "ours, warm start (`fileHeadCache` of an earlier start, tree unchanged)" },
+  { id: "warm-changed", label: "ours, warm start, one SKILL.md changed since" },
+] as const;
 
 const BENCH_DIR = resolve(fileURLToPath(import.meta.url), "../..");
 const TREES_DIR = join(BENCH_DIR, ".trees");
@@ -133,26 +151,85 @@ function progress(prefix: string, options: Options) {
   return (e: { id: string; round: number; warmup: boolean; record: RunRecord }) =>
     log(
       `  ${prefix} ${e.warmup ? "warm-up" : `run ${e.round - options.warmup + 1}/${options.runs}`} ${e.id}: ${e.record.ms.toFixed(1)} ms, ` +
-        `${(e.record.maxRssKB / 1024).toFixed(1)} MB, found ${e.record.found}`,
+        `${(e.record.maxRssKB / 1024).toFixed(1)} MB, found ${e.record.found}` +
+        (typeof e.record.samples?.misses === "number" ? `, ${e.record.samples.misses} heads missed` : ""),
     );
 }
 
+/** Why a warm start did not answer from the cache as it should (`misses` heads not found), or `undefined`. */
+function warmProblem(record: ChildResult, misses: number): string | undefined {
+  const got = (record.samples as unknown as WarmSamples | undefined)?.misses;
+  return got === misses
+    ? undefined
+    : `the head cache missed ${got ?? "?"} SKILL.md files, expected ${misses}`;
+}
+
+/**
+ * Every discovery approach, interleaved, and ours on a warm start: a `fileHeadCache` written by
+ * an earlier, untimed child over the unchanged tree; and the same with one SKILL.md edited
+ * before each run (into a fresh copy of that cache, the file restored with its stat key after).
+ */
 async function measureLocal(manifest: TreeManifest, size: string, options: Options): Promise<LocalSeries> {
   const layout = layoutOf(manifest);
-  const plans: Plan[] = LOCAL_APPROACHES.map(({ id }) => ({
-    id,
-    task: () => ({ approach: id, input: layout }),
-  }));
-  const records = await interleave(plans, { ...options, onRun: progress(size, options) });
-  return {
-    size,
-    skills: manifest.skills,
-    files: manifest.files,
-    decoys: manifest.decoys,
-    approaches: LOCAL_APPROACHES.map(({ id, label }) =>
-      approachStats(id, label, records.get(id) ?? [], (r) => mismatch(r, manifest)),
-    ),
+  const work = mkdtempSync(join(tmpdir(), "skill-bench-warm-"));
+  const heads = join(work, "heads.json");
+  const changedHeads = join(work, "heads-changed.json");
+  const [edited] = editTargets(manifest, 1);
+  if (!edited) throw new Error(`${size}: no SKILL.md with a one-line description to edit`);
+  const original = readFileSync(edited);
+  let edits = 0;
+  const restore = () => {
+    writeFileSync(edited, original);
+    settleMtimes([edited]);
   };
+  try {
+    const prime = await runChild({ approach: "warm", input: { layout, cache: heads } });
+    log(`  ${size} head cache written by an untimed load: ${prime.ms.toFixed(1)} ms, found ${prime.found}`);
+    const task = (id: (typeof LOCAL_APPROACHES)[number]["id"]): ChildTask => {
+      if (id === "warm") return { approach: "warm", input: { layout, cache: heads } };
+      if (id === "warm-changed") {
+        copyFileSync(heads, changedHeads);
+        writeFileSync(edited, editDescription(original.toString("utf8"), ++edits));
+        return { approach: "warm", input: { layout, cache: changedHeads } };
+      }
+      return { approach: id, input: layout };
+    };
+    const plans: Plan[] = LOCAL_APPROACHES.map(({ id }) => ({
+      id,
+      task: () => task(id),
+      ...(id === "warm-changed"
+        ? {
+            after: () => {
+              restore();
+              return undefined;
+            },
+          }
+        : {}),
+    }));
+    const records = await interleave(plans, { ...options, onRun: progress(size, options) });
+    const check = (id: string) => (r: RunRecord) => {
+      if (id === "warm") return mismatch(r, manifest) ?? warmProblem(r, 0);
+      if (id === "warm-changed") {
+        // The edited description changes the checksum: the count and the cache's answers are checked.
+        const found =
+          r.found === manifest.skills ? undefined : `found ${r.found} skills, expected ${manifest.skills}`;
+        return found ?? (r.failed ? `${r.failed} files failed to load` : warmProblem(r, 1));
+      }
+      return mismatch(r, manifest);
+    };
+    return {
+      size,
+      skills: manifest.skills,
+      files: manifest.files,
+      decoys: manifest.decoys,
+      approaches: LOCAL_APPROACHES.map(({ id, label }) =>
+        approachStats(id, label, records.get(id) ?? [], check(id)),
+      ),
+    };
+  } finally {
+    restore();
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 /** How the costs of change are measured at each size. */
@@ -171,9 +248,7 @@ const CHANGES = {
  * plain `description:` that the update child can edit.
  */
 function editTargets(manifest: TreeManifest, count: number): string[] {
-  const all = manifest.roots.flatMap((root) =>
-    statSync(root, { throwIfNoEntry: false })?.isDirectory() ? crawlSkillFiles(root) : [],
-  );
+  const all = treeSkillFiles(manifest);
   all.sort();
   const picked: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -241,6 +316,7 @@ async function measureChanges(manifest: TreeManifest, size: string): Promise<Cha
     };
   } finally {
     for (const [i, t] of targets.entries()) writeFileSync(t, originals[i] as Buffer);
+    settleMtimes(targets);
   }
 }
 
@@ -330,16 +406,80 @@ async function measureDoctor(manifest: TreeManifest, size: string, options: Opti
 
 const CLI = join(BENCH_DIR, "..", "apps", "demo", "dist", "cli.js");
 
+/** Why the CLI cannot be run, or `undefined`. */
+function cliMissing(): string | undefined {
+  return statSync(CLI, { throwIfNoEntry: false })?.isFile()
+    ? undefined
+    : `${CLI} is not built (\`pnpm turbo run build --filter=@skill/demo\`)`;
+}
+
+/** The CLI's arguments that point it at the tree: `--home`, `--cwd` and a config naming the configured path. */
+function cliTreeArgs(manifest: TreeManifest, work: string): string[] {
+  const config = join(work, "skill.config.json");
+  writeFileSync(config, `${JSON.stringify({ skills: { paths: manifest.paths } })}\n`);
+  const layout = layoutOf(manifest);
+  return ["--home", layout.home, "--cwd", layout.cwd, "--config", config];
+}
+
+/** How skills over MCP are measured in each child: untimed loads first, then single reads. */
+const MCP = { warmups: 2, reads: 20 } as const;
+
+/**
+ * `discoverAndLoad` over `skill serve-mcp` (stdio, started and warmed before the clock) against
+ * ours loading the same tree from disk, interleaved; and `read` of single skills over it.
+ */
+async function measureMcp(manifest: TreeManifest, options: Options): Promise<McpResults | string> {
+  const missing = cliMissing();
+  if (missing) return missing;
+  const work = mkdtempSync(join(tmpdir(), "skill-bench-mcp-"));
+  try {
+    const server = [CLI, "serve-mcp", ...cliTreeArgs(manifest, work)];
+    const layout = layoutOf(manifest);
+    log(`mcp: discoverAndLoad over skill serve-mcp vs from disk (${int(manifest.skills)} skills)`);
+    const records = await interleave(
+      [
+        { id: "mcp", task: () => ({ approach: "mcp-load", input: { server, ...MCP } }) },
+        { id: "ours", task: () => ({ approach: "ours", input: layout }) },
+      ],
+      { ...options, onRun: progress("mcp", options) },
+    );
+    const mcp = records.get("mcp") ?? [];
+    const samples = mcp.map((r) => r.samples as unknown as McpLoadSamples | undefined);
+    return {
+      skills: manifest.skills,
+      mcp: approachStats(
+        "mcp",
+        "`discoverAndLoad` over `skill serve-mcp` (stdio; server started and warmed first)",
+        mcp,
+        (r) => mismatch(r, manifest),
+      ),
+      disk: approachStats(
+        "ours",
+        "`discoverAndLoad` from disk (ours, a fresh process)",
+        records.get("ours") ?? [],
+        (r) => mismatch(r, manifest),
+      ),
+      read: samples.flatMap((s) => s?.read ?? []),
+      startMs: samples.map((s) => s?.startMs ?? Number.NaN),
+    };
+  } catch (error) {
+    return `the MCP child failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function int(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
 /** `skill list` on the tree as a whole process, against `node -e 0`, interleaved. */
 async function measureStartup(manifest: TreeManifest, options: Options): Promise<StartupResults | string> {
-  if (!statSync(CLI, { throwIfNoEntry: false })?.isFile())
-    return `${CLI} is not built (\`pnpm turbo run build --filter=@skill/demo\`)`;
+  const missing = cliMissing();
+  if (missing) return missing;
   const work = mkdtempSync(join(tmpdir(), "skill-bench-startup-"));
   try {
-    const config = join(work, "skill.config.json");
-    writeFileSync(config, `${JSON.stringify({ skills: { paths: manifest.paths } })}\n`);
-    const layout = layoutOf(manifest);
-    const cliArgs = [CLI, "list", "--home", layout.home, "--cwd", layout.cwd, "--config", config];
+    const cliArgs = [CLI, "list", ...cliTreeArgs(manifest, work)];
     const plans: Plan[] = [
       { id: "cli", task: () => ({ approach: "startup", input: { args: cliArgs, env: {} } }) },
       { id: "node", task: () => ({ approach: "startup", input: { args: ["-e", "0"], env: {} } }) },
@@ -552,6 +692,19 @@ async function profileOurs(
   return { size, summary: summarizeProfile(join(dir, file)) };
 }
 
+/** The warm-start target on the scaling chart: crawl + stat × the limit, or + the allowance at XS. */
+const WARM_CHART_TARGET: ChartTarget = {
+  label: "target for warm (stat × limit)",
+  of: "warm",
+  reference: WARM_REFERENCE,
+  limitMs: (size, statMs) => {
+    const over = LIMITS.warmOverMs[size];
+    if (over !== undefined) return statMs + over;
+    const limit = LIMITS.warm[size];
+    return limit === undefined ? undefined : statMs * limit;
+  },
+};
+
 /** Writes the charts beside the report; returns their names relative to it. */
 function writeCharts(out: string, results: BenchResults): { scaling?: string; latency?: string } {
   const stem = basename(out).replace(/\.md$/i, "");
@@ -560,7 +713,7 @@ function writeCharts(out: string, results: BenchResults): { scaling?: string; la
     charts.scaling = `${stem}-scaling.svg`;
     writeFileSync(
       join(dirname(out), charts.scaling),
-      scalingChart(results.local, { reference: REFERENCE, limits: LIMITS.load }),
+      scalingChart(results.local, { reference: REFERENCE, limits: LIMITS.load }, [WARM_CHART_TARGET]),
     );
   }
   const change = results.changes?.filter((c) => c.update.length > 0).at(-1);
@@ -611,6 +764,7 @@ async function main(): Promise<number> {
   const unavailable: Record<string, string> = {};
   let startup: StartupResults | undefined;
   let doctor: DoctorResults | undefined;
+  let mcp: McpResults | undefined;
   let search: SearchResults | undefined;
 
   if (options.local) {
@@ -629,7 +783,12 @@ async function main(): Promise<number> {
         if (typeof measured === "string") unavailable.startup = measured;
         else startup = measured;
       }
-      if (size === "S") doctor = await measureDoctor(manifest, size, options);
+      if (size === "S") {
+        doctor = await measureDoctor(manifest, size, options);
+        const served = await measureMcp(manifest, options);
+        if (typeof served === "string") unavailable.mcp = served;
+        else mcp = served;
+      }
     }
   }
   if (options.search) search = await measureSearch(options);
@@ -646,6 +805,7 @@ async function main(): Promise<number> {
     ...(changes.length > 0 ? { changes } : {}),
     ...(startup ? { startup } : {}),
     ...(doctor ? { doctor } : {}),
+    ...(mcp ? { mcp } : {}),
     ...(search ? { search } : {}),
     ...(measured ? { pulls: measured.pulls } : {}),
     unavailable,
@@ -683,6 +843,7 @@ async function main(): Promise<number> {
     ...(doctor
       ? [doctor.doctor, doctor.onePreset].map((a) => a.problem && `doctor ${a.id}: ${a.problem}`)
       : []),
+    ...(mcp ? [mcp.mcp, mcp.disk].map((a) => a.problem && `mcp ${a.id}: ${a.problem}`) : []),
     ...(search?.problem ? [`search: ${search.problem}`] : []),
     ...(measured
       ? [measured.pulls.v2Cold, measured.pulls.v2Warm].map((a) => a.problem && `remote ${a.id}: ${a.problem}`)

@@ -97,6 +97,35 @@ describe("the scaling chart", () => {
     );
   });
 
+  it("draws the warm start and its target, crawl + stat times the limit, and leaves out the changed-file run", () => {
+    const warm = [
+      series("XS", 100, { "crawl-stat": 5, warm: 7, "warm-changed": 9 }),
+      series("S", 1000, { "crawl-stat": 50, warm: 60, "warm-changed": 70 }),
+    ];
+    const svg = scalingChart(warm, undefined, [
+      {
+        label: "target for warm",
+        of: "warm",
+        reference: "crawl-stat",
+        limitMs: (size, statMs) => (size === "XS" ? statMs + 3 : statMs * 1.2),
+      },
+    ]);
+    expect(balanced(svg)).toBe(true);
+    expect(pathOf(svg, "ours, warm start")).toHaveLength(2);
+    expect(pathOf(svg, "fdir crawl \\+ stat")).toHaveLength(2);
+    expect(svg).not.toContain("warm-changed");
+    const target = pathOf(svg, "target for warm");
+    const line = pathOf(svg, "ours, warm start");
+    // S: 50 ms × 1.2 = 60 ms, exactly the warm start; XS: 5 + 3 = 8 ms, above its 7 ms (smaller y).
+    expect(target[1]?.[1]).toBeCloseTo(line[1]?.[1] ?? 0, 0);
+    expect(target[0]?.[1]).toBeLessThan(line[0]?.[1] ?? 0);
+    // Dashed, in the warm start's colour.
+    const colour = /data-label="ours, warm start" d="[^"]+" fill="none" stroke="(#[0-9A-F]+)"/.exec(svg)?.[1];
+    expect(svg).toContain(
+      `data-label="target for warm" d="${svg.match(/data-label="target for warm" d="([^"]+)"/)?.[1]}" fill="none" stroke="${colour}" stroke-width="2" stroke-dasharray`,
+    );
+  });
+
   it("leaves out an approach that found the wrong skills and escapes labels", () => {
     const bad = series("XS", 100, { "a<b": 5 });
     const broken = {

@@ -165,9 +165,24 @@ const SHORT: Readonly<Record<string, string>> = {
   "sync-floor": "synchronous floor",
   floor: "line-reader floor",
   crawl: "fdir crawl only",
+  "crawl-stat": "fdir crawl + stat",
   "opencode-style": "opencode-style",
   ours: "ours",
+  warm: "ours, warm start",
 };
+
+/** Approaches of a series left out of the scaling chart (told in the tables instead). */
+const NOT_CHARTED: ReadonlySet<string> = new Set(["warm-changed"]);
+
+/** A dashed target line: `limitMs(size, reference median)` per size, drawn in the colour of `of`. */
+export interface ChartTarget {
+  readonly label: string;
+  /** The approach the target is for (its line's colour). */
+  readonly of: string;
+  readonly reference: string;
+  /** The target time in ms at `size`, given the reference's median there; `undefined` when none. */
+  readonly limitMs: (size: string, referenceMs: number) => number | undefined;
+}
 
 /**
  * Milliseconds per skill (median run / skills) against the number of skills, both log-scaled,
@@ -176,8 +191,11 @@ const SHORT: Readonly<Record<string, string>> = {
 export function scalingChart(
   local: readonly LocalSeries[],
   target?: { readonly reference: string; readonly limits: Readonly<Record<string, number>> },
+  more: readonly ChartTarget[] = [],
 ): string {
-  const ids = [...new Set(local.flatMap((s) => s.approaches.map((a) => a.id)))];
+  const ids = [...new Set(local.flatMap((s) => s.approaches.map((a) => a.id)))].filter(
+    (id) => !NOT_CHARTED.has(id),
+  );
   const lines: Line[] = ids.map((id) => ({
     label: SHORT[id] ?? id,
     markers: true,
@@ -198,6 +216,21 @@ export function scalingChart(
         const ref = s.approaches.find((x) => x.id === target.reference);
         const limit = target.limits[s.size];
         const v = ref && limit !== undefined ? (ref.time.median * limit) / s.skills : Number.NaN;
+        return Number.isFinite(v) && v > 0 ? [[s.skills, v] as const] : [];
+      }),
+    });
+  }
+  for (const t of more) {
+    const of = ids.indexOf(t.of);
+    if (of === -1) continue;
+    lines.push({
+      label: t.label,
+      markers: false,
+      dashed: true,
+      colour: of,
+      points: local.flatMap((s) => {
+        const ref = s.approaches.find((x) => x.id === t.reference);
+        const v = ref ? (t.limitMs(s.size, ref.time.median) ?? Number.NaN) / s.skills : Number.NaN;
         return Number.isFinite(v) && v > 0 ? [[s.skills, v] as const] : [];
       }),
     });

@@ -76,6 +76,10 @@ describe("the targets table", () => {
       "load-XS",
       "load-S",
       "load-L",
+      "warm-XS",
+      "warm-S",
+      "warm-L",
+      "warm-changed-L",
       "rss-L",
       "update-ms",
       "update-vs-reload",
@@ -84,6 +88,8 @@ describe("the targets table", () => {
       "pull-cold",
       "pull-warm",
       "doctor",
+      "mcp-load",
+      "mcp-read",
       "search-build",
       "search-replace",
       "search-query",
@@ -114,9 +120,54 @@ describe("the targets table", () => {
     });
   });
 
+  it("compares the warm start with crawl + stat: within 3 ms at 100 skills, 1.3× at 1,000 and 10,000", () => {
+    const warm = (size: string, skills: number, statMs: number, warmMs: number, changedMs?: number) => ({
+      ...series(size, skills, 10, 10),
+      approaches: [
+        stats("crawl-stat", statMs),
+        stats("warm", warmMs),
+        ...(changedMs === undefined ? [] : [stats("warm-changed", changedMs)]),
+      ],
+    });
+    const rows = evaluateTargets(
+      run({ local: [warm("XS", 100, 5, 8), warm("S", 1000, 50, 65.5), warm("L", 10_000, 500, 600, 660)] }),
+    );
+    expect(row(rows, "warm-XS")).toMatchObject({ verdict: "met", value: 3, target: "≤ crawl + stat + 3 ms" });
+    expect(row(rows, "warm-XS").measured).toMatch(/^\+3\.00 ms \(8\.00 \/ 5\.00 ms, 1\.60×\)$/);
+    expect(row(rows, "warm-S")).toMatchObject({ verdict: "missed", measured: "1.31× (65.5 / 50.0 ms)" });
+    expect(row(rows, "warm-L")).toMatchObject({ verdict: "met", value: 1.2 });
+    expect(row(rows, "warm-changed-L")).toMatchObject({ verdict: "met", measured: "1.10× (660 / 600 ms)" });
+
+    const slow = evaluateTargets(run({ local: [warm("XS", 100, 5, 8.1), warm("L", 10_000, 500, 600, 661)] }));
+    expect(row(slow, "warm-XS").verdict).toBe("missed");
+    expect(row(slow, "warm-changed-L").verdict).toBe("missed");
+    expect(row(slow, "warm-S").measured).toBe("not measured: size S not run");
+  });
+
+  it("never counts a warm start that read what the cache should have answered", () => {
+    const missed = {
+      ...series("S", 1000, 10, 10),
+      approaches: [
+        stats("crawl-stat", 50),
+        approachStats("warm", "warm", [{ ms: 55, maxRssKB: 1, found: 100 }], () => "the head cache missed 3"),
+      ],
+    };
+    const r = row(evaluateTargets(run({ local: [missed] })), "warm-S");
+    expect(r).toMatchObject({ verdict: "not measured" });
+    expect(r.measured).toContain("the head cache missed 3");
+  });
+
   it("says a size that was not run is not measured, and why", () => {
     const rows = evaluateTargets(run({ local: [series("XS", 100, 10, 10), series("S", 1000, 10, 10)] }));
-    for (const id of ["load-L", "rss-L", "update-ms", "update-vs-reload", "event-ms"]) {
+    for (const id of [
+      "load-L",
+      "warm-L",
+      "warm-changed-L",
+      "rss-L",
+      "update-ms",
+      "update-vs-reload",
+      "event-ms",
+    ]) {
       expect(row(rows, id)).toMatchObject({
         verdict: "not measured",
         measured: "not measured: needs `--size L`",
@@ -196,6 +247,31 @@ describe("the targets table", () => {
     expect(row(pulls, "pull-cold")).toMatchObject({ verdict: "met", value: 3 });
     expect(row(pulls, "pull-warm")).toMatchObject({ verdict: "met", measured: "1 request (max of runs)" });
     expect(row(pulls, "doctor")).toMatchObject({ verdict: "missed", value: 4 });
+  });
+
+  it("compares the load over MCP with the load from disk, and times one read", () => {
+    const mcp = (mcpMs: number, read: number[]) => ({
+      skills: 1000,
+      mcp: stats("mcp", mcpMs),
+      disk: stats("ours", 100),
+      read,
+      startMs: [400],
+    });
+    const met = evaluateTargets(run({ mcp: mcp(200, [1, 2, 9]) }));
+    expect(row(met, "mcp-load")).toMatchObject({
+      verdict: "met",
+      value: 2,
+      measured: "2.00× (200 / 100 ms)",
+    });
+    expect(row(met, "mcp-read")).toMatchObject({ verdict: "met", value: 2 });
+    const missed = evaluateTargets(run({ mcp: mcp(201, [6, 5.5]) }));
+    expect(row(missed, "mcp-load").verdict).toBe("missed");
+    expect(row(missed, "mcp-read").verdict).toBe("missed");
+    expect(row(evaluateTargets(run({ mcp: mcp(150, []) })), "mcp-read").measured).toBe(
+      "not measured: no samples",
+    );
+    const gone = evaluateTargets(run({ unavailable: { mcp: "cli.js is not built" } }));
+    expect(row(gone, "mcp-load").measured).toBe("not measured: cli.js is not built");
   });
 });
 

@@ -1,4 +1,11 @@
-import type { ApproachStats, BenchResults, ChangeSeries, LocalSeries, SearchResults } from "./report.js";
+import type {
+  ApproachStats,
+  BenchResults,
+  ChangeSeries,
+  LocalSeries,
+  McpResults,
+  SearchResults,
+} from "./report.js";
 import { quantile } from "./stats.js";
 
 export type Verdict = "met" | "missed" | "not measured";
@@ -33,6 +40,9 @@ export interface TargetSpec {
 /** The reference every load target is measured against (`src/approaches/sync-floor.ts`). */
 export const REFERENCE = "sync-floor";
 
+/** The reference of the warm-start targets (`src/approaches/crawl-stat.ts`). */
+export const WARM_REFERENCE = "crawl-stat";
+
 /** Limits of the targets table (medians, ratios within one run). */
 export const LIMITS = {
   load: { XS: 1.5, S: 1.4, L: 1.3 } as Readonly<Record<string, number>>,
@@ -49,6 +59,12 @@ export const LIMITS = {
   searchQueryMs: 2,
   searchRecallAt5: 0.85,
   toolsOverIndex: 1.2,
+  /** Warm start / crawl + stat, as a ratio (S, L) or as milliseconds more (XS: a fixed cost there is a few files). */
+  warm: { S: 1.3, L: 1.3 } as Readonly<Record<string, number>>,
+  warmOverMs: { XS: 3 } as Readonly<Record<string, number>>,
+  warmChanged: 1.1,
+  mcpOverDisk: 2,
+  mcpReadMs: 5,
 } as const;
 
 const SKILLS_AT: Readonly<Record<string, string>> = { XS: "100", S: "1,000", L: "10,000" };
@@ -112,6 +128,42 @@ function loadTarget(size: string): TargetSpec {
       };
     },
   };
+}
+
+function warmTarget(size: string): TargetSpec {
+  const ratioLimit = LIMITS.warm[size];
+  const overMs = LIMITS.warmOverMs[size];
+  return {
+    id: `warm-${size}`,
+    what: `warm start (\`fileHeadCache\`, tree unchanged), ${SKILLS_AT[size]} skills, ours / crawl + stat (median wall time)`,
+    target: overMs === undefined ? `≤ ${ratioLimit}×` : `≤ crawl + stat + ${overMs} ms`,
+    measure(results) {
+      const s = series(results, size);
+      const warm = approach(s, "warm");
+      const stat = approach(s, WARM_REFERENCE);
+      if (!warm || !stat) return missingSize(results, size);
+      const bad = broken(warm) ?? broken(stat);
+      if (bad) return bad;
+      const over = warm.time.median - stat.time.median;
+      const times = `${ms(warm.time.median)} / ${ms(stat.time.median)} ms`;
+      if (overMs !== undefined) {
+        return {
+          value: over,
+          measured: `+${ms(over)} ms (${times}, ${ratio(warm.time.median / stat.time.median)})`,
+          ok: over <= overMs,
+        };
+      }
+      const value = warm.time.median / stat.time.median;
+      return { value, measured: `${ratio(value)} (${times})`, ok: value <= (ratioLimit as number) };
+    },
+  };
+}
+
+/** The MCP results of a run, or why there are none. */
+function mcpOf(results: BenchResults): McpResults | string {
+  const r = results.mcp;
+  if (!r) return missingPart(results, "mcp", "local benchmarks not run (`--only remote`)");
+  return r;
 }
 
 /** The search results of a run, or why there are none. */
@@ -206,6 +258,28 @@ export const TARGETS: readonly TargetSpec[] = [
   loadTarget("XS"),
   loadTarget("S"),
   loadTarget("L"),
+  warmTarget("XS"),
+  warmTarget("S"),
+  warmTarget("L"),
+  {
+    id: "warm-changed-L",
+    what: "warm start with one SKILL.md among 10,000 changed / the warm start with none changed (medians)",
+    target: `≤ ${LIMITS.warmChanged}×`,
+    measure(results) {
+      const s = series(results, "L");
+      const changed = approach(s, "warm-changed");
+      const warm = approach(s, "warm");
+      if (!changed || !warm) return missingSize(results, "L");
+      const bad = broken(changed) ?? broken(warm);
+      if (bad) return bad;
+      const value = changed.time.median / warm.time.median;
+      return {
+        value,
+        measured: `${ratio(value)} (${ms(changed.time.median)} / ${ms(warm.time.median)} ms)`,
+        ok: value <= LIMITS.warmChanged,
+      };
+    },
+  },
   {
     id: "rss-L",
     what: "peak RSS at 10,000 skills, ours / synchronous floor",
@@ -342,6 +416,41 @@ export const TARGETS: readonly TargetSpec[] = [
         value,
         measured: `${ratio(value)} (${ms(d.doctor.time.median)} / ${ms(d.onePreset.time.median)} ms)`,
         ok: value <= LIMITS.doctorOverPreset,
+      };
+    },
+  },
+  {
+    id: "mcp-load",
+    what: "`discoverAndLoad` of 1,000 skills listed over stdio by `skill serve-mcp` (started and warmed first) / from disk (medians)",
+    target: `≤ ${LIMITS.mcpOverDisk}×`,
+    measure(results) {
+      const r = mcpOf(results);
+      if (typeof r === "string") return r;
+      const bad = broken(r.mcp) ?? broken(r.disk);
+      if (bad) return bad;
+      const value = r.mcp.time.median / r.disk.time.median;
+      return {
+        value,
+        measured: `${ratio(value)} (${ms(r.mcp.time.median)} / ${ms(r.disk.time.median)} ms)`,
+        ok: value <= LIMITS.mcpOverDisk,
+      };
+    },
+  },
+  {
+    id: "mcp-read",
+    what: "`read` of one skill over the same server (median)",
+    target: `≤ ${LIMITS.mcpReadMs} ms`,
+    measure(results) {
+      const r = mcpOf(results);
+      if (typeof r === "string") return r;
+      const bad = broken(r.mcp);
+      if (bad) return bad;
+      if (r.read.length === 0) return "not measured: no samples";
+      const value = quantile(r.read, 0.5);
+      return {
+        value,
+        measured: `${ms(value)} ms (p90 ${ms(quantile(r.read, 0.9))} ms, ${r.read.length} reads)`,
+        ok: value <= LIMITS.mcpReadMs,
       };
     },
   },

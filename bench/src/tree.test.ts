@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { fdir } from "fdir";
@@ -6,7 +6,15 @@ import matter from "gray-matter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readNameAndDescription } from "./approaches/floor.js";
 import { skillChecksum } from "./checksum.js";
-import { ensureTree, generateTree, type TreeManifest, treeId } from "./tree.js";
+import {
+  ensureTree,
+  generateTree,
+  SKILL_MTIME_S,
+  settleMtimes,
+  type TreeManifest,
+  treeId,
+  treeSkillFiles,
+} from "./tree.js";
 
 let base: string;
 let manifest: TreeManifest;
@@ -83,6 +91,20 @@ describe("generated trees", () => {
     expect(redone.reused).toBe(false);
     expect(redone.manifest.checksum).toBe(manifest.checksum);
     expect(JSON.parse(readFileSync(json, "utf8")).checksum).toBe(manifest.checksum);
+  });
+});
+
+describe("the SKILL.md modification times", () => {
+  it("are one whole second far in the past, given back on reuse to a file touched since", () => {
+    const files = treeSkillFiles(manifest);
+    expect(files).toHaveLength(manifest.skills);
+    for (const f of files) expect(statSync(f).mtimeMs).toBe(SKILL_MTIME_S * 1000);
+    const touched = files[0] as string;
+    utimesSync(touched, new Date(), new Date());
+    expect(statSync(touched).mtimeMs).not.toBe(SKILL_MTIME_S * 1000);
+    expect(ensureTree(base, { skills: 60, seed: 3 }).reused).toBe(true);
+    expect(statSync(touched).mtimeMs).toBe(SKILL_MTIME_S * 1000);
+    expect(settleMtimes(files)).toBe(0);
   });
 });
 

@@ -1,5 +1,15 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
+import { crawlSkillFiles } from "./approaches/floor.js";
 import { type SkillPair, skillChecksum } from "./checksum.js";
 import { poolSlice, prose, Random, sentence, textPool, word, wrap } from "./random.js";
 
@@ -348,6 +358,33 @@ export function treeId(options: TreeOptions): string {
 }
 
 /**
+ * The modification time every SKILL.md of a tree is given, in whole seconds since the epoch
+ * (2025-01-01T00:00:00Z): far older than any head a cache stores now, so a head cache never
+ * takes a tree file for one modified while it was read (its racily-clean rule), and exact, so
+ * a file restored after an edit can be given back its old stat key.
+ */
+export const SKILL_MTIME_S = 1_735_689_600;
+
+/** Gives each of `files` the mtime {@link SKILL_MTIME_S} (and the same atime) unless it has it; returns how many changed. */
+export function settleMtimes(files: readonly string[]): number {
+  let changed = 0;
+  for (const file of files) {
+    const stats = statSync(file, { throwIfNoEntry: false });
+    if (!stats || stats.mtimeMs === SKILL_MTIME_S * 1000) continue;
+    utimesSync(file, SKILL_MTIME_S, SKILL_MTIME_S);
+    changed++;
+  }
+  return changed;
+}
+
+/** The SKILL.md files of a tree's roots (decoys in `node_modules` left out). */
+export function treeSkillFiles(layout: TreeLayout): string[] {
+  return layout.roots.flatMap((root) =>
+    statSync(root, { throwIfNoEntry: false })?.isDirectory() ? crawlSkillFiles(root) : [],
+  );
+}
+
+/**
  * The tree for these options under `baseDir`, generated only when no complete tree of the same
  * size, seed and generator version is there yet. The manifest is written as `<id>.json` beside
  * the tree `<id>/`, last, so an interrupted generation is redone.
@@ -360,7 +397,10 @@ export function ensureTree(
   const dir = join(baseDir, id);
   const jsonPath = join(baseDir, `${id}.json`);
   const existing = existsSync(dir) ? readManifest(jsonPath, dir) : undefined;
-  if (existing) return { manifest: existing, reused: true };
+  if (existing) {
+    settleMtimes(treeSkillFiles(existing));
+    return { manifest: existing, reused: true };
+  }
 
   rmSync(jsonPath, { force: true });
   rmSync(dir, { recursive: true, force: true });
@@ -368,6 +408,7 @@ export function ensureTree(
   rmSync(staging, { recursive: true, force: true });
   const { home: _h, cwd: _c, paths: _p, roots: _r, ...stored } = generateTree(staging, options);
   renameSync(staging, dir);
+  settleMtimes(treeSkillFiles(layoutOf(dir)));
   writeFileSync(jsonPath, `${JSON.stringify(stored satisfies StoredManifest, null, 2)}\n`);
   return { manifest: { ...stored, ...layoutOf(dir) }, reused: false };
 }

@@ -12,6 +12,8 @@ export interface LocalOutput {
   readonly failed?: number;
   /** A time the approach measured itself (e.g. a whole child process), reported instead of the child's clock. */
   readonly wallMs?: number;
+  /** The CPU time of that same span, reported with `wallMs` (else the child's CPU time around `run`). */
+  readonly cpuMs?: number;
 }
 
 /** What a download approach hands back. */
