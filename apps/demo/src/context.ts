@@ -1,7 +1,14 @@
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { type AgentInfo, type Logger, printable, SkillService, type SkillSource } from "@skill/core";
+import {
+  type AgentInfo,
+  type LoadReport,
+  type Logger,
+  printable,
+  SkillService,
+  type SkillSource,
+} from "@skill/core";
 import {
   agentProfile,
   DISCOVERY_PRESETS,
@@ -123,7 +130,7 @@ function fromLevels(
   const denied = (name: string) => policy.evaluate(agent, "skill", name) === "deny";
   const mcp: McpCommand[] = [
     ...servers.filter((s) => s.trusted).map(({ line, cwd }) => ({ line, cwd })),
-    ...(options.mcp ?? []).map((line) => ({ line, cwd: here })),
+    ...(options.mcp ?? []).map((line) => ({ line, cwd: here, explicit: true })),
   ];
   const configFiles = levels.flatMap((l) => (l.config.file ? [l.config.file] : []));
   return { config, configFiles, policy, agent, urls, denied, mcp };
@@ -324,11 +331,41 @@ export function sources(ctx: Context): SkillSource[] {
     list.push(remoteSourceOf(ctx.urls, remoteOptions(ctx)));
   }
   if (ctx.mcp.length > 0) {
-    const mcp = mcpSources(ctx.mcp, ctx.env);
+    const mcp = mcpSources(ctx.mcp, ctx.env, ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs });
     ctx.cleanup.push(mcp.close);
     list.push(...mcp.sources);
+    mcp.sources.forEach((source, i) => {
+      if (ctx.mcp[i]?.explicit) EXPLICIT_MCP.add(source.id);
+    });
   }
   return list;
+}
+
+/** Ids of the MCP sources the command line asked for (`--mcp`), as `sources()` made them. */
+const EXPLICIT_MCP = new Set<string>();
+
+/** Codes an MCP source reports when its server gave no skills at all. */
+const MCP_DOWN = new Set([
+  "mcp-connect-failed",
+  "mcp-timeout",
+  "mcp-no-skills",
+  "mcp-error",
+  "mcp-invalid-response",
+]);
+
+/**
+ * Says on stderr, once each, which MCP server asked for with `--mcp` gave no skills and why
+ * (the first lines of its stderr are in the message); `true` when one did, so the command can
+ * exit 1. A server a config names only warns, as any source does.
+ */
+export function explicitMcpFailed(ctx: Context, report: LoadReport): boolean {
+  let failed = false;
+  for (const d of report.diagnostics) {
+    if (d.source === undefined || !EXPLICIT_MCP.has(d.source) || !MCP_DOWN.has(d.code)) continue;
+    ctx.out.error(printable(`skill: ${d.source}: ${d.message}`));
+    failed = true;
+  }
+  return failed;
 }
 
 /** What every command that reads remote packs passes on: cache, logger, --offline, --timeout. */

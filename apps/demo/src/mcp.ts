@@ -38,6 +38,8 @@ export function serverEnvironment(env: Readonly<Record<string, string | undefine
 export interface McpCommand {
   readonly line: string;
   readonly cwd: string;
+  /** Named on the command line (`--mcp`): a server that fails to start fails the command. */
+  readonly explicit?: boolean;
 }
 
 /**

@@ -184,17 +184,31 @@ describe("skill list --mcp", { timeout: 30_000 }, () => {
     expect(data.shadowed).toEqual([]);
   });
 
-  it("reports a server that cannot start as a warning and lists the rest", async () => {
-    const { code, stdout } = await run(
+  it("reports a server asked for with --mcp that cannot start on stderr, lists the rest, exits 1", async () => {
+    const { code, stdout, stderr } = await run(
       ["--home", home, "--json", "list", "--mcp", join(root, "no-such-server")],
       empty,
     );
-    expect(code).toBe(0);
+    expect(code).toBe(1);
+    expect(stderr).toContain("no-such-server");
     const data = JSON.parse(stdout) as { skills: unknown[]; warnings: { code: string; message: string }[] };
     expect(data.skills).toEqual([]);
     expect(data.warnings.map((w) => w.code)).toEqual(["mcp-connect-failed"]);
     expect(data.warnings[0]?.message).toContain("no-such-server");
   });
+});
+
+describe("--timeout and MCP servers", () => {
+  it("gives a server that never answers --timeout, not the default 30 s", async () => {
+    const silent = `'${process.execPath}' -e 'setInterval(() => {}, 1000)'`;
+    const dir = await mkdtemp(join(tmpdir(), "skill-mcp-timeout-"));
+    const started = performance.now();
+    const { code, stderr } = await run(["--home", dir, "--timeout", "800", "list", "--mcp", silent], dir);
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/mcp:/);
+    await rm(dir, { recursive: true, force: true });
+  }, 30_000);
 });
 
 describe("splitCommand", () => {

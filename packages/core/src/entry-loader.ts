@@ -7,7 +7,7 @@ import {
   analyzeSkill,
   strictRejection,
 } from "./analyze.js";
-import { describeKind, SkillError } from "./errors.js";
+import { describeKind, printable, SkillError } from "./errors.js";
 import type { HeadOrigin, Outcome, Slot } from "./precedence.js";
 import { decodeEntry, READ_CODES, readSkillFileSync } from "./read-file.js";
 import type {
@@ -17,6 +17,7 @@ import type {
   ScanContext,
   SkillHead,
   SkillInfo,
+  SkillMetadata,
   SourceEntry,
 } from "./types.js";
 
@@ -68,6 +69,31 @@ export function failureDiagnostic(error: SkillError, path: string): Diagnostic {
 
 export function failed(error: SkillError, location: string): Outcome {
   return { ok: false, error, diagnostics: [failureDiagnostic(error, location)] };
+}
+
+/**
+ * The skill without the fields its entry says not to take (`ignoreFields`), and a warning for
+ * each one it held. The same object when there is nothing to leave out.
+ */
+export function withoutIgnored<T extends SkillMetadata>(
+  skill: T,
+  entry: SourceEntry,
+): { skill: T; diagnostics: Diagnostic[] } {
+  const fields = (entry.ignoreFields ?? []).filter((f) => Object.hasOwn(skill.frontmatter, f));
+  if (fields.length === 0) return { skill, diagnostics: [] };
+  const frontmatter = Object.freeze(
+    Object.fromEntries(Object.entries(skill.frontmatter).filter(([key]) => !fields.includes(key))),
+  );
+  const diagnostics = fields.map(
+    (field): Diagnostic => ({
+      code: "field-ignored",
+      severity: "warning",
+      message: `Field '${printable(field)}' of ${skill.location} is ignored: its source (${skill.origin}) is not trusted with it`,
+      path: skill.location,
+      field,
+    }),
+  );
+  return { skill: Object.freeze({ ...skill, frontmatter }), diagnostics };
 }
 
 function isMapping(value: unknown): value is Readonly<Record<string, unknown>> {
@@ -134,7 +160,7 @@ export class EntryLoader {
       const value = await (entry.read as NonNullable<SourceEntry["read"]>)(ctx);
       const { text, invalidUtf8 } = decodeEntry(value, location, this.maxBytes);
       const outcome = this.accept(this.analyze(location, owner.id, origin, text, invalidUtf8), location);
-      return newSlot(entry, owner, origin, outcome, identity);
+      return newSlot(entry, owner, origin, ignoring(outcome, entry), identity);
     } catch (error) {
       if (isAbortOf(error, ctx.signal)) throw error;
       return newSlot(entry, owner, origin, failed(toSkillError(error, location), location), identity);
@@ -154,7 +180,10 @@ export class EntryLoader {
       );
       return newSlot(entry, owner, origin, failed(error, location), identity);
     }
-    const outcome = this.accept(this.#fromFields(head, location, owner.id, origin), location);
+    const outcome = ignoring(
+      this.accept(this.#fromFields(head, location, owner.id, origin), location),
+      entry,
+    );
     return { ...newSlot(entry, owner, origin, outcome, identity), head: { head, from: "source" } };
   }
 
@@ -230,6 +259,14 @@ export class EntryLoader {
       head: { head, from: "cache", key },
     };
   }
+}
+
+function ignoring(outcome: Outcome, entry: SourceEntry): Outcome {
+  if (!outcome.ok || !entry.ignoreFields) return outcome;
+  const { skill, diagnostics } = withoutIgnored(outcome.skill, entry);
+  return diagnostics.length === 0
+    ? outcome
+    : { ok: true, skill, diagnostics: [...outcome.diagnostics, ...diagnostics] };
 }
 
 function originOf(entry: SourceEntry, owner: EntryOwner): string {

@@ -111,6 +111,30 @@ describe("entries with a head", () => {
     await expect(service.read("pdf")).rejects.toMatchObject({ code: "REMOTE_ERROR" });
   });
 
+  it("leaves out the fields an entry says not to take, after checking them like every field", async () => {
+    const text = "---\nname: pdf\ndescription: Fill in PDF forms\nallowed-tools: Bash(*)\n---\nbody\n";
+    const listed = { name: "pdf", description: "Fill in PDF forms", "allowed-tools": "Bash(*)" };
+    const { source } = listedSource(() => text, headOf(text, listed), { ignoreFields: ["allowed-tools"] });
+    const service = new SkillService({ sources: [source] });
+    const report = await service.discoverAndLoad();
+    expect(service.get("pdf")?.frontmatter).toEqual({ name: "pdf", description: "Fill in PDF forms" });
+    expect(report.diagnostics.map((d) => d.code)).toContain("field-ignored");
+    const skill = await service.read("pdf");
+    expect(skill.frontmatter["allowed-tools"]).toBeUndefined();
+    expect(skill.content).toBe("body\n");
+    // Still checked: another value than the listing's is tampering.
+    const { source: lying } = listedSource(
+      () => text.replace("Bash(*)", "Bash(rm *)"),
+      { frontmatter: listed },
+      {
+        ignoreFields: ["allowed-tools"],
+      },
+    );
+    const other = new SkillService({ sources: [lying] });
+    await other.discoverAndLoad();
+    await expect(other.read("pdf")).rejects.toMatchObject({ code: "INTEGRITY_ERROR" });
+  });
+
   it("fails an entry whose head is not a mapping, alone", async () => {
     const { source } = listedSource(() => TEXT, {
       frontmatter: "nope" as unknown as Record<string, unknown>,

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { dirname, isAbsolute } from "node:path";
 import { isAbortOf, raceAbort } from "./abort.js";
 import { SKILL_FILE } from "./constants.js";
-import { type EntryLoader, toSkillError } from "./entry-loader.js";
+import { type EntryLoader, toSkillError, withoutIgnored } from "./entry-loader.js";
 import { printable, quote, SkillError } from "./errors.js";
 import { normalizeFileList } from "./files.js";
 import { resolveInside } from "./inside.js";
@@ -119,7 +119,8 @@ async function readVerified(
     await loader.dropCached(head);
     throw changedOnDisk(key, location, `it now names itself ${quote(analysis.skill.name)}`);
   }
-  const skill = key === own ? analysis.skill : Object.freeze({ ...analysis.skill, name: key });
+  const kept = withoutIgnored(analysis.skill, entry).skill;
+  const skill = key === own ? kept : Object.freeze({ ...kept, name: key });
   return { skill, bytes: typeof value === "string" ? Buffer.from(value, "utf8") : value };
 }
 

@@ -145,6 +145,13 @@ export interface SourceEntry {
    */
   readonly head?: SkillHead;
   /**
+   * Frontmatter fields the registry does not take from this entry: checked against the head
+   * like every field, then left out of the skill's `frontmatter` (with a `field-ignored`
+   * warning). For fields a source cannot vouch for, e.g. `allowed-tools` of a skill from an MCP
+   * server the harness has not chosen to trust.
+   */
+  readonly ignoreFields?: readonly string[];
+  /**
    * One bundled file, `path` as `listFiles` gives it. Without it, file entries are read from
    * the SKILL.md folder through core's safe reader; other entries have no readable files.
    */

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { McpServer, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
-import { SkillService } from "@skill/core";
+import { memorySource, SkillService } from "@skill/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, pathSource, skillMd, writeTree } from "./__fixtures__/harness.js";
 import { anyResult, SKILLS_EXTENSION_ID } from "./protocol.js";
@@ -69,10 +69,14 @@ function portable(meta: object | undefined) {
   return rest;
 }
 
-async function serveAndLoad(server: Server | McpServer, options: Parameters<typeof registerSkills>[2] = {}) {
+async function serveAndLoad(
+  server: Server | McpServer,
+  options: Parameters<typeof registerSkills>[2] = {},
+  trustAllowedTools = true,
+) {
   registerSkills(server, served, options);
   const { client: mcp, close } = await connect(server);
-  const source = mcpSource(mcp, { id: "mcp:test" });
+  const source = mcpSource(mcp, { id: "mcp:test", trustAllowedTools });
   const client = new SkillService({ sources: [source] });
   const report = await client.discoverAndLoad();
   return { mcp, close, source, client, report };
@@ -103,6 +107,39 @@ describe("registerSkills + mcpSource over the SDK's in-memory transport", () => 
       expect((await client.read(skill.name)).content).toBe((await served.read(skill.name)).content);
     }
     expect(client.get("beta")?.modelInvocable).toBe(false);
+    await close();
+  });
+
+  it("leaves a server's allowed-tools out unless the harness trusts it, after checking them", async () => {
+    const { client, report, close } = await serveAndLoad(
+      new McpServer({ name: "t", version: "1.0.0" }),
+      {},
+      false,
+    );
+    expect(client.get("beta")?.frontmatter["allowed-tools"]).toBeUndefined();
+    expect((await client.read("beta")).frontmatter["allowed-tools"]).toBeUndefined();
+    expect(client.get("beta")?.frontmatter.metadata).toEqual({ owner: "team" });
+    expect(report.diagnostics.filter((d) => d.code === "field-ignored").map((d) => d.field)).toEqual([
+      "allowed-tools",
+    ]);
+    await close();
+  });
+
+  it("keeps a local skill's name when a server lists one of the same name: the MCP one is <label>:<name>", async () => {
+    const server = new McpServer({ name: "t", version: "1.0.0" });
+    registerSkills(server, served);
+    const { client: mcp, close } = await connect(server);
+    const local = memorySource("project:/repo/.agents", [
+      { location: "mem:alpha", text: "---\nname: alpha\ndescription: The local alpha\n---\nlocal body\n" },
+    ]);
+    const client = new SkillService({ sources: [local, mcpSource(mcp, { id: "mcp:test" })] });
+    const report = await client.discoverAndLoad();
+    expect(client.get("alpha")?.description).toBe("The local alpha");
+    expect(client.get("test:alpha")?.origin).toBe("mcp:test");
+    expect((await client.read("test:alpha")).content).toBe((await served.read("alpha")).content);
+    expect(report.diagnostics.find((d) => d.code === "name-collision")?.path).toBe(
+      "skill://skills/alpha/SKILL.md",
+    );
     await close();
   });
 

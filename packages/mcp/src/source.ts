@@ -57,6 +57,12 @@ export interface McpSourceOptions {
    * with a warning. (512 is SEP-2640's cap on the resources of one skill, not on skills.)
    */
   readonly maxSkills?: number;
+  /**
+   * Take `allowed-tools` from this server's skills (default `false`: the field is checked
+   * against the listing like every field, then left out of the skill, with a `field-ignored`
+   * warning — a server should not grant its skills tools the harness did not choose to give).
+   */
+  readonly trustAllowedTools?: boolean;
 }
 
 /** Default deadline for one server, in ms. */
@@ -132,6 +138,7 @@ function combine(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortS
  * `SkillService.readFile` a listed file, each checked against what the listing said.
  *
  * - Every entry has `origin: "mcp:<label>"`, the label of the source id (`mcp:docs` → `docs`).
+ * - `allowed-tools` is left out of the skills (a `field-ignored` warning) unless `trustAllowedTools`.
  * - Bytes that do not match the listed digest or size, or SKILL.md whose frontmatter differs
  *   from the listed one, reject `INTEGRITY_ERROR` when read; the registry keeps the skill.
  * - The last URI path segment before `SKILL.md` must equal the frontmatter `name`, else the
@@ -156,6 +163,7 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
   const maxPages = checkWhole(options.maxPages, DEFAULT_MAX_PAGES, "maxPages");
   const maxSkills = checkWhole(options.maxSkills, DEFAULT_MAX_SKILLS, "maxSkills");
   const origin = `mcp:${originLabel(id)}`;
+  const ignoreFields: readonly string[] = options.trustAllowedTools ? [] : ["allowed-tools"];
 
   /**
    * One request, answered before `deadline` (ms since the epoch) or failed as a timeout,
@@ -436,6 +444,7 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
     return {
       location: skill.uri,
       origin,
+      ...(ignoreFields.length > 0 ? { ignoreFields } : {}),
       ...(head ? { head } : {}),
       read: async (ctx: ScanContext) => {
         // Only a skill listed without a head is read while the registry loads: that read

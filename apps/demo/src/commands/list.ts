@@ -1,5 +1,5 @@
 import { printable } from "@skill/core";
-import { type Context, createService, disabledFoldersNote } from "../context.js";
+import { type Context, createService, disabledFoldersNote, explicitMcpFailed } from "../context.js";
 import { cut, cutStart, displayPath, fitWidth, plural, width } from "../output.js";
 
 /** `project:/abs/dir/.agents` → `project:.agents` (paths shown relative to cwd or home). */
@@ -70,6 +70,7 @@ export async function list(ctx: Context): Promise<number> {
   const report = await service.discoverAndLoad();
   const disabled = disabledFoldersNote(ctx);
   if (disabled) ctx.out.error(printable(disabled));
+  const mcpDown = explicitMcpFailed(ctx, report);
   const all = service.all();
   const visible = service.all(ctx.agent);
   const hidden = all.filter((s) => !visible.includes(s)).map((s) => s.name);
@@ -96,7 +97,7 @@ export async function list(ctx: Context): Promise<number> {
         source: d.source,
       })),
     });
-    return 0;
+    return mcpDown ? 1 : 0;
   }
 
   const c = out.color;
@@ -145,5 +146,5 @@ export async function list(ctx: Context): Promise<number> {
     for (const d of sourceWarnings) out.line(`  ${c.yellow("warning")}  ${printable(d.message)}`);
     out.line(c.dim(`  ${ctx.configNote(ctx.configFiles)}`));
   }
-  return 0;
+  return mcpDown ? 1 : 0;
 }
