@@ -245,6 +245,32 @@ describe("skill update", () => {
     expect(await computedHash(copy)).toBe(JSON.parse(await lockOf(w)).skills.pdf.computedHash);
   });
 
+  it("updates the rest past an edited skill with nothing new and a source that is gone, naming them", async () => {
+    const w = await world();
+    const dir = await addedFromGit(w);
+    const notes = join(w.root, "src", "notes");
+    await put(join(notes, "SKILL.md"), skillMd("notes"));
+    const gone = join(w.root, "src", "gone");
+    await put(join(gone, "SKILL.md"), skillMd("gone"));
+    expect((await w.skill(["add", notes, "--for", "codex"])).code).toBe(0);
+    expect((await w.skill(["add", gone, "--for", "codex"])).code).toBe(0);
+    await rm(gone, { recursive: true });
+    const mine = join(w.project, ".agents", "skills", "notes", "SKILL.md");
+    await writeFile(mine, skillMd("notes", "mine\n"));
+    await commitV2(dir);
+    const r = await w.skill(["update", "--yes"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("skill: skipped gone:");
+    expect(r.stdout).toContain("notes is up to date (edited locally; left as it is)");
+    expect(r.stdout).toContain("updated pdf");
+    expect(await readFile(mine, "utf8")).toContain("mine");
+    expect(await readFile(installed(w, "SKILL.md"), "utf8")).toContain("v2");
+    // Named, the gone source stops everything.
+    const named = await w.skill(["update", "gone", "--yes"]);
+    expect(named.code).toBe(1);
+    expect(named.stderr).toContain("Not updating: gone:");
+  });
+
   it("names a skill that is not in the lock", async () => {
     const w = await world();
     await addedFromGit(w);

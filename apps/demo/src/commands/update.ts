@@ -69,14 +69,21 @@ export async function update(ctx: Context, names: string[], flags: UpdateFlags):
     for (const name of wanted) {
       checks.push(await checkSkill(ctx, scope, lock, lock.get(name) as LockedSkill, cleanups));
     }
-    // Nothing is fetched into place while any named skill cannot be updated safely.
+    // Nothing is put in place while a skill asked for cannot be updated safely. Without names,
+    // a skill whose source cannot be read (or that is not installed) is skipped and named.
     const problems: string[] = [];
+    const skipped: string[] = [];
     for (const one of checks) {
       const name = printable(one.skill.name);
-      if (one.upstream.status === "error") problems.push(`${name}: ${one.upstream.message}`);
-      if (one.installed.status === "missing")
-        problems.push(`${name}: ${show(one.path)} is not installed (skill install restores it)`);
-      if (one.installed.status === "edited" && !flags.force) {
+      const asked = names.length > 0;
+      const unusable =
+        one.upstream.status === "error"
+          ? one.upstream.message
+          : one.installed.status === "missing"
+            ? `${show(one.path)} is not installed (skill install restores it)`
+            : undefined;
+      if (unusable !== undefined) (asked ? problems : skipped).push(`${name}: ${unusable}`);
+      if (one.installed.status === "edited" && one.upstream.status === "outdated" && !flags.force) {
         const which = one.installed.files ? ` (${describeChanges(one.installed.files)})` : "";
         problems.push(`${name}: ${show(one.path)} was edited since it was installed${which}`);
       }
@@ -87,10 +94,12 @@ export async function update(ctx: Context, names: string[], flags: UpdateFlags):
         `Not updating: ${problems.join("; ")}. Nothing was changed${edited ? "; --force replaces edited copies" : ""}`,
       );
     }
+    for (const line of skipped) out.error(`skill: skipped ${line}`);
 
     const pending: Pending[] = [];
     for (const one of checks) {
       if (one.upstream.status !== "outdated" || one.fetched === undefined) continue;
+      if (one.installed.status === "missing") continue;
       const before = await auditSkill(one.path);
       const after = await auditSkill(one.fetched.dir);
       pending.push({
@@ -105,10 +114,17 @@ export async function update(ctx: Context, names: string[], flags: UpdateFlags):
         ),
       });
     }
-    const current = checks.filter((x) => x.upstream.status === "current").map((x) => x.skill.name);
+    const current = checks
+      .filter((x) => x.upstream.status === "current" && x.installed.status !== "missing")
+      .map((x) => x.skill.name);
 
     if (!out.json) {
-      for (const name of current) out.line(`${c.green("✓")} ${c.bold(printable(name))} is up to date`);
+      for (const name of current) {
+        const edited = checks.find((x) => x.skill.name === name)?.installed.status === "edited";
+        out.line(
+          `${c.green("✓")} ${c.bold(printable(name))} is up to date${edited ? " (edited locally; left as it is)" : ""}`,
+        );
+      }
       for (const p of pending) {
         const { skill, fetched } = p.check;
         const from = `${printable(skill.source)}${skill.ref ? `#${printable(skill.ref)}` : ""}`;
@@ -173,9 +189,10 @@ export async function update(ctx: Context, names: string[], flags: UpdateFlags):
     }
     if (accepted.length > 0) await lock.save();
 
+    const code = skipped.length > 0 ? 1 : 0;
     if (out.json) {
       out.data(jsonOf(accepted, current, refused, lock.file));
-      return 0;
+      return code;
     }
     for (const p of accepted) {
       out.line(`${c.green("✓")} updated ${c.bold(printable(p.check.skill.name))} → ${show(p.check.path)}`);
@@ -183,7 +200,7 @@ export async function update(ctx: Context, names: string[], flags: UpdateFlags):
     for (const name of refused) out.line(`${c.dim("kept")} ${printable(name)} (not confirmed)`);
     if (pending.length === 0) out.line(c.dim(`nothing to update; lock: ${show(lock.file)}`));
     else out.line(c.dim(`lock: ${show(lock.file)}`));
-    return 0;
+    return code;
   } finally {
     for (const end of cleanups) await end();
   }
