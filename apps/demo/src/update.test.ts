@@ -271,6 +271,25 @@ describe("skill update", () => {
     expect(named.stderr).toContain("Not updating: gone:");
   });
 
+  it("checks and updates the home's skills and the global lock with -g", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf", "v1\n"));
+    expect((await w.skill(["add", src, "-g", "--for", "claude-code"])).code).toBe(0);
+    const file = join(w.home, ".agents", ".skill-lock.json");
+    const first = JSON.parse(await readFile(file, "utf8")).skills.pdf;
+    await put(join(src, "SKILL.md"), skillMd("pdf", "v2\n"));
+    expect((await w.skill(["check", "-g", "--exit-code"])).code).toBe(1);
+    const r = await w.skill(["update", "-g", "--yes"]);
+    expect(r.code).toBe(0);
+    const after = JSON.parse(await readFile(file, "utf8")).skills.pdf;
+    expect(after.skillFolderHash).toBe(await computedHash(src));
+    expect(after.skillFolderHash).not.toBe(first.skillFolderHash);
+    expect(after.installedAt).toBe(first.installedAt);
+    expect(await readFile(join(w.home, ".claude", "skills", "pdf", "SKILL.md"), "utf8")).toContain("v2");
+    await expect(stat(join(w.project, "skills-lock.json"))).rejects.toThrow();
+  });
+
   it("names a skill that is not in the lock", async () => {
     const w = await world();
     await addedFromGit(w);
