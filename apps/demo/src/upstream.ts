@@ -105,9 +105,36 @@ export interface Fetched {
 }
 
 /**
+ * The checkouts and pulls of one command: a repository at one ref, or a site, is fetched
+ * once however many of its skills are locked; `close` removes them all.
+ */
+export class FetchSession {
+  readonly #cleanups: (() => Promise<void>)[] = [];
+  readonly #fetched = new Map<string, Promise<unknown>>();
+
+  /** `make` once per `key`; its cleanup runs at `close`. */
+  once<T>(key: string, make: () => Promise<{ value: T; cleanup: () => Promise<void> }>): Promise<T> {
+    let found = this.#fetched.get(key) as Promise<T> | undefined;
+    if (found === undefined) {
+      found = make().then(({ value, cleanup }) => {
+        this.#cleanups.push(cleanup);
+        return value;
+      });
+      this.#fetched.set(key, found);
+    }
+    return found;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.#fetched.values()]);
+    for (const end of this.#cleanups.splice(0)) await end();
+  }
+}
+
+/**
  * Fetches the source a lock entry names: a local folder (relative to the lock), a git
  * repository cloned at the entry's `ref` (HEAD without one), or a site pulled into a
- * temporary cache. What needs removing afterwards is pushed on `cleanups`.
+ * temporary cache, each once per `session`.
  */
 export async function fetchLocked(
   lockFile: string,
@@ -115,7 +142,7 @@ export async function fetchLocked(
   skill: LockedSkill,
   env: Env,
   remote: RemoteUse,
-  cleanups: (() => Promise<void>)[],
+  session: FetchSession,
 ): Promise<Fetched> {
   const inSource = dirname(skill.skillPath ?? "SKILL.md");
   if (skill.sourceType === "local") {
@@ -123,13 +150,25 @@ export async function fetchLocked(
     return { dir: join(base, inSource) };
   }
   if (skill.sourceType === "git") {
-    const dir = await checkout(skill.sourceUrl ?? skill.source, skill.ref, env);
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    return { dir: join(dir, inSource), commit: await gitCommit(dir, env) };
+    const repo = skill.sourceUrl ?? skill.source;
+    const { dir, commit } = await session.once(`git\0${repo}\0${skill.ref ?? ""}`, async () => {
+      const dir = await checkout(repo, skill.ref, env);
+      const cleanup = () => rm(dir, { recursive: true, force: true });
+      try {
+        return { value: { dir, commit: await gitCommit(dir, env) }, cleanup };
+      } catch (error) {
+        await cleanup();
+        throw error;
+      }
+    });
+    return { dir: join(dir, inSource), commit };
   }
   if (skill.sourceType === "well-known") {
-    const site = await pullSite(skill.sourceUrl ?? skill.source, remote);
-    cleanups.push(site.cleanup);
+    const url = skill.sourceUrl ?? skill.source;
+    const site = await session.once(`site\0${url}`, async () => {
+      const pulled = await pullSite(url, remote);
+      return { value: pulled, cleanup: pulled.cleanup };
+    });
     const found = site.skills.find((s) => s.name === skill.name);
     if (found === undefined) {
       const skipped = site.skipped.find((s) => s.name === skill.name);

@@ -5,7 +5,7 @@ import type { Context } from "../context.js";
 import { UserError } from "../errors.js";
 import { canonicalRoot, type LockedSkill, type Scope, ScopeLock } from "../install.js";
 import { displayPath } from "../output.js";
-import { type Fetched, type FileChanges, fetchLocked, fileChanges } from "../upstream.js";
+import { type Fetched, FetchSession, type FileChanges, fetchLocked, fileChanges } from "../upstream.js";
 import { scopeOf } from "./add.js";
 import { remoteUse } from "./install.js";
 
@@ -63,21 +63,21 @@ export async function installedHash(scope: Scope, skill: LockedSkill): Promise<s
 
 /**
  * Compares one locked skill with what is installed and with its source now. Never writes
- * anything but temporary checkouts (pushed on `cleanups`).
+ * anything but the temporary checkouts of `session`.
  */
 export async function checkSkill(
   ctx: Context,
   scope: Scope,
   lock: ScopeLock,
   skill: LockedSkill,
-  cleanups: (() => Promise<void>)[],
+  session: FetchSession,
 ): Promise<SkillCheck> {
   const path = join(canonicalRoot(scope), skillFolderName(skill.name));
   const now = await installedHash(scope, skill);
   let fetched: (Fetched & { hash: string }) | undefined;
   let upstream: UpstreamState;
   try {
-    const got = await fetchLocked(lock.file, scope.global, skill, ctx.env, remoteUse(ctx), cleanups);
+    const got = await fetchLocked(lock.file, scope.global, skill, ctx.env, remoteUse(ctx), session);
     fetched = { ...got, hash: await computedHash(got.dir) };
     const commit = got.commit === undefined ? {} : { commit: got.commit };
     const sameDigest =
@@ -137,14 +137,14 @@ export async function check(ctx: Context, flags: CheckFlags): Promise<number> {
   if (lock.original === undefined) {
     throw new UserError(`Nothing to check: ${show(lock.file)} does not exist (skill add writes it)`);
   }
-  const cleanups: (() => Promise<void>)[] = [];
+  const session = new FetchSession();
   const checks: SkillCheck[] = [];
   try {
     for (const name of lock.names().sort(compareCodeUnits)) {
-      checks.push(await checkSkill(ctx, scope, lock, lock.get(name) as LockedSkill, cleanups));
+      checks.push(await checkSkill(ctx, scope, lock, lock.get(name) as LockedSkill, session));
     }
   } finally {
-    for (const end of cleanups) await end();
+    await session.close();
   }
   const failed = checks.some((c) => c.upstream.status === "error");
   const dirty = checks.some(

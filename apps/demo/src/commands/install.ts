@@ -5,7 +5,7 @@ import { UserError } from "../errors.js";
 import { type LockedSkill, ScopeLock } from "../install.js";
 import { displayPath } from "../output.js";
 import { applyPlacement, type Placed, type PlacementPlan, planPlacement } from "../place.js";
-import { fetchLocked, type RemoteUse } from "../upstream.js";
+import { FetchSession, fetchLocked, type RemoteUse } from "../upstream.js";
 import { checkAgents, chosenAgents, type InstallFlags, report, scopeOf } from "./add.js";
 
 /** The CLI's `--timeout` and `--offline`, for sites. */
@@ -35,7 +35,7 @@ export async function install(ctx: Context, flags: RestoreFlags): Promise<number
     );
   }
   const agents = await chosenAgents(scope, flags);
-  const cleanups: (() => Promise<void>)[] = [];
+  const session = new FetchSession();
   try {
     const problems: string[] = [];
     const plans: PlacementPlan[] = [];
@@ -44,7 +44,7 @@ export async function install(ctx: Context, flags: RestoreFlags): Promise<number
       let from: string;
       let hash: string;
       try {
-        const fetched = await fetchLocked(lock.file, scope.global, skill, ctx.env, remoteUse(ctx), cleanups);
+        const fetched = await fetchLocked(lock.file, scope.global, skill, ctx.env, remoteUse(ctx), session);
         // A site serves one version: the lock pins it by the index's digest.
         if (skill.wellKnownDigest !== undefined && fetched.digest !== skill.wellKnownDigest) {
           problems.push(
@@ -103,6 +103,6 @@ export async function install(ctx: Context, flags: RestoreFlags): Promise<number
     if (json !== undefined) ctx.out.data(json);
     return 0;
   } finally {
-    for (const end of cleanups) await end();
+    await session.close();
   }
 }

@@ -9,7 +9,7 @@ import type { Context } from "../context.js";
 import { UserError } from "../errors.js";
 import { agentDir, copySkill, type LockedSkill, readsCanonical, ScopeLock, whatIsAt } from "../install.js";
 import { displayPath } from "../output.js";
-import { type FileChanges, fileChanges, unifiedDiff } from "../upstream.js";
+import { FetchSession, type FileChanges, fileChanges, unifiedDiff } from "../upstream.js";
 import { scopeOf } from "./add.js";
 import { checkSkill, describeChanges, type SkillCheck } from "./check.js";
 
@@ -63,11 +63,11 @@ export async function update(ctx: Context, names: string[], flags: UpdateFlags):
   const wanted = (names.length > 0 ? [...new Set(names)] : lock.names()).sort(compareCodeUnits);
   const { out } = ctx;
   const c = out.color;
-  const cleanups: (() => Promise<void>)[] = [];
+  const session = new FetchSession();
   try {
     const checks: SkillCheck[] = [];
     for (const name of wanted) {
-      checks.push(await checkSkill(ctx, scope, lock, lock.get(name) as LockedSkill, cleanups));
+      checks.push(await checkSkill(ctx, scope, lock, lock.get(name) as LockedSkill, session));
     }
     // Nothing is put in place while a skill asked for cannot be updated safely. Without names,
     // a skill whose source cannot be read (or that is not installed) is skipped and named.
@@ -202,7 +202,7 @@ export async function update(ctx: Context, names: string[], flags: UpdateFlags):
     else out.line(c.dim(`lock: ${show(lock.file)}`));
     return code;
   } finally {
-    for (const end of cleanups) await end();
+    await session.close();
   }
 }
 
