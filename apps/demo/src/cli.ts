@@ -286,7 +286,7 @@ function createProgram(setExit: (code: number) => void): Command {
   program
     .command("add <source> [names...]")
     .description(
-      "install skills from a folder or a git repository (path or URL, #ref) into .agents/skills, linked for each agent, and lock them in skills-lock.json",
+      "install skills from a folder, a git repository (path or URL, #ref) or a skill site or pack URL into .agents/skills, linked for each agent, and lock them in skills-lock.json",
     )
     .option(
       "--for <agent>",
@@ -321,6 +321,35 @@ function createProgram(setExit: (code: number) => void): Command {
       action(
         async (ctx, opts: import("./commands/install.js").RestoreFlags) =>
           (await import("./commands/install.js")).install(ctx, opts),
+        "explicit-only",
+      ),
+    );
+  program
+    .command("check")
+    .description(
+      "read-only: whether each locked skill's installed files still hash to the lock (edited here: which files) and whether its source has a newer version",
+    )
+    .option("-g, --global", "the home's skills and global lock")
+    .option("--exit-code", "exit 1 when a skill is edited, missing or out of date (default: exit 0)")
+    .action(
+      action(
+        async (ctx, opts: import("./commands/check.js").CheckFlags) =>
+          (await import("./commands/check.js")).check(ctx, opts),
+        "explicit-only",
+      ),
+    );
+  program
+    .command("update [names...]")
+    .description(
+      "fetch newer versions of locked skills (default: all), show what they change (capabilities, files, SKILL.md) and, once confirmed, replace them and update the lock",
+    )
+    .option("-g, --global", "the home's skills and global lock")
+    .option("-y, --yes", "replace without asking (needed when stdin is not a terminal)")
+    .option("--force", "also replace installed copies edited since they were installed")
+    .action(
+      action(
+        async (ctx, names: string[], opts: import("./commands/update.js").UpdateFlags) =>
+          (await import("./commands/update.js")).update(ctx, names, opts),
         "explicit-only",
       ),
     );

@@ -98,6 +98,8 @@ export interface LockedSkill {
   readonly skillPath?: string;
   /** The hash the installed bytes must have; undefined when the lock holds none we can check. */
   readonly hash?: string;
+  /** well-known sources: the index's digest of the skill when it was installed (`sha256:…`). */
+  readonly wellKnownDigest?: string;
 }
 
 const PROJECT_KNOWN = [
@@ -116,6 +118,7 @@ const GLOBAL_KNOWN = [
   "ref",
   "skillPath",
   "skillFolderHash",
+  "wellKnownDigest",
   "installedAt",
   "updatedAt",
 ];
@@ -186,6 +189,7 @@ export class ScopeLock {
         ...optional("ref", skill.ref),
         ...optional("skillPath", skill.skillPath),
         skillFolderHash: skill.hash,
+        ...optional("wellKnownDigest", skill.wellKnownDigest),
         installedAt: prev?.installedAt ?? now,
         updatedAt: now,
         ...unknownFields(prev, GLOBAL_KNOWN),
@@ -201,6 +205,7 @@ export class ScopeLock {
       sourceType: skill.sourceType,
       ...optional("skillPath", skill.skillPath),
       computedHash: skill.hash,
+      ...optional("wellKnownDigest", skill.wellKnownDigest),
       ...unknownFields(prev, PROJECT_KNOWN),
     };
     this.project = { ...this.project, skills: { ...this.project.skills, [skill.name]: entry } };
@@ -230,11 +235,18 @@ export class ScopeLock {
 }
 
 function pick(e: Readonly<Record<string, unknown>>) {
-  const out: { source: string; sourceType: string; sourceUrl?: string; ref?: string; skillPath?: string } = {
+  const out: {
+    source: string;
+    sourceType: string;
+    sourceUrl?: string;
+    ref?: string;
+    skillPath?: string;
+    wellKnownDigest?: string;
+  } = {
     source: e.source as string,
     sourceType: e.sourceType as string,
   };
-  for (const key of ["sourceUrl", "ref", "skillPath"] as const) {
+  for (const key of ["sourceUrl", "ref", "skillPath", "wellKnownDigest"] as const) {
     if (typeof e[key] === "string") out[key] = e[key] as string;
   }
   return out;
@@ -245,7 +257,7 @@ function pick(e: Readonly<Record<string, unknown>>) {
 
 /** A source made ready to copy from. */
 export interface ReadySource {
-  readonly sourceType: "local" | "git";
+  readonly sourceType: "local" | "git" | "well-known";
   /** The folder the skills are looked for in (the folder, or the checkout). */
   readonly dir: string;
   /** For the lock: the path (local, made relative on write) or the repository. */
@@ -292,6 +304,11 @@ export async function checkout(repo: string, ref: string | undefined, env: Env):
   return dir;
 }
 
+/** The commit a checkout is at. */
+export async function gitCommit(dir: string, env: Env): Promise<string> {
+  return (await git(["rev-parse", "HEAD"], env, dir)).trim();
+}
+
 /** Makes `spec` (a folder, or `repo#ref`) ready; paths are relative to `here`. */
 export async function readySource(spec: string, here: string, env: Env): Promise<ReadySource> {
   if (!isGitSpec(spec)) {
@@ -329,6 +346,8 @@ export interface FoundSkill {
   readonly dir: string;
   /** Its SKILL.md relative to the source, `/`-separated. */
   readonly skillPath: string;
+  /** well-known sources: the index's digest of the skill, as the pull verified it. */
+  readonly digest?: string;
 }
 
 /** The skills of a source: its own SKILL.md, or every SKILL.md below it. */

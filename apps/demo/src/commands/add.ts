@@ -4,9 +4,18 @@ import { type AgentTarget, agentTarget } from "../agent-targets.js";
 import { type AgentVerdict, agentVerdicts } from "../agent-verdict.js";
 import type { Context } from "../context.js";
 import { UserError } from "../errors.js";
-import { detectedAgents, findSkills, readySource, type Scope, ScopeLock } from "../install.js";
+import {
+  detectedAgents,
+  type FoundSkill,
+  findSkills,
+  type ReadySource,
+  readySource,
+  type Scope,
+  ScopeLock,
+} from "../install.js";
 import { displayPath } from "../output.js";
 import { applyPlacement, type Placed, type PlacementPlan, planPlacement } from "../place.js";
+import { isSiteSpec, pullSite } from "../upstream.js";
 
 export interface InstallFlags {
   readonly for?: string[];
@@ -106,16 +115,66 @@ export function report(
   return undefined;
 }
 
+function leftOut(s: { readonly name: string; readonly reason: string }): string {
+  return `${JSON.stringify(printable(s.name))}: ${printable(s.reason)}`;
+}
+
+/** A source made ready and the skills it holds: a site or pack through `@skill/remote`, else a folder or git repository. */
+async function openSource(
+  ctx: Context,
+  spec: string,
+): Promise<{
+  source: ReadySource;
+  found: readonly FoundSkill[];
+  skipped: readonly { name: string; reason: string }[];
+}> {
+  if (isSiteSpec(spec)) {
+    const site = await pullSite(spec, {
+      ...(ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs }),
+      offline: ctx.offline,
+    });
+    return {
+      source: {
+        sourceType: "well-known",
+        dir: "",
+        source: spec,
+        sourceUrl: site.indexUrl,
+        cleanup: site.cleanup,
+      },
+      found: site.skills,
+      skipped: site.skipped,
+    };
+  }
+  const source = await readySource(spec, process.cwd(), ctx.env);
+  try {
+    return { source, found: await findSkills(source.dir), skipped: [] };
+  } catch (error) {
+    await source.cleanup();
+    throw error;
+  }
+}
+
 /** `skill add SOURCE [NAME…]`: copy skills into `.agents/skills`, link them for each agent, lock them. */
 export async function add(ctx: Context, spec: string, names: string[], flags: InstallFlags): Promise<number> {
   const scope = scopeOf(ctx, flags);
   const agents = await chosenAgents(scope, flags);
   const lock = await ScopeLock.load(scope);
   const show = (p: string) => displayPath(p, ctx.cwd, ctx.home);
-  const source = await readySource(spec, process.cwd(), ctx.env);
+  const { source, found, skipped } = await openSource(ctx, spec);
   try {
-    const found = await findSkills(source.dir);
-    if (found.length === 0) throw new UserError(`No SKILL.md found in ${printable(spec)}`);
+    // A site's entry the pull left out (a wrong digest, an unsafe archive) is named, never dropped silently.
+    for (const s of skipped) {
+      if (names.includes(s.name)) {
+        throw new UserError(
+          `Not installing ${JSON.stringify(printable(s.name))}: ${printable(spec)} lists it, but it was left out: ${printable(s.reason)}`,
+        );
+      }
+    }
+    if (found.length === 0) {
+      const why = skipped.length > 0 ? ` (left out: ${skipped.map(leftOut).join("; ")})` : "";
+      throw new UserError(`No SKILL.md found in ${printable(spec)}${why}`);
+    }
+    if (names.length === 0) for (const s of skipped) ctx.out.error(`skill: warning: left out ${leftOut(s)}`);
     const wanted = names.length === 0 ? found : found.filter((s) => names.includes(s.name));
     const missing = names.filter((n) => !found.some((s) => s.name === n));
     if (missing.length > 0) {
@@ -157,10 +216,13 @@ export async function add(ctx: Context, spec: string, names: string[], flags: In
           ...(source.sourceUrl === undefined ? {} : { sourceUrl: source.sourceUrl }),
           ...(source.ref === undefined ? {} : { ref: source.ref }),
           // As `skills` writes it: a git source always names the skill's file; a local one only when it is not the folder itself.
-          ...(skillPath === undefined || (source.sourceType === "local" && skillPath === "SKILL.md")
+          ...(skillPath === undefined ||
+          source.sourceType === "well-known" ||
+          (source.sourceType === "local" && skillPath === "SKILL.md")
             ? {}
             : { skillPath }),
           hash: plan.placement.hash,
+          ...(skill?.digest === undefined ? {} : { wellKnownDigest: skill.digest }),
         },
         now,
       );

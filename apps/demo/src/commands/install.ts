@@ -1,41 +1,20 @@
-import { dirname, join, resolve } from "node:path";
 import { compareCodeUnits, printable } from "@skill/core";
 import { computedHash } from "@skill/lock";
 import type { Context } from "../context.js";
 import { UserError } from "../errors.js";
-import { checkout, type LockedSkill, ScopeLock } from "../install.js";
+import { type LockedSkill, ScopeLock } from "../install.js";
 import { displayPath } from "../output.js";
 import { applyPlacement, type Placed, type PlacementPlan, planPlacement } from "../place.js";
+import { FetchSession, fetchLocked, type RemoteUse } from "../upstream.js";
 import { checkAgents, chosenAgents, type InstallFlags, report, scopeOf } from "./add.js";
+
+/** The CLI's `--timeout` and `--offline`, for sites. */
+export function remoteUse(ctx: Context): RemoteUse {
+  return { ...(ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs }), offline: ctx.offline };
+}
 
 export interface RestoreFlags extends InstallFlags {
   readonly frozen?: boolean;
-}
-
-/** Where a locked skill's bytes come from: a folder, ready to hash and copy. */
-async function fetchLocked(
-  ctx: Context,
-  lockFile: string,
-  global: boolean,
-  skill: LockedSkill,
-  cleanups: (() => Promise<void>)[],
-): Promise<string> {
-  const inSource = dirname(skill.skillPath ?? "SKILL.md");
-  if (skill.sourceType === "local") {
-    const base = global ? resolve(skill.source) : resolve(dirname(lockFile), skill.source);
-    return join(base, inSource);
-  }
-  if (skill.sourceType === "git") {
-    const dir = await checkout(skill.sourceUrl ?? skill.source, skill.ref, ctx.env);
-    cleanups.push(async () => {
-      const { rm } = await import("node:fs/promises");
-      await rm(dir, { recursive: true, force: true });
-    });
-    return join(dir, inSource);
-  }
-  throw new UserError(
-    `Cannot restore ${JSON.stringify(printable(skill.name))}: source type ${JSON.stringify(printable(skill.sourceType))} is not one skill install restores (local, git)`,
-  );
 }
 
 /**
@@ -56,7 +35,7 @@ export async function install(ctx: Context, flags: RestoreFlags): Promise<number
     );
   }
   const agents = await chosenAgents(scope, flags);
-  const cleanups: (() => Promise<void>)[] = [];
+  const session = new FetchSession();
   try {
     const problems: string[] = [];
     const plans: PlacementPlan[] = [];
@@ -65,7 +44,15 @@ export async function install(ctx: Context, flags: RestoreFlags): Promise<number
       let from: string;
       let hash: string;
       try {
-        from = await fetchLocked(ctx, lock.file, scope.global, skill, cleanups);
+        const fetched = await fetchLocked(lock.file, scope.global, skill, ctx.env, remoteUse(ctx), session);
+        // A site serves one version: the lock pins it by the index's digest.
+        if (skill.wellKnownDigest !== undefined && fetched.digest !== skill.wellKnownDigest) {
+          problems.push(
+            `${printable(name)}: ${printable(skill.sourceUrl ?? skill.source)} now serves ${fetched.digest === undefined ? "it without a digest" : printable(fetched.digest.slice(0, 19))}…, ${show(lock.file)} pins ${printable(skill.wellKnownDigest.slice(0, 19))}… (skill update takes the new version)`,
+          );
+          continue;
+        }
+        from = fetched.dir;
         hash = await computedHash(from);
       } catch (error) {
         problems.push(`${printable(name)}: ${(error as Error).message}`);
@@ -116,6 +103,6 @@ export async function install(ctx: Context, flags: RestoreFlags): Promise<number
     if (json !== undefined) ctx.out.data(json);
     return 0;
   } finally {
-    for (const end of cleanups) await end();
+    await session.close();
   }
 }
