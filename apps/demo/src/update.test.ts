@@ -420,10 +420,7 @@ describe("skill add from a site", () => {
     );
   });
 
-  // Known gap: @skill/remote unpacks every archive member with mode 0644 (packages/remote/src/archive.ts
-  // opens each file 0o644 and the cache state records no mode), so the exec bit is gone before the
-  // installer sees the files. `it.fails` keeps this test live: it turns red once remote keeps the bit.
-  it.fails("installs an archive skill with its script still executable", async () => {
+  it("installs an archive skill with its script still executable", async () => {
     const w = await world();
     const s = await site();
     const archive = await tarGz(w.root, {

@@ -398,3 +398,53 @@ describe("archive bombs stop while inflating", () => {
     30_000,
   );
 });
+
+describe("archive members' modes", () => {
+  it("keeps a script executable (tar and zip) and never takes setuid or world-writable bits", async () => {
+    const tarred = tarGz([
+      { name: "SKILL.md", body: skillBody("tarred") },
+      { name: "run.sh", body: "#!/bin/sh\necho hi\n", mode: 0o755 },
+      { name: "suid.sh", body: "#!/bin/sh\n", mode: 0o4777 },
+      { name: "notes.md", body: "notes", mode: 0o666 },
+    ]);
+    const zipped = zip([
+      { name: "SKILL.md", body: skillBody("zipped") },
+      { name: "run.sh", body: "#!/bin/sh\necho hi\n", mode: 0o100755 },
+      { name: "notes.md", body: "notes", mode: 0o100666 },
+    ]);
+    const files = new Map<string, string | Buffer>([
+      [
+        "index.json",
+        JSON.stringify({
+          $schema: SCHEMA_V0_2,
+          skills: [
+            { name: "tarred", type: "archive", url: "tarred.tar.gz", digest: digestOf(tarred) },
+            { name: "zipped", type: "archive", url: "zipped.zip", digest: digestOf(zipped) },
+          ],
+        }),
+      ],
+      ["tarred.tar.gz", tarred],
+      ["zipped.zip", zipped],
+    ]);
+    const server = await serve(staticFiles(files));
+    servers.push(server);
+    const result = await pull(server.index, { cacheDir });
+    expect(result.skipped).toEqual([]);
+    const { stat } = await import("node:fs/promises");
+    const modeOf = async (file: string) =>
+      (
+        await stat(
+          join(
+            result.files.find((f) => f.includes(`/${file.split("/")[0]}/`)) as string,
+            "..",
+            file.split("/")[1] as string,
+          ),
+        )
+      ).mode & 0o7777;
+    expect(await modeOf("tarred/run.sh")).toBe(0o755);
+    expect(await modeOf("tarred/suid.sh")).toBe(0o755);
+    expect(await modeOf("tarred/notes.md")).toBe(0o644);
+    expect(await modeOf("zipped/run.sh")).toBe(0o755);
+    expect(await modeOf("zipped/notes.md")).toBe(0o644);
+  });
+});

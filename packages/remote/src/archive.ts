@@ -112,8 +112,16 @@ class Unpacker {
     }
   }
 
-  /** Starts a regular file; the returned writer counts, hashes and writes synchronously. */
-  start(path: string, expected?: number): { write(chunk: Uint8Array): void; end(): void } {
+  /**
+   * Starts a regular file; the returned writer counts, hashes and writes synchronously. An
+   * `executable` entry (any x bit in the archive) is written 0755, every other one 0644: the
+   * archive's other mode bits (setuid, world-writable) are never taken.
+   */
+  start(
+    path: string,
+    expected?: number,
+    executable = false,
+  ): { write(chunk: Uint8Array): void; end(): void } {
     // The entry name passed `fileProblem` already; core's path rule still places it.
     const dest = resolveInside(this.raw, path);
     const parent = path.split("/").slice(0, -1);
@@ -132,7 +140,7 @@ class Unpacker {
       fd = openSync(
         dest,
         constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-        0o644,
+        executable ? 0o755 : 0o644,
       );
     } catch (error) {
       throw new SkillError("WRITE_ERROR", `Failed to unpack ${quote(path)} (${errorText(error)})`, {
@@ -295,7 +303,7 @@ async function unpackTar(file: string, u: Unpacker, signal: AbortSignal | undefi
       const path = u.entry(entry.path, false);
       if (path === "")
         throw refuse("UNSAFE_PATH", `entry ${quote(entry.path)} is a file at the root's own name`);
-      const out = u.start(path, entry.size);
+      const out = u.start(path, entry.size, ((entry.mode ?? 0) & 0o111) !== 0);
       entry.on("data", (chunk: Buffer) => {
         if (failure) return;
         try {
@@ -443,7 +451,7 @@ async function unpackZip(file: string, u: Unpacker, signal: AbortSignal | undefi
         u.links.push({ path, target: Buffer.concat(chunks).toString("utf8"), hard: false });
         continue;
       }
-      const out = u.start(path);
+      const out = u.start(path, undefined, unix && ((entry.externalFileAttributes >>> 16) & 0o111) !== 0);
       try {
         for await (const chunk of stream as AsyncIterable<Buffer>) {
           if (signal?.aborted) throw signal.reason;
