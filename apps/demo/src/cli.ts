@@ -3,7 +3,14 @@ import { createRequire } from "node:module";
 import { printable, SkillError, VALIDATION_TARGETS } from "@skill/core";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { DEFAULT_BUDGET, RANKS } from "./commands/prompt-options.js";
-import { type Context, createContext, type GlobalOptions, type McpUse, PRESETS } from "./context.js";
+import {
+  type Context,
+  createContext,
+  explicitMcpFailedInRun,
+  type GlobalOptions,
+  type McpUse,
+  PRESETS,
+} from "./context.js";
 import { UsageError, UserError } from "./errors.js";
 import { createOutput, type Output } from "./output.js";
 
@@ -83,7 +90,9 @@ function createProgram(setExit: (code: number) => void): Command {
       let ctx: Context | undefined;
       try {
         ctx = await createContext(globals, out, { mcp });
-        setExit(await fn(ctx, ...(args.slice(0, -1) as A)));
+        const code = await fn(ctx, ...(args.slice(0, -1) as A));
+        // A server asked for with --mcp that gave no skills fails the command, once said.
+        setExit(code === 0 && explicitMcpFailedInRun() ? 1 : code);
       } catch (error) {
         setExit(report(error, out));
       } finally {

@@ -362,10 +362,27 @@ export function explicitMcpFailed(ctx: Context, report: LoadReport): boolean {
   let failed = false;
   for (const d of report.diagnostics) {
     if (d.source === undefined || !EXPLICIT_MCP.has(d.source) || !MCP_DOWN.has(d.code)) continue;
-    ctx.out.error(printable(`skill: ${d.source}: ${d.message}`));
+    if (!SAID.has(d.message)) ctx.out.error(printable(`skill: ${d.message}`));
+    SAID.add(d.message);
     failed = true;
   }
+  if (failed) mcpFailed = true;
   return failed;
+}
+
+const SAID = new Set<string>();
+let mcpFailed = false;
+
+/** Whether a server asked for with `--mcp` gave no skills in this run: the command exits 1. */
+export function explicitMcpFailedInRun(): boolean {
+  return mcpFailed;
+}
+
+/** `service.discoverAndLoad()`, then what a server asked for with `--mcp` failed to give, said. */
+export async function loadSkills(ctx: Context, service: SkillService): Promise<LoadReport> {
+  const report = await service.discoverAndLoad();
+  explicitMcpFailed(ctx, report);
+  return report;
 }
 
 /** What every command that reads remote packs passes on: cache, logger, --offline, --timeout. */

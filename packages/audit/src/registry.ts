@@ -1,11 +1,20 @@
 import {
   type AgentInfo,
   DEFAULT_SKILL_FILES_LIMIT,
+  parseSkill,
   printable,
   SkillError,
   type SkillService,
 } from "@skill/core";
 import type { AuditLimits, Note, SkillInput } from "./analyse.js";
+
+function ownFrontmatter(bytes: Uint8Array, location: string): Readonly<Record<string, unknown>> | undefined {
+  try {
+    return parseSkill(Buffer.from(bytes).toString("utf8"), location).skill.frontmatter;
+  } catch {
+    return undefined;
+  }
+}
 
 function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true || (SkillError.isInstance(error) && error.code === "ABORTED");
@@ -47,7 +56,9 @@ export async function registryInput(
       : undefined;
   return {
     location: skill.location,
-    skillMd: { bytes, frontmatter: skill.frontmatter },
+    // What the skill asks for, from its own bytes: a registry may leave fields out (allowed-tools
+    // of a skill from an untrusted MCP server), an audit says what the file holds.
+    skillMd: { bytes, frontmatter: ownFrontmatter(bytes, skill.location) ?? skill.frontmatter },
     files: paths.map((path) => ({ path, execBit: false })),
     notes,
     ...(cut ? { cut } : {}),

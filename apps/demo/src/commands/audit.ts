@@ -3,7 +3,7 @@ import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type AuditResult, auditRegistrySkill, auditSkill, type Capabilities } from "@skill/audit";
 import { printable, type SkillService } from "@skill/core";
 import { scanSkillFiles } from "@skill/discovery";
-import { type Context, createService } from "../context.js";
+import { type Context, createService, loadSkills } from "../context.js";
 import { UserError } from "../errors.js";
 import { displayPath, plural, table } from "../output.js";
 
@@ -38,7 +38,7 @@ async function targetsFor(ctx: Context, args: readonly string[]): Promise<Target
   const loaded = async (): Promise<SkillService> => {
     if (!service) {
       service = createService(ctx);
-      await service.discoverAndLoad();
+      await loadSkills(ctx, service);
     }
     return service;
   };

@@ -70,7 +70,7 @@ export async function list(ctx: Context): Promise<number> {
   const report = await service.discoverAndLoad();
   const disabled = disabledFoldersNote(ctx);
   if (disabled) ctx.out.error(printable(disabled));
-  const mcpDown = explicitMcpFailed(ctx, report);
+  explicitMcpFailed(ctx, report);
   const all = service.all();
   const visible = service.all(ctx.agent);
   const hidden = all.filter((s) => !visible.includes(s)).map((s) => s.name);
@@ -97,7 +97,7 @@ export async function list(ctx: Context): Promise<number> {
         source: d.source,
       })),
     });
-    return mcpDown ? 1 : 0;
+    return 0;
   }
 
   const c = out.color;
@@ -146,5 +146,5 @@ export async function list(ctx: Context): Promise<number> {
     for (const d of sourceWarnings) out.line(`  ${c.yellow("warning")}  ${printable(d.message)}`);
     out.line(c.dim(`  ${ctx.configNote(ctx.configFiles)}`));
   }
-  return mcpDown ? 1 : 0;
+  return 0;
 }

@@ -1,6 +1,6 @@
 import { originRank, printable, type SkillMetadata } from "@skill/core";
 import { formatCatalog } from "@skill/format";
-import { type Context, createService } from "../context.js";
+import { type Context, createService, loadSkills } from "../context.js";
 import { UsageError } from "../errors.js";
 import { capList } from "../output.js";
 import { DEFAULT_BUDGET, RANKS } from "./prompt-options.js";
@@ -57,7 +57,7 @@ export async function prompt(ctx: Context, options: PromptOptions): Promise<numb
   const budget = options.budget ?? DEFAULT_BUDGET;
   const pinned = pinnedNames(ctx, options.pin);
   const service = createService(ctx);
-  await service.discoverAndLoad();
+  await loadSkills(ctx, service);
   const skills = service.all(ctx.agent);
   const known = new Set(skills.map((s) => s.name));
   const unknown = pinned.filter((n) => !known.has(n));

@@ -1,7 +1,7 @@
 import { basename, dirname } from "node:path";
 import { type LoadReport, printable, quote, SkillError, type SkillService, similarNames } from "@skill/core";
 import { formatSkillContent } from "@skill/format";
-import { type Context, createService } from "../context.js";
+import { type Context, createService, loadSkills } from "../context.js";
 import { capList, displayPath, printableText } from "../output.js";
 
 /**
@@ -10,7 +10,7 @@ import { capList, displayPath, printableText } from "../output.js";
  */
 export async function show(ctx: Context, name: string, options: { limit?: number }): Promise<number> {
   const service = createService(ctx);
-  const report = await service.discoverAndLoad();
+  const report = await loadSkills(ctx, service);
   try {
     const skill = await service.read(name, ctx.agent);
     const files = await service.files(

@@ -1,6 +1,6 @@
 import { type LoadReport, printable } from "@skill/core";
 import { type SkillChange, watchSkills } from "@skill/discovery";
-import { type Context, createService, sources } from "../context.js";
+import { type Context, createService, loadSkills, sources } from "../context.js";
 import { displayPath } from "../output.js";
 
 /** `skill watch`: prints skills appearing, changing and disappearing until Ctrl-C. */
@@ -9,7 +9,7 @@ export async function watch(ctx: Context): Promise<number> {
   const c = out.color;
   const list = sources(ctx);
   const service = createService(ctx, list);
-  await service.discoverAndLoad();
+  await loadSkills(ctx, service);
   let names = new Set(service.all(ctx.agent).map((s) => s.name));
   const mark = { added: c.green("+"), changed: c.yellow("~"), removed: c.red("-") } as const;
 

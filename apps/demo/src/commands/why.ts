@@ -1,10 +1,10 @@
 import { printable, similarNames } from "@skill/core";
-import { type Context, createService, policy } from "../context.js";
+import { type Context, createService, loadSkills, policy } from "../context.js";
 
 /** `skill why NAME --agent A`: the rule, and the layer it came from, that decides visibility. */
 export async function why(ctx: Context, name: string): Promise<number> {
   const service = createService(ctx);
-  await service.discoverAndLoad();
+  await loadSkills(ctx, service);
   const skill = service.get(name);
   const explanation = policy(ctx).explain(ctx.agent, "skill", name);
   const visible = explanation.action !== "deny";
