@@ -9,9 +9,11 @@ import {
   type LoadRules,
   loadSkillFile,
   type PermissionPolicy,
+  quote,
   readInside,
   SKILL_FILE,
   type SkillError,
+  SkillError as SkillErrorClass,
   type SkillFile,
   type SkillHead,
   SkillService,
@@ -118,8 +120,13 @@ interface AgentRun {
 export async function compareAgents(options: CompareOptions): Promise<VisibilityReport> {
   const agents = [...(options.agents ?? DISCOVERY_PRESETS)];
   for (const agent of agents) {
-    if (!DISCOVERY_PRESETS.includes(agent))
-      throw new TypeError(`Unknown discovery preset ${JSON.stringify(agent)}`);
+    if (!DISCOVERY_PRESETS.includes(agent)) {
+      throw new SkillErrorClass(
+        "INVALID_FIELD",
+        `Unknown discovery preset ${quote(agent)} (expected one of: ${DISCOVERY_PRESETS.join(", ")})`,
+        { field: "agents" },
+      );
+    }
   }
   const { agents: _agents, permission, agent: who, ...discovery } = options;
   const profiles = agents.map((agent) => [agent, agentProfile({ ...discovery, preset: agent })] as const);
