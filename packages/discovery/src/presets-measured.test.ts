@@ -4,7 +4,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { SkillService } from "@skill/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { removeTempDirs, tempWorld, writeSkill } from "./fixture.js";
+import { removeTempDirs, tempDir, tempWorld, writeSkill } from "./fixture.js";
 import { agentProfile, type DiscoveryOptions } from "./sources.js";
 
 afterEach(removeTempDirs);
@@ -115,5 +115,33 @@ describe("presets as the real agents load them", () => {
       depth5: "project/.agents/skills/a/b/c/d/depth5/SKILL.md",
       dotted: "project/.agents/skills/.hidden/dotted/SKILL.md",
     });
+  });
+
+  it("outside a git repository, opencode (1.18.33), Claude Code (2.1.332), Copilot (1.0.102) and pi (0.73.1) read the folders above the cwd; Codex (0.171.0) does not", async () => {
+    const base = await tempDir();
+    const home = join(base, "home");
+    const cwd = join(base, "plain");
+    await mkdir(cwd, { recursive: true });
+    await writeSkill(join(base, ".agents", "skills", "above-agents"));
+    await writeSkill(join(base, ".claude", "skills", "above-claude"));
+    await writeSkill(join(cwd, ".agents", "skills", "here-agents"));
+    const above = { "above-agents": ".agents/skills/above-agents/SKILL.md" };
+    const aboveClaude = { "above-claude": ".claude/skills/above-claude/SKILL.md" };
+    const here = { "here-agents": "plain/.agents/skills/here-agents/SKILL.md" };
+    expect(await loaded(base, { cwd, home, preset: "opencode" })).toEqual({
+      ...above,
+      ...aboveClaude,
+      ...here,
+    });
+    expect(await loaded(base, { cwd, home, preset: "claude-code" })).toEqual(aboveClaude);
+    expect(await loaded(base, { cwd, home, preset: "copilot" })).toEqual({
+      ...above,
+      ...aboveClaude,
+      ...here,
+    });
+    expect(await loaded(base, { cwd, home, preset: "pi" })).toEqual({ ...above, ...here });
+    expect(await loaded(base, { cwd, home, preset: "codex" })).toEqual(here);
+    // An explicit stopAt still bounds the walk.
+    expect(await loaded(base, { cwd, home, preset: "copilot", stopAt: cwd })).toEqual(here);
   });
 });

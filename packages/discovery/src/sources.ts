@@ -113,6 +113,14 @@ const PRESET_LIMITS: Readonly<Partial<Record<DiscoveryPreset, RootLimits>>> = {
   amp: { maxDepth: 5 },
 };
 
+/** Agents that, outside a git repository, read project roots in every folder up to the filesystem root. */
+const WALK_UP_WITHOUT_GIT: ReadonlySet<DiscoveryPreset> = new Set([
+  "opencode",
+  "claude-code",
+  "copilot",
+  "pi",
+]);
+
 /** Agents that keep the first skill of a name they meet, searching their roots in order. */
 const FIRST_WINS: ReadonlySet<DiscoveryPreset> = new Set(["copilot", "pi", "amp"]);
 
@@ -176,13 +184,13 @@ export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
     );
   }
   const walked = projectFolders(cwd, home, options.stopAt, logger);
-  // Gemini CLI reads the workspace folder alone; Amp walks up past the git root, to the top.
+  // Gemini CLI reads the workspace folder alone; Amp walks up past the git root, to the top;
+  // outside a git repository, opencode, Claude Code, Copilot and pi walk up to the top too.
+  const toTop =
+    options.stopAt === undefined &&
+    (preset === "amp" || (WALK_UP_WITHOUT_GIT.has(preset) && findWorktreeRoot(cwd) === undefined));
   const levels =
-    preset === "gemini"
-      ? [cwd]
-      : preset === "amp" && options.stopAt === undefined
-        ? (foldersBetween(parse(cwd).root, cwd) ?? walked)
-        : walked;
+    preset === "gemini" ? [cwd] : toTop ? (foldersBetween(parse(cwd).root, cwd) ?? walked) : walked;
   /** The project levels nearest first, for agents that search from the cwd upwards. */
   const upwards = [...levels].reverse();
   const at = (value: string) => resolvePath(value, cwd, home);
