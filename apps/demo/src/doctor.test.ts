@@ -110,7 +110,7 @@ describe("skill doctor", () => {
     // One summary line per agent, then the config files in force.
     expect(lines.at(-1)).toMatch(/^config: none found/);
     expect(lines.slice(-4, -1).map((l) => l.split(/\s{2,}/)[0])).toEqual(["claude-code", "codex", "gemini"]);
-    expect(lines.at(-3)).toContain("6 skills loaded");
+    expect(lines.at(-3)).toContain("7 skills loaded");
     expect(lines.at(-3)).toContain("1 too-deep, 1 dot-folder");
   });
 

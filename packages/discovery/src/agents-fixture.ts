@@ -109,32 +109,29 @@ export const EXPECTED_LOADS: Readonly<Record<string, Readonly<Record<string, str
     unnamed: "project/.claude/skills/unnamed/SKILL.md",
   },
   codex: {
-    "h-codex": "home/.codex/skills/h-codex/SKILL.md",
-    "h-agents": "home/.agents/skills/h-agents/SKILL.md",
-    "p-codex": "project/.codex/skills/p-codex/SKILL.md",
-    "p-agents": "project/app/.agents/skills/p-agents/SKILL.md",
     anon: "project/app/.agents/skills/anon/SKILL.md",
+    "app-codex": "project/app/.codex/skills/app-codex/SKILL.md",
+    "h-agents": "home/.agents/skills/h-agents/SKILL.md",
+    "h-codex": "home/.codex/skills/h-codex/SKILL.md",
+    "p-agents": "project/app/.agents/skills/p-agents/SKILL.md",
+    "p-codex": "project/.codex/skills/p-codex/SKILL.md",
   },
   gemini: {
-    "h-gemini": "home/.gemini/skills/h-gemini/SKILL.md",
     "h-agents": "home/.agents/skills/h-agents/SKILL.md",
-    "p-gemini": "project/.gemini/skills/p-gemini/SKILL.md",
+    "h-gemini": "home/.gemini/skills/h-gemini/SKILL.md",
     "p-agents": "project/app/.agents/skills/p-agents/SKILL.md",
-    verbose: "project/.agents/skills/verbose/SKILL.md",
-    "linked-file": "project/.agents/skills/linked-file/SKILL.md",
   },
   copilot: {
-    "h-copilot": "home/.copilot/skills/h-copilot/SKILL.md",
-    "h-claude": "project/.claude/skills/h-claude/SKILL.md",
-    "h-agents": "home/.agents/skills/h-agents/SKILL.md",
-    "manual-only": "project/.github/skills/manual-only/SKILL.md",
-    "p-claude": "project/.claude/skills/p-claude/SKILL.md",
     grouped: "project/.claude/skills/group/grouped/SKILL.md",
-    "p-agents": "project/app/.agents/skills/p-agents/SKILL.md",
-    "very-deep": "project/.agents/skills/deep/a/b/c/d/e/f/SKILL.md",
-    dotted: "project/.agents/skills/.curated/dotted/SKILL.md",
-    verbose: "project/.agents/skills/verbose/SKILL.md",
+    "h-agents": "home/.agents/skills/h-agents/SKILL.md",
+    "h-claude": "project/.claude/skills/h-claude/SKILL.md",
+    "h-copilot": "home/.copilot/skills/h-copilot/SKILL.md",
     "linked-file": "project/.agents/skills/linked-file/SKILL.md",
+    "manual-only": "project/.github/skills/manual-only/SKILL.md",
+    "p-agents": "project/app/.agents/skills/p-agents/SKILL.md",
+    "p-claude": "project/.claude/skills/p-claude/SKILL.md",
+    verbose: "project/.agents/skills/verbose/SKILL.md",
+    "very-deep": "project/.agents/skills/deep/a/b/c/d/e/f/SKILL.md",
   },
   cursor: {
     "h-cursor": "home/.cursor/skills/h-cursor/SKILL.md",
@@ -151,13 +148,12 @@ export const EXPECTED_LOADS: Readonly<Record<string, Readonly<Record<string, str
     "app-codex": "project/app/.codex/skills/app-codex/SKILL.md",
   },
   pi: {
-    "h-pi": "home/.pi/agent/skills/h-pi/SKILL.md",
     "h-agents": "home/.agents/skills/h-agents/SKILL.md",
-    "p-agents": "project/app/.agents/skills/p-agents/SKILL.md",
-    "very-deep": "project/.agents/skills/deep/a/b/c/d/e/f/SKILL.md",
-    dotted: "project/.agents/skills/.curated/dotted/SKILL.md",
-    verbose: "project/.agents/skills/verbose/SKILL.md",
+    "h-pi": "home/.pi/agent/skills/h-pi/SKILL.md",
     "linked-file": "project/.agents/skills/linked-file/SKILL.md",
+    "p-agents": "project/app/.agents/skills/p-agents/SKILL.md",
+    verbose: "project/.agents/skills/verbose/SKILL.md",
+    "very-deep": "project/.agents/skills/deep/a/b/c/d/e/f/SKILL.md",
   },
   goose: {
     "h-agents": "home/.agents/skills/h-agents/SKILL.md",
@@ -173,16 +169,16 @@ export const EXPECTED_LOADS: Readonly<Record<string, Readonly<Record<string, str
     grouped: "project/.claude/skills/group/grouped/SKILL.md",
   },
   amp: {
-    "h-shared": "home/.config/agents/skills/h-shared/SKILL.md",
-    "h-amp": "home/.config/amp/skills/h-amp/SKILL.md",
-    "h-claude": "project/.claude/skills/h-claude/SKILL.md",
-    "p-agents": "project/app/.agents/skills/p-agents/SKILL.md",
-    "very-deep": "project/.agents/skills/deep/a/b/c/d/e/f/SKILL.md",
     dotted: "project/.agents/skills/.curated/dotted/SKILL.md",
-    verbose: "project/.agents/skills/verbose/SKILL.md",
-    "linked-file": "project/.agents/skills/linked-file/SKILL.md",
-    "p-claude": "project/.claude/skills/p-claude/SKILL.md",
     grouped: "project/.claude/skills/group/grouped/SKILL.md",
+    "h-agents": "home/.agents/skills/h-agents/SKILL.md",
+    "h-amp": "home/.config/amp/skills/h-amp/SKILL.md",
+    "h-claude": "home/.claude/skills/h-claude/SKILL.md",
+    "h-shared": "home/.config/agents/skills/h-shared/SKILL.md",
+    "linked-file": "project/.agents/skills/linked-file/SKILL.md",
+    "p-agents": "project/app/.agents/skills/p-agents/SKILL.md",
+    "p-claude": "project/.claude/skills/p-claude/SKILL.md",
+    verbose: "project/.agents/skills/verbose/SKILL.md",
   },
 };
 
@@ -211,9 +207,9 @@ export const EXPECTED_CELLS: Readonly<
   Record<string, { readonly name: string; readonly cells: readonly string[] }>
 > = {
   // biome-ignore format: one row per skill reads as the matrix it is
-  "home/.claude/skills/h-claude/SKILL.md": { name: "h-claude", cells: ["shadowed", ns, "shadowed", "ok", ns, ns, "shadowed", "shadowed", ns, "shadowed", "shadowed"] },
+  "home/.claude/skills/h-claude/SKILL.md": { name: "h-claude", cells: ["shadowed", ns, "shadowed", "ok", ns, ns, ns, "shadowed", ns, "shadowed", "ok"] },
   // biome-ignore format: matrix row
-  "home/.agents/skills/h-agents/SKILL.md": { name: "h-agents", cells: ["ok", "ok", "ok", ns, "ok", "ok", "ok", ns, "ok", "ok", ns] },
+  "home/.agents/skills/h-agents/SKILL.md": { name: "h-agents", cells: ["ok", "ok", "ok", ns, "ok", "ok", "ok", ns, "ok", "ok", "ok"] },
   // biome-ignore format: matrix row
   "home/.config/agents/skills/h-shared/SKILL.md": { name: "h-shared", cells: ["ok", "ok", ns, ns, ns, ns, ns, ns, ns, "ok", "ok"] },
   // biome-ignore format: matrix row
@@ -233,25 +229,25 @@ export const EXPECTED_CELLS: Readonly<
   // biome-ignore format: matrix row
   "home/.config/opencode/skills/h-opencode/SKILL.md": { name: "h-opencode", cells: [ns, ns, "ok", ns, ns, ns, ns, ns, ns, ns, ns] },
   // biome-ignore format: matrix row
-  "project/.agents/skills/p-agents/SKILL.md": { name: "p-agents", cells: ["shadowed", "shadowed", "shadowed", ns, "shadowed", "shadowed", "shadowed", "shadowed", "shadowed", "shadowed", "shadowed"] },
+  "project/.agents/skills/p-agents/SKILL.md": { name: "p-agents", cells: ["shadowed", "shadowed", "shadowed", ns, "shadowed", ns, "shadowed", "shadowed", "shadowed", "shadowed", "shadowed"] },
   // biome-ignore format: matrix row
   "project/app/.agents/skills/p-agents/SKILL.md": { name: "p-agents", cells: ["ok", "ok", "ok", ns, "ok", "ok", "ok", "ok", "ok", "ok", "ok"] },
   // biome-ignore format: matrix row
-  "project/.agents/skills/deep/a/b/c/d/e/f/SKILL.md": { name: "very-deep", cells: ["ok", "ok", "ok", ns, "too-deep", "too-deep", "ok", "ok", "ok", "ok", "ok"] },
+  "project/.agents/skills/deep/a/b/c/d/e/f/SKILL.md": { name: "very-deep", cells: ["ok", "ok", "ok", ns, "too-deep", ns, "ok", "ok", "ok", "ok", "too-deep"] },
   // biome-ignore format: matrix row
-  "project/.agents/skills/.curated/dotted/SKILL.md": { name: "dotted", cells: ["ok", "ok", "ok", ns, "dot-folder", "too-deep", "ok", "ok", "ok", "ok", "ok"] },
+  "project/.agents/skills/.curated/dotted/SKILL.md": { name: "dotted", cells: ["ok", "ok", "ok", ns, "dot-folder", ns, "dot-folder", "ok", "dot-folder", "ok", "ok"] },
   // biome-ignore format: matrix row
-  "project/.agents/skills/verbose/SKILL.md": { name: "verbose", cells: ["ok", "ok", "ok", ns, "too-long", "ok", "ok", "ok", "ok", "ok", "ok"] },
+  "project/.agents/skills/verbose/SKILL.md": { name: "verbose", cells: ["ok", "ok", "ok", ns, "too-long", ns, "ok", "ok", "ok", "ok", "ok"] },
   // biome-ignore format: matrix row
-  "project/.agents/skills/linked-file/SKILL.md": { name: "linked-file", cells: ["ok", "ok", "ok", ns, "symlinked-file", "ok", "ok", "ok", "ok", "ok", "ok"] },
+  "project/.agents/skills/linked-file/SKILL.md": { name: "linked-file", cells: ["ok", "ok", "ok", ns, "symlinked-file", ns, "ok", "ok", "ok", "ok", "ok"] },
   // biome-ignore format: matrix row
-  "project/.agents/skills/gone": { name: "gone", cells: ["dangling-symlink", "dangling-symlink", "dangling-symlink", ns, "dangling-symlink", "dangling-symlink", "dangling-symlink", "dangling-symlink", "dangling-symlink", "dangling-symlink", "dangling-symlink"] },
+  "project/.agents/skills/gone": { name: "gone", cells: ["dangling-symlink", "dangling-symlink", "dangling-symlink", ns, "dangling-symlink", ns, "dangling-symlink", "dangling-symlink", "dangling-symlink", "dangling-symlink", "dangling-symlink"] },
   // biome-ignore format: matrix row
   "project/app/.agents/skills/anon/SKILL.md": { name: "anon", cells: ["name-missing", "name-missing", "name-missing", ns, "ok", "name-missing", "name-missing", "name-missing", "name-missing", "name-missing", "name-missing"] },
   // biome-ignore format: matrix row
   "project/.claude/skills/p-claude/SKILL.md": { name: "p-claude", cells: ["ok", ns, "ok", "ok", ns, ns, "ok", "ok", ns, "ok", "ok"] },
   // biome-ignore format: matrix row
-  "project/.claude/skills/h-claude/SKILL.md": { name: "h-claude", cells: ["ok", ns, "ok", "shadowed", ns, ns, "ok", "ok", ns, "ok", "ok"] },
+  "project/.claude/skills/h-claude/SKILL.md": { name: "h-claude", cells: ["ok", ns, "ok", "shadowed", ns, ns, "ok", "ok", ns, "ok", "shadowed"] },
   // biome-ignore format: matrix row
   "project/.claude/skills/group/grouped/SKILL.md": { name: "grouped", cells: ["ok", ns, "ok", "too-deep", ns, ns, "ok", "ok", ns, "ok", "ok"] },
   // biome-ignore format: matrix row
@@ -261,9 +257,7 @@ export const EXPECTED_CELLS: Readonly<
   // biome-ignore format: matrix row
   "project/.codex/skills/p-codex/SKILL.md": { name: "p-codex", cells: [ns, ns, ns, ns, "ok", ns, ns, "ok", ns, ns, ns] },
   // biome-ignore format: matrix row
-  "project/app/.codex/skills/app-codex/SKILL.md": { name: "app-codex", cells: [ns, ns, ns, ns, ns, ns, ns, "ok", ns, ns, ns] },
-  // biome-ignore format: matrix row
-  "project/.gemini/skills/p-gemini/SKILL.md": { name: "p-gemini", cells: [ns, ns, ns, ns, ns, "ok", ns, ns, ns, ns, ns] },
+  "project/app/.codex/skills/app-codex/SKILL.md": { name: "app-codex", cells: [ns, ns, ns, ns, "ok", ns, ns, "ok", ns, ns, ns] },
   // biome-ignore format: matrix row
   "project/.github/skills/manual-only/SKILL.md": { name: "manual-only", cells: [ns, ns, ns, ns, ns, ns, "ok", ns, ns, ns, ns] },
 };

@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, parse, resolve } from "node:path";
 import {
   compareCodeUnits,
   type Diagnostic,
@@ -95,6 +95,12 @@ export interface DiscoveryRoot {
   readonly configured?: string;
   /** The agent's depth and folder rules inside these folders (absent: any depth, everything). */
   readonly limits?: RootLimits;
+  /**
+   * `first-wins`: the agent keeps the first skill of a name it finds, so this root beats every
+   * root after it (Copilot, pi, Amp; their roots come in the agent's search order). Absent: a
+   * later root wins.
+   */
+  readonly precedence?: "first-wins";
 }
 
 /** Each agent's rules inside a root, from its loader (see the README for sources). */
@@ -102,7 +108,21 @@ const PRESET_LIMITS: Readonly<Partial<Record<DiscoveryPreset, RootLimits>>> = {
   "claude-code": { maxDepth: 1 },
   codex: { maxDepth: 6, maxDirs: 2000, skipDotDirs: true, followSymlinkFiles: false },
   gemini: { maxDepth: 1, skipDotDirs: true },
+  copilot: { skipDotDirs: true },
+  pi: { skipDotDirs: true },
+  amp: { maxDepth: 5 },
 };
+
+/** Agents that, outside a git repository, read project roots in every folder up to the filesystem root. */
+const WALK_UP_WITHOUT_GIT: ReadonlySet<DiscoveryPreset> = new Set([
+  "opencode",
+  "claude-code",
+  "copilot",
+  "pi",
+]);
+
+/** Agents that keep the first skill of a name they meet, searching their roots in order. */
+const FIRST_WINS: ReadonlySet<DiscoveryPreset> = new Set(["copilot", "pi", "amp"]);
 
 /** How each agent reads a SKILL.md, beyond the specification's defaults. */
 const PRESET_RULES: Readonly<Partial<Record<DiscoveryPreset, LoadRules>>> = {
@@ -145,8 +165,10 @@ function projectFolders(cwd: string, home: string, stopAt: string | undefined, l
 }
 
 /**
- * The roots the options select, lowest precedence first: each becomes one source of
- * {@link discoverySources}. Pure path arithmetic plus a walk up looking for `.git`.
+ * The roots the options select, lowest precedence first (for the first-wins agents, Copilot,
+ * pi and Amp: in their search order, each root marked `precedence: "first-wins"`, so the first
+ * wins): each becomes one source of {@link discoverySources}. Pure path arithmetic plus a walk
+ * up looking for `.git`.
  */
 export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
   const env = options.env ?? process.env;
@@ -161,10 +183,22 @@ export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
       { field: "preset" },
     );
   }
-  const levels = projectFolders(cwd, home, options.stopAt, logger);
+  const walked = projectFolders(cwd, home, options.stopAt, logger);
+  // Gemini CLI reads the workspace folder alone; Amp walks up past the git root, to the top;
+  // outside a git repository, opencode, Claude Code, Copilot and pi walk up to the top too.
+  const toTop =
+    options.stopAt === undefined &&
+    (preset === "amp" || (WALK_UP_WITHOUT_GIT.has(preset) && findWorktreeRoot(cwd) === undefined));
+  const levels =
+    preset === "gemini" ? [cwd] : toTop ? (foldersBetween(parse(cwd).root, cwd) ?? walked) : walked;
+  /** The project levels nearest first, for agents that search from the cwd upwards. */
+  const upwards = [...levels].reverse();
   const at = (value: string) => resolvePath(value, cwd, home);
   const limits = PRESET_LIMITS[preset];
-  const withLimits = limits === undefined ? {} : { limits };
+  const withLimits = {
+    ...(limits === undefined ? {} : { limits }),
+    ...(FIRST_WINS.has(preset) ? { precedence: "first-wins" as const } : {}),
+  };
 
   const roots: DiscoveryRoot[] = [];
   /** A user-level root: `<folder>/<subdir>` for each subdir, one source. */
@@ -172,9 +206,13 @@ export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
     const label = folder !== home && isWithin(folder, home) ? posixRelative(home, folder) : folder;
     roots.push({ id: `global:${label}`, dirs: subdirs.map((s) => join(folder, s)), ...withLimits });
   };
-  /** Project roots: for every level from the top down to cwd, each folder name in order. */
-  const project = (names: readonly string[], subdirs: readonly string[] = ["skills"]) => {
-    for (const level of levels) {
+  /** Project roots: for every level (default: from the top down to cwd), each folder name in order. */
+  const project = (
+    names: readonly string[],
+    subdirs: readonly string[] = ["skills"],
+    at: readonly string[] = levels,
+  ) => {
+    for (const level of at) {
       for (const name of names) {
         roots.push({
           id: `project:${join(level, name)}`,
@@ -229,15 +267,8 @@ export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
       roots.push({ id: "system:codex", dirs: [join(codexHome, "skills", ".system")], ...withLimits });
       global(codexHome);
       global(join(home, ".agents"));
-      const top = levels[0];
-      if (top !== undefined) {
-        roots.push({
-          id: `project:${join(top, ".codex")}`,
-          dirs: [join(top, ".codex", "skills")],
-          ...withLimits,
-        });
-      }
-      project([".agents"]);
+      // Codex 0.171 reads `.codex/skills` at every level from the git root down, like `.agents`.
+      project([".codex", ".agents"]);
       break;
     }
     case "gemini":
@@ -246,10 +277,11 @@ export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
       project([".gemini", ".agents"]);
       break;
     case "copilot":
+      // Copilot CLI 1.0.102, first match wins: each project folder kind from the cwd upwards,
+      // then the personal roots. It does not read `~/.claude/skills`.
+      for (const name of [".github", ".agents", ".claude"]) project([name], ["skills"], upwards);
       global(join(home, ".copilot"));
-      global(join(home, ".claude"));
       global(join(home, ".agents"));
-      project([".github", ".claude", ".agents"]);
       break;
     case "cursor":
       global(join(home, ".cursor"));
@@ -258,9 +290,12 @@ export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
       project([".cursor", ".agents", ".claude", ".codex"]);
       break;
     case "pi":
+      // pi 0.73.1, first match wins: `.pi/skills` of the cwd alone, `.agents/skills` from the
+      // cwd upwards, then the user roots.
+      project([".pi"], ["skills"], [cwd]);
+      project([".agents"], ["skills"], upwards);
       global(join(home, ".pi", "agent"));
       global(join(home, ".agents"));
-      project([".pi", ".agents"]);
       break;
     case "goose":
       // goose's guide: later folders win, ~/.claude lowest, project .agents highest.
@@ -271,17 +306,26 @@ export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
       project([".claude", ".goose", ".agents"]);
       break;
     case "amp":
+      // Amp 0.0.1790142911, first match wins: the user roots, then each level from the cwd up
+      // to the filesystem root (past the git root).
       global(sharedGlobal);
+      global(join(home, ".agents"));
       global(join(configHome, "amp"));
       global(join(home, ".claude"));
-      project([".agents", ".claude"]);
+      project([".agents", ".claude"], ["skills"], upwards);
       break;
   }
   for (const path of options.paths ?? []) {
     const dir = at(path);
     roots.push({ id: `config:${dir}`, dirs: [dir], configured: path });
   }
-  return keepLastById(roots);
+  return FIRST_WINS.has(preset) ? keepFirstById(roots) : keepLastById(roots);
+}
+
+/** One source per id, at its first position: the one a first-wins agent searches first. */
+function keepFirstById(roots: readonly DiscoveryRoot[]): DiscoveryRoot[] {
+  const seen = new Set<string>();
+  return roots.filter((root) => !seen.has(root.id) && seen.add(root.id));
 }
 
 /** One source per id, at the position of its last (highest-precedence) occurrence. */
@@ -323,6 +367,7 @@ export function discoverySources(options: DiscoveryOptions): SkillSource[] {
     const base: RootsScanOptions = { ...shared, ...root.limits };
     const source: SkillSource & { readonly dirs: readonly string[] } = {
       id: root.id,
+      ...(root.precedence === undefined ? {} : { precedence: root.precedence }),
       // Known before any scan, so a watcher can start without scanning.
       dirs,
       async scan(ctx) {
