@@ -2,7 +2,6 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { Logger } from "@skill/core";
 
 const made: string[] = [];
 
@@ -44,9 +43,15 @@ export interface Recorded {
   readonly fields?: object;
 }
 
-export interface MemoryLogger extends Logger {
+/**
+ * A logger in the shape of `@skill/core`'s `Logger` (written out here: this package depends on
+ * no `@skill/*` package, so that every one of them can use it), remembering what it was told.
+ */
+export interface MemoryLogger {
   readonly warnings: Recorded[];
   readonly debugs: Recorded[];
+  warn(message: string, fields?: object): void;
+  debug(message: string, fields?: object): void;
 }
 
 export function memoryLogger(onWarn?: (message: string) => void): MemoryLogger {

@@ -2,13 +2,8 @@ import { spawnSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { agentsWorld, DOCTOR_AGENTS, EXPECTED_CELLS, removeTempDirs } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  agentsWorld,
-  DOCTOR_AGENTS,
-  EXPECTED_CELLS,
-} from "../../../packages/discovery/src/agents-fixture.js";
-import { removeTempDirs } from "../../../packages/discovery/src/fixture.js";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 

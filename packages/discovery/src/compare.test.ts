@@ -1,10 +1,18 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type AgentInfo, type PermissionPolicy, SkillService, validateSkillFile } from "@skill/core";
+import {
+  agentsWorld,
+  DOCTOR_AGENTS,
+  EXPECTED_CELLS,
+  EXPECTED_LOADS,
+  removeTempDirs,
+  skillText,
+  tempWorld,
+  writeSkill,
+} from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { agentsWorld, DOCTOR_AGENTS, EXPECTED_CELLS, EXPECTED_LOADS } from "./agents-fixture.js";
 import { compareAgents } from "./compare.js";
-import { removeTempDirs, skillText, tempWorld, writeSkill } from "./fixture.js";
 import { agentProfile, type DiscoveryPreset } from "./sources.js";
 
 afterEach(removeTempDirs);

@@ -4,8 +4,8 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { removeTempDirs, tempWorld, writeSkill } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { removeTempDirs, tempWorld, writeSkill } from "./fixture.js";
 import type * as Api from "./index.js";
 
 afterEach(removeTempDirs);

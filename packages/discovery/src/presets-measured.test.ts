@@ -3,8 +3,8 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { SkillService } from "@skill/core";
+import { removeTempDirs, tempDir, tempWorld, writeSkill } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { removeTempDirs, tempDir, tempWorld, writeSkill } from "./fixture.js";
 import { agentProfile, type DiscoveryOptions } from "./sources.js";
 
 afterEach(removeTempDirs);

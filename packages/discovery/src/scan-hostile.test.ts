@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { memoryLogger, removeTempDirs, skillText, tempDir } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { memoryLogger, removeTempDirs, skillText, tempDir } from "./fixture.js";
 import { scanSkillFiles } from "./scan.js";
 
 afterEach(removeTempDirs);

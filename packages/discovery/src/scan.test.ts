@@ -4,10 +4,10 @@ import { chmod, mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compareCodeUnits, SkillError, type SkippedPath } from "@skill/core";
+import { memoryLogger, removeTempDirs, tempDir, writeSkill } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
 import { installBuilt } from "./dist-fixture.js";
-import { memoryLogger, removeTempDirs, tempDir, writeSkill } from "./fixture.js";
 import { DEFAULT_IGNORE } from "./ignore.js";
 import { scanSkillFiles } from "./scan.js";
 

@@ -2,9 +2,9 @@ import { execFileSync } from "node:child_process";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SkillService } from "@skill/core";
+import { memoryLogger, removeTempDirs, tempWorld, writeSkill } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
-import { memoryLogger, removeTempDirs, tempWorld, writeSkill } from "./fixture.js";
 import {
   agentProfile,
   type DiscoveryOptions,

@@ -3,9 +3,9 @@ import { existsSync, writeFileSync } from "node:fs";
 import { chmod, mkdir, readdir, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SkillService } from "@skill/core";
+import { memoryLogger, removeTempDirs, skillText, tempWorld, writeSkill } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { installBuilt, NOBODY } from "./dist-fixture.js";
-import { memoryLogger, removeTempDirs, skillText, tempWorld, writeSkill } from "./fixture.js";
 import { agentProfile } from "./sources.js";
 import { type SkillChange, type SkillWatcher, watchSkillFiles, watchSkills } from "./watch.js";
 
