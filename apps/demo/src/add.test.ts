@@ -4,52 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { computedHash } from "@skill/lock";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI, type RunResult, runNode } from "./run-node.js";
-
-const temps: string[] = [];
-afterEach(async () => {
-  for (const dir of temps.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-
-interface World {
-  root: string;
-  project: string;
-  home: string;
-  skill(cwd: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<RunResult>;
-}
-
-async function world(): Promise<World> {
-  const root = await mkdtemp(join(tmpdir(), "skill-add-"));
-  temps.push(root);
-  const project = join(root, "project");
-  const home = join(root, "home");
-  await mkdir(project);
-  await mkdir(home);
-  return {
-    root,
-    project,
-    home,
-    skill: (cwd, args, env = {}) => runNode(CLI, args, { cwd, home, env }),
-  };
-}
-
-async function put(path: string, text: string, mode?: number): Promise<void> {
-  await mkdir(join(path, ".."), { recursive: true });
-  await writeFile(path, text);
-  if (mode !== undefined) await chmod(path, mode);
-}
-
-function skillMd(name: string, body = "Body\n"): string {
-  return `---\nname: ${name}\ndescription: The ${name} skill.\n---\n${body}`;
-}
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.test", ...args], {
-    cwd,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" },
-    encoding: "utf8",
-  });
-}
+import { git, put, removeWorlds, skillMd, type World, world } from "../test/install-world.js";
 
 /** A git repository with skills/pdf at tag v1 (body v1) and v2 on the branch. */
 async function repo(root: string): Promise<string> {
@@ -66,6 +21,8 @@ async function repo(root: string): Promise<string> {
   return dir;
 }
 
+afterEach(removeWorlds);
+
 describe("skill add", () => {
   it("copies a local skill into .agents/skills, links it for Claude Code, and writes the lock as skills does", async () => {
     const w = await world();
@@ -73,7 +30,7 @@ describe("skill add", () => {
     await put(join(src, "SKILL.md"), skillMd("pdf"));
     await put(join(src, "scripts", "fill.sh"), "#!/bin/sh\n", 0o755);
     await mkdir(join(w.project, ".claude"));
-    const r = await w.skill(w.project, ["add", "../src/pdf", "--for", "claude-code", "--for", "codex"]);
+    const r = await w.skill(["add", "../src/pdf", "--for", "claude-code", "--for", "codex"], w.project);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const canonical = join(w.project, ".agents", "skills", "pdf");
@@ -92,7 +49,7 @@ describe("skill add", () => {
   it("installs from a local git repository at a ref, naming the skill's path", async () => {
     const w = await world();
     const dir = await repo(w.root);
-    const r = await w.skill(w.project, ["add", `${dir}#v1`, "pdf", "--for", "codex", "--json"]);
+    const r = await w.skill(["add", `${dir}#v1`, "pdf", "--for", "codex", "--json"], w.project);
     expect(r.code).toBe(0);
     const canonical = join(w.project, ".agents", "skills", "pdf");
     expect(await readFile(join(canonical, "SKILL.md"), "utf8")).toContain("v1");
@@ -117,14 +74,14 @@ describe("skill add", () => {
     await put(join(src, "SKILL.md"), skillMd("pdf"));
     const mine = join(w.project, ".agents", "skills", "pdf", "SKILL.md");
     await put(mine, skillMd("pdf", "my own notes\n"));
-    const r = await w.skill(w.project, ["add", src, "--for", "codex"]);
+    const r = await w.skill(["add", src, "--for", "codex"], w.project);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(".agents/skills/pdf exists and was not installed by skill");
     expect(r.stderr).toContain("--force replaces it");
     expect(await readFile(mine, "utf8")).toContain("my own notes");
     await expect(stat(join(w.project, "skills-lock.json"))).rejects.toThrow();
 
-    const forced = await w.skill(w.project, ["add", src, "--for", "codex", "--force"]);
+    const forced = await w.skill(["add", src, "--for", "codex", "--force"], w.project);
     expect(forced.code).toBe(0);
     expect(forced.stdout).toContain("replaced .agents/skills/pdf");
     expect(await readFile(mine, "utf8")).not.toContain("my own notes");
@@ -135,7 +92,7 @@ describe("skill add", () => {
     const src = join(w.root, "src", "pdf");
     await put(join(src, "SKILL.md"), skillMd("pdf"));
     await put(join(w.project, ".claude", "skills", "pdf", "SKILL.md"), skillMd("pdf", "hand-made\n"));
-    const r = await w.skill(w.project, ["add", src, "--for", "claude-code"]);
+    const r = await w.skill(["add", src, "--for", "claude-code"], w.project);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(".claude/skills/pdf is a folder that skill did not install");
     await expect(lstat(join(w.project, ".agents", "skills", "pdf"))).rejects.toThrow();
@@ -145,23 +102,23 @@ describe("skill add", () => {
     const w = await world();
     const src = join(w.root, "src", "pdf");
     await put(join(src, "SKILL.md"), skillMd("pdf"));
-    expect((await w.skill(w.project, ["add", src, "--for", "codex"])).code).toBe(0);
+    expect((await w.skill(["add", src, "--for", "codex"], w.project)).code).toBe(0);
     const installed = join(w.project, ".agents", "skills", "pdf", "SKILL.md");
     await writeFile(installed, skillMd("pdf", "edited here\n"));
-    const r = await w.skill(w.project, ["add", src, "--for", "codex"]);
+    const r = await w.skill(["add", src, "--for", "codex"], w.project);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("was edited since it was installed");
     expect(await readFile(installed, "utf8")).toContain("edited here");
     // Re-adding an untouched install is fine.
     await writeFile(installed, skillMd("pdf"));
-    expect((await w.skill(w.project, ["add", src, "--for", "codex"])).code).toBe(0);
+    expect((await w.skill(["add", src, "--for", "codex"], w.project)).code).toBe(0);
   });
 
   it("names the folder with one safe segment, whatever the skill calls itself", async () => {
     const w = await world();
     const src = join(w.root, "src", "odd");
     await put(join(src, "SKILL.md"), `---\nname: "../../Evil Name"\ndescription: d\n---\n`);
-    const r = await w.skill(w.project, ["add", src, "--for", "claude-code"]);
+    const r = await w.skill(["add", src, "--for", "claude-code"], w.project);
     expect(r.code).toBe(0);
     expect((await stat(join(w.project, ".agents", "skills", "evil-name", "SKILL.md"))).isFile()).toBe(true);
     expect(await readlink(join(w.project, ".claude", "skills", "evil-name"))).toBe(
@@ -174,7 +131,7 @@ describe("skill add", () => {
     const w = await world();
     const src = join(w.root, "src", "pdf");
     await put(join(src, "SKILL.md"), skillMd("pdf"));
-    const r = await w.skill(w.project, ["add", src, "-g", "--for", "claude-code", "--for", "codex"]);
+    const r = await w.skill(["add", src, "-g", "--for", "claude-code", "--for", "codex"], w.project);
     expect(r.code).toBe(0);
     expect(await readlink(join(w.home, ".claude", "skills", "pdf"))).toBe("../../.agents/skills/pdf");
     const text = await readFile(join(w.home, ".agents", ".skill-lock.json"), "utf8");
@@ -195,13 +152,13 @@ describe("skill add", () => {
     const w = await world();
     const src = join(w.root, "src", "pdf");
     await put(join(src, "SKILL.md"), skillMd("pdf"));
-    const r = await w.skill(w.project, ["add", src, "--for", "claude-code", "--copy"]);
+    const r = await w.skill(["add", src, "--for", "claude-code", "--copy"], w.project);
     expect(r.code).toBe(0);
     const copy = join(w.project, ".claude", "skills", "pdf");
     expect((await lstat(copy)).isDirectory()).toBe(true);
     expect(await computedHash(copy)).toBe(await computedHash(src));
     // A copy it made is its own: adding again replaces it.
-    expect((await w.skill(w.project, ["add", src, "--for", "claude-code", "--copy"])).code).toBe(0);
+    expect((await w.skill(["add", src, "--for", "claude-code", "--copy"], w.project)).code).toBe(0);
   });
 
   it("says why an agent will not load the skill", async () => {
@@ -209,7 +166,7 @@ describe("skill add", () => {
     const src = join(w.root, "src", "pdf");
     await put(join(src, "SKILL.md"), skillMd("pdf"));
     await put(join(w.project, ".opencode", "skills", "pdf", "SKILL.md"), skillMd("pdf", "project copy\n"));
-    const r = await w.skill(w.project, ["add", src, "--for", "opencode"]);
+    const r = await w.skill(["add", src, "--for", "opencode"], w.project);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("opencode: will not load it: shadowed (by .opencode/skills/pdf/SKILL.md)");
   });
@@ -219,7 +176,7 @@ describe("skill add", () => {
     const src = join(w.root, "src", "pdf");
     await put(join(src, "SKILL.md"), skillMd("pdf"));
     await mkdir(join(w.project, ".claude"));
-    const r = await w.skill(w.project, ["add", src, "--json"]);
+    const r = await w.skill(["add", src, "--json"], w.project);
     expect(r.code).toBe(0);
     expect(await readlink(join(w.project, ".claude", "skills", "pdf"))).toBe("../../.agents/skills/pdf");
     await expect(lstat(join(w.project, ".goose"))).rejects.toThrow(); // no .goose here: not detected
@@ -241,7 +198,7 @@ describe("skill add", () => {
     const src = join(w.root, "src", "pdf");
     await put(join(src, "SKILL.md"), skillMd("pdf"));
     const claude = join(w.root, "elsewhere", "claude");
-    const r = await w.skill(w.project, ["add", src, "-g", "--for", "claude-code"], {
+    const r = await w.skill(["add", src, "-g", "--for", "claude-code"], w.project, {
       CLAUDE_CONFIG_DIR: claude,
     });
     expect(r.code).toBe(0);
@@ -255,7 +212,7 @@ describe("skill add", () => {
     const src = join(w.root, "src", "pdf");
     await put(join(src, "SKILL.md"), skillMd("pdf"));
     await writeFile(join(w.project, "skill.config.json"), "{ broken");
-    const r = await w.skill(w.project, ["add", src, "--for", "codex"]);
+    const r = await w.skill(["add", src, "--for", "codex"], w.project);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("installed, but could not check what the agents load");
     expect((await stat(join(w.project, ".agents", "skills", "pdf", "SKILL.md"))).isFile()).toBe(true);
@@ -264,10 +221,10 @@ describe("skill add", () => {
   it("refuses an unknown agent and a missing skill name", async () => {
     const w = await world();
     const dir = await repo(w.root);
-    const bad = await w.skill(w.project, ["add", dir, "--for", "vim"]);
+    const bad = await w.skill(["add", dir, "--for", "vim"], w.project);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Unknown agent "vim" in --for');
-    const missing = await w.skill(w.project, ["add", `${dir}#main`, "nope", "--for", "codex"]);
+    const missing = await w.skill(["add", `${dir}#main`, "nope", "--for", "codex"], w.project);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('No skill named "nope"');
     expect(missing.stderr).toContain("found: csv, pdf");

@@ -7,49 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { computedHash } from "@skill/lock";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI, type RunResult, runNode } from "./run-node.js";
+import { git, put, removeWorlds, skillMd, type World, world } from "../test/install-world.js";
+import { CLI } from "./run-node.js";
 
-const temps: string[] = [];
 const servers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of servers.splice(0)) await close();
-  for (const dir of temps.splice(0)) await rm(dir, { recursive: true, force: true });
+  await removeWorlds();
 });
-
-interface World {
-  root: string;
-  project: string;
-  home: string;
-  skill(args: readonly string[]): Promise<RunResult>;
-}
-
-async function world(): Promise<World> {
-  const root = await mkdtemp(join(tmpdir(), "skill-update-"));
-  temps.push(root);
-  const project = join(root, "project");
-  const home = join(root, "home");
-  await mkdir(project);
-  await mkdir(home);
-  return { root, project, home, skill: (args) => runNode(CLI, args, { cwd: project, home }) };
-}
-
-async function put(path: string, text: string, mode?: number): Promise<void> {
-  await mkdir(join(path, ".."), { recursive: true });
-  await writeFile(path, text);
-  if (mode !== undefined) await chmod(path, mode);
-}
-
-function skillMd(name: string, body = "Body\n", extra = ""): string {
-  return `---\nname: ${name}\ndescription: The ${name} skill.\n${extra}---\n${body}`;
-}
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.test", ...args], {
-    cwd,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" },
-    encoding: "utf8",
-  }).trim();
-}
 
 /** A git repository holding skills/pdf (v1, with an executable script) on `main`. */
 async function repo(root: string): Promise<string> {
@@ -71,7 +36,7 @@ async function commitV2(dir: string): Promise<string> {
   await put(join(dir, "skills", "pdf", "scripts", "send.sh"), "#!/bin/sh\necho send\n", 0o755);
   git(dir, "add", "-A");
   git(dir, "commit", "-qm", "v2");
-  return git(dir, "rev-parse", "HEAD");
+  return git(dir, "rev-parse", "HEAD").trim();
 }
 
 const lockOf = async (w: World) => readFile(join(w.project, "skills-lock.json"), "utf8");
