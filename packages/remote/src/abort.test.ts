@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { SkillError } from "@skill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { digestOf, skillBody, tarGz } from "../test/archives.js";
-import { type Served, send, serve, skillMd, staticFiles, tempDir, until } from "../test/server.js";
+import { rejection, type Served, send, serve, skillMd, staticFiles, tempDir, until } from "../test/server.js";
 import { urlToDirName } from "./cache-dir.js";
 import { SCHEMA_V0_2 } from "./manifest.js";
 import { pull } from "./pull.js";
@@ -22,15 +22,6 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
   await cleanup();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<SkillError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!SkillError.isInstance(error)) throw new Error(`expected a SkillError, got ${String(error)}`);
-  return error;
-}
 
 /**
  * A pack of `n` skills (archives and one-file skills, half each) whose artifacts come slowly:

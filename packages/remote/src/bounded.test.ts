@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { SkillError } from "@skill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { pack, type Served, send, serve, skillMd, staticFiles, tempDir } from "../test/server.js";
+import { pack, rejection, type Served, send, serve, skillMd, staticFiles, tempDir } from "../test/server.js";
 import { pull } from "./pull.js";
 
 // Bounds that must hold against a hostile or broken server: time, disk, listeners, and text.
@@ -26,15 +26,6 @@ async function start(handler: Parameters<typeof serve>[0]): Promise<Served> {
   const server = await serve(handler);
   servers.push(server);
   return server;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<SkillError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!SkillError.isInstance(error)) throw new Error(`expected a SkillError, got ${String(error)}`);
-  return error;
 }
 
 /** Sends `body` one byte every `everyMs`, so no gap between chunks is ever long. */

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { SkillError, SkillService } from "@skill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { digestOf, skillBody, tarGz, zip } from "../test/archives.js";
-import { type Served, send, serve, skillMd, staticFiles, tempDir, tree } from "../test/server.js";
+import { rejection, type Served, send, serve, skillMd, staticFiles, tempDir, tree } from "../test/server.js";
 import { urlToDirName } from "./cache-dir.js";
 import { SCHEMA_V0_2 } from "./manifest.js";
 import { pull } from "./pull.js";
@@ -27,15 +27,6 @@ async function start(handler: Parameters<typeof serve>[0]): Promise<Served> {
   const server = await serve(handler);
   servers.push(server);
   return server;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<SkillError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!SkillError.isInstance(error)) throw new Error(`expected a SkillError, got ${String(error)}`);
-  return error;
 }
 
 type Artifact = { name: string; type: "skill-md" | "archive"; path: string; body: string | Buffer };

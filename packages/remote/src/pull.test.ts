@@ -7,6 +7,8 @@ import {
   indexJson,
   type Logged,
   pack,
+  recordingLogger,
+  rejection,
   type Served,
   send,
   serve,
@@ -38,20 +40,6 @@ async function start(handler: Parameters<typeof serve>[0]): Promise<Served> {
   const server = await serve(handler);
   servers.push(server);
   return server;
-}
-
-function recordingLogger(): Logger & { warnings: string[] } {
-  const warnings: string[] = [];
-  return { warnings, warn: (message) => warnings.push(message) };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<SkillError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!SkillError.isInstance(error)) throw new Error(`expected a SkillError, got ${String(error)}`);
-  return error;
 }
 
 const fileBodies = (server: Served) =>

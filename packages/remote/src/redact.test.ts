@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { type Diagnostic, type Logger, SkillError, SkillService } from "@skill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { digestOf } from "../test/archives.js";
-import { type Served, send, serve, skillMd, staticFiles, tempDir } from "../test/server.js";
+import { rejection, type Served, send, serve, skillMd, staticFiles, tempDir } from "../test/server.js";
 import { SCHEMA_V0_2 } from "./manifest.js";
 import { pull } from "./pull.js";
 import { redact, redactUrl } from "./redact.js";
@@ -40,15 +40,6 @@ function recordingLogger(): Logger & { text(): string } {
     warn: (message, fields) => lines.push(message, JSON.stringify(fields ?? {})),
     debug: (message, fields) => lines.push(message, JSON.stringify(fields ?? {})),
   };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<SkillError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!SkillError.isInstance(error)) throw new Error(`expected a SkillError, got ${String(error)}`);
-  return error;
 }
 
 /** Everything an error says, its causes included. */

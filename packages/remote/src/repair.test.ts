@@ -3,7 +3,17 @@ import { join } from "node:path";
 import { type Logger, SkillError, SkillService } from "@skill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { digestOf, skillBody, tarGz } from "../test/archives.js";
-import { pack, type Served, send, serve, skillMd, staticFiles, tempDir } from "../test/server.js";
+import {
+  pack,
+  recordingLogger,
+  rejection,
+  type Served,
+  send,
+  serve,
+  skillMd,
+  staticFiles,
+  tempDir,
+} from "../test/server.js";
 import { SCHEMA_V0_2 } from "./manifest.js";
 import { pull } from "./pull.js";
 import { remoteSource } from "./remote-source.js";
@@ -28,20 +38,6 @@ async function start(handler: Parameters<typeof serve>[0]): Promise<Served> {
   const server = await serve(handler);
   servers.push(server);
   return server;
-}
-
-function recordingLogger(): Logger & { warnings: string[] } {
-  const warnings: string[] = [];
-  return { warnings, warn: (message) => warnings.push(message) };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<SkillError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!SkillError.isInstance(error)) throw new Error(`expected a SkillError, got ${String(error)}`);
-  return error;
 }
 
 const ARCHIVE = tarGz([

@@ -4,6 +4,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
+import { type Logger, SkillError } from "@skill/core";
 
 /** One request the server received, and what it answered. */
 export interface Logged {
@@ -180,4 +181,20 @@ export function binary(): Buffer {
   const bytes = Buffer.alloc(512);
   for (let i = 0; i < bytes.length; i++) bytes[i] = i % 256;
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), bytes]);
+}
+
+/** A logger that keeps its warnings, for tests to look at. */
+export function recordingLogger(): Logger & { warnings: string[] } {
+  const warnings: string[] = [];
+  return { warnings, warn: (message) => warnings.push(message) };
+}
+
+/** The `SkillError` a promise rejects with (anything else fails the test). */
+export async function rejection(promise: Promise<unknown>): Promise<SkillError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!SkillError.isInstance(error)) throw new Error(`expected a SkillError, got ${String(error)}`);
+  return error;
 }
