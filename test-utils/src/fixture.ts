@@ -16,6 +16,17 @@ export async function removeTempDirs(): Promise<void> {
   await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
+/** Writes `files` (relative path → text or bytes) below `dir`, creating folders. */
+export async function writeTree(
+  dir: string,
+  files: Readonly<Record<string, string | Uint8Array>>,
+): Promise<void> {
+  for (const [path, data] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), data);
+  }
+}
+
 /** A temp home and a temp git project (`.git` folder) side by side in one temp folder. */
 export async function tempWorld(): Promise<{ base: string; home: string; project: string }> {
   const base = await tempDir();

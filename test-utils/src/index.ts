@@ -1,5 +1,13 @@
 export type { AgentsWorld } from "./agents-fixture.js";
 export { agentsWorld, DOCTOR_AGENTS, EXPECTED_CELLS, EXPECTED_LOADS } from "./agents-fixture.js";
 export type { MemoryLogger, Recorded } from "./fixture.js";
-export { memoryLogger, removeTempDirs, skillText, tempDir, tempWorld, writeSkill } from "./fixture.js";
+export {
+  memoryLogger,
+  removeTempDirs,
+  skillText,
+  tempDir,
+  tempWorld,
+  writeSkill,
+  writeTree,
+} from "./fixture.js";
 export { copyWithDependencies, installBuilt, NOBODY } from "./install-built.js";

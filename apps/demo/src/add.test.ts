@@ -4,22 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { computedHash } from "@skill/lock";
 import { afterEach, describe, expect, it } from "vitest";
-import { git, put, removeWorlds, skillMd, type World, world } from "../test/install-world.js";
-
-/** A git repository with skills/pdf at tag v1 (body v1) and v2 on the branch. */
-async function repo(root: string): Promise<string> {
-  const dir = join(root, "repo");
-  await put(join(dir, "skills", "pdf", "SKILL.md"), skillMd("pdf", "v1\n"));
-  await put(join(dir, "skills", "pdf", "scripts", "fill.sh"), "#!/bin/sh\necho fill\n", 0o755);
-  await put(join(dir, "skills", "csv", "SKILL.md"), skillMd("csv"));
-  git(dir, "init", "-q", "-b", "main");
-  git(dir, "add", "-A");
-  git(dir, "commit", "-qm", "v1");
-  git(dir, "tag", "v1");
-  await put(join(dir, "skills", "pdf", "SKILL.md"), skillMd("pdf", "v2\n"));
-  git(dir, "commit", "-qam", "v2");
-  return dir;
-}
+import { git, put, removeWorlds, skillMd, taggedRepo, type World, world } from "../test/install-world.js";
 
 afterEach(removeWorlds);
 
@@ -48,7 +33,7 @@ describe("skill add", () => {
 
   it("installs from a local git repository at a ref, naming the skill's path", async () => {
     const w = await world();
-    const dir = await repo(w.root);
+    const dir = await taggedRepo(w.root);
     const r = await w.skill(["add", `${dir}#v1`, "pdf", "--for", "codex", "--json"], w.project);
     expect(r.code).toBe(0);
     const canonical = join(w.project, ".agents", "skills", "pdf");
@@ -220,7 +205,7 @@ describe("skill add", () => {
 
   it("refuses an unknown agent and a missing skill name", async () => {
     const w = await world();
-    const dir = await repo(w.root);
+    const dir = await taggedRepo(w.root);
     const bad = await w.skill(["add", dir, "--for", "vim"], w.project);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Unknown agent "vim" in --for');

@@ -3,28 +3,13 @@ import { chmod, lstat, mkdir, mkdtemp, readFile, readlink, rm, stat, writeFile }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { git, put, removeWorlds, skillMd, type World, world } from "../test/install-world.js";
-
-/** A git repository with skills/pdf at tag v1 (body v1) and v2 on the branch. */
-async function repo(root: string): Promise<string> {
-  const dir = join(root, "repo");
-  await put(join(dir, "skills", "pdf", "SKILL.md"), skillMd("pdf", "v1\n"));
-  await put(join(dir, "skills", "pdf", "scripts", "fill.sh"), "#!/bin/sh\necho fill\n", 0o755);
-  await put(join(dir, "skills", "csv", "SKILL.md"), skillMd("csv"));
-  git(dir, "init", "-q", "-b", "main");
-  git(dir, "add", "-A");
-  git(dir, "commit", "-qm", "v1");
-  git(dir, "tag", "v1");
-  await put(join(dir, "skills", "pdf", "SKILL.md"), skillMd("pdf", "v2\n"));
-  git(dir, "commit", "-qam", "v2");
-  return dir;
-}
+import { git, put, removeWorlds, skillMd, taggedRepo, type World, world } from "../test/install-world.js";
 
 afterEach(removeWorlds);
 
 describe("skill install", () => {
   async function added(w: World): Promise<{ dir: string; lockFile: string; lockText: string }> {
-    const dir = await repo(w.root);
+    const dir = await taggedRepo(w.root);
     await mkdir(join(w.project, ".claude"));
     const r = await w.skill(["add", `${dir}#v1`, "pdf", "--for", "claude-code", "--for", "codex"], w.project);
     expect(r.code).toBe(0);

@@ -55,3 +55,18 @@ export function git(cwd: string, ...args: string[]): string {
     encoding: "utf8",
   });
 }
+
+/** A git repository with skills/pdf (an executable script beside it) and skills/csv at tag v1, and pdf's v2 on `main`. */
+export async function taggedRepo(root: string): Promise<string> {
+  const dir = join(root, "repo");
+  await put(join(dir, "skills", "pdf", "SKILL.md"), skillMd("pdf", "v1\n"));
+  await put(join(dir, "skills", "pdf", "scripts", "fill.sh"), "#!/bin/sh\necho fill\n", 0o755);
+  await put(join(dir, "skills", "csv", "SKILL.md"), skillMd("csv"));
+  git(dir, "init", "-q", "-b", "main");
+  git(dir, "add", "-A");
+  git(dir, "commit", "-qm", "v1");
+  git(dir, "tag", "v1");
+  await put(join(dir, "skills", "pdf", "SKILL.md"), skillMd("pdf", "v2\n"));
+  git(dir, "commit", "-qam", "v2");
+  return dir;
+}

@@ -4,29 +4,17 @@ import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { installBuilt } from "@skill/test-utils";
+import { installBuilt, tempDir as makeTempDir, removeTempDirs, writeTree } from "@skill/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { SkillError } from "./errors.js";
 import { readInside } from "./read-inside.js";
 
 const CORE = fileURLToPath(new URL("..", import.meta.url));
-const temps: string[] = [];
-afterAll(async () => {
-  for (const dir of temps) await rm(dir, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "skill-read-inside-"));
-  temps.push(dir);
-  return dir;
-}
+const tempDir = () => makeTempDir("skill-read-inside-");
 
-async function tree(dir: string, files: Record<string, string | Uint8Array>): Promise<void> {
-  for (const [path, data] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), data);
-  }
-}
+const tree = writeTree;
 
 async function rejection(promise: Promise<unknown>): Promise<SkillError> {
   try {

@@ -4,7 +4,7 @@ import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { installBuilt } from "@skill/test-utils";
+import { installBuilt, tempDir as makeTempDir, removeTempDirs, writeTree } from "@skill/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { SkillError } from "./errors.js";
 import { skillFiles } from "./skill-files.js";
@@ -12,24 +12,11 @@ import { compareCodeUnits } from "./text.js";
 import type { SkillFile } from "./types.js";
 
 const CORE = fileURLToPath(new URL("..", import.meta.url));
-const temps: string[] = [];
-afterAll(async () => {
-  for (const dir of temps) await rm(dir, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "skill-files-"));
-  temps.push(dir);
-  return dir;
-}
+const tempDir = () => makeTempDir("skill-files-");
 
-/** Writes `files` (relative path → text) below `dir`, creating folders. */
-async function tree(dir: string, files: Record<string, string>): Promise<void> {
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), text);
-  }
-}
+const tree = writeTree;
 
 function paths(files: readonly SkillFile[]): string[] {
   return files.map((f) => f.path);
