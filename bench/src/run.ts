@@ -57,18 +57,20 @@ import {
 } from "./tree.js";
 
 const USAGE = `Usage: pnpm bench [--size S|L] [--runs N] [--warmup N] [--seed N] [--delay MS]
-                  [--only local|remote|search] [--profile] [--check] [--note TEXT] [--out FILE]
+                  [--only GROUP[,GROUP]] [--profile] [--check] [--note TEXT] [--out FILE]
 
   --size S|L     S: 100 and 1,000 skills (default); L adds 10,000 skills (~200,000 files)
   --runs N       measured runs per approach (default 5, at least 5 for the report)
   --warmup N     warm-up rounds, not counted (default 1)
   --seed N       tree generator seed (default ${DEFAULT_SEED})
   --delay MS     loopback server delay before every answer (default 20)
-  --only X       run only the local, the remote or the search benchmarks (local includes search)
+  --only G,G     run only these groups: load, changes, startup, doctor, mcp, search, remote,
+                 or local (all but remote); default all
   --profile      profile ours at every size (done anyway when a load target is missed)
   --check        exit 1 when a target of the targets table is missed
   --note TEXT    a line for the report (e.g. "machine shared with other jobs")
-  --out FILE     where to write the report (default: BENCHMARKS.md at the repository root)`;
+  --out FILE     where to write the report (default: BENCHMARKS.md at the repository root;
+                 with --only, bench/.trees/BENCHMARKS-partial.md)`;
 
 const SIZES: readonly { readonly size: string; readonly skills: number }[] = [
   { size: "XS", skills: 100 },
@@ -98,6 +100,9 @@ function log(message: string): void {
   process.stderr.write(`${message}\n`);
 }
 
+/** The groups of `--only` that run on the generated trees (all but remote). */
+const LOCAL_GROUPS: readonly string[] = ["load", "changes", "startup", "doctor", "mcp", "search"];
+
 function parseOptions(argv: readonly string[]) {
   const { values } = parseArgs({
     args: argv.filter((a) => a !== "--"),
@@ -123,8 +128,13 @@ function parseOptions(argv: readonly string[]) {
   };
   const size = values.size.toUpperCase();
   if (size !== "S" && size !== "L") throw new Error(`--size expects S or L, found ${values.size}`);
-  if (values.only !== undefined && !["local", "remote", "search"].includes(values.only)) {
-    throw new Error(`--only expects local, remote or search, found ${values.only}`);
+  const groups = new Set(
+    (values.only ?? "local,remote").split(",").flatMap((g) => (g === "local" ? LOCAL_GROUPS : [g])),
+  );
+  for (const g of groups) {
+    if (g !== "remote" && !LOCAL_GROUPS.includes(g)) {
+      throw new Error(`--only expects groups among local, ${LOCAL_GROUPS.join(", ")}, remote; found ${g}`);
+    }
   }
   return {
     help: values.help,
@@ -133,15 +143,22 @@ function parseOptions(argv: readonly string[]) {
     warmup: count("warmup", values.warmup, 0),
     seed: count("seed", values.seed, 0),
     delayMs: count("delay", values.delay, 0),
-    local: values.only === undefined || values.only === "local",
-    remote: values.only === undefined || values.only === "remote",
-    search: values.only !== "remote",
+    local: LOCAL_GROUPS.some((g) => g !== "search" && groups.has(g)),
+    load: groups.has("load"),
+    changes: groups.has("changes"),
+    startup: groups.has("startup"),
+    doctor: groups.has("doctor"),
+    mcp: groups.has("mcp"),
+    remote: groups.has("remote"),
+    search: groups.has("search"),
     profile: values.profile,
     check: values.check,
     notes: values.note,
     out: values.out
       ? resolve(process.env.INIT_CWD ?? process.cwd(), values.out)
-      : join(BENCH_DIR, "..", "BENCHMARKS.md"),
+      : values.only === undefined
+        ? join(BENCH_DIR, "..", "BENCHMARKS.md")
+        : join(TREES_DIR, "BENCHMARKS-partial.md"),
   };
 }
 
@@ -776,15 +793,15 @@ async function main(): Promise<number> {
           ` (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
       );
       manifests.set(size, manifest);
-      local.push(await measureLocal(manifest, size, options));
-      changes.push(await measureChanges(manifest, size));
-      if (size === "XS") {
+      if (options.load) local.push(await measureLocal(manifest, size, options));
+      if (options.changes) changes.push(await measureChanges(manifest, size));
+      if (size === "XS" && options.startup) {
         const measured = await measureStartup(manifest, options);
         if (typeof measured === "string") unavailable.startup = measured;
         else startup = measured;
       }
-      if (size === "S") {
-        doctor = await measureDoctor(manifest, size, options);
+      if (size === "S" && options.doctor) doctor = await measureDoctor(manifest, size, options);
+      if (size === "S" && options.mcp) {
         const served = await measureMcp(manifest, options);
         if (typeof served === "string") unavailable.mcp = served;
         else mcp = served;

@@ -221,7 +221,7 @@ describe("the targets table", () => {
       verdict: "not measured",
       measured: "not measured: @skill/remote has no index v0.2 yet",
     });
-    expect(row(rows, "doctor").measured).toBe("not measured: local benchmarks not run (`--only remote`)");
+    expect(row(rows, "doctor").measured).toBe("not measured: not in this run's `--only`");
 
     const server = (requests: number) => ({
       server: { requests, notModified: 0, fileBodies: 0, indexBodies: 1, bodyBytes: 10 },
@@ -331,7 +331,7 @@ describe("the search rows", () => {
 
   it("says why search was not measured", () => {
     expect(row(evaluateTargets(run({})), "search-query").measured).toBe(
-      "not measured: search benchmarks not run (`--only remote`)",
+      "not measured: not in this run's `--only`",
     );
     const failed = evaluateTargets(run({ search: search({ problem: "the search child failed: boom" }) }));
     expect(row(failed, "search-recall")).toMatchObject({

@@ -92,7 +92,7 @@ function changesAt(results: BenchResults, size: string): ChangeSeries | undefine
 
 /** Why a size is missing from this run. */
 function missingSize(results: BenchResults, size: string): string {
-  if (results.local.length === 0) return "not measured: local benchmarks not run (`--only remote`)";
+  if (results.local.length === 0) return "not measured: not in this run's `--only`";
   return size === "L" ? "not measured: needs `--size L`" : `not measured: size ${size} not run`;
 }
 
@@ -162,14 +162,14 @@ function warmTarget(size: string): TargetSpec {
 /** The MCP results of a run, or why there are none. */
 function mcpOf(results: BenchResults): McpResults | string {
   const r = results.mcp;
-  if (!r) return missingPart(results, "mcp", "local benchmarks not run (`--only remote`)");
+  if (!r) return missingPart(results, "mcp", "not in this run's `--only`");
   return r;
 }
 
 /** The search results of a run, or why there are none. */
 function searchOf(results: BenchResults): SearchResults | string {
   const r = results.search;
-  if (!r) return missingPart(results, "search", "search benchmarks not run (`--only remote`)");
+  if (!r) return missingPart(results, "search", "not in this run's `--only`");
   if (r.problem) return `not measured: ${r.problem}`;
   return r;
 }
@@ -356,7 +356,7 @@ export const TARGETS: readonly TargetSpec[] = [
     target: `≤ ${LIMITS.startup.toFixed(1)}×`,
     measure(results) {
       const st = results.startup;
-      if (!st) return missingPart(results, "startup", "local benchmarks not run (`--only remote`)");
+      if (!st) return missingPart(results, "startup", "not in this run's `--only`");
       const bad = broken(st.cli);
       if (bad) return bad;
       const value = st.cli.time.median / st.node.time.median;
@@ -373,7 +373,7 @@ export const TARGETS: readonly TargetSpec[] = [
     target: `v0.2 ≥ ${LIMITS.pullSpeedup}× faster`,
     measure(results) {
       const p = results.pulls;
-      if (!p) return missingPart(results, "pulls", "remote benchmarks not run (`--only local`)");
+      if (!p) return missingPart(results, "pulls", "not in this run's `--only`");
       const bad = broken(p.v1Cold) ?? broken(p.v2Cold);
       if (bad) return bad;
       const value = p.v1Cold.time.median / p.v2Cold.time.median;
@@ -390,7 +390,7 @@ export const TARGETS: readonly TargetSpec[] = [
     target: `${LIMITS.warmRequests} request`,
     measure(results) {
       const p = results.pulls;
-      if (!p) return missingPart(results, "pulls", "remote benchmarks not run (`--only local`)");
+      if (!p) return missingPart(results, "pulls", "not in this run's `--only`");
       const bad = broken(p.v2Warm);
       if (bad) return bad;
       const value = p.v2Warm.server?.requests.max ?? Number.NaN;
@@ -408,7 +408,7 @@ export const TARGETS: readonly TargetSpec[] = [
     target: `≤ ${LIMITS.doctorOverPreset}×`,
     measure(results) {
       const d = results.doctor;
-      if (!d) return missingPart(results, "doctor", "local benchmarks not run (`--only remote`)");
+      if (!d) return missingPart(results, "doctor", "not in this run's `--only`");
       const bad = broken(d.doctor) ?? broken(d.onePreset);
       if (bad) return bad;
       const value = d.doctor.time.median / d.onePreset.time.median;
