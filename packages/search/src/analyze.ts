@@ -66,12 +66,16 @@ export function term(word: string): string | null {
   return out;
 }
 
+/** The words of a field that {@link term} turns into its terms: names keep case for camelCase. */
+export function fieldWords(text: string, field: string | undefined): string[] {
+  // Lower-casing the whole text once is cheaper than word by word.
+  return field === "name" ? nameWords(text) : words(text.toLowerCase());
+}
+
 /** The terms a field is indexed under, in order, repeats kept (they count in the ranking). */
 export function fieldTerms(text: string, field: string | undefined): string[] {
   const out: string[] = [];
-  // Lower-casing the whole text once is cheaper than word by word; names keep case for camelCase.
-  const found = field === "name" ? nameWords(text) : words(text.toLowerCase());
-  for (const word of found) {
+  for (const word of fieldWords(text, field)) {
     const t = term(word);
     if (t !== null) out.push(t);
   }

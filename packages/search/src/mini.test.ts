@@ -1,7 +1,7 @@
 import MiniSearch from "minisearch";
 import { describe, expect, it } from "vitest";
 import { catalogSkills, requests } from "./__fixtures__/skills.js";
-import { type Doc, miniSearchOptions, SkillMiniSearch } from "./mini.js";
+import { type Doc, miniSearchOptions, Postings, SkillMiniSearch } from "./mini.js";
 
 const docs: Doc[] = catalogSkills()
   .slice(0, 400)
@@ -58,5 +58,65 @@ describe("SkillMiniSearch", () => {
     evens.addAll(docs.filter((_, i) => i % 2 === 0));
     expect(half.documentCount).toBe(200);
     for (const query of queries.slice(0, 60)) expectSame(half, evens, query);
+  });
+});
+
+describe("Postings", () => {
+  const ids = Int32Array.from([9, 2, 5, 7, 11, 4]);
+  const counts = Int32Array.from([0, 1, 3, 1, 2, 0]);
+  // Positions 1..5 of the shared arrays: ids 2, 5, 7, 11.
+  const make = () => new Postings(ids, counts, 1, 5);
+
+  it("reads like the Map it stands for, in any order", () => {
+    const p = make();
+    expect(p.size).toBe(4);
+    expect([...p.keys()]).toEqual([2, 5, 7, 11]);
+    expect([...p]).toEqual([
+      [2, 1],
+      [5, 3],
+      [7, 1],
+      [11, 2],
+    ]);
+    expect([11, 2, 7, 5, 9, 4, 3].map((id) => p.get(id))).toEqual([
+      2,
+      1,
+      1,
+      3,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(p.has(7)).toBe(true);
+    expect(p.has(9)).toBe(false);
+  });
+
+  it("turns into a Map on the first write and leaves the shared arrays alone", () => {
+    const p = make();
+    p.set(13, 4).set(5, 6);
+    expect(p.delete(2)).toBe(true);
+    expect(p.delete(2)).toBe(false);
+    expect([...p]).toEqual([
+      [5, 6],
+      [7, 1],
+      [11, 2],
+      [13, 4],
+    ]);
+    expect(p.size).toBe(4);
+    expect([...ids]).toEqual([9, 2, 5, 7, 11, 4]);
+    expect([...counts]).toEqual([0, 1, 3, 1, 2, 0]);
+  });
+});
+
+describe("SkillMiniSearch after the one-pass fill", () => {
+  it("adds and removes documents as MiniSearch#add and #remove do", () => {
+    const { mini } = SkillMiniSearch.of(docs.slice(0, 300));
+    const oracle = new MiniSearch<Doc>(miniSearchOptions);
+    oracle.addAll(docs.slice(0, 300));
+    for (const index of [mini, oracle]) {
+      for (const doc of docs.slice(0, 300).filter((_, i) => i % 3 === 0)) index.remove(doc);
+      index.addAll(docs.slice(300));
+    }
+    expect(mini.documentCount).toBe(oracle.documentCount);
+    for (const query of queries.slice(0, 80)) expectSame(mini, oracle, query);
   });
 });

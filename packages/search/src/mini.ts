@@ -1,5 +1,5 @@
 import MiniSearch, { type Options } from "minisearch";
-import { fieldTerms } from "./analyze.js";
+import { fieldTerms, fieldWords, term } from "./analyze.js";
 
 /** The fields of a skill that are indexed, in field-id order. */
 export const FIELDS = ["name", "description", "keywords"] as const;
@@ -34,14 +34,137 @@ export const miniSearchOptions: Options<Doc> = {
   logger: () => {},
 };
 
-type Frequencies = Map<number, number>;
+/**
+ * The documents holding one term in one field, with the term's frequency in each: the
+ * `Map<shortId, frequency>` MiniSearch keeps, packed as a range of two shared arrays (ids
+ * ascending) while it is only read. The first write (a later `add` or `remove`) turns it into a
+ * plain `Map`. Reads walk the ids in order, so `get` checks the slot after the last one found
+ * before searching.
+ */
+export class Postings {
+  #ids: Int32Array;
+  #counts: Int32Array;
+  readonly #start: number;
+  #end: number;
+  #map: Map<number, number> | undefined;
+  #cursor: number;
+
+  /** `ids[start..end)` strictly ascending, `counts` beside them (the arrays are kept, not copied). */
+  constructor(ids: Int32Array, counts: Int32Array, start = 0, end = ids.length) {
+    this.#ids = ids;
+    this.#counts = counts;
+    this.#start = start;
+    this.#end = end;
+    this.#cursor = start;
+  }
+
+  get size(): number {
+    return this.#map === undefined ? this.#end - this.#start : this.#map.size;
+  }
+
+  get(id: number): number | undefined {
+    if (this.#map !== undefined) return this.#map.get(id);
+    const at = this.#find(id);
+    return at < 0 ? undefined : this.#counts[at];
+  }
+
+  has(id: number): boolean {
+    return this.#map === undefined ? this.#find(id) >= 0 : this.#map.has(id);
+  }
+
+  set(id: number, count: number): this {
+    this.#unpack().set(id, count);
+    return this;
+  }
+
+  delete(id: number): boolean {
+    return this.#unpack().delete(id);
+  }
+
+  keys(): IterableIterator<number> {
+    return this.#map === undefined ? this.#ids.subarray(this.#start, this.#end).values() : this.#map.keys();
+  }
+
+  *entries(): IterableIterator<[number, number]> {
+    if (this.#map !== undefined) {
+      yield* this.#map.entries();
+      return;
+    }
+    const ids = this.#ids;
+    const counts = this.#counts;
+    for (let i = this.#start; i < this.#end; i++) yield [ids[i] as number, counts[i] as number];
+  }
+
+  [Symbol.iterator](): IterableIterator<[number, number]> {
+    return this.entries();
+  }
+
+  #find(id: number): number {
+    const ids = this.#ids;
+    const next = this.#cursor;
+    if (next < this.#end && ids[next] === id) {
+      this.#cursor = next + 1;
+      return next;
+    }
+    let lo = this.#start;
+    let hi = this.#end - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = ids[mid] as number;
+      if (at === id) {
+        this.#cursor = mid + 1;
+        return mid;
+      }
+      if (at < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  #unpack(): Map<number, number> {
+    if (this.#map === undefined) {
+      const map = new Map<number, number>();
+      for (let i = this.#start; i < this.#end; i++)
+        map.set(this.#ids[i] as number, this.#counts[i] as number);
+      this.#map = map;
+      // Let go of the shared arrays' range: the map is the posting list from now on.
+      this.#ids = EMPTY;
+      this.#counts = EMPTY;
+      this.#end = this.#start;
+    }
+    return this.#map;
+  }
+}
+
+const EMPTY = new Int32Array(0);
+
+/** An Int32Array that doubles when full. */
+class Grow {
+  array: Int32Array;
+  constructor(size: number, fill = 0) {
+    this.array = new Int32Array(size);
+    if (fill !== 0) this.array.fill(fill);
+  }
+  /** Makes room for index `at`, new slots set to `fill`. */
+  reserve(at: number, fill = 0): Int32Array {
+    if (at >= this.array.length) {
+      const next = new Int32Array(Math.max(at + 1, this.array.length * 2));
+      next.set(this.array);
+      if (fill !== 0) next.fill(fill, this.array.length);
+      this.array = next;
+    }
+    return this.array;
+  }
+}
 
 /**
  * MiniSearch, filled in one pass from documents or from a snapshot. Adding 10,000 documents one
- * by one walks MiniSearch's term tree once per word; this counts terms in hash maps and inserts
- * each distinct term into the tree once, through the index fields MiniSearch leaves `protected`
- * for subclasses. Lengths and frequencies are the ones `MiniSearch#add` records, so later adds,
- * removes and searches agree with it. Ranking is MiniSearch's own.
+ * by one walks MiniSearch's term tree once per word and grows a `Map` per term; this looks each
+ * word up once in a table of the build, records (term and field, document, count) in flat
+ * arrays, sorts them by term with one counting pass, and inserts each distinct term into the tree
+ * once, through the index fields MiniSearch leaves `protected` for subclasses. Lengths and
+ * frequencies are the ones `MiniSearch#add` records, so later adds, removes and searches agree
+ * with it. Ranking is MiniSearch's own.
  */
 export class SkillMiniSearch extends MiniSearch<Doc> {
   constructor() {
@@ -51,39 +174,101 @@ export class SkillMiniSearch extends MiniSearch<Doc> {
   /** An index of `docs`, and every term in it. */
   static of(docs: readonly Doc[]): { mini: SkillMiniSearch; vocabulary: Set<string> } {
     const mini = new SkillMiniSearch();
-    const postings = new Map<string, (Frequencies | undefined)[]>();
+    const F = FIELDS.length;
+    // Word as the tokenizer found it → its term's number (-1: a stop word). Descriptions are
+    // lower-cased whole; names keep their case, so names have a table of their own.
+    const byWord = [new Map<string, number>(), new Map<string, number>()];
+    const byTerm = new Map<string, number>();
+    const terms: string[] = [];
+    // Per (term × F + field): the last document recorded and where.
+    const lastDoc = new Grow(4096 * F, -1);
+    const lastAt = new Grow(4096 * F);
+    // The records, in document order.
+    const keyOf = new Grow(1 << 16);
+    const docOf = new Grow(1 << 16);
+    const countOf = new Grow(1 << 16);
+    let records = 0;
     const lengths: number[][] = [];
     for (let shortId = 0; shortId < docs.length; shortId++) {
       const doc = docs[shortId] as Doc;
       const counts: number[] = [];
-      for (let fieldId = 0; fieldId < FIELDS.length; fieldId++) {
+      for (let fieldId = 0; fieldId < F; fieldId++) {
         const field = FIELDS[fieldId] as (typeof FIELDS)[number];
+        const table = byWord[fieldId === 0 ? 0 : 1] as Map<string, number>;
         let distinct = 0;
-        for (const t of fieldTerms(doc[field], field)) {
-          let byField = postings.get(t);
-          if (byField === undefined) {
-            byField = [];
-            postings.set(t, byField);
+        for (const word of fieldWords(doc[field], field)) {
+          let n = table.get(word);
+          if (n === undefined) {
+            const t = term(word);
+            if (t === null) n = -1;
+            else {
+              n = byTerm.get(t);
+              if (n === undefined) {
+                n = terms.length;
+                terms.push(t);
+                byTerm.set(t, n);
+              }
+            }
+            table.set(word, n);
           }
-          let frequencies = byField[fieldId];
-          if (frequencies === undefined) {
-            frequencies = new Map();
-            byField[fieldId] = frequencies;
+          if (n < 0) continue;
+          const key = n * F + fieldId;
+          const last = lastDoc.reserve(key, -1);
+          const at = lastAt.reserve(key);
+          if (last[key] === shortId) {
+            const c = countOf.array;
+            c[at[key] as number] = (c[at[key] as number] as number) + 1;
+          } else {
+            last[key] = shortId;
+            at[key] = records;
+            keyOf.reserve(records)[records] = key;
+            docOf.reserve(records)[records] = shortId;
+            countOf.reserve(records)[records] = 1;
+            records++;
+            distinct++;
           }
-          const count = frequencies.get(shortId);
-          if (count === undefined) distinct++;
-          frequencies.set(shortId, (count ?? 0) + 1);
         }
         counts.push(distinct);
       }
       lengths.push(counts);
+    }
+    // Counting sort by key; records are in document order, so each key's ids come out ascending.
+    const keys = terms.length * F;
+    const starts = new Int32Array(keys + 1);
+    const keyArray = keyOf.array;
+    for (let i = 0; i < records; i++) {
+      const k = (keyArray[i] as number) + 1;
+      starts[k] = (starts[k] as number) + 1;
+    }
+    for (let k = 0; k < keys; k++) starts[k + 1] = (starts[k + 1] as number) + (starts[k] as number);
+    const ids = new Int32Array(records);
+    const frequencies = new Int32Array(records);
+    const fill = starts.slice(0, keys);
+    const docArray = docOf.array;
+    const countArray = countOf.array;
+    for (let i = 0; i < records; i++) {
+      const k = keyArray[i] as number;
+      const to = fill[k] as number;
+      fill[k] = to + 1;
+      ids[to] = docArray[i] as number;
+      frequencies[to] = countArray[i] as number;
+    }
+    const postings = new Map<string, (Postings | undefined)[]>();
+    for (let n = 0; n < terms.length; n++) {
+      const byField: (Postings | undefined)[] = [];
+      for (let fieldId = 0; fieldId < F; fieldId++) {
+        const from = starts[n * F + fieldId] as number;
+        const to = starts[n * F + fieldId + 1] as number;
+        byField.push(from === to ? undefined : new Postings(ids, frequencies, from, to));
+      }
+      postings.set(terms[n] as string, byField);
     }
     mini.#fill(
       docs.map((doc) => doc.id),
       lengths,
       postings,
     );
-    return { mini, vocabulary: new Set(postings.keys()) };
+    return { mini, vocabulary: new Set(terms) };
   }
 
   /**
@@ -109,7 +294,7 @@ export class SkillMiniSearch extends MiniSearch<Doc> {
       ids.push(id);
       lengths.push(counts);
     });
-    const postings = new Map<string, (Frequencies | undefined)[]>();
+    const postings = new Map<string, (Postings | undefined)[]>();
     for (const [t, fieldId, positions, counts] of snapshot.terms) {
       if (typeof t !== "string" || !(fieldId >= 0 && fieldId < FIELDS.length) || !Number.isInteger(fieldId)) {
         throw new Error(`malformed term ${String(t)}`);
@@ -117,24 +302,28 @@ export class SkillMiniSearch extends MiniSearch<Doc> {
       if (!Array.isArray(positions) || !Array.isArray(counts) || positions.length !== counts.length) {
         throw new Error(`malformed postings of ${t}`);
       }
-      let frequencies: Frequencies | undefined;
+      const ids: number[] = [];
+      const frequencies: number[] = [];
       for (let i = 0; i < positions.length; i++) {
         const shortId = moved[positions[i] as number];
         const count = counts[i];
         if (shortId === undefined || !isCount(count) || count === 0)
           throw new Error(`malformed postings of ${t}`);
         if (shortId === -1) continue;
-        frequencies ??= new Map();
-        frequencies.set(shortId, count);
+        // Short ids follow positions, so ascending positions give ascending ids.
+        if (ids.length > 0 && shortId <= (ids[ids.length - 1] as number))
+          throw new Error(`malformed postings of ${t}`);
+        ids.push(shortId);
+        frequencies.push(count);
       }
-      if (frequencies === undefined) continue;
+      if (ids.length === 0) continue;
       let byField = postings.get(t);
       if (byField === undefined) {
         byField = [];
         postings.set(t, byField);
       }
       if (byField[fieldId] !== undefined) throw new Error(`term ${t} repeated`);
-      byField[fieldId] = frequencies;
+      byField[fieldId] = new Postings(Int32Array.from(ids), Int32Array.from(frequencies));
     }
     mini.#fill(ids, lengths, postings);
     return { mini, vocabulary: new Set(postings.keys()) };
@@ -168,7 +357,7 @@ export class SkillMiniSearch extends MiniSearch<Doc> {
   #fill(
     ids: readonly string[],
     lengths: readonly number[][],
-    postings: Map<string, (Frequencies | undefined)[]>,
+    postings: Map<string, (Postings | undefined)[]>,
   ) {
     if (FIELDS.some((field, fieldId) => this._fieldIds[field] !== fieldId)) {
       throw new Error("MiniSearch numbered the fields differently");
@@ -185,9 +374,11 @@ export class SkillMiniSearch extends MiniSearch<Doc> {
       });
     });
     for (const [t, byField] of postings) {
-      const entry = new Map<number, Frequencies>();
+      // MiniSearch reads and writes a posting list only through get, set, delete, has, size,
+      // keys and iteration, all of which `Postings` has.
+      const entry = new Map<number, Map<number, number>>();
       byField.forEach((frequencies, fieldId) => {
-        if (frequencies !== undefined) entry.set(fieldId, frequencies);
+        if (frequencies !== undefined) entry.set(fieldId, frequencies as unknown as Map<number, number>);
       });
       this._index.set(t, entry);
     }
