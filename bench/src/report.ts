@@ -593,7 +593,7 @@ function searchSection(r: SearchResults): string {
       ],
     ),
     "",
-    "Where a build's time goes (`node --cpu-prof`, written by hand from profiles of 10,000 skills, not from this run): about 40% filling MiniSearch's term maps (some 300,000 term–skill pairs, each a `Map` entry), 30% splitting and stemming the text, 25% garbage collection, most of it while the heap grows in the first build of a process. Adding the skills one by one with `MiniSearch#add` took about twice as long; writing MiniSearch's serialized form and loading it with `loadJS` took about a quarter longer than filling the maps directly.",
+    "Where a build's time goes (`node --cpu-prof`, written by hand from profiles of 10,000 skills, not from this run): about 40% looking up each of some 370,000 words in the build's word table and recording (term, field, skill, count) in flat `Int32Array`s, 20% splitting the text into words, 25% garbage collection, most of it while the heap grows in the first build of a process; the counting sort and MiniSearch's term tree take the rest. Postings stay in those arrays (read through `Postings`, a `Map` once written): building a `Map` per term and field as MiniSearch does took about 30% more CPU in a cold build, adding the skills one by one with `MiniSearch#add` about twice as much, and writing MiniSearch's serialized form for `loadJS` about a quarter more.",
     "",
     `Recall over the ${int(r.requests)} requests on the ${int(r.catalog)} real skills: a request counts at k when one of its expected skills is among the first k results. The requests were written by hand, in a user's words, and committed before the index was tuned.`,
     "",
