@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { Client } from "@modelcontextprotocol/client";
 import { McpServer, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { memorySource, SkillService } from "@skill/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -375,8 +376,8 @@ describe("registerSkills between listings", () => {
     const server = new McpServer({ name: "t", version: "1.0.0" });
     registerSkills(server, service);
     const { client, close } = await connect(server);
-    const listed = async () => {
-      const list = (await client.request({ method: "skills/list", params: {} }, anyResult)) as Listed;
+    const listed = async (by: Client = client) => {
+      const list = (await by.request({ method: "skills/list", params: {} }, anyResult)) as Listed;
       const resources = list.skills[0]?.resources ?? [];
       return new Map(resources.map((r) => [r.uri.replace("skill://skills/edit/", ""), r.digest]));
     };
@@ -455,6 +456,34 @@ describe("registerSkills between listings", () => {
       await service.discoverAndLoad();
       expect((await listed()).get("refs/a.md")).toBe(sha(Buffer.from("a, edited in place\n")));
     } finally {
+      await close();
+    }
+  });
+
+  it("shares what it knows with every server of the same service (the SDK's HTTP entry makes one per request)", async () => {
+    const { dir, service, listed, close } = await serveEdit();
+    const other = new McpServer({ name: "t2", version: "1.0.0" });
+    registerSkills(other, service);
+    const second = await connect(other);
+    try {
+      expect((await listed()).get("notes.md")).toBe(sha(Buffer.from("v1\n")));
+      await writeFile(join(dir, "edit/notes.md"), "version two\n");
+      // Listed from what the first server learnt: the second did not walk or hash again.
+      expect((await listed(second.client)).get("notes.md")).toBe(sha(Buffer.from("v1\n")));
+      const read = await second.client.readResource({ uri: "skill://skills/edit/notes.md" });
+      expect(read.contents[0]).toMatchObject({ text: "version two\n" });
+      expect((await listed()).get("notes.md")).toBe(sha(Buffer.from("version two\n")));
+      // Another shape (here a prefix) lists its own URIs, from the same digests.
+      const prefixed = new McpServer({ name: "t3", version: "1.0.0" });
+      registerSkills(prefixed, service, { prefix: "docs" });
+      const third = await connect(prefixed);
+      const list = (await third.client.request({ method: "skills/list", params: {} }, anyResult)) as Listed;
+      expect(list.skills[0]?.resources.map((r) => r.uri)).toEqual(
+        ["SKILL.md", "notes.md", "refs/a.md"].map((f) => `skill://docs/edit/${f}`),
+      );
+      await third.close();
+    } finally {
+      await second.close();
       await close();
     }
   });

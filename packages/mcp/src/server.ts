@@ -113,6 +113,53 @@ interface Described {
   readonly text: boolean;
 }
 
+/** What servers of one service and listing shape (agent, prefix, limits) know of its skills. */
+interface View {
+  /** Each skill's files and entry, by location, for the registry of `version`. */
+  readonly known: Map<string, Known>;
+  version: number;
+  /** The skills served, for the registry of `servedVersion`: every page of a listing pages them. */
+  served: readonly SkillMetadata[];
+  servedVersion: number;
+}
+
+/**
+ * What every server of one service shares, whichever connection or request it answers: the
+ * SDK's HTTP entry makes a server per request, and none of them should walk or hash again.
+ */
+interface Shared {
+  /** Digests by absolute path: a file is hashed once while its stat key holds. */
+  readonly digests: Map<string, Described>;
+  /** Views by the agent object given (weakly), then by prefix and limits. */
+  readonly byAgent: WeakMap<AgentInfo, Map<string, View>>;
+  readonly anyAgent: Map<string, View>;
+}
+
+const sharedByService = new WeakMap<SkillService, Shared>();
+
+function viewOf(
+  service: SkillService,
+  agent: AgentInfo | undefined,
+  shape: string,
+): { shared: Shared; view: View } {
+  let shared = sharedByService.get(service);
+  if (!shared) {
+    shared = { digests: new Map(), byAgent: new WeakMap(), anyAgent: new Map() };
+    sharedByService.set(service, shared);
+  }
+  let views = agent ? shared.byAgent.get(agent) : shared.anyAgent;
+  if (!views) {
+    views = new Map();
+    if (agent) shared.byAgent.set(agent, views);
+  }
+  let view = views.get(shape);
+  if (!view) {
+    view = { known: new Map(), version: -1, served: [], servedVersion: -1 };
+    views.set(shape, view);
+  }
+  return { shared, view };
+}
+
 /** A file's or folder's stat key: device, inode, size, mtime; `undefined` when it is gone. */
 function stampOf(path: string): string | undefined {
   try {
@@ -174,7 +221,9 @@ function checkCount(value: number | undefined, fallback: number, name: string): 
  * A skill's file list and entry are kept between listings while the registry is the same
  * (`service.version`) and SKILL.md and the folders holding its files keep their stat keys: a
  * file added, removed or renamed over there is listed at once, a file edited in place once it
- * has been served again (or the registry reloads). Bytes are always read when served.
+ * has been served again (or the registry reloads). Bytes are always read when served. What is
+ * kept is shared by every server of the same service (lists and entries per `agent` object,
+ * `prefix` and limits): a server made per request walks and hashes nothing again.
  *
  * Call it before `connect`: capabilities cannot change afterwards. It owns `resources/list`
  * and `resources/read`, so the server must not register other resources.
@@ -225,12 +274,11 @@ export function registerSkills(
     logger.warn(message, fields);
   }
   const base = prefix === "" ? SKILL_SCHEME : `${SKILL_SCHEME}${prefix}/`;
-  // Digests by absolute path: a listing hashes a file once while its stat key holds. Only
-  // digests are kept; every byte served is read through core, at the time it is served.
-  const digests = new Map<string, Described>();
-  // Each skill's files and entry, by location, for the registry of `knownVersion`.
-  const known = new Map<string, Known>();
-  let knownVersion = -1;
+  // Only what a listing says is kept (digests, file lists, entries), shared with every server
+  // of this service and shape; every byte served is read through core, when it is served.
+  const { shared, view } = viewOf(service, agent, JSON.stringify([prefix, maxFiles, maxFileBytes]));
+  const digests = shared.digests;
+  const known = view.known;
 
   for (const method of METHODS) low.assertCanSetRequestHandler(method);
   low.registerCapabilities({ resources: {}, extensions: { [SKILLS_EXTENSION_ID]: { directoryRead: true } } });
@@ -238,15 +286,12 @@ export function registerSkills(
   const folderUri = (name: string) => `${base}${encodeURIComponent(name)}`;
   const skillUri = (skill: SkillMetadata) => `${folderUri(skill.name)}/${SKILL_FILE}`;
 
-  // The skills served, for the registry of `servedVersion`: every page of a listing pages them.
-  let served: readonly SkillMetadata[] = [];
-  let servedVersion = -1;
   function servable(): readonly SkillMetadata[] {
-    if (servedVersion !== service.version) {
-      served = service.all(agent).filter((s) => isAbsolute(s.location));
-      servedVersion = service.version;
+    if (view.servedVersion !== service.version) {
+      view.served = service.all(agent).filter((s) => isAbsolute(s.location));
+      view.servedVersion = service.version;
     }
-    return served;
+    return view.served;
   }
 
   /** The skill a URI belongs to, when the agent may see it; `undefined` otherwise. */
@@ -315,9 +360,9 @@ export function registerSkills(
    */
   async function knownOf(skill: SkillMetadata): Promise<Known> {
     const version = service.version;
-    if (knownVersion !== version) {
+    if (view.version !== version) {
       known.clear();
-      knownVersion = version;
+      view.version = version;
     }
     const had = known.get(skill.location);
     if (had?.skill === skill && had.stamps.every((s) => stampOf(s.path) === s.key)) return had;
