@@ -64,9 +64,15 @@ Elsewhere, from the same kind of measurements (load average about 3):
   crawl (\`readdir\`, about 115 ms self time wall) costs more than fdir's sync walk (about 90 ms),
   and reading the 630 KB cache file costs JSON parsing, its entry checks and the garbage they
   leave (about 35 + 60 ms sampled); each hit is a \`stat\`, no \`open\`.
-- **Skills over MCP at 1,000 skills**: the client's CPU time for the timed load is about 160 ms
-  of 1.7 s wall; the rest is waiting for \`skill serve-mcp\`, whose every \`skills/list\` page
-  walks each listed skill's folder again (\`service.files\`: \`lstat\`, \`realpath\`,
-  \`readlink\` per bundled file, some 11,000 files) and \`stat\`s each file for its digest.
-  Listings are 6–7× the load from disk; keeping each skill's file list and digests between
-  listings while its folder is unchanged is what would bring them near 2×.`;
+- **Skills over MCP at 1,000 skills**: \`skill serve-mcp\` walked each listed skill's folder
+  again for every \`skills/list\` page (\`service.files\`: \`lstat\`, \`realpath\`, \`readlink\`
+  per bundled file, some 20,000 files) and \`stat\`ed each file for its digest; a timed load
+  was 5–12× the load from disk. \`@skill/mcp\`'s server now keeps each skill's file list and
+  entry while the registry and the skill's folders are unchanged (one \`stat\` of SKILL.md and
+  of each folder holding its files, about 6,000 per listing) and takes the served skills once
+  per registry version; \`mcpSource\` works out a skill's own files when they are first asked
+  for. Four runs of \`--only mcp\` at load average 8–10: 5.07× before (1,401 / 276 ms), then
+  0.46×, 0.84× and 0.61×. Under \`--cpu-prof\`, a listing now costs the server about 25 ms
+  of \`stat\`s and 20 ms serializing and writing 2 MB of JSON (20 pages), and the client about
+  15 ms registering 1,000 skills from their heads, 7 ms building the registry and 7 ms parsing
+  the pages.`;

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { Client } from "@modelcontextprotocol/client";
 import { McpServer, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { memorySource, SkillService } from "@skill/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -359,31 +360,146 @@ describe("registerSkills + mcpSource over the SDK's in-memory transport", () => 
   });
 });
 
-describe("registerSkills digests", () => {
-  it("hashes a file again when it changes on disk, and serves what it lists", async () => {
+describe("registerSkills between listings", () => {
+  type Listed = { skills: { uri: string; resources: { uri: string; digest: string; size: number }[] }[] };
+
+  /** One skill `edit` with `notes.md` and `refs/a.md`, served; `listed()` lists it again. */
+  async function serveEdit() {
     const dir = await mkdtemp(join(tmpdir(), "skill-mcp-edit-"));
+    await writeTree(dir, {
+      "edit/SKILL.md": skillMd("edit", "Edited later"),
+      "edit/notes.md": "v1\n",
+      "edit/refs/a.md": "a\n",
+    });
+    const service = new SkillService({ sources: [pathSource("p", [join(dir, "edit/SKILL.md")])] });
+    await service.discoverAndLoad();
+    const server = new McpServer({ name: "t", version: "1.0.0" });
+    registerSkills(server, service);
+    const { client, close } = await connect(server);
+    const listed = async (by: Client = client) => {
+      const list = (await by.request({ method: "skills/list", params: {} }, anyResult)) as Listed;
+      const resources = list.skills[0]?.resources ?? [];
+      return new Map(resources.map((r) => [r.uri.replace("skill://skills/edit/", ""), r.digest]));
+    };
+    return {
+      dir,
+      service,
+      client,
+      listed,
+      async close() {
+        await close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  }
+
+  it("lists files added, removed or replaced (renamed over) in the skill's folders at once", async () => {
+    const { dir, listed, close } = await serveEdit();
     try {
-      await writeTree(dir, { "edit/SKILL.md": skillMd("edit", "Edited later"), "edit/notes.md": "v1\n" });
-      const service = new SkillService({ sources: [pathSource("p", [join(dir, "edit/SKILL.md")])] });
-      await service.discoverAndLoad();
-      const server = new McpServer({ name: "t", version: "1.0.0" });
-      registerSkills(server, service);
-      const { client, close } = await connect(server);
-      const digestOf = async () => {
-        const list = (await client.request({ method: "skills/list", params: {} }, anyResult)) as {
-          skills: { resources: { uri: string; digest: string }[] }[];
-        };
-        return list.skills[0]?.resources.find((r) => r.uri.endsWith("/notes.md"))?.digest;
-      };
-      expect(await digestOf()).toBe(sha(Buffer.from("v1\n")));
-      expect(await digestOf()).toBe(sha(Buffer.from("v1\n")));
+      expect([...(await listed()).keys()]).toEqual(["SKILL.md", "notes.md", "refs/a.md"]);
+      await writeFile(join(dir, "edit/refs/b.md"), "b\n");
+      await writeFile(join(dir, "edit/top.md"), "top\n");
+      expect([...(await listed()).keys()]).toEqual([
+        "SKILL.md",
+        "notes.md",
+        "refs/a.md",
+        "refs/b.md",
+        "top.md",
+      ]);
+      await rm(join(dir, "edit/refs/a.md"));
+      expect([...(await listed()).keys()]).toEqual(["SKILL.md", "notes.md", "refs/b.md", "top.md"]);
+      // An editor's atomic save: a new file renamed over the old one.
+      await writeFile(join(dir, "edit/notes.md.tmp"), "version two\n");
+      await rename(join(dir, "edit/notes.md.tmp"), join(dir, "edit/notes.md"));
+      expect((await listed()).get("notes.md")).toBe(sha(Buffer.from("version two\n")));
+    } finally {
+      await close();
+    }
+  });
+
+  it("lists SKILL.md edited in place with its new digest at once", async () => {
+    const { dir, listed, close } = await serveEdit();
+    try {
+      const first = (await listed()).get("SKILL.md");
+      const edited = skillMd("edit", "Edited later", "# edit\n\nNew steps.\n");
+      await writeFile(join(dir, "edit/SKILL.md"), edited);
+      const second = (await listed()).get("SKILL.md");
+      expect(second).not.toBe(first);
+      expect(second).toBe(sha(Buffer.from(edited)));
+    } finally {
+      await close();
+    }
+  });
+
+  it("keeps a bundled file edited in place listed as it was until it is read, then lists it anew", async () => {
+    const { dir, client, listed, close } = await serveEdit();
+    try {
+      expect((await listed()).get("notes.md")).toBe(sha(Buffer.from("v1\n")));
       await writeFile(join(dir, "edit/notes.md"), "version two\n");
-      expect(await digestOf()).toBe(sha(Buffer.from("version two\n")));
+      // The folder did not change: the listing is what the server knew.
+      expect((await listed()).get("notes.md")).toBe(sha(Buffer.from("v1\n")));
+      // Served bytes are always read now, and the server learns from them.
       const read = await client.readResource({ uri: "skill://skills/edit/notes.md" });
       expect(read.contents[0]).toMatchObject({ text: "version two\n" });
-      await close();
+      expect((await listed()).get("notes.md")).toBe(sha(Buffer.from("version two\n")));
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await close();
+    }
+  });
+
+  it("walks every skill again when the registry changes", async () => {
+    const { dir, service, listed, close } = await serveEdit();
+    try {
+      expect((await listed()).get("refs/a.md")).toBe(sha(Buffer.from("a\n")));
+      await writeFile(join(dir, "edit/refs/a.md"), "a, edited in place\n");
+      expect((await listed()).get("refs/a.md")).toBe(sha(Buffer.from("a\n")));
+      await service.discoverAndLoad();
+      expect((await listed()).get("refs/a.md")).toBe(sha(Buffer.from("a, edited in place\n")));
+    } finally {
+      await close();
+    }
+  });
+
+  it("shares what it knows with every server of the same service (the SDK's HTTP entry makes one per request)", async () => {
+    const { dir, service, listed, close } = await serveEdit();
+    const other = new McpServer({ name: "t2", version: "1.0.0" });
+    registerSkills(other, service);
+    const second = await connect(other);
+    try {
+      expect((await listed()).get("notes.md")).toBe(sha(Buffer.from("v1\n")));
+      await writeFile(join(dir, "edit/notes.md"), "version two\n");
+      // Listed from what the first server learnt: the second did not walk or hash again.
+      expect((await listed(second.client)).get("notes.md")).toBe(sha(Buffer.from("v1\n")));
+      const read = await second.client.readResource({ uri: "skill://skills/edit/notes.md" });
+      expect(read.contents[0]).toMatchObject({ text: "version two\n" });
+      expect((await listed()).get("notes.md")).toBe(sha(Buffer.from("version two\n")));
+      // Another shape (here a prefix) lists its own URIs, from the same digests.
+      const prefixed = new McpServer({ name: "t3", version: "1.0.0" });
+      registerSkills(prefixed, service, { prefix: "docs" });
+      const third = await connect(prefixed);
+      const list = (await third.client.request({ method: "skills/list", params: {} }, anyResult)) as Listed;
+      expect(list.skills[0]?.resources.map((r) => r.uri)).toEqual(
+        ["SKILL.md", "notes.md", "refs/a.md"].map((f) => `skill://docs/edit/${f}`),
+      );
+      await third.close();
+    } finally {
+      await second.close();
+      await close();
+    }
+  });
+
+  it("a client of ours reads a bundled file edited in place as an integrity error, then loads it again", async () => {
+    const { dir, client, close } = await serveEdit();
+    try {
+      const source = mcpSource(client, { id: "mcp:t" });
+      const host = new SkillService({ sources: [source] });
+      await host.discoverAndLoad();
+      await writeFile(join(dir, "edit/notes.md"), "version two\n");
+      await expect(host.readFile("edit", "notes.md")).rejects.toMatchObject({ code: "INTEGRITY_ERROR" });
+      await host.discoverAndLoad();
+      expect(Buffer.from(await host.readFile("edit", "notes.md")).toString()).toBe("version two\n");
+    } finally {
+      await close();
     }
   });
 });

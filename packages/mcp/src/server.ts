@@ -89,12 +89,85 @@ interface ServedFile {
   readonly skillFile: boolean;
 }
 
+/** A path and its stat key when it was looked at. */
+interface Stamp {
+  readonly path: string;
+  readonly key: string;
+}
+
+/** What the server knows of one skill: its files and, once a listing built it, its entry. */
+interface Known {
+  readonly skill: SkillMetadata;
+  readonly files: readonly ServedFile[];
+  /** SKILL.md and the folders holding its files, as they were when `files` was walked. */
+  readonly stamps: readonly Stamp[];
+  /** The entry listed for it, once built with every one of `files` described. */
+  entry?: SkillEntry;
+}
+
 /** What is known of a file's bytes, valid while its stat key holds. */
 interface Described {
   readonly key: string;
   readonly digest: string;
   readonly size: number;
   readonly text: boolean;
+}
+
+/** What servers of one service and listing shape (agent, prefix, limits) know of its skills. */
+interface View {
+  /** Each skill's files and entry, by location, for the registry of `version`. */
+  readonly known: Map<string, Known>;
+  version: number;
+  /** The skills served, for the registry of `servedVersion`: every page of a listing pages them. */
+  served: readonly SkillMetadata[];
+  servedVersion: number;
+}
+
+/**
+ * What every server of one service shares, whichever connection or request it answers: the
+ * SDK's HTTP entry makes a server per request, and none of them should walk or hash again.
+ */
+interface Shared {
+  /** Digests by absolute path: a file is hashed once while its stat key holds. */
+  readonly digests: Map<string, Described>;
+  /** Views by the agent object given (weakly), then by prefix and limits. */
+  readonly byAgent: WeakMap<AgentInfo, Map<string, View>>;
+  readonly anyAgent: Map<string, View>;
+}
+
+const sharedByService = new WeakMap<SkillService, Shared>();
+
+function viewOf(
+  service: SkillService,
+  agent: AgentInfo | undefined,
+  shape: string,
+): { shared: Shared; view: View } {
+  let shared = sharedByService.get(service);
+  if (!shared) {
+    shared = { digests: new Map(), byAgent: new WeakMap(), anyAgent: new Map() };
+    sharedByService.set(service, shared);
+  }
+  let views = agent ? shared.byAgent.get(agent) : shared.anyAgent;
+  if (!views) {
+    views = new Map();
+    if (agent) shared.byAgent.set(agent, views);
+  }
+  let view = views.get(shape);
+  if (!view) {
+    view = { known: new Map(), version: -1, served: [], servedVersion: -1 };
+    views.set(shape, view);
+  }
+  return { shared, view };
+}
+
+/** A file's or folder's stat key: device, inode, size, mtime; `undefined` when it is gone. */
+function stampOf(path: string): string | undefined {
+  try {
+    const stats = statSync(path, { throwIfNoEntry: false });
+    return stats && `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
 }
 
 function invalid(message: string): ProtocolError {
@@ -145,6 +218,13 @@ function checkCount(value: number | undefined, fallback: number, name: string): 
  * so it is served only while it is still the registered skill. Skills that are not files
  * (memory, MCP) are not served.
  *
+ * A skill's file list and entry are kept between listings while the registry is the same
+ * (`service.version`) and SKILL.md and the folders holding its files keep their stat keys: a
+ * file added, removed or renamed over there is listed at once, a file edited in place once it
+ * has been served again (or the registry reloads). Bytes are always read when served. What is
+ * kept is shared by every server of the same service (lists and entries per `agent` object,
+ * `prefix` and limits): a server made per request walks and hashes nothing again.
+ *
  * Call it before `connect`: capabilities cannot change afterwards. It owns `resources/list`
  * and `resources/read`, so the server must not register other resources.
  *
@@ -194,9 +274,11 @@ export function registerSkills(
     logger.warn(message, fields);
   }
   const base = prefix === "" ? SKILL_SCHEME : `${SKILL_SCHEME}${prefix}/`;
-  // Digests by absolute path: a listing hashes a file once while its stat key holds. Only
-  // digests are kept; every byte served is read through core, at the time it is served.
-  const digests = new Map<string, Described>();
+  // Only what a listing says is kept (digests, file lists, entries), shared with every server
+  // of this service and shape; every byte served is read through core, when it is served.
+  const { shared, view } = viewOf(service, agent, JSON.stringify([prefix, maxFiles, maxFileBytes]));
+  const digests = shared.digests;
+  const known = view.known;
 
   for (const method of METHODS) low.assertCanSetRequestHandler(method);
   low.registerCapabilities({ resources: {}, extensions: { [SKILLS_EXTENSION_ID]: { directoryRead: true } } });
@@ -204,8 +286,12 @@ export function registerSkills(
   const folderUri = (name: string) => `${base}${encodeURIComponent(name)}`;
   const skillUri = (skill: SkillMetadata) => `${folderUri(skill.name)}/${SKILL_FILE}`;
 
-  function servable(): SkillMetadata[] {
-    return service.all(agent).filter((s) => isAbsolute(s.location));
+  function servable(): readonly SkillMetadata[] {
+    if (view.servedVersion !== service.version) {
+      view.served = service.all(agent).filter((s) => isAbsolute(s.location));
+      view.servedVersion = service.version;
+    }
+    return view.served;
   }
 
   /** The skill a URI belongs to, when the agent may see it; `undefined` otherwise. */
@@ -222,8 +308,8 @@ export function registerSkills(
     return { uri: skillUri(skill), rel: basename(skill.location), skillFile: true };
   }
 
-  /** SKILL.md, then the bundled files `service.files` lists, at most `maxFiles`. */
-  async function filesOf(skill: SkillMetadata): Promise<ServedFile[]> {
+  /** SKILL.md, then the bundled files `service.files` lists, at most `maxFiles`: core's walk, now. */
+  async function walkFiles(skill: SkillMetadata): Promise<ServedFile[]> {
     let rels: string[];
     try {
       rels = await service.files(skill.name, agent, { limit: maxFiles + 1 });
@@ -243,6 +329,56 @@ export function registerSkills(
       skillFile(skill),
       ...rels.map((rel) => ({ uri: `${folder}/${encodePath(rel)}`, rel, skillFile: false })),
     ];
+  }
+
+  /**
+   * SKILL.md and every folder that holds a listed file, with their stat keys now: a file
+   * added, removed or renamed in one of them (a nested SKILL.md too) changes its folder's key.
+   * `undefined` when one is gone.
+   */
+  function stampsOf(skill: SkillMetadata, files: readonly ServedFile[]): Stamp[] | undefined {
+    const root = dirname(skill.location);
+    const paths = new Set<string>([skill.location, root]);
+    for (const file of files) {
+      const at = file.rel.lastIndexOf("/");
+      if (!file.skillFile && at !== -1) paths.add(`${root}/${file.rel.slice(0, at)}`);
+    }
+    const stamps: Stamp[] = [];
+    for (const path of paths) {
+      const key = stampOf(path);
+      if (key === undefined) return undefined;
+      stamps.push({ path, key });
+    }
+    return stamps;
+  }
+
+  /**
+   * What is known of a skill's files while the registry is the same and its stamps hold,
+   * else a new walk. Stamps are folders, not files: a file edited in place keeps its listed
+   * digest until `resources/read` serves it (which hashes it again and forgets the skill) or
+   * the registry changes.
+   */
+  async function knownOf(skill: SkillMetadata): Promise<Known> {
+    const version = service.version;
+    if (view.version !== version) {
+      known.clear();
+      view.version = version;
+    }
+    const had = known.get(skill.location);
+    if (had?.skill === skill && had.stamps.every((s) => stampOf(s.path) === s.key)) return had;
+    const files = await walkFiles(skill);
+    const stamps = stampsOf(skill, files);
+    if (!stamps || service.version !== version) {
+      known.delete(skill.location);
+      return { skill, files, stamps: [] };
+    }
+    const fresh: Known = { skill, files, stamps };
+    known.set(skill.location, fresh);
+    return fresh;
+  }
+
+  async function filesOf(skill: SkillMetadata): Promise<readonly ServedFile[]> {
+    return (await knownOf(skill)).files;
   }
 
   /** The stat key of a listed file, for the digest cache; `undefined` when it is gone or too large. */
@@ -276,9 +412,12 @@ export function registerSkills(
     file: ServedFile,
   ): Promise<{ bytes: Uint8Array; described: Described } | undefined> {
     const stat = statKey(skill, file);
-    if (!stat) return undefined;
-    const bytes = await bytesOf(skill, file);
-    if (!bytes) return undefined;
+    const bytes = stat && (await bytesOf(skill, file));
+    // Gone, refused or changed since it was last described: the next listing walks the skill
+    // again instead of listing what it knew.
+    const before = stat && digests.get(stat.path);
+    if (!stat || !bytes || (before !== undefined && before.key !== stat.key)) known.delete(skill.location);
+    if (!stat || !bytes) return undefined;
     const described: Described = {
       key: stat.key,
       digest: sha256Digest(bytes),
@@ -304,9 +443,10 @@ export function registerSkills(
    */
   async function describedFiles(
     skill: SkillMetadata,
+    files?: readonly ServedFile[],
   ): Promise<{ file: ServedFile; info: Described }[] | undefined> {
     const out: { file: ServedFile; info: Described }[] = [];
-    for (const file of await filesOf(skill)) {
+    for (const file of files ?? (await filesOf(skill))) {
       const info = await describeFile(skill, file);
       if (info) out.push({ file, info });
       else if (file.skillFile) return undefined;
@@ -315,7 +455,9 @@ export function registerSkills(
   }
 
   async function entryOf(skill: SkillMetadata): Promise<SkillEntry | undefined> {
-    const files = await describedFiles(skill);
+    const had = await knownOf(skill);
+    if (had.entry) return had.entry;
+    const files = await describedFiles(skill, had.files);
     if (!files) return undefined;
     const resources: SkillResourceRef[] = files.map(({ file, info }) => ({
       uri: file.uri,
@@ -330,7 +472,10 @@ export function registerSkills(
         { code: "mcp-skill-too-large", path: skill.location },
       );
     }
-    return { uri: skillUri(skill), frontmatter: skill.frontmatter, resources };
+    const entry: SkillEntry = { uri: skillUri(skill), frontmatter: skill.frontmatter, resources };
+    // Kept only whole: a file that could not be described (gone, too large) is tried again.
+    if (files.length === had.files.length) had.entry = entry;
+    return entry;
   }
 
   low.setRequestHandler("skills/list", { params: SkillsListParams }, async (params) => {

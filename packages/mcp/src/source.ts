@@ -386,13 +386,13 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
     return { ...listed, resources };
   }
 
-  /** `loadDeadline`: the scan's deadline, which the first read of a skill listed without a head shares. */
-  function toEntry(skill: Listed, folders: ReadonlySet<string>, loadDeadline: number): SourceEntry {
-    let firstRead: number | undefined = loadDeadline;
-    const own = skill.resources?.find((r) => r.uri === skill.uri);
+  /**
+   * The files a listing gives a skill, by path: its resources under its folder, without
+   * SKILL.md and without those of other skills inside it (listed skills, and SKILL.md files
+   * among the resources), whose files belong to them, never to this skill.
+   */
+  function ownFiles(skill: Listed, folders: ReadonlySet<string>): Map<string, ListedResource> {
     const prefix = `${skill.folder}/`;
-    // Folders of other skills inside this one: listed skills, and SKILL.md files among the
-    // resources. Their files belong to them, never to this skill.
     const inner = new Set<string>();
     for (const r of skill.resources ?? []) {
       if (r.uri !== skill.uri && r.uri.startsWith(prefix) && r.uri.endsWith(`/${SKILL_FILE}`)) {
@@ -411,6 +411,16 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       if (r.uri === skill.uri || !r.uri.startsWith(prefix) || nested(r.uri)) continue;
       files.set(r.uri.slice(prefix.length).split("/").map(decodeSegment).join("/"), r);
     }
+    return files;
+  }
+
+  /** `loadDeadline`: the scan's deadline, which the first read of a skill listed without a head shares. */
+  function toEntry(skill: Listed, folders: ReadonlySet<string>, loadDeadline: number): SourceEntry {
+    let firstRead: number | undefined = loadDeadline;
+    const own = skill.resources?.find((r) => r.uri === skill.uri);
+    // The skill's own files, worked out when they are first asked for: a load asks for none.
+    let files: Map<string, ListedResource> | undefined;
+    const filesOf = () => (files ??= ownFiles(skill, folders));
 
     if (skill.refused) {
       const error = skill.refused;
@@ -460,9 +470,9 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
         if (!head) checkName(skill, bytes);
         return bytes;
       },
-      listFiles: async () => [...files.keys()],
+      listFiles: async () => [...filesOf().keys()],
       readFile: async (path: string, ctx: ScanContext) => {
-        const listed = files.get(path);
+        const listed = filesOf().get(path);
         if (!listed) {
           throw new SkillError("NOT_FOUND", `${id}: ${skill.uri} lists no file ${quote(path)}`, { path });
         }
