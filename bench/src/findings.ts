@@ -68,11 +68,12 @@ Elsewhere, from the same kind of measurements (load average about 3):
   again for every \`skills/list\` page (\`service.files\`: \`lstat\`, \`realpath\`, \`readlink\`
   per bundled file, some 20,000 files) and \`stat\`ed each file for its digest; a timed load
   was 5–12× the load from disk. \`@skill/mcp\`'s server now keeps each skill's file list and
-  entry while the registry and the skill's folders are unchanged (one \`stat\` of SKILL.md and
-  of each folder holding its files, about 6,000 per listing) and takes the served skills once
-  per registry version; \`mcpSource\` works out a skill's own files when they are first asked
-  for. Four runs of \`--only mcp\` at load average 8–10: 5.07× before (1,401 / 276 ms), then
-  0.46×, 0.84× and 0.61×. Under \`--cpu-prof\`, a listing now costs the server about 25 ms
+  entry while the registry, the skill's folders and its files are unchanged (one \`stat\` of
+  SKILL.md, of each folder holding its files and of each file, so that a file edited in place
+  is listed anew at once) and takes the served skills once per registry version; \`mcpSource\`
+  works out a skill's own files when they are first asked for. Runs of \`--only mcp\` at load
+  average 8–10: 5.07× before (1,401 / 276 ms); 0.46–0.84× with folders checked alone; 1.05×
+  (240 / 228 ms) with every file checked too, which costs about 10 ms per 500 skills. Under \`--cpu-prof\`, a listing now costs the server about 25 ms
   of \`stat\`s and 20 ms serializing and writing 2 MB of JSON (20 pages), and the client about
   15 ms registering 1,000 skills from their heads, 7 ms building the registry and 7 ms parsing
   the pages.`;

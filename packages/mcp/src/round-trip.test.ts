@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdtemp, rename, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rename, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
@@ -431,17 +431,18 @@ describe("registerSkills between listings", () => {
     }
   });
 
-  it("keeps a bundled file edited in place listed as it was until it is read, then lists it anew", async () => {
+  it("lists a bundled file edited in place (its folder unchanged) with its new digest at once", async () => {
     const { dir, client, listed, close } = await serveEdit();
     try {
       expect((await listed()).get("notes.md")).toBe(sha(Buffer.from("v1\n")));
       await writeFile(join(dir, "edit/notes.md"), "version two\n");
-      // The folder did not change: the listing is what the server knew.
-      expect((await listed()).get("notes.md")).toBe(sha(Buffer.from("v1\n")));
-      // Served bytes are always read now, and the server learns from them.
+      expect((await listed()).get("notes.md")).toBe(sha(Buffer.from("version two\n")));
       const read = await client.readResource({ uri: "skill://skills/edit/notes.md" });
       expect(read.contents[0]).toMatchObject({ text: "version two\n" });
-      expect((await listed()).get("notes.md")).toBe(sha(Buffer.from("version two\n")));
+      // A nested file too, and a listing with nothing changed stays the same.
+      await writeFile(join(dir, "edit/refs/a.md"), "a, edited in place\n");
+      expect((await listed()).get("refs/a.md")).toBe(sha(Buffer.from("a, edited in place\n")));
+      expect((await listed()).get("refs/a.md")).toBe(sha(Buffer.from("a, edited in place\n")));
     } finally {
       await close();
     }
@@ -451,10 +452,9 @@ describe("registerSkills between listings", () => {
     const { dir, service, listed, close } = await serveEdit();
     try {
       expect((await listed()).get("refs/a.md")).toBe(sha(Buffer.from("a\n")));
-      await writeFile(join(dir, "edit/refs/a.md"), "a, edited in place\n");
-      expect((await listed()).get("refs/a.md")).toBe(sha(Buffer.from("a\n")));
+      await writeFile(join(dir, "edit/refs/c.md"), "c\n");
       await service.discoverAndLoad();
-      expect((await listed()).get("refs/a.md")).toBe(sha(Buffer.from("a, edited in place\n")));
+      expect([...(await listed()).keys()]).toEqual(["SKILL.md", "notes.md", "refs/a.md", "refs/c.md"]);
     } finally {
       await close();
     }
@@ -466,12 +466,18 @@ describe("registerSkills between listings", () => {
     registerSkills(other, service);
     const second = await connect(other);
     try {
+      // A whole-second mtime, so that it can be put back exactly.
+      const notes = join(dir, "edit/notes.md");
+      await utimes(notes, 1_700_000_000, 1_700_000_000);
       expect((await listed()).get("notes.md")).toBe(sha(Buffer.from("v1\n")));
-      await writeFile(join(dir, "edit/notes.md"), "version two\n");
-      // Listed from what the first server learnt: the second did not walk or hash again.
+      // Same size, mtime put back: the stat key holds, so a server that hashed nothing of its own
+      // lists the digest the first one took, which shows it was shared.
+      await writeFile(notes, "v2\n");
+      await utimes(notes, 1_700_000_000, 1_700_000_000);
       expect((await listed(second.client)).get("notes.md")).toBe(sha(Buffer.from("v1\n")));
-      const read = await second.client.readResource({ uri: "skill://skills/edit/notes.md" });
-      expect(read.contents[0]).toMatchObject({ text: "version two\n" });
+      // An edit the stat key sees is hashed again, once, for both.
+      await writeFile(notes, "version two\n");
+      expect((await listed(second.client)).get("notes.md")).toBe(sha(Buffer.from("version two\n")));
       expect((await listed()).get("notes.md")).toBe(sha(Buffer.from("version two\n")));
       // Another shape (here a prefix) lists its own URIs, from the same digests.
       const prefixed = new McpServer({ name: "t3", version: "1.0.0" });

@@ -103,6 +103,8 @@ interface Known {
   readonly stamps: readonly Stamp[];
   /** The entry listed for it, once built with every one of `files` described. */
   entry?: SkillEntry;
+  /** Each of `files` with the stat key its listed digest was taken at. */
+  entryKeys?: readonly Stamp[];
 }
 
 /** What is known of a file's bytes, valid while its stat key holds. */
@@ -219,9 +221,9 @@ function checkCount(value: number | undefined, fallback: number, name: string): 
  * (memory, MCP) are not served.
  *
  * A skill's file list and entry are kept between listings while the registry is the same
- * (`service.version`) and SKILL.md and the folders holding its files keep their stat keys: a
- * file added, removed or renamed over there is listed at once, a file edited in place once it
- * has been served again (or the registry reloads). Bytes are always read when served. What is
+ * (`service.version`) and SKILL.md, the folders holding its files and the files themselves
+ * keep their stat keys (device, inode, size, mtime): a file added, removed, renamed over or
+ * edited is listed anew at once. Bytes are always read when served. What is
  * kept is shared by every server of the same service (lists and entries per `agent` object,
  * `prefix` and limits): a server made per request walks and hashes nothing again.
  *
@@ -354,9 +356,8 @@ export function registerSkills(
 
   /**
    * What is known of a skill's files while the registry is the same and its stamps hold,
-   * else a new walk. Stamps are folders, not files: a file edited in place keeps its listed
-   * digest until `resources/read` serves it (which hashes it again and forgets the skill) or
-   * the registry changes.
+   * else a new walk. Stamps are SKILL.md and folders: a file added, removed or renamed over
+   * changes its folder's; a file edited in place is caught by the entry's own keys.
    */
   async function knownOf(skill: SkillMetadata): Promise<Known> {
     const version = service.version;
@@ -456,7 +457,8 @@ export function registerSkills(
 
   async function entryOf(skill: SkillMetadata): Promise<SkillEntry | undefined> {
     const had = await knownOf(skill);
-    if (had.entry) return had.entry;
+    // A file edited in place keeps its folder's stamp: one stat per file says it changed.
+    if (had.entry && had.entryKeys?.every((s) => stampOf(s.path) === s.key)) return had.entry;
     const files = await describedFiles(skill, had.files);
     if (!files) return undefined;
     const resources: SkillResourceRef[] = files.map(({ file, info }) => ({
@@ -474,7 +476,14 @@ export function registerSkills(
     }
     const entry: SkillEntry = { uri: skillUri(skill), frontmatter: skill.frontmatter, resources };
     // Kept only whole: a file that could not be described (gone, too large) is tried again.
-    if (files.length === had.files.length) had.entry = entry;
+    if (files.length === had.files.length) {
+      const root = dirname(skill.location);
+      had.entry = entry;
+      had.entryKeys = files.map(({ file, info }) => ({
+        path: file.skillFile ? skill.location : resolveInside(root, file.rel),
+        key: info.key,
+      }));
+    }
     return entry;
   }
 
