@@ -67,7 +67,7 @@ export function resolveRules(options: LoadRules): AnalyzeOptions {
   return rules as unknown as AnalyzeOptions;
 }
 
-/** The rules of an analysis as a stable string: equal rules, equal fingerprints. */
+/** The rules of an analysis as a list of values in a fixed order: equal rules, equal lists (a cache key part). */
 export function rulesFingerprint(rules: AnalyzeOptions): unknown[] {
   return [rules.lenient, ...RULE_KEYS.map((key) => rules[key] ?? null)];
 }
