@@ -600,7 +600,7 @@ async function main() {
         const details = [];
         const spec = AGENTS[name];
         if (problems[name]) {
-          rows.push([`${name} ${spec.version}`, "–", "–", "–", problems[name]]);
+          rows.push([`${name} ${spec.version}`, "–", "–", "–", "–", problems[name]]);
           return { rows, details };
         }
         const world = join(worldTop, name);
@@ -611,6 +611,7 @@ async function main() {
         let agree = 0;
         let disagree = 0;
         let nondet = 0;
+        let flagged = 0;
         const unmapped = new Set();
         const failures = [];
         for (const [label, cwd] of Object.entries(cwds)) {
@@ -679,17 +680,27 @@ async function main() {
           for (const t of [...tags].sort()) {
             const runs = seen.get(t)?.size ?? 0;
             const cell = presetLoaded.get(t);
-            const ours = cell?.loaded === true;
+            // `duplicate-listed`: the preset keeps one winner and says the agent lists this copy too.
+            const ours = cell?.loaded === true || cell?.detail === "duplicate-listed";
+            const said = cell === undefined ? "not found" : cell.loaded ? "loaded" : cell.reason;
+            const verdict = `${said}${cell?.detail === "duplicate-listed" || cell?.detail === "nondeterministic" ? ` (${cell.detail})` : ""}`;
             if (runs > 0 && runs < args.runs) {
               nondet++;
               details.push(
-                `| ${name} | ${label} | \`${rel(t)}\` | ${files.get(t).note} | loaded in ${runs}/${args.runs} runs | ${ours ? "loaded" : (cell?.reason ?? "not found")} |`,
+                `| ${name} | ${label} | \`${rel(t)}\` | ${files.get(t).note} | loaded in ${runs}/${args.runs} runs | ${verdict} |`,
               );
             } else if (runs > 0 === ours) agree++;
-            else {
+            else if (cell?.detail === "nondeterministic") {
+              // The agent kept the same copy in every run here, but which copy wins is a race in
+              // the agent (opencode): the preset says so rather than guess.
+              flagged++;
+              details.push(
+                `| ${name} | ${label} | \`${rel(t)}\` | ${files.get(t).note} | ${runs > 0 ? "loaded" : "not loaded"} (same in ${args.runs} runs) | ${verdict} |`,
+              );
+            } else {
               disagree++;
               details.push(
-                `| ${name} | ${label} | \`${rel(t)}\` | ${files.get(t).note} | ${runs > 0 ? "loaded" : "not loaded"} | ${ours ? "loaded" : (cell?.reason ?? "not found")} |`,
+                `| ${name} | ${label} | \`${rel(t)}\` | ${files.get(t).note} | ${runs > 0 ? "loaded" : "not loaded"} | ${verdict} |`,
               );
             }
           }
@@ -698,8 +709,17 @@ async function main() {
           ...failures,
           ...(unmapped.size ? [`not matched to a file: ${[...unmapped].sort().join(", ")}`] : []),
         ].join("; ");
-        rows.push([`${name} ${spec.version}`, String(agree), String(disagree), String(nondet), note]);
-        summary.push(`${scenario} ${name}: ${agree} agree, ${disagree} disagree, ${nondet} nondeterministic`);
+        rows.push([
+          `${name} ${spec.version}`,
+          String(agree),
+          String(disagree),
+          String(nondet),
+          String(flagged),
+          note,
+        ]);
+        summary.push(
+          `${scenario} ${name}: ${agree} agree, ${disagree} disagree, ${nondet} nondeterministic, ${flagged} race-flagged`,
+        );
         process.stderr.write(`${summary.at(-1)}\n`);
         return { rows, details };
       }),
@@ -709,8 +729,8 @@ async function main() {
     sections.push(
       `## Scenario \`${scenario}\`${scenario === "root-skill" ? " (the main tree plus a SKILL.md directly in project `.agents/skills` and `~/.claude/skills`)" : ""}`,
       "",
-      "| agent (version) | agree | disagree | nondeterministic | notes |",
-      "|---|---|---|---|---|",
+      "| agent (version) | agree | disagree | nondeterministic | race, same in every run | notes |",
+      "|---|---|---|---|---|---|",
       ...rows.map((r) => `| ${r.join(" | ")} |`),
       "",
       "<details><summary>Disagreeing cells</summary>",
@@ -729,7 +749,8 @@ async function main() {
     "",
     `Written by \`node scripts/agents-real/run.mjs\` on ${new Date().toISOString().slice(0, 10)}: ${secs} s in all (${installSecs} s of it installing), ${args.runs} run(s) per agent and cwd.`,
     "A cell is one skill file (symlinks resolved) × one working directory, counted when the real agent or the preset loads it.",
-    "Nondeterministic: the real agent loaded it in some runs but not all. cwds: `proj` (git root), `proj/sub/deep`, `proj/nested` (a nested git repository), `plain` (no git).",
+    "Nondeterministic: the real agent loaded it in some runs but not all. Race, same in every run: the real agent gave one answer in every run, the preset another, on a cell `compareAgents` marks `nondeterministic` (opencode keeps whichever same-named skill it parses last; the preset keeps one fixed winner). A preset cell `shadowed (duplicate-listed)` counts as loaded: the preset keeps one winner and says the agent lists every copy (Codex).",
+    "cwds: `proj` (git root), `proj/sub/deep`, `proj/nested` (a nested git repository), `plain` (no git).",
     "",
     ...sections,
   ].join("\n");

@@ -110,6 +110,7 @@ export const EXPECTED_LOADS: Readonly<Record<string, Readonly<Record<string, str
   },
   codex: {
     anon: "project/app/.agents/skills/anon/SKILL.md",
+    verbose: "project/.agents/skills/verbose/SKILL.md",
     "app-codex": "project/app/.codex/skills/app-codex/SKILL.md",
     "h-agents": "home/.agents/skills/h-agents/SKILL.md",
     "h-codex": "home/.codex/skills/h-codex/SKILL.md",
@@ -122,6 +123,8 @@ export const EXPECTED_LOADS: Readonly<Record<string, Readonly<Record<string, str
     "p-agents": "project/app/.agents/skills/p-agents/SKILL.md",
   },
   copilot: {
+    anon: "project/app/.agents/skills/anon/SKILL.md",
+    unnamed: "project/.claude/skills/unnamed/SKILL.md",
     grouped: "project/.claude/skills/group/grouped/SKILL.md",
     "h-agents": "home/.agents/skills/h-agents/SKILL.md",
     "h-claude": "project/.claude/skills/h-claude/SKILL.md",
@@ -130,7 +133,6 @@ export const EXPECTED_LOADS: Readonly<Record<string, Readonly<Record<string, str
     "manual-only": "project/.github/skills/manual-only/SKILL.md",
     "p-agents": "project/app/.agents/skills/p-agents/SKILL.md",
     "p-claude": "project/.claude/skills/p-claude/SKILL.md",
-    verbose: "project/.agents/skills/verbose/SKILL.md",
     "very-deep": "project/.agents/skills/deep/a/b/c/d/e/f/SKILL.md",
   },
   cursor: {
@@ -148,6 +150,7 @@ export const EXPECTED_LOADS: Readonly<Record<string, Readonly<Record<string, str
     "app-codex": "project/app/.codex/skills/app-codex/SKILL.md",
   },
   pi: {
+    anon: "project/app/.agents/skills/anon/SKILL.md",
     "h-agents": "home/.agents/skills/h-agents/SKILL.md",
     "h-pi": "home/.pi/agent/skills/h-pi/SKILL.md",
     "linked-file": "project/.agents/skills/linked-file/SKILL.md",
@@ -237,13 +240,13 @@ export const EXPECTED_CELLS: Readonly<
   // biome-ignore format: matrix row
   "project/.agents/skills/.curated/dotted/SKILL.md": { name: "dotted", cells: ["ok", "ok", "ok", ns, "dot-folder", ns, "dot-folder", "ok", "dot-folder", "ok", "ok"] },
   // biome-ignore format: matrix row
-  "project/.agents/skills/verbose/SKILL.md": { name: "verbose", cells: ["ok", "ok", "ok", ns, "too-long", ns, "ok", "ok", "ok", "ok", "ok"] },
+  "project/.agents/skills/verbose/SKILL.md": { name: "verbose", cells: ["ok", "ok", "ok", ns, "ok", ns, "too-long", "ok", "ok", "ok", "ok"] },
   // biome-ignore format: matrix row
   "project/.agents/skills/linked-file/SKILL.md": { name: "linked-file", cells: ["ok", "ok", "ok", ns, "symlinked-file", ns, "ok", "ok", "ok", "ok", "ok"] },
   // biome-ignore format: matrix row
   "project/.agents/skills/gone": { name: "gone", cells: ["dangling-symlink", "dangling-symlink", "dangling-symlink", ns, "dangling-symlink", ns, "dangling-symlink", "dangling-symlink", "dangling-symlink", "dangling-symlink", "dangling-symlink"] },
   // biome-ignore format: matrix row
-  "project/app/.agents/skills/anon/SKILL.md": { name: "anon", cells: ["name-missing", "name-missing", "name-missing", ns, "ok", "name-missing", "name-missing", "name-missing", "name-missing", "name-missing", "name-missing"] },
+  "project/app/.agents/skills/anon/SKILL.md": { name: "anon", cells: ["name-missing", "name-missing", "name-missing", ns, "ok", "name-missing", "ok", "name-missing", "ok", "name-missing", "name-missing"] },
   // biome-ignore format: matrix row
   "project/.claude/skills/p-claude/SKILL.md": { name: "p-claude", cells: ["ok", ns, "ok", "ok", ns, ns, "ok", "ok", ns, "ok", "ok"] },
   // biome-ignore format: matrix row
@@ -251,7 +254,7 @@ export const EXPECTED_CELLS: Readonly<
   // biome-ignore format: matrix row
   "project/.claude/skills/group/grouped/SKILL.md": { name: "grouped", cells: ["ok", ns, "ok", "too-deep", ns, ns, "ok", "ok", ns, "ok", "ok"] },
   // biome-ignore format: matrix row
-  "project/.claude/skills/unnamed/SKILL.md": { name: "unnamed", cells: ["name-missing", ns, "name-missing", "ok", ns, ns, "name-missing", "name-missing", ns, "name-missing", "name-missing"] },
+  "project/.claude/skills/unnamed/SKILL.md": { name: "unnamed", cells: ["name-missing", ns, "name-missing", "ok", ns, ns, "ok", "name-missing", ns, "name-missing", "name-missing"] },
   // biome-ignore format: matrix row
   "project/.claude/skills/stubbed": { name: "stubbed", cells: ["git-symlink-stub", ns, "git-symlink-stub", "git-symlink-stub", ns, ns, "git-symlink-stub", "git-symlink-stub", ns, "git-symlink-stub", "git-symlink-stub"] },
   // biome-ignore format: matrix row

@@ -16,6 +16,7 @@ import {
   type DiscoveryPreset,
   findWorktreeRoot,
   foldersBetween,
+  isClaudeCodeDisabled,
   isExternalDisabled,
 } from "@skill/discovery";
 import { defaultCacheDir } from "@skill/remote";
@@ -288,7 +289,10 @@ function noteServers(out: Output, named: readonly NamedServer[], droppedFlags: n
   }
 }
 
-/** Variables opencode reads that switch off the `.claude` and `.agents` folders. */
+/**
+ * Variables opencode reads that switch off skill folders: the first the `.claude` and `.agents`
+ * folders, the other two the `.claude` folders only (as opencode 1.18.33 does).
+ */
 const DISABLE_VARIABLES = [
   "OPENCODE_DISABLE_EXTERNAL_SKILLS",
   "OPENCODE_DISABLE_CLAUDE_CODE_SKILLS",
@@ -300,10 +304,13 @@ const DISABLE_VARIABLES = [
  * opencode presets honour them): otherwise hundreds of skills vanish without a word.
  */
 export function disabledFoldersNote(ctx: Context): string | undefined {
-  if ((ctx.preset !== "default" && ctx.preset !== "opencode") || !isExternalDisabled(ctx.env))
+  if ((ctx.preset !== "default" && ctx.preset !== "opencode") || !isClaudeCodeDisabled(ctx.env))
     return undefined;
   const set = DISABLE_VARIABLES.filter((name) => ctx.env[name] !== undefined && ctx.env[name] !== "");
-  return `skill: note: ${set.map((n) => `${n}=${ctx.env[n]}`).join(", ")} is set, so the .claude and .agents skill folders are not read (unset it, or pass --preset agents to read them anyway)`;
+  const folders = isExternalDisabled(ctx.env)
+    ? "the .claude and .agents skill folders are"
+    : "the .claude skill folders are";
+  return `skill: note: ${set.map((n) => `${n}=${ctx.env[n]}`).join(", ")} is set, so ${folders} not read (unset it, or pass --preset agents to read them anyway)`;
 }
 
 export function discoveryOptions(ctx: Context): DiscoveryOptions {

@@ -29,7 +29,7 @@ interface Cell {
 }
 
 describe("--preset", () => {
-  it("applies the agent's load rules: codex names a nameless skill after its folder and skips an over-long one", async () => {
+  it("applies the agent's load rules: codex names a nameless skill after its folder and loads a long description, copilot skips it", async () => {
     const world = await agentsWorld();
     const list = (preset: string) => {
       const result = spawnSync(
@@ -46,7 +46,9 @@ describe("--preset", () => {
     };
     const codex = list("codex");
     expect(codex).toContain("anon");
-    expect(codex).not.toContain("verbose");
+    // Codex 0.171 loads a description over 1,024 characters; Copilot CLI 1.0.102 does not.
+    expect(codex).toContain("verbose");
+    expect(list("copilot")).not.toContain("verbose");
     const agents = list("agents");
     expect(agents).not.toContain("anon");
     expect(agents).toContain("verbose");
@@ -89,6 +91,10 @@ describe("skill doctor", () => {
     const evil = join(world.project, ".agents", "skills", "evil\u001b[2J");
     await mkdir(evil, { recursive: true });
     await writeFile(join(evil, "SKILL.md"), '---\nname: "evil\\e[31mred"\ndescription: x\n---\n');
+    // Claude Code keys a skill by its folder and shows the name beside it.
+    const named = join(world.project, ".claude", "skills", "folder-x");
+    await mkdir(named, { recursive: true });
+    await writeFile(join(named, "SKILL.md"), "---\nname: named-y\ndescription: x\n---\n");
     const result = doctor(
       ["--cwd", world.cwd, "--home", world.home, "--agents", "claude-code,codex,gemini"],
       world.home,
@@ -102,14 +108,16 @@ describe("skill doctor", () => {
     expect(lines[0]).toMatch(/^SKILL\s+LOCATION\s+claude-code\s+codex\s+gemini$/);
     const row = lines.find((l) => l.startsWith("anon "));
     expect(row?.split(/\s{2,}/).slice(2)).toEqual(["not-scanned", "✓", "name-missing"]);
+    const keyed = lines.find((l) => l.startsWith("folder-x "));
+    expect(keyed?.split(/\s{2,}/).slice(2)).toEqual(["folder-x (named-y)", "not-scanned", "not-scanned"]);
     // One summary line per agent, then the config files in force.
     expect(lines.at(-1)).toMatch(/^config: none found/);
     expect(lines.slice(-4, -1).map((l) => l.split(/\s{2,}/)[0])).toEqual(["claude-code", "codex", "gemini"]);
-    expect(lines.at(-3)).toContain("7 skills loaded");
+    expect(lines.at(-3)).toContain("8 skills loaded");
     expect(lines.at(-3)).toContain("1 too-deep, 1 dot-folder");
   });
 
-  it("agrees with validate --target codex on a long description with runs of spaces", async () => {
+  it("agrees with validate --target codex on a long description with runs of spaces: both load it (Codex 0.171 does)", async () => {
     const world = await agentsWorld();
     const skills = join(world.project, ".agents", "skills");
     const words = (count: number, gap: string) => Array.from({ length: count }, () => "ab").join(gap);
@@ -141,14 +149,15 @@ describe("skill doctor", () => {
     const verdicts = Object.keys(descriptions).map((name) => {
       const path = join(skills, name, "SKILL.md");
       const cell = report.skills.find((s) => s.location === path)?.cells.codex;
-      const refused = checked.files
+      const long = checked.files
         .find((f) => f.path === path)
-        ?.diagnostics.some((d) => d.severity === "error" && d.code === "description-too-long");
-      return [name, cell?.loaded ? "loads" : cell?.reason, refused ? "too-long" : "loads"];
+        ?.diagnostics.find((d) => d.code === "description-too-long");
+      const verdict = long === undefined ? "loads" : long.severity === "error" ? "too-long" : "loads, warned";
+      return [name, cell?.loaded ? "loads" : cell?.reason, verdict];
     });
     expect(verdicts).toEqual([
       ["spaced", "loads", "loads"],
-      ["over", "too-long", "too-long"],
+      ["over", "loads", "loads, warned"],
     ]);
   });
 

@@ -185,11 +185,17 @@ describe("what a newcomer is told", () => {
   it("says which variable keeps the .claude and .agents folders out", async () => {
     const quiet = await skillCli(["list"]);
     expect(quiet.stderr).not.toContain("OPENCODE_DISABLE");
-    const result = await skillCli(["list"], repo, { OPENCODE_DISABLE_CLAUDE_CODE: "1" });
+    const result = await skillCli(["list"], repo, { OPENCODE_DISABLE_EXTERNAL_SKILLS: "1" });
     expect(result.stderr).toContain(
-      "OPENCODE_DISABLE_CLAUDE_CODE=1 is set, so the .claude and .agents skill folders are not read",
+      "OPENCODE_DISABLE_EXTERNAL_SKILLS=1 is set, so the .claude and .agents skill folders are not read",
     );
     expect(result.stdout).not.toContain("pdf");
+    // The Claude Code flags drop the .claude folders only (opencode 1.18.33): .agents stays.
+    const claude = await skillCli(["list"], repo, { OPENCODE_DISABLE_CLAUDE_CODE: "1" });
+    expect(claude.stderr).toContain(
+      "OPENCODE_DISABLE_CLAUDE_CODE=1 is set, so the .claude skill folders are not read",
+    );
+    expect(claude.stdout).toContain("pdf");
   }, 30_000);
 
   it("warns about a misspelt config key on every run, not only under --verbose", async () => {

@@ -19,6 +19,8 @@ export interface Analysis {
   readonly frontmatter?: Readonly<Record<string, unknown>>;
   readonly diagnostics: Diagnostic[];
   readonly error?: SkillError;
+  /** The description came from a body this analysis did not have (a head): read the file. */
+  readonly needsBody?: boolean;
 }
 
 /** The load rules, resolved, plus what the reader learned about the bytes. */
@@ -26,6 +28,13 @@ export interface AnalyzeOptions {
   readonly lenient: boolean;
   readonly nameFallback?: LoadRules["nameFallback"];
   readonly rejectLongFields?: boolean;
+  readonly identity?: LoadRules["identity"];
+  readonly requireDescription?: LoadRules["requireDescription"];
+  readonly descriptionFallback?: LoadRules["descriptionFallback"];
+  readonly rejectBom?: boolean;
+  readonly requireFrontmatter?: boolean;
+  readonly brokenYaml?: LoadRules["brokenYaml"];
+  readonly rejectInvalidName?: boolean;
   readonly invalidUtf8?: boolean;
   /** Judge the frontmatter as this place would (validation only; default `spec`). */
   readonly target?: ValidationTarget;
@@ -34,6 +43,41 @@ export interface AnalyzeOptions {
   /** Who vouches for the skill; default the source id, else `manual`. */
   readonly origin?: string;
 }
+
+/** The load rules an analysis reads, in a fixed order (a cache fingerprint lists them so). */
+const RULE_KEYS = [
+  "nameFallback",
+  "rejectLongFields",
+  "identity",
+  "requireDescription",
+  "descriptionFallback",
+  "rejectBom",
+  "requireFrontmatter",
+  "brokenYaml",
+  "rejectInvalidName",
+] as const;
+
+/**
+ * The load rules of `options` (a `SkillServiceOptions`, `ParseOptions`…) as an analysis takes
+ * them: `lenient` resolved, every other rule copied when set. The one place a new rule is listed.
+ */
+export function resolveRules(options: LoadRules): AnalyzeOptions {
+  const rules: Record<string, unknown> = { lenient: options.lenient ?? true };
+  for (const key of RULE_KEYS) if (options[key] !== undefined) rules[key] = options[key];
+  return rules as unknown as AnalyzeOptions;
+}
+
+/** The rules of an analysis as a list of values in a fixed order: equal rules, equal lists (a cache key part). */
+export function rulesFingerprint(rules: AnalyzeOptions): unknown[] {
+  return [rules.lenient, ...RULE_KEYS.map((key) => rules[key] ?? null)];
+}
+
+/** Spec name findings that `rejectInvalidName` turns into a refusal. */
+const INVALID_NAME_CODES: ReadonlySet<string> = new Set([
+  "name-invalid-chars",
+  "name-leading-or-trailing-hyphen",
+  "name-consecutive-hyphens",
+]);
 
 /**
  * Top-level keys of frontmatter text → 1-based line in the file (the opening `---` is line 1).
@@ -137,19 +181,54 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
       ),
     );
   }
+  if (options.rejectBom && text.charCodeAt(0) === 0xfeff) {
+    const error = new SkillError(
+      "PARSE_ERROR",
+      `Failed to parse frontmatter: ${location} starts with a UTF-8 byte order mark (U+FEFF), where '---' was expected; this agent does not load it (rejectBom); save the file without the mark`,
+      { path: location },
+    );
+    return fail(diagnostics, error, "bom", 1);
+  }
   const normalized = normalizeText(text);
   const bounds = locateFrontmatter(normalized);
-  if (!bounds)
-    return fail(diagnostics, missingDelimitersError(location, normalized), "frontmatter-missing", 1);
+  if (!bounds) {
+    const error = missingDelimitersError(location, normalized);
+    if (options.requireFrontmatter !== false) return fail(diagnostics, error, "frontmatter-missing", 1);
+    diagnostics.push(
+      diagnostic(
+        "frontmatter-missing",
+        "warning",
+        `${error.message}; read as a skill with no fields`,
+        location,
+        {
+          line: 1,
+        },
+      ),
+    );
+    return analyzeFields({}, Object.freeze({}), location, options, { diagnostics, body: normalized });
+  }
 
   let parsed = parseYaml(bounds.frontmatter);
   let fmText = bounds.frontmatter;
+  const brokenYaml = options.brokenYaml ?? (options.lenient ? "repair" : "refuse");
   if (!parsed.ok) {
     const failure = parsed.failure;
-    const repair = repairPlainScalars(bounds.frontmatter);
+    const repair = brokenYaml === "ignore" ? undefined : repairPlainScalars(bounds.frontmatter);
     const retried = repair ? parseYaml(repair.text) : undefined;
     const fileLine = failure.line === undefined ? undefined : failure.line + 1;
-    if (repair && retried?.ok && options.lenient) {
+    if (brokenYaml === "ignore") {
+      diagnostics.push(
+        diagnostic(
+          "yaml-invalid",
+          "warning",
+          `Failed to parse frontmatter: ${failure.reason} in ${location}; read as a skill with no fields`,
+          location,
+          optionalLine(fileLine),
+        ),
+      );
+      return analyzeFields({}, Object.freeze({}), location, options, { diagnostics, body: bounds.body });
+    }
+    if (brokenYaml === "repair" && repair && retried?.ok) {
       parsed = retried;
       fmText = repair.text;
       const lines = keyLines(repair.text);
@@ -235,14 +314,25 @@ export function analyzeFields(
   const { diagnostics } = context;
   const frontmatter = raw;
   const lineOf = (field: string | undefined) => (field === undefined ? undefined : context.lineOf?.(field));
-  const fallback = options.nameFallback === "folder" && isBlank(frontmatter.name);
+  const byFolder = options.identity === "folder";
+  const fallback = (options.nameFallback === "folder" || byFolder) && isBlank(frontmatter.name);
   const findings = checkFrontmatter(
     frontmatter,
     location,
     { strict: !options.lenient, ...(options.target === undefined ? {} : { target: options.target }) },
     context.body === undefined ? {} : { body: context.body },
   );
+  // A description the rules let be missing (or take from the body) is a warning, not a failure.
+  const require = options.requireDescription ?? true;
+  const optionalDescription =
+    options.descriptionFallback === "body" ||
+    require === false ||
+    (require === "field" && typeof frontmatter.description === "string");
   for (const d of findings) {
+    if (optionalDescription && (d.code === "description-missing" || d.code === "description-empty")) {
+      diagnostics.push({ ...d, severity: "warning", line: lineOf(d.field) ?? 1 });
+      continue;
+    }
     // A name taken from the folder is a warning, not a failure, and trivially matches it.
     if (fallback && d.field === "name") {
       if (d.code === "name-missing" || d.code === "name-empty") {
@@ -263,33 +353,68 @@ export function analyzeFields(
   const keys = Object.keys(frontmatter);
   const found =
     keys.length > 0 ? `found fields: ${keys.map((k) => printable(k)).join(", ")}` : "no fields found";
-  for (const field of ["name", "description"] as const) {
-    if (field === "name" && fallback) continue;
-    const value = frontmatter[field];
-    if (isBlank(value)) {
-      const why = value === undefined || value === null ? found : `the value is empty; ${found}`;
-      const error = new SkillError(
-        "MISSING_FIELD",
-        `Missing frontmatter field '${field}' in ${location} (${why})`,
-        {
-          path: location,
-          field,
-        },
-      );
-      return { diagnostics, frontmatter: stored, error };
-    }
-    if (typeof value !== "string") {
-      const error = new SkillError(
-        "INVALID_FIELD",
-        `Invalid frontmatter field '${field}' in ${location}: expected a string, found ${describeKind(value)} ${quote(value)}`,
-        { path: location, field },
-      );
-      return { diagnostics, frontmatter: stored, error };
+  const missing = (field: string, value: unknown) => {
+    const why = value === undefined || value === null ? found : `the value is empty; ${found}`;
+    const error = new SkillError(
+      "MISSING_FIELD",
+      `Missing frontmatter field '${field}' in ${location} (${why})`,
+      {
+        path: location,
+        field,
+      },
+    );
+    return { diagnostics, frontmatter: stored, error };
+  };
+  const notString = (field: string, value: unknown) => {
+    const error = new SkillError(
+      "INVALID_FIELD",
+      `Invalid frontmatter field '${field}' in ${location}: expected a string, found ${describeKind(value)} ${quote(value)}`,
+      { path: location, field },
+    );
+    return { diagnostics, frontmatter: stored, error };
+  };
+
+  const rawName = frontmatter.name;
+  if (!fallback && !byFolder) {
+    if (isBlank(rawName)) return missing("name", rawName);
+    if (typeof rawName !== "string") return notString("name", rawName);
+  }
+  const rawDescription = frontmatter.description;
+  let description: string;
+  let needsBody = false;
+  if (rawDescription !== undefined && rawDescription !== null && typeof rawDescription !== "string") {
+    return notString("description", rawDescription);
+  }
+  if (isBlank(rawDescription) && options.descriptionFallback === "body") {
+    if (context.body === undefined) needsBody = true;
+    description = firstLine(context.body ?? "");
+  } else {
+    description = typeof rawDescription === "string" ? rawDescription.trim() : "";
+  }
+  if (description === "") {
+    if (
+      require === true ||
+      (require === "field" && (rawDescription === undefined || rawDescription === null))
+    ) {
+      return missing("description", rawDescription);
     }
   }
 
-  const name = fallback ? folderName(location) : (frontmatter.name as string).trim();
-  const description = (frontmatter.description as string).trim();
+  const key = fallback || byFolder ? folderName(location) : (rawName as string).trim();
+  const shown = typeof rawName === "string" ? rawName.trim() : "";
+  const displayName = byFolder && shown !== "" && shown !== key ? shown : undefined;
+  const name = key;
+  if (options.rejectInvalidName && !fallback && !byFolder) {
+    const invalid = findings.find((d) => INVALID_NAME_CODES.has(d.code));
+    if (invalid) {
+      const error = new SkillError(
+        "INVALID_FIELD",
+        `Invalid frontmatter field 'name' in ${location}: ${invalid.message}; the skill is not loaded (rejectInvalidName)`,
+        { path: location, field: "name" },
+      );
+      return fail(diagnostics, error, invalid.code, lineOf("name") ?? 1);
+    }
+  }
   if (options.rejectLongFields) {
     const error = longFieldError(name, description, location);
     if (error) return fail(diagnostics, error, `${error.field}-too-long`, lineOf(error.field) ?? 1);
@@ -304,9 +429,19 @@ export function analyzeFields(
     origin: options.origin ?? options.source ?? "manual",
     modelInvocable: !isTrue(frontmatter["disable-model-invocation"]),
     userInvocable: !isFalse(frontmatter["user-invocable"]),
+    ...(displayName === undefined ? {} : { displayName }),
     content: context.body ?? "",
   });
-  return { skill, frontmatter: stored, diagnostics };
+  return { skill, frontmatter: stored, diagnostics, ...(needsBody ? { needsBody } : {}) };
+}
+
+/** The first non-blank line of a body, trimmed: the description Claude Code falls back to. */
+function firstLine(body: string): string {
+  for (const line of body.split("\n")) {
+    const text = line.trim();
+    if (text !== "") return text;
+  }
+  return "";
 }
 
 function isBlank(value: unknown): boolean {

@@ -5,6 +5,7 @@ import {
   type AnalyzeOptions,
   analyzeFields,
   analyzeSkill,
+  rulesFingerprint,
   strictRejection,
 } from "./analyze.js";
 import { describeKind, printable, SkillError } from "./errors.js";
@@ -115,13 +116,7 @@ export class EntryLoader {
     this.rules = rules;
     this.maxBytes = maxBytes;
     this.#cache = cache;
-    this.#fingerprint = JSON.stringify([
-      CACHE_FORMAT,
-      rules.lenient,
-      rules.nameFallback ?? "none",
-      rules.rejectLongFields ?? false,
-      maxBytes,
-    ]);
+    this.#fingerprint = JSON.stringify([CACHE_FORMAT, ...rulesFingerprint(rules), maxBytes]);
   }
 
   /** A file entry (or one with a head), read synchronously: bulk loads are faster this way. */
@@ -253,7 +248,7 @@ export class EntryLoader {
     const analysis = this.#fromFields(head, location, owner.id, origin);
     const diagnostics = Array.isArray(head.diagnostics) ? head.diagnostics : analysis.diagnostics;
     const outcome = this.accept({ ...analysis, diagnostics: [...diagnostics] }, location);
-    if (!outcome.ok) return undefined;
+    if (!outcome.ok || analysis.needsBody) return undefined;
     return {
       ...newSlot(entry, owner, origin, outcome, `${key.dev}:${key.ino}`),
       head: { head, from: "cache", key },

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { type Analysis, analyzeSkill, strictRejection } from "./analyze.js";
+import { type Analysis, analyzeSkill, resolveRules, strictRejection } from "./analyze.js";
 import { SKILL_FILE } from "./constants.js";
 import { quote, SkillError } from "./errors.js";
 import {
@@ -19,11 +19,7 @@ function checkTextSize(text: string, location: string, maxBytes: number): void {
 }
 
 function rulesOf(options: ParseOptions) {
-  return {
-    lenient: options.lenient ?? true,
-    ...(options.nameFallback === undefined ? {} : { nameFallback: options.nameFallback }),
-    ...(options.rejectLongFields === undefined ? {} : { rejectLongFields: options.rejectLongFields }),
-  };
+  return resolveRules(options);
 }
 
 function toParsed(analysis: Analysis, location: string, lenient: boolean): ParsedSkill {

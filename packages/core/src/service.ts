@@ -1,5 +1,5 @@
 import { abortedError, isAbortOf, raceAbort } from "./abort.js";
-import type { AnalyzeOptions } from "./analyze.js";
+import { type AnalyzeOptions, resolveRules } from "./analyze.js";
 import { describe, EntryLoader, type EntryOwner } from "./entry-loader.js";
 import { printable, SkillError } from "./errors.js";
 import { guardLogger, publish } from "./logger.js";
@@ -111,11 +111,7 @@ export class SkillService {
     this.#options = options;
     this.#sources = [...(options.sources ?? [])];
     this.#logger = guardLogger(options.logger);
-    const rules: AnalyzeOptions = {
-      lenient: options.lenient ?? true,
-      ...(options.nameFallback === undefined ? {} : { nameFallback: options.nameFallback }),
-      ...(options.rejectLongFields === undefined ? {} : { rejectLongFields: options.rejectLongFields }),
-    };
+    const rules: AnalyzeOptions = resolveRules(options);
     this.#loader = new EntryLoader(rules, checkMaxBytes(options.maxBytes), options.headCache);
     this.#maxFileBytes = checkMaxBytes(options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
     this.#registry = buildRegistry([...this.#sources.map((s) => emptyGroup(s)), emptyGroup()]);

@@ -137,18 +137,19 @@ const CASES: Case[] = [
     pass: { folder: "cc", fm: `name: cc\ndescription: ${"d".repeat(1000)}\nwhen_to_use: ${"w".repeat(536)}` },
     fail: { folder: "cc", fm: `name: cc\ndescription: ${"d".repeat(1000)}\nwhen_to_use: ${"w".repeat(537)}` },
   },
-  // codex: over-long fields make Codex skip the skill; whitespace runs count as one space.
+  // codex: Codex 0.171 loads over-long fields (a 5,000-character description was measured), so
+  // they are warnings; whitespace runs count as one space.
   {
     rule: "description-too-long",
     options: { target: "codex" },
-    severity: "error",
+    severity: "warning",
     pass: { folder: "cx", fm: `name: cx\ndescription: "${"ab   ".repeat(340)}"` },
     fail: { folder: "cx", fm: `name: cx\ndescription: ${"d".repeat(1025)}` },
   },
   {
     rule: "name-too-long",
     options: { target: "codex" },
-    severity: "error",
+    severity: "warning",
     pass: { folder: "cx", fm: `name: ${"N".repeat(64)}\n${d}` },
     fail: { folder: "cx", fm: `name: ${"n".repeat(65)}\n${d}` },
   },
@@ -262,7 +263,7 @@ describe("validation rules and targets, one passing and one failing file each", 
     ]);
   });
 
-  it("codex ignores the charset and folder rules but refuses what it skips even in lenient mode", async () => {
+  it("codex ignores the charset and folder rules, and a long description is a warning as elsewhere", async () => {
     const odd = await write({ folder: "somewhere", fm: `name: My Skill\n${d}` });
     expect(await validateSkillFile(odd, { target: "codex" })).toEqual([]);
     const long = await write({ folder: "cx", fm: `name: cx\ndescription: ${"d".repeat(1025)}` });

@@ -30,6 +30,11 @@ export interface SkillMetadata {
   readonly modelInvocable: boolean;
   /** `false` when the frontmatter says `user-invocable: false`: no slash command for people. */
   readonly userInvocable: boolean;
+  /**
+   * With `identity: "folder"` (Claude Code): the frontmatter `name` when it differs from the
+   * key (`name`, the folder). Catalogs show `key (displayName)`, as Claude Code does.
+   */
+  readonly displayName?: string;
 }
 
 /** A skill with its body: what `parseSkill`, `loadSkillFile` and `SkillService.read` return. */
@@ -76,11 +81,52 @@ export interface LoadRules {
    */
   readonly nameFallback?: "none" | "folder";
   /**
-   * `true` (Codex): a name over 64 or a description over 1,024 characters fails the skill with
-   * `INVALID_FIELD`. Counted as Codex counts, and as `validate --target codex` does: trimmed,
-   * each run of whitespace one space, in code points. Default `false`: a warning.
+   * `true` (Copilot CLI): a name over 64 or a description over 1,024 characters fails the skill
+   * with `INVALID_FIELD`. Counted trimmed, each run of whitespace one space, in code points.
+   * Default `false`: a warning. (Codex 0.171 loads a 5,000-character description: not Codex.)
    */
   readonly rejectLongFields?: boolean;
+  /**
+   * What a skill is keyed by. `"name"` (default): its `name` field. `"folder"` (Claude Code):
+   * the SKILL.md folder's name is the key, so two folders with one `name` both load; the `name`
+   * field, when it differs, is {@link SkillMetadata.displayName}.
+   */
+  readonly identity?: "name" | "folder";
+  /**
+   * `true` (default): a missing or empty `description` fails the skill with `MISSING_FIELD`.
+   * `false` (Claude Code, Copilot, opencode): the skill loads with a `description-missing` or
+   * `description-empty` warning. `"field"` (Gemini CLI): the field must be there, it may be empty.
+   */
+  readonly requireDescription?: boolean | "field";
+  /**
+   * `"body"` (Claude Code): a missing or empty `description` is the first non-blank line of the
+   * body. Default `"none"`.
+   */
+  readonly descriptionFallback?: "none" | "body";
+  /**
+   * `true` (Codex, Gemini CLI, pi): a file starting with a UTF-8 byte order mark fails with
+   * `PARSE_ERROR` (rule id `bom`). Default `false`: the mark is dropped.
+   */
+  readonly rejectBom?: boolean;
+  /**
+   * `true` (default): a file without `---` delimiters fails with `PARSE_ERROR`. `false` (Claude
+   * Code): it is read as a skill with no fields (a `frontmatter-missing` warning), the whole
+   * text its body; with `identity: "folder"` and `descriptionFallback: "body"` it then loads.
+   */
+  readonly requireFrontmatter?: boolean;
+  /**
+   * Frontmatter YAML that does not parse. `"repair"` (default when lenient): a plain scalar
+   * holding `: ` is re-read quoted (`yaml-repaired`), else `PARSE_ERROR`. `"refuse"` (Codex,
+   * Copilot, pi, Amp; the default when strict): `PARSE_ERROR`. `"ignore"` (Claude Code): read as
+   * no fields, with a `yaml-invalid` warning.
+   */
+  readonly brokenYaml?: "repair" | "refuse" | "ignore";
+  /**
+   * `true` (Copilot, Amp): a `name` breaking the specification's character rules
+   * (`name-invalid-chars`, `name-leading-or-trailing-hyphen`, `name-consecutive-hyphens`)
+   * fails the skill with `INVALID_FIELD`. Default `false`: a warning.
+   */
+  readonly rejectInvalidName?: boolean;
 }
 
 /** Options of {@link parseSkill} and {@link loadSkillFile}. */

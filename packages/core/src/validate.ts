@@ -150,7 +150,7 @@ export function checkFrontmatter(
     out.push(d);
   };
   const where = ` in ${location}`;
-  // gh skill publish refuses what breaks its rules; Codex skips a skill over its limits.
+  // gh skill publish refuses what breaks its rules.
   const refused: Level = target === "gh-publish" ? "error" : "finding";
   const folder = basename(dirname(location));
 
@@ -178,8 +178,7 @@ export function checkFrontmatter(
       add(
         "name-too-long",
         "name",
-        `Field 'name' is ${length} characters, the limit is ${SPEC_LIMITS.name}${where}; Codex skips the skill`,
-        "error",
+        `Field 'name' is ${length} characters, the specification's limit is ${SPEC_LIMITS.name}${where}`,
       );
     }
   } else {
@@ -213,8 +212,7 @@ export function checkFrontmatter(
         add(
           "description-too-long",
           "description",
-          `Field 'description' is ${length} characters, the limit is ${SPEC_LIMITS.description}${where}; Codex skips the skill`,
-          "error",
+          `Field 'description' is ${length} characters, the specification's limit is ${SPEC_LIMITS.description}${where} (Codex 0.171 still loads it)`,
         );
       }
     } else {

@@ -29,6 +29,7 @@ import {
   DISCOVERY_PRESETS,
   type DiscoveryOptions,
   type DiscoveryPreset,
+  presetDuplicates,
   type RootLimits,
   scanPlanOf,
 } from "./sources.js";
@@ -64,8 +65,25 @@ export const VISIBILITY_REASONS: readonly VisibilityReason[] = Object.freeze([
 
 /** One agent's verdict on one skill. */
 export type VisibilityCell =
-  | { readonly loaded: true; readonly name: string }
-  | { readonly loaded: false; readonly reason: VisibilityReason; readonly detail?: string };
+  | {
+      readonly loaded: true;
+      /** The key the agent loads it under (Claude Code: the folder name). */
+      readonly name: string;
+      /** The `name` shown beside the key when the agent keys by folder (Claude Code). */
+      readonly displayName?: string;
+      /** `nondeterministic`: the agent's winner among same-named skills changes between runs (opencode). */
+      readonly detail?: string;
+    }
+  | {
+      readonly loaded: false;
+      readonly reason: VisibilityReason;
+      /**
+       * More about the reason: the winner's location for `shadowed`, or what the agent really
+       * does where a registry keeps one winner: `duplicate-listed` (Codex lists every copy) or
+       * `nondeterministic` (opencode's winner changes between runs).
+       */
+      readonly detail?: string;
+    };
 
 /** Which agent sees which skill, and why not. */
 export interface VisibilityReport {
@@ -137,7 +155,7 @@ export async function compareAgents(options: CompareOptions): Promise<Visibility
   const shared = new SharedWork();
   const runs = new Map<DiscoveryPreset, AgentRun>();
   for (const [agent, profile] of profiles) {
-    runs.set(agent, await loadAs(profile, shared, permission, who));
+    runs.set(agent, await loadAs(profile, shared, permission, who, presetDuplicates(agent)));
   }
 
   // Every location some agent's scan returned, or a place that stands for a skill it could not use.
@@ -147,7 +165,7 @@ export async function compareAgents(options: CompareOptions): Promise<Visibility
   const skillDirs = new Set([...locations].map((l) => dirname(l)));
   const skips = [...runs.values()].flatMap((run) => [...run.skipped.values()].flat());
   for (const s of skips) {
-    if (s.reason === "symlinked-file") {
+    if (s.reason === "symlinked-file" || s.reason === "too-shallow") {
       locations.add(s.path);
       skillDirs.add(dirname(s.path));
     }
@@ -180,6 +198,7 @@ async function loadAs(
   shared: SharedWork,
   permission: PermissionPolicy | undefined,
   who: AgentInfo | undefined,
+  duplicates: "duplicate-listed" | "nondeterministic" | undefined,
 ): Promise<AgentRun> {
   const found = new Set<string>();
   const dirs = new Set<string>();
@@ -187,8 +206,8 @@ async function loadAs(
   const complete = new Set<string>();
   for (const source of sources) {
     const plan = scanPlanOf(source);
-    const { maxDepth, maxDirs, skipDotDirs } = plan?.options ?? {};
-    if (plan && maxDepth === undefined && maxDirs === undefined && !skipDotDirs) {
+    const { maxDepth, maxDirs, skipDotDirs, leafSkills, minDepth } = plan?.options ?? {};
+    if (plan && maxDepth === undefined && maxDirs === undefined && !skipDotDirs && !leafSkills && !minDepth) {
       for (const dir of plan.dirs) complete.add(dir);
     }
     if (!plan || (maxDepth === undefined && !skipDotDirs)) continue;
@@ -218,18 +237,30 @@ async function loadAs(
   const winners = service.all();
   const winnerOf = new Map(winners.map((s) => [s.name, s.location]));
   const visible = permission && who ? new Set(service.all(who).map((s) => s.location)) : undefined;
+  // opencode: which of several same-named skills wins changes between runs, the winner too.
+  const contested =
+    duplicates === "nondeterministic" ? new Set(report.shadowed.map((s) => s.name)) : new Set<string>();
   for (const skill of winners) {
     names.set(skill.location, skill.name);
     cells.set(
       skill.location,
       visible && !visible.has(skill.location)
         ? { loaded: false, reason: "denied", detail: `agent ${who?.name ?? ""}` }
-        : { loaded: true, name: skill.name },
+        : {
+            loaded: true,
+            name: skill.name,
+            ...(skill.displayName === undefined ? {} : { displayName: skill.displayName }),
+            ...(contested.has(skill.name) ? { detail: "nondeterministic" } : {}),
+          },
     );
   }
   for (const s of report.shadowed) {
     names.set(s.dropped, s.name);
-    cells.set(s.dropped, { loaded: false, reason: "shadowed", detail: winnerOf.get(s.name) ?? s.kept });
+    cells.set(s.dropped, {
+      loaded: false,
+      reason: "shadowed",
+      detail: duplicates ?? winnerOf.get(s.name) ?? s.kept,
+    });
   }
   const tooLong = tooLongPaths(report);
   for (const f of report.failed) {
@@ -334,7 +365,8 @@ function skipReason(s: SkippedPath): { reason: VisibilityReason; detail?: string
       return { reason: "dangling-symlink", ...(target === undefined ? {} : { detail: target }) };
     }
     default:
-      // node-modules, ignored, max-dirs, symlink-loop: the agent never looked there.
+      // node-modules, ignored, max-dirs, symlink-loop, leaf (inside a skill folder), too-shallow
+      // (a SKILL.md directly in a root): the agent never looked there.
       return { reason: "not-scanned", detail: `${s.reason}: ${s.path}` };
   }
 }
@@ -462,7 +494,7 @@ async function rowName(
 }
 
 /** Reasons a scan gives for a folder it did not enter because of the agent's own limits. */
-const LIMIT_SKIPS: ReadonlySet<string> = new Set(["too-deep", "dot-folder", "max-dirs"]);
+const LIMIT_SKIPS: ReadonlySet<string> = new Set(["too-deep", "dot-folder", "max-dirs", "leaf"]);
 
 /**
  * The `SKILL.md` files below the folders some agent passed over for its limits (too deep, a

@@ -10,6 +10,7 @@ export {
   DISCOVERY_PRESETS,
   discoveryRoots,
   discoverySources,
+  isClaudeCodeDisabled,
   isExternalDisabled,
 } from "./sources.js";
 export type { ServiceWatchOptions, SkillChange, SkillWatcher, WatchOptions } from "./watch.js";

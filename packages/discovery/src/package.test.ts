@@ -24,6 +24,7 @@ const API = [
   "discoverySources",
   "findWorktreeRoot",
   "foldersBetween",
+  "isClaudeCodeDisabled",
   "isExternalDisabled",
   "scanSkillFiles",
   "watchSkillFiles",

@@ -53,6 +53,22 @@ export interface ScanOptions {
    * Codex does; symlinked folders are still followed when `followSymlinks` is on.
    */
   readonly followSymlinkFiles?: boolean;
+  /**
+   * A folder holding a `SKILL.md` is one skill: the scan takes that file and does not enter the
+   * folder's subfolders or links (reported `leaf`). Copilot CLI and pi do this; with a
+   * `SKILL.md` directly in a root, the whole root is one skill. Default `false`.
+   */
+  readonly leafSkills?: boolean;
+  /**
+   * Enter folders named `node_modules` even though `ignore` (by default) names them, as Codex,
+   * Copilot CLI and opencode do. Default `false`.
+   */
+  readonly enterNodeModules?: boolean;
+  /**
+   * The shallowest folder a `SKILL.md` may sit in (default 0): `1` leaves out a `SKILL.md`
+   * directly in a root (reported `too-shallow`), as Claude Code does.
+   */
+  readonly minDepth?: number;
   /** Receives a warning for every folder or file that could not be used. */
   readonly logger?: Logger;
   /**
@@ -70,7 +86,8 @@ export interface ScanOptions {
  * (`skipDotDirs`), `node-modules` and `ignored` (an `ignore` glob matched the folder; the first
  * when it is named `node_modules`), `max-dirs` (the folder budget was spent), `symlinked-file`
  * (a `SKILL.md` symlink not followed), `dangling-symlink` (a link to nothing) and `symlink-loop`
- * (a link back into a folder the link is in).
+ * (a link back into a folder the link is in), `leaf` (a folder inside a skill folder, with
+ * `leafSkills`) and `too-shallow` (a `SKILL.md` above `minDepth`).
  */
 export type SkipReason =
   | "too-deep"
@@ -80,7 +97,9 @@ export type SkipReason =
   | "max-dirs"
   | "symlinked-file"
   | "dangling-symlink"
-  | "symlink-loop";
+  | "symlink-loop"
+  | "leaf"
+  | "too-shallow";
 
 /** Internal: several roots in one pass (shared de-duplication) and a hook for missing roots. */
 export interface RootsScanOptions extends ScanOptions {
@@ -214,6 +233,9 @@ class Scan {
   readonly #maxDirs: number;
   readonly #skipDot: boolean;
   readonly #followFiles: boolean;
+  readonly #leaf: boolean;
+  readonly #enterNodeModules: boolean;
+  readonly #minDepth: number;
   readonly #onSkip: ((skipped: SkippedPath) => void) | undefined;
   readonly #files: string[] = [];
   /** Real paths of SKILL.md files returned through a link because no tree holds them. */
@@ -240,6 +262,9 @@ class Scan {
     this.#maxDirs = limitOf(options.maxDirs, "maxDirs");
     this.#skipDot = options.skipDotDirs ?? false;
     this.#followFiles = options.followSymlinkFiles ?? true;
+    this.#leaf = options.leafSkills ?? false;
+    this.#enterNodeModules = options.enterNodeModules ?? false;
+    this.#minDepth = limitOf(options.minDepth ?? 0, "minDepth");
     this.#onSkip = options.onSkip;
   }
 
@@ -318,8 +343,14 @@ class Scan {
         continue;
       }
       let undecodable: Set<string> | undefined;
+      // A skill folder is a leaf: its SKILL.md (file or link) is all the scan takes from it.
+      const leaf = this.#leaf && entries.some((e) => e.name === SKILL_FILE && !e.isDirectory());
       for (const entry of entries) {
         const name = entry.name;
+        if (leaf && name !== SKILL_FILE) {
+          if (entry.isDirectory() || entry.isSymbolicLink()) this.#skip(child(dir, name), "leaf");
+          continue;
+        }
         // A name that is not valid UTF-8 reads back with U+FFFD and names no reachable path.
         if (name.includes("\uFFFD")) {
           undecodable ??= undecodableNames(dir);
@@ -343,7 +374,10 @@ class Scan {
             this.#skip(path, "dot-folder");
             continue;
           }
-          if (this.#ignored(name, this.#ignored.usesPaths ? this.#relOf(tree, path) : "")) {
+          if (
+            !this.#entersNodeModules(name) &&
+            this.#ignored(name, this.#ignored.usesPaths ? this.#relOf(tree, path) : "")
+          ) {
             this.#skip(path, ignoredReason(name));
             continue;
           }
@@ -378,13 +412,19 @@ class Scan {
           });
         } else if (name === SKILL_FILE) {
           const path = child(dir, name);
-          if (!entry.isFile()) this.#notAFile(path, kindOf(entry));
+          if (depth < this.#minDepth) this.#skip(path, "too-shallow");
+          else if (!entry.isFile()) this.#notAFile(path, kindOf(entry));
           else if (this.#linkedFiles.size === 0 || !this.#linkedFiles.has(this.#realOf(tree, path))) {
             this.#files.push(path);
           }
         }
       }
     }
+  }
+
+  /** True for a `node_modules` folder the scan enters although `ignore` names it. */
+  #entersNodeModules(name: string): boolean {
+    return this.#enterNodeModules && name === "node_modules";
   }
 
   /** Counts one folder entered under scan root `root`; false (with one warning) past `maxDirs`. */
@@ -436,7 +476,7 @@ class Scan {
     let rel = tree.rel;
     for (const name of below(tree.real, real).split(sep)) {
       rel = rel === "" ? name : `${rel}/${name}`;
-      if (this.#ignored(name, rel)) return false;
+      if (!this.#entersNodeModules(name) && this.#ignored(name, rel)) return false;
       if (this.#skipDot && name.charCodeAt(0) === 46) return false;
     }
     return true;
@@ -460,7 +500,7 @@ class Scan {
         this.#skip(link.path, "dot-folder");
         return undefined;
       }
-      if (this.#ignored(link.name, link.rel)) {
+      if (!this.#entersNodeModules(link.name) && this.#ignored(link.name, link.rel)) {
         this.#skip(link.path, ignoredReason(link.name));
         return undefined;
       }
@@ -486,6 +526,10 @@ class Scan {
       return undefined;
     }
     if (link.name !== SKILL_FILE) return undefined;
+    if (link.depth - 1 < this.#minDepth) {
+      this.#skip(link.path, "too-shallow");
+      return undefined;
+    }
     if (!this.#followFiles) {
       this.#skip(link.path, "symlinked-file");
       this.#logger.debug?.(`Not following symlinked file ${link.path} (followSymlinkFiles is false)`, {

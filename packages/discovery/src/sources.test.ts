@@ -10,6 +10,7 @@ import {
   type DiscoveryOptions,
   discoveryRoots,
   discoverySources,
+  isClaudeCodeDisabled,
   isExternalDisabled,
 } from "./sources.js";
 
@@ -280,25 +281,26 @@ describe("default preset", () => {
   });
 });
 
-describe("OPENCODE_DISABLE_EXTERNAL_SKILLS and the flags that imply it", () => {
-  const flags = [
-    "OPENCODE_DISABLE_EXTERNAL_SKILLS",
-    "OPENCODE_DISABLE_CLAUDE_CODE_SKILLS",
-    "OPENCODE_DISABLE_CLAUDE_CODE",
-  ];
+describe("OPENCODE_DISABLE_EXTERNAL_SKILLS and the two Claude Code flags", () => {
+  const claudeFlags = ["OPENCODE_DISABLE_CLAUDE_CODE_SKILLS", "OPENCODE_DISABLE_CLAUDE_CODE"];
+  const flags = ["OPENCODE_DISABLE_EXTERNAL_SKILLS", ...claudeFlags];
 
   it("reads 1 and true in any case as set, anything else as unset", () => {
     for (const flag of flags) {
-      for (const value of ["1", "true", "TRUE", "True"])
-        expect(isExternalDisabled({ [flag]: value })).toBe(true);
+      for (const value of ["1", "true", "TRUE", "True"]) {
+        expect(isClaudeCodeDisabled({ [flag]: value }), flag).toBe(true);
+        expect(isExternalDisabled({ [flag]: value }), flag).toBe(flag === "OPENCODE_DISABLE_EXTERNAL_SKILLS");
+      }
       for (const value of ["0", "false", "", "yes", " 1", undefined]) {
+        expect(isClaudeCodeDisabled({ [flag]: value })).toBe(false);
         expect(isExternalDisabled({ [flag]: value })).toBe(false);
       }
     }
     expect(isExternalDisabled({})).toBe(false);
+    expect(isClaudeCodeDisabled({})).toBe(false);
   });
 
-  it("drops every .claude and .agents root, global and project, and keeps configured paths", async () => {
+  it("OPENCODE_DISABLE_EXTERNAL_SKILLS drops every .claude and .agents root; the Claude Code flags drop the .claude roots only (opencode 1.18.33); configured paths stay", async () => {
     const { home, project } = await tempWorld();
     await writeSkill(join(home, ".claude", "skills", "g-claude"));
     await writeSkill(join(home, ".agents", "skills", "g-agents"));
@@ -309,11 +311,16 @@ describe("OPENCODE_DISABLE_EXTERNAL_SKILLS and the flags that imply it", () => {
     await writeSkill(join(project, ".opencode", "skill", "o-skill"));
     const all = ["c-path", "g-agents", "g-claude", "g-shared", "p-agents", "p-claude"];
     for (const flag of flags) {
+      const external = flag === "OPENCODE_DISABLE_EXTERNAL_SKILLS";
       for (const value of ["1", "true", "TRUE"]) {
         const { service } = await load({ cwd: project, home, paths: ["configured"], env: { [flag]: value } });
-        expect(names(service), `${flag}=${value}`).toEqual(["c-path"]);
+        expect(names(service), `${flag}=${value}`).toEqual(
+          external ? ["c-path"] : ["c-path", "g-agents", "g-shared", "p-agents"],
+        );
         const opencode = await load({ cwd: project, home, preset: "opencode", env: { [flag]: value } });
-        expect(names(opencode.service), `${flag}=${value} (opencode)`).toEqual(["o-skill"]);
+        expect(names(opencode.service), `${flag}=${value} (opencode)`).toEqual(
+          external ? ["o-skill"] : ["g-agents", "o-skill", "p-agents"],
+        );
       }
       for (const value of ["0", "false", ""]) {
         const { service } = await load({ cwd: project, home, paths: ["configured"], env: { [flag]: value } });
@@ -326,8 +333,12 @@ describe("OPENCODE_DISABLE_EXTERNAL_SKILLS and the flags that imply it", () => {
     const saved = process.env.OPENCODE_DISABLE_CLAUDE_CODE;
     process.env.OPENCODE_DISABLE_CLAUDE_CODE = "1";
     try {
-      expect(isExternalDisabled()).toBe(true);
-      expect(discoveryRoots({ cwd: "/x/y", home: "/h", stopAt: "/x/y" }).map((r) => r.id)).toEqual([]);
+      expect(isClaudeCodeDisabled()).toBe(true);
+      expect(discoveryRoots({ cwd: "/x/y", home: "/h", stopAt: "/x/y" }).map((r) => r.id)).toEqual([
+        "global:.agents",
+        "global:.config/agents",
+        "project:/x/y/.agents",
+      ]);
     } finally {
       if (saved === undefined) delete process.env.OPENCODE_DISABLE_CLAUDE_CODE;
       else process.env.OPENCODE_DISABLE_CLAUDE_CODE = saved;
@@ -476,13 +487,16 @@ describe("what a source's scan passed over (SourceScan.skipped)", () => {
     });
     const source = sources.find((s) => s.id === `project:${join(project, ".agents")}`);
     const scan = await source?.scan({});
-    expect(scan?.entries).toEqual([{ location: join(skills, "seen", "SKILL.md") }]);
+    // Codex 0.171 enters node_modules.
+    expect(scan?.entries).toEqual([
+      { location: join(skills, "node_modules", "pkg", "SKILL.md") },
+      { location: join(skills, "seen", "SKILL.md") },
+    ]);
     expect(scan?.skipped).toEqual([
       { path: join(skills, ".curated"), reason: "dot-folder" },
       { path: join(skills, "a", "b", "c", "d", "e", "f", "too-deep"), reason: "too-deep" },
       { path: join(skills, "dangling"), reason: "dangling-symlink" },
       { path: join(skills, "linked", "SKILL.md"), reason: "symlinked-file" },
-      { path: join(skills, "node_modules"), reason: "node-modules" },
     ]);
     // A scan that passed nothing over has no `skipped`.
     const plain = discoverySources({ cwd: project, home, env: {} }).find((s) => s.id === "global:.agents");

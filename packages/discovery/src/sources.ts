@@ -75,6 +75,12 @@ export interface DiscoveryOptions {
   readonly ignore?: readonly string[];
   /** Receives warnings: unreadable folders, broken links, missing configured paths. */
   readonly logger?: Logger;
+  /**
+   * Whether the user trusts the workspace (default `true`). Gemini CLI reads its workspace
+   * roots (`.gemini/skills`, `.agents/skills` of the cwd) only in a trusted folder: with
+   * `false` the `gemini` preset keeps the user roots alone. Other presets ignore it.
+   */
+  readonly trusted?: boolean;
 }
 
 /** The limits an agent applies inside each of its roots (a subset of `ScanOptions`). */
@@ -83,6 +89,9 @@ export interface RootLimits {
   readonly maxDirs?: number;
   readonly skipDotDirs?: boolean;
   readonly followSymlinkFiles?: boolean;
+  readonly leafSkills?: boolean;
+  readonly enterNodeModules?: boolean;
+  readonly minDepth?: number;
 }
 
 /** One place a preset looks: a source id and the folders it scans. */
@@ -103,13 +112,20 @@ export interface DiscoveryRoot {
   readonly precedence?: "first-wins";
 }
 
-/** Each agent's rules inside a root, from its loader (see the README for sources). */
+/** Each agent's rules inside a root, as measured (scripts/agents-real; the README says which version). */
 const PRESET_LIMITS: Readonly<Partial<Record<DiscoveryPreset, RootLimits>>> = {
-  "claude-code": { maxDepth: 1 },
-  codex: { maxDepth: 6, maxDirs: 2000, skipDotDirs: true, followSymlinkFiles: false },
+  opencode: { enterNodeModules: true },
+  "claude-code": { maxDepth: 1, minDepth: 1 },
+  codex: {
+    maxDepth: 6,
+    maxDirs: 2000,
+    skipDotDirs: true,
+    followSymlinkFiles: false,
+    enterNodeModules: true,
+  },
   gemini: { maxDepth: 1, skipDotDirs: true },
-  copilot: { skipDotDirs: true },
-  pi: { skipDotDirs: true },
+  copilot: { skipDotDirs: true, leafSkills: true, enterNodeModules: true },
+  pi: { skipDotDirs: true, leafSkills: true },
   amp: { maxDepth: 5 },
 };
 
@@ -124,17 +140,46 @@ const WALK_UP_WITHOUT_GIT: ReadonlySet<DiscoveryPreset> = new Set([
 /** Agents that keep the first skill of a name they meet, searching their roots in order. */
 const FIRST_WINS: ReadonlySet<DiscoveryPreset> = new Set(["copilot", "pi", "amp"]);
 
-/** How each agent reads a SKILL.md, beyond the specification's defaults. */
+/** How each agent reads a SKILL.md, beyond the specification's defaults, as measured. */
 const PRESET_RULES: Readonly<Partial<Record<DiscoveryPreset, LoadRules>>> = {
-  "claude-code": { nameFallback: "folder" },
-  codex: { nameFallback: "folder", rejectLongFields: true },
+  opencode: { requireDescription: false },
+  "claude-code": {
+    identity: "folder",
+    requireDescription: false,
+    descriptionFallback: "body",
+    requireFrontmatter: false,
+    brokenYaml: "ignore",
+  },
+  codex: { nameFallback: "folder", rejectBom: true, brokenYaml: "refuse" },
+  gemini: { requireDescription: "field", rejectBom: true },
+  copilot: {
+    nameFallback: "folder",
+    requireDescription: false,
+    rejectLongFields: true,
+    rejectInvalidName: true,
+    brokenYaml: "refuse",
+  },
+  pi: { nameFallback: "folder", rejectBom: true, brokenYaml: "refuse" },
+  amp: { rejectInvalidName: true, brokenYaml: "refuse" },
 };
 
-const DISABLE_FLAGS = [
-  "OPENCODE_DISABLE_EXTERNAL_SKILLS",
-  "OPENCODE_DISABLE_CLAUDE_CODE_SKILLS",
-  "OPENCODE_DISABLE_CLAUDE_CODE",
-] as const;
+/**
+ * What an agent does with two skills of one name that a registry cannot copy: Codex lists
+ * every copy to the model; opencode keeps whichever parse finishes last (it changes between
+ * runs). The preset keeps one deterministic winner; `compareAgents` says this in `detail`.
+ */
+const PRESET_DUPLICATES: Readonly<Partial<Record<DiscoveryPreset, "duplicate-listed" | "nondeterministic">>> =
+  {
+    codex: "duplicate-listed",
+    opencode: "nondeterministic",
+  };
+
+/** How the agent of `preset` treats duplicate names, when no single winner says it (see {@link compareAgents}). */
+export function presetDuplicates(
+  preset: DiscoveryPreset,
+): "duplicate-listed" | "nondeterministic" | undefined {
+  return PRESET_DUPLICATES[preset];
+}
 
 /** opencode's reading of a boolean flag: `1` or `true`, any case. */
 function truthy(value: string | undefined): boolean {
@@ -144,11 +189,24 @@ function truthy(value: string | undefined): boolean {
 
 /**
  * True when the environment turns off the `.claude` and `.agents` roots:
- * `OPENCODE_DISABLE_EXTERNAL_SKILLS`, or `OPENCODE_DISABLE_CLAUDE_CODE_SKILLS` or
- * `OPENCODE_DISABLE_CLAUDE_CODE` (which imply it), set to `1` or `true` in any case.
+ * `OPENCODE_DISABLE_EXTERNAL_SKILLS` set to `1` or `true` in any case. (The two Claude Code
+ * flags turn off the `.claude` roots only: see {@link isClaudeCodeDisabled}.)
  */
 export function isExternalDisabled(env: Env = process.env): boolean {
-  return DISABLE_FLAGS.some((flag) => truthy(env[flag]));
+  return truthy(env.OPENCODE_DISABLE_EXTERNAL_SKILLS);
+}
+
+/**
+ * True when the environment turns off the `.claude` roots: `OPENCODE_DISABLE_CLAUDE_CODE_SKILLS`,
+ * `OPENCODE_DISABLE_CLAUDE_CODE` or `OPENCODE_DISABLE_EXTERNAL_SKILLS`, set to `1` or `true` in
+ * any case. opencode 1.18.33 keeps the `.agents` roots under the first two.
+ */
+export function isClaudeCodeDisabled(env: Env = process.env): boolean {
+  return (
+    isExternalDisabled(env) ||
+    truthy(env.OPENCODE_DISABLE_CLAUDE_CODE_SKILLS) ||
+    truthy(env.OPENCODE_DISABLE_CLAUDE_CODE)
+  );
 }
 
 function projectFolders(cwd: string, home: string, stopAt: string | undefined, logger: Logger): string[] {
@@ -224,17 +282,21 @@ export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
   };
   const configHome = join(home, ".config");
   const sharedGlobal = join(configHome, "agents");
-  const external = !isExternalDisabled(env);
+  const agentsRoots = !isExternalDisabled(env);
+  const claudeRoots = !isClaudeCodeDisabled(env);
   const opencodeDirs = ["skill", "skills"];
+  /** The folder names of `names` that the opencode flags leave on. */
+  const external = (names: readonly string[]) =>
+    names.filter((name) => (name === ".claude" ? claudeRoots : agentsRoots));
 
   switch (preset) {
     case "default":
-      if (external) {
-        global(join(home, ".claude"));
+      if (claudeRoots) global(join(home, ".claude"));
+      if (agentsRoots) {
         global(join(home, ".agents"));
         global(sharedGlobal);
-        project([".claude", ".agents"]);
       }
+      project(external([".claude", ".agents"]));
       break;
     case "agents":
       global(join(home, ".agents"));
@@ -242,11 +304,9 @@ export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
       project([".agents"]);
       break;
     case "opencode":
-      if (external) {
-        global(join(home, ".claude"));
-        global(join(home, ".agents"));
-        project([".claude", ".agents"]);
-      }
+      if (claudeRoots) global(join(home, ".claude"));
+      if (agentsRoots) global(join(home, ".agents"));
+      project(external([".claude", ".agents"]));
       global(join(env.XDG_CONFIG_HOME ? at(env.XDG_CONFIG_HOME) : configHome, "opencode"), opencodeDirs);
       if (!truthy(env.OPENCODE_DISABLE_PROJECT_CONFIG)) project([".opencode"], opencodeDirs);
       global(join(home, ".opencode"), opencodeDirs);
@@ -274,7 +334,8 @@ export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
     case "gemini":
       global(join(home, ".gemini"));
       global(join(home, ".agents"));
-      project([".gemini", ".agents"]);
+      // Gemini CLI 0.61.0 reads the workspace's skills only in a trusted folder.
+      if (options.trusted !== false) project([".gemini", ".agents"]);
       break;
     case "copilot":
       // Copilot CLI 1.0.102, first match wins: each project folder kind from the cwd upwards,
@@ -423,9 +484,10 @@ export function scanPlanOf(source: SkillSource): ScanPlan | undefined {
 
 /**
  * What an agent sees from `options.cwd`: its sources (as {@link discoverySources}) and the load
- * rules it reads SKILL.md files with (pass both to `SkillService`). Codex names a skill without
- * `name` after its folder and skips one whose name or description is too long; Claude Code
- * names it after its folder; the others follow the specification.
+ * rules it reads SKILL.md files with (pass both to `SkillService`), as measured on the real
+ * agents: Claude Code keys a skill by its folder and loads one without a description, without
+ * frontmatter or with broken YAML; Codex, Gemini CLI and pi refuse a UTF-8 BOM; Copilot CLI
+ * refuses long fields and invalid names; see the package README for every preset.
  *
  * @example
  * const { sources, rules } = agentProfile({ cwd: process.cwd(), preset: "codex" });

@@ -389,7 +389,7 @@ describe("watchSkills with an agent preset", () => {
     await writeSkill(
       join(skills, "second"),
       undefined,
-      "---\ndescription: No name: Codex names it after its folder.\n---\n",
+      '---\ndescription: "No name: Codex names it after its folder."\n---\n',
     );
     await until(() => service.get("second") !== undefined, "the nameless skill, named after its folder");
     expect(applied.map((c) => c.path)).toEqual([join(skills, "second", "SKILL.md")]);

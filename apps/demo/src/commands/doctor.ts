@@ -31,9 +31,34 @@ function parseAgents(value: string | undefined): DiscoveryPreset[] | undefined {
   return [...new Set(names)] as DiscoveryPreset[];
 }
 
+/** `text` in lines of at most `columns` characters, broken between words. */
+function wrapWords(text: string, columns: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && [...line].length + 1 + [...word].length > columns) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  if (line !== "") lines.push(cut(line, columns));
+  return lines;
+}
+
+/** What the agent really does where its preset keeps one winner (see `compareAgents`). */
+const AGENT_DUPLICATES: ReadonlySet<string> = new Set(["duplicate-listed", "nondeterministic"]);
+
 function cellText(cell: VisibilityCell | undefined, rowName: string): string {
   if (!cell) return "";
-  if (cell.loaded) return cell.name === rowName ? "✓" : cut(cell.name, CELL_WIDTH);
+  if (cell.loaded) {
+    if (cell.detail === "nondeterministic") return "✓ nondeterministic";
+    // Claude Code keys a skill by its folder and shows the name beside it: `key (displayName)`.
+    const label = cell.displayName === undefined ? cell.name : `${cell.name} (${cell.displayName})`;
+    return label === rowName ? "✓" : cut(label, CELL_WIDTH);
+  }
+  if (cell.reason === "shadowed" && cell.detail !== undefined && AGENT_DUPLICATES.has(cell.detail)) {
+    return cell.detail;
+  }
   return cell.reason;
 }
 
@@ -113,6 +138,7 @@ export async function doctor(ctx: Context, opts: { agents?: string }): Promise<n
 
   const paint = (text: string): string => {
     if (text === "✓") return c.green(text);
+    if (AGENT_DUPLICATES.has(text) || text === "✓ nondeterministic") return c.yellow(text);
     if (text === "not-scanned") return c.dim(text);
     if ((VISIBILITY_REASONS as readonly string[]).includes(text)) return c.yellow(text);
     return c.cyan(text);
@@ -132,7 +158,18 @@ export async function doctor(ctx: Context, opts: { agents?: string }): Promise<n
     for (const line of table([header, ...rows])) out.line(line);
   });
   out.line();
-  out.line(c.dim("✓ loaded; a name: loaded under that name; otherwise why that agent does not load it"));
+  const legend = [
+    "✓ loaded;",
+    "a name: loaded under that name (`key (name)` where the agent keys skills by folder);",
+    ...(cells.some((row) => row.some((text) => AGENT_DUPLICATES.has(text) || text === "✓ nondeterministic"))
+      ? [
+          "duplicate-listed: the agent lists this copy too;",
+          "nondeterministic: which copy wins changes between runs;",
+        ]
+      : []),
+    "otherwise why that agent does not load it",
+  ];
+  for (const line of wrapWords(legend.join(" "), width)) out.line(c.dim(line));
   const agentWidth = Math.max(...report.agents.map((a) => a.length));
   for (const line of table(
     summaries(report).map(([agent, text]) => [
