@@ -1,6 +1,6 @@
 import { SkillError, type SkillMetadata } from "@skill/core";
 import { describe, expect, it } from "vitest";
-import { parseXml, random, readCatalog, skill } from "./__fixtures__/skills.js";
+import { namesOnlySize, parseXml, random, readCatalog, skill } from "./__fixtures__/skills.js";
 import {
   type CatalogOptions,
   type CatalogResult,
@@ -69,7 +69,7 @@ describe("formatCatalog pinned", () => {
   });
 
   it("gives pinned skills their descriptions before any other, ahead of rank and input order", () => {
-    const names = formatCatalog(skills.map((s) => ({ ...s, description: "" }))).text.length;
+    const names = namesOnlySize(skills);
     const rank = (s: SkillMetadata) => (s.name === "s-002" ? 10 : 0);
     const result = formatCatalog(skills, { budget: names + 700, rank, pinned: ["s-011", "s-009"] });
     const listed = shown(result);
@@ -95,10 +95,7 @@ describe("formatCatalog pinned", () => {
   it("keeps pinned skills listed, with their descriptions, when not every name fits", () => {
     const big = many(200, (i) => `Task ${i}.`);
     for (const style of STYLES) {
-      const names = formatCatalog(
-        big.map((s) => ({ ...s, description: "" })),
-        { style },
-      ).text.length;
+      const names = namesOnlySize(big, style);
       const budget = Math.floor(names / 2);
       const result = formatCatalog(big, { style, budget, pinned: ["s-199", "s-150"] });
       expect(result.text.length).toBeLessThanOrEqual(budget);
@@ -126,10 +123,7 @@ describe("formatCatalog pinned", () => {
 
   it("fills pinned descriptions whole in the order pinned, then shortens the rest", () => {
     const pinned = ["s-010", "s-004", "s-001"];
-    const names = formatCatalog(
-      skills.map((s) => ({ ...s, description: "" })),
-      { style: "markdown" },
-    ).text.length;
+    const names = namesOnlySize(skills, "markdown");
     const one = `: ${long(10)}`.length;
     const budget = names + one + 80; // one pinned description whole, and a short one
     const result = formatCatalog(skills, { style: "markdown", budget, pinned });
@@ -173,13 +167,9 @@ describe("formatCatalog location: false", () => {
 
 describe("formatCatalog searchHint", () => {
   const skills = many(30);
-  const names = formatCatalog(skills.map((s) => ({ ...s, description: "" }))).text.length;
+  const names = namesOnlySize(skills);
 
-  const namesIn = (style: Style) =>
-    formatCatalog(
-      skills.map((s) => ({ ...s, description: "" })),
-      { style },
-    ).text.length;
+  const namesIn = (style: Style) => namesOnlySize(skills, style);
 
   it("points at the search tool when skills were left out", () => {
     for (const style of STYLES) {

@@ -3,7 +3,16 @@ import { join } from "node:path";
 import { loadSkillFile, SkillError, type SkillInfo } from "@skill/core";
 import { describe, expect, it } from "vitest";
 import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
-import { afterXml, noteFor, oneLine, random, readCatalog, readNote, skill } from "./__fixtures__/skills.js";
+import {
+  afterXml,
+  namesOnlySize,
+  noteFor,
+  oneLine,
+  random,
+  readCatalog,
+  readNote,
+  skill,
+} from "./__fixtures__/skills.js";
 import { type CatalogOptions, type CatalogResult, formatCatalog, MIN_DESCRIPTION_LENGTH } from "./catalog.js";
 
 const STYLES = ["xml", "markdown", "json"] as const;
@@ -28,12 +37,10 @@ function codePoints(text: string): number {
  * Checks every promise of formatCatalog's budget rule on one result, reading the text back
  * the way an agent would.
  */
-function checkCatalog(
-  skills: readonly SkillInfo[],
-  style: Style,
-  budget: number,
-  result: CatalogResult,
-): void {
+function checkCatalog(all: readonly SkillInfo[], style: Style, budget: number, result: CatalogResult): void {
+  // A skill without a description is listed nowhere, only named in `hidden`.
+  const skills = all.filter((s) => s.description !== "");
+  expect(result.hidden).toEqual(all.filter((s) => s.description === "").map((s) => s.name));
   const names = skills.map((s) => s.name);
   expect(result.text.length).toBeLessThanOrEqual(budget);
   expect([...result.included, ...result.omitted]).toEqual(names);
@@ -64,7 +71,6 @@ function checkCatalog(
   });
   expect(result.truncated).toEqual(truncated);
 
-  expect(result.hidden).toEqual([]);
   // The last line tells the model how many skills it does not see, and only then.
   expect(readNote(result.text, style)).toBe(
     result.omitted.length > 0 && result.included.length > 0 ? noteFor(result.omitted.length) : undefined,
@@ -236,10 +242,7 @@ describe("formatCatalog budget", () => {
     const skills = Array.from({ length: 10 }, (_, i) =>
       skill(`skill-${i}`, `Description number ${i} `.repeat(8).trim()),
     );
-    const namesOnly = formatCatalog(
-      skills.map((s) => ({ ...s, description: "" })),
-      { style: "markdown" },
-    ).text.length;
+    const namesOnly = namesOnlySize(skills, "markdown");
     const result = formatCatalog(skills, { style: "markdown", budget: namesOnly + 200 });
     expect(result.omitted).toEqual([]);
     const listed = readCatalog(result.text, "markdown");
@@ -368,6 +371,30 @@ describe("formatCatalog: what the model sees", () => {
     expect(kept.hidden).toEqual([]);
   });
 
+  it("lists a skill loaded without a description nowhere, even with includeUserOnly, and names it in hidden", () => {
+    const bare = skill("bare", "");
+    for (const style of STYLES) {
+      const result = formatCatalog([pdf, bare, notes], { style, includeUserOnly: true });
+      expect(result.included).toEqual(["pdf", "release-notes"]);
+      expect(result.hidden).toEqual(["bare"]);
+      expect(readCatalog(result.text, style).map((l) => l.name)).toEqual(["pdf", "release-notes"]);
+      expect(readNote(result.text, style)).toBeUndefined();
+    }
+  });
+
+  it("names a skill keyed by its folder `key (displayName)`, as Claude Code lists it", () => {
+    const keyed = { ...skill("pdf-tools", "Fill PDF forms."), displayName: "PDF Tools" };
+    const same = { ...skill("notes", "Write notes."), displayName: "notes" };
+    const xml = formatCatalog([keyed, same]);
+    expect(readCatalog(xml.text, "xml").map((l) => l.name)).toEqual(["pdf-tools (PDF Tools)", "notes"]);
+    expect(xml.included).toEqual(["pdf-tools", "notes"]);
+    const markdown = formatCatalog([keyed], { style: "markdown" }).text;
+    expect(markdown).toContain("- **pdf-tools (PDF Tools)**: Fill PDF forms.");
+    const json = JSON.parse(formatCatalog([keyed, same], { style: "json" }).text);
+    expect(json[0]).toMatchObject({ name: "pdf-tools", displayName: "PDF Tools" });
+    expect(json[1]).not.toHaveProperty("displayName");
+  });
+
   it("never counts hidden skills in the note", () => {
     const skills = [...many(10), ...many(5).map((s) => userOnly({ ...s, name: `${s.name}-manual` }))];
     const result = formatCatalog(skills, { budget: 500 });
@@ -411,11 +438,7 @@ describe("formatCatalog: what the model sees", () => {
     const uses: Record<string, number> = { "s-19": 9, "s-07": 8, "s-13": 8 };
     const rank = (s: { name: string }) => uses[s.name] ?? 0;
     for (const style of STYLES) {
-      const names = formatCatalog(
-        skills.map((s) => ({ ...s, description: "" })),
-        { style },
-      ).text.length;
-      const budget = Math.floor(names / 2);
+      const budget = Math.floor(namesOnlySize(skills, style) * 0.6);
       const result = formatCatalog(skills, { style, budget, rank });
       const k = result.included.length;
       expect(k).toBeGreaterThanOrEqual(3);
@@ -434,7 +457,7 @@ describe("formatCatalog: what the model sees", () => {
 
   it("the note says one skill in the singular and stays well-formed in every style", () => {
     // Names longer than the note, so dropping one makes room for it.
-    const skills = many(3, () => "").map((s) => ({ ...s, name: `${s.name}-${"x".repeat(90)}` }));
+    const skills = many(3, () => "A.").map((s) => ({ ...s, name: `${s.name}-${"x".repeat(90)}` }));
     for (const style of STYLES) {
       let budget = formatCatalog(skills, { style }).text.length;
       let result = formatCatalog(skills, { style, budget });

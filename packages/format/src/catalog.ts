@@ -58,7 +58,11 @@ export interface CatalogResult {
   readonly truncated: string[];
   /** Names of listed skills shown without their description (a subset of `truncated`), in order. */
   readonly nameOnly: string[];
-  /** Names of the skills left out because the model may not invoke them (`modelInvocable: false`), in input order. */
+  /**
+   * Names of the skills left out, in input order: those the model may not invoke
+   * (`modelInvocable: false`) and those loaded without a description (a load rule such as
+   * `requireDescription: false` lets them in; an agent lists them nowhere).
+   */
   readonly hidden: string[];
 }
 
@@ -72,6 +76,8 @@ interface Entry {
   /** Position in the priority order: 0 matters most; pinned skills come first. */
   readonly priority: number;
   readonly name: string;
+  /** The frontmatter name beside a key that is not it (`identity: "folder"`). */
+  readonly displayName: string | undefined;
   readonly description: string;
   /** The description's code points, so a cut never splits a surrogate pair. */
   readonly chars: readonly string[];
@@ -92,6 +98,7 @@ interface Plan {
 
 interface View {
   readonly name: string;
+  readonly displayName: string | undefined;
   readonly description: string | undefined;
   readonly location: string | undefined;
 }
@@ -100,20 +107,21 @@ const RENDER: Readonly<Record<CatalogStyle, (views: readonly View[], note: strin
   xml: (views, note) =>
     [
       "<available_skills>",
-      ...views.map((v) => skillElement("  ", v.name, v.description, v.location)),
+      ...views.map((v) => skillElement("  ", label(v), v.description, v.location)),
       ...(note === undefined ? [] : [`  ${escapeXml(note)}`]),
       "</available_skills>",
     ].join("\n"),
   markdown: (views, note) =>
     [
       "## Available Skills",
-      ...views.map((v) => skillBullet(v.name, v.description)),
+      ...views.map((v) => skillBullet(label(v), v.description)),
       ...(note === undefined ? [] : [note]),
     ].join("\n"),
   json: (views, note) => {
     const lines = views.map((v) => {
       const entry = {
         name: v.name,
+        ...(v.displayName === undefined ? {} : { displayName: v.displayName }),
         ...(v.description === undefined ? {} : { description: v.description }),
         ...(v.location === undefined ? {} : { location: v.location }),
       };
@@ -123,6 +131,11 @@ const RENDER: Readonly<Record<CatalogStyle, (views: readonly View[], note: strin
     return ["[", lines.join(",\n"), "]"].join("\n");
   },
 };
+
+/** How a skill is named to the model: its key, and the frontmatter name beside it when that differs, as Claude Code shows it. */
+function label(view: View): string {
+  return view.displayName === undefined ? view.name : `${view.name} (${view.displayName})`;
+}
 
 /**
  * The catalog's last line when skills were left out: it tells the model they exist and,
@@ -307,7 +320,8 @@ function checkStyle(style: unknown): CatalogStyle {
  * The skill catalog for a system prompt or a skill tool description, in the order given.
  * An empty list (or a budget too small for even one name) gives `text: ""`: leave the block out.
  * Skills the model may not invoke (`modelInvocable: false`) are left out and named in `hidden`,
- * unless `includeUserOnly`.
+ * unless `includeUserOnly`; so are skills without a description, always. A skill whose key is
+ * not its frontmatter name (`identity: "folder"`) is named `key (displayName)`.
  *
  * Styles, per the Agent Skills integration guide and opencode:
  * - `xml`: `<available_skills>`, a two-space-indented `<skill>` per skill with four-space
@@ -367,14 +381,15 @@ export function formatCatalog(skills: readonly SkillMetadata[], options: Catalog
     return size;
   };
 
-  const visible = options.includeUserOnly ? skills : skills.filter((s) => s.modelInvocable !== false);
-  const hidden = options.includeUserOnly
-    ? []
-    : skills.filter((s) => s.modelInvocable === false).map((s) => s.name);
+  const listable = (s: SkillMetadata) =>
+    s.description !== "" && (options.includeUserOnly === true || s.modelInvocable !== false);
+  const visible = skills.filter(listable);
+  const hidden = skills.filter((s) => !listable(s)).map((s) => s.name);
   const priority = priorities(visible, rank, pins);
   const entries: Entry[] = visible.map((s, i) => ({
     priority: priority[i] as number,
     name: s.name,
+    displayName: typeof s.displayName === "string" && s.displayName !== s.name ? s.displayName : undefined,
     description: s.description,
     chars: Array.from(s.description),
     location: formatLocation(s.location, locationStyle),
@@ -397,6 +412,7 @@ export function formatCatalog(skills: readonly SkillMetadata[], options: Catalog
             .filter((e) => e.priority < plan.count)
             .map((e) => ({
               name: e.name,
+              displayName: e.displayName,
               description: descriptionFor(e, plan),
               location: withLocation ? e.location : undefined,
             })),

@@ -12,6 +12,8 @@ const skills: SkillInfo[] = [
   skill("plain", ""),
 ];
 
+const listable = skills.filter((s) => s.description !== "");
+
 function expected(s: SkillInfo): Listed {
   return { name: afterXml(s.name), description: afterXml(s.description), location: afterXml(s.location) };
 }
@@ -26,9 +28,10 @@ describe("XML output is well-formed and round-trips", () => {
     ).toEqual(skills.map(expected));
   });
 
-  it("formatCatalog xml, whole", () => {
-    const { text } = formatCatalog(skills, { style: "xml" });
-    expect(readCatalog(text, "xml")).toEqual(skills.map(expected));
+  it("formatCatalog xml, whole (a skill without a description is listed nowhere)", () => {
+    const { text, hidden } = formatCatalog(skills, { style: "xml" });
+    expect(readCatalog(text, "xml")).toEqual(listable.map(expected));
+    expect(hidden).toEqual(["plain"]);
   });
 
   it("formatCatalog xml, under every budget from nothing to everything", () => {
@@ -50,7 +53,7 @@ describe("XML output is well-formed and round-trips", () => {
 
   it("formatCatalog json carries the text unchanged, control characters included", () => {
     expect(JSON.parse(formatCatalog(skills, { style: "json" }).text)).toEqual(
-      skills.map((s) => ({ name: s.name, description: s.description, location: s.location })),
+      listable.map((s) => ({ name: s.name, description: s.description, location: s.location })),
     );
   });
 });

@@ -1,5 +1,6 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import type { SkillInfo } from "@skill/core";
+import type { SkillInfo, SkillMetadata } from "@skill/core";
+import { formatCatalog } from "../catalog.js";
 
 /** A skill as SkillService would hand it over; only the fields formatting reads matter. */
 export function skill(name: string, description = `About ${name}`, location = `/skills/${name}/SKILL.md`): SkillInfo {
@@ -156,4 +157,20 @@ export function oneLine(text: string): string {
   return Array.from(text.replace(/[\s\u0085]+/g, (run) => (/[\n\r\v\f\u0085\u2028\u2029]/.test(run) ? " " : run)))
     .filter(onlyXmlChars)
     .join("");
+}
+
+/**
+ * The length of the catalog of `skills` with every name and no description: the smallest
+ * budget at which none is left out (a skill without a description is listed nowhere, so it
+ * cannot be measured by blanking the descriptions).
+ */
+export function namesOnlySize(skills: readonly SkillMetadata[], style: "xml" | "markdown" | "json" = "xml"): number {
+  let lo = 0;
+  let hi = formatCatalog(skills, { style }).text.length;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (formatCatalog(skills, { style, budget: mid }).omitted.length === 0) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
