@@ -586,6 +586,9 @@ async function main() {
   const node22dir = join(prefix, "node22", "node_modules", NODE22.pkg, "bin");
   const commands = agentCommands(prefix, join(node22dir, "node"));
   const worldTop = join(prefix, "world");
+  // A world of an earlier run (or of an older layout) must not sit above this one: opencode
+  // walks up from its cwd past the world's own folders.
+  rmSync(worldTop, { recursive: true, force: true });
   const rawDir = join(here, "raw");
   if (args.write) rmSync(rawDir, { recursive: true, force: true });
 
