@@ -82,14 +82,18 @@ function createProgram(setExit: (code: number) => void): Command {
 
   // Read-only commands and the server never start what a checkout's config names.
   const action =
-    <A extends unknown[]>(fn: (ctx: Context, ...args: A) => Promise<number>, mcp: McpUse = "trusted") =>
+    <A extends unknown[]>(
+      fn: (ctx: Context, ...args: A) => Promise<number>,
+      mcp: McpUse = "trusted",
+      needs: { readonly remote?: boolean } = {},
+    ) =>
     async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
       const globals = command.optsWithGlobals<GlobalOptions>();
       const out = createOutput(globals);
       let ctx: Context | undefined;
       try {
-        ctx = await createContext(globals, out, { mcp });
+        ctx = await createContext(globals, out, { mcp, ...needs });
         const code = await fn(ctx, ...(args.slice(0, -1) as A));
         // A server asked for with --mcp that gave no skills fails the command, once said.
         setExit(code === 0 && explicitMcpFailedInRun() ? 1 : code);
@@ -198,6 +202,7 @@ function createProgram(setExit: (code: number) => void): Command {
         async (ctx, urls: string[], opts: { quiet?: boolean }) =>
           (await import("./commands/pull.js")).pull(ctx, urls, opts),
         "explicit-only",
+        { remote: true },
       ),
     );
   program
@@ -226,6 +231,7 @@ function createProgram(setExit: (code: number) => void): Command {
       action(
         async (ctx, url: string | undefined) => (await import("./commands/verify.js")).verify(ctx, url),
         "explicit-only",
+        { remote: true },
       ),
     );
   program
