@@ -122,8 +122,10 @@ export async function list(ctx: Context): Promise<number> {
       dropLocation ? rows.map((r) => r.slice(0, 3)) : rows,
       out.width,
     );
-    if (header) out.line(c.dim(`${header.name}${header.rest}`));
-    for (const line of lines) out.line(`${c.bold(line.name)}${line.rest}`);
+    // One write for the whole table: a write per line costs a system call each on a pipe.
+    const table = lines.map((line) => `${c.bold(line.name)}${line.rest}`);
+    if (header) table.unshift(c.dim(`${header.name}${header.rest}`));
+    out.line(table.join("\n"));
   }
 
   const notes: string[] = [];
