@@ -104,10 +104,20 @@ export async function list(ctx: Context): Promise<number> {
   if (visible.length === 0) {
     out.line(`No skills visible to agent '${ctx.agent.name}' from ${ctx.cwd}.`);
   } else {
+    // A handful of sources label every row: each is worked out once.
+    const labels = new Map<string | undefined, string>();
+    const labelOf = (id: string | undefined) => {
+      let label = labels.get(id);
+      if (label === undefined) {
+        label = sourceLabel(id, ctx);
+        labels.set(id, label);
+      }
+      return label;
+    };
     const rows = visible.map((s) => [
       printable(s.name),
       s.description,
-      sourceLabel(s.source, ctx),
+      labelOf(s.source),
       displayPath(s.location, ctx.cwd, ctx.home),
     ]);
     const headers = ["NAME", "DESCRIPTION", "SOURCE", "LOCATION"];
