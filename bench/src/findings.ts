@@ -25,6 +25,11 @@ Changes, each in its own commit, in the package that owns the cost:
 | \`apps/demo\`: import \`@skill/mcp\` only for a command that uses an MCP server | \`skill list\` at 100 skills, whole process: 238 → 111 ms (\`node -e 0\`: 24 ms), medians of 15. Importing \`@skill/mcp\` (the MCP SDK and zod) took about 160 ms on every command. |
 | \`apps/demo\`: one bundle (tsup \`noExternal\`, split), each command imported when it runs, \`@skill/remote\` only when a pack is configured | \`skill list\` at 100 skills, whole process: about 165 → 94 ms (\`node -e 0\`: 23 ms), medians of 15; \`skill --version\` loads only commander and the context. |
 | \`@skill/core\`, tried, not kept: find the frontmatter's line ends with \`indexOf\` instead of a closure per character | no measurable change (150 vs 152 ms CPU at 1,000 skills). |
+| \`apps/demo\`: measure text that is all ASCII, Latin-1/Extended and common punctuation (and controls, which take no column) without string-width; string-width and the \`Intl.Segmenter\` load on first use (output.test.ts checks every such code point against string-width) | \`skill list\` no longer builds string-width's \`Intl.Segmenter\` (ICU data, 17–28 ms alone on this machine) and its four Unicode property regexes (the RGI emoji set: 22–34 ms) at start-up: sampled time of a \`skill list\` process under \`--cpu-prof\` 360 → 133 ms. |
+| \`apps/demo\`: \`@skill/remote\` only for \`pull\`, \`verify\` or a configured pack (it was imported for its default cache folder) | 108 KB of code and \`node:zlib\` no longer load for \`list\`. |
+| \`apps/demo\`: \`skill list\` writes its table in one write and works out each source's label once | one \`write\` instead of 102, and 3 labels worked out instead of 100 (\`path.relative\` on cold code, about 4 ms of the table's time); small against the noise of a whole process here. |
+| \`apps/demo\`: \`dist/cli.js\` turns on \`module.enableCompileCache()\` before it imports the CLI, where the running Node has one (22.1+) | nothing on Node 20 (there is none); on Node 22, later starts read compiled code from the cache (see the start-up section). |
+| all four, \`skill list\` at 100 skills, whole process on Node 20 | CPU time (user + system, \`wait4\`), 3 interleaved series of 20, load average 5–6: 119–125 → 94–99 ms, \`node -e 0\` 20 ms. |
 
 What is left at 100 skills, after these changes (wall, medians of 9–11, load average below 2):
 the floor takes about 9 ms, of which its crawl is 7; ours takes 19–23 ms, of which discovery's
@@ -41,10 +46,23 @@ Elsewhere, from the same kind of measurements (load average about 3):
   \`@skill/core\`: commander 14 ms,
   cli-progress 12, \`@skill/discovery\` (picomatch) 12, \`@skill/remote\` 9, picocolors 6,
   \`@skill/core\` 6, \`@skill/audit\` 5, \`@skill/format\` 2, \`@skill/permissions\` 2. The CLI
-  is now one bundle whose commands load when they run (see the table). What is left of \`list\`:
-  about 50 ms of module evaluation before any work — commander, the discovery and core code, and
-  string-width, whose \`Intl.Segmenter\` loads ICU data even when every name is ASCII — then the
-  load itself (about 20 ms) and the table.
+  is now one bundle whose commands load when they run (see the table), and string-width loads
+  only for text that needs it. Where a \`skill list\` process on Node 20 spends its time now
+  (timestamps at each phase, medians of 15, load average about 7; \`node -e 0\` took 20 ms then):
+  Node's own start-up until \`dist/cli.js\` runs, 21 ms; the ten bundle chunks \`list\` imports
+  (commander, core with js-yaml, discovery with picomatch, context, config, permissions, output:
+  about 550 KB), 24 ms — under \`--cpu-prof\` about a third compiling them, a third Node's ESM
+  loader and the built-in modules they import (\`crypto\`, \`child_process\` for commander,
+  \`fs/promises\`), a third evaluating them; commander building the program and parsing argv,
+  4 ms; the context (config, policy), 2.5 ms; the \`list\` chunk and the service, 2.3 ms;
+  \`discoverAndLoad\`, 23 ms (the same load as the 100-skill rows, cold); the table, about 8 ms
+  (cold code: 100 \`displayPath\`s and some 800 width and escape calls); exit, 2 ms. So 2× of
+  \`node -e 0\` (about 40 ms) is out of reach on Node 20 while every start compiles the CLI and
+  loads the skills again: the load alone is as long as Node's start-up. What it would need:
+  Node 22's compile cache (or a V8 startup snapshot, which \`node dist/cli.js\` cannot use
+  without a flag) for the module phase, and a head cache kept between starts (contract 3's
+  \`fileHeadCache\`, persisted by the CLI) so that a start is a crawl and a \`stat\` per
+  skill, not a read and parse of each.
 - **\`service.update\` at 10,000 skills**: about 11 ms warm (19 ms in a fresh process), of which
   resolving precedence again over all 10,000 slots is about two thirds and diffing the winners
   an eighth; the file itself is read and parsed in well under a millisecond.
