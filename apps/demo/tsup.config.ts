@@ -1,22 +1,47 @@
 import { defineConfig, type Options } from "tsup";
 
+type Plugin = NonNullable<Options["esbuildPlugins"]>[number];
+
 /**
- * commander requires `node:child_process` (and with it `net`, `dgram` and their streams) when
- * it loads, for subcommands that are separate executables, which `skill` has none of: its
- * `require` gets a stand-in that loads the module on first use.
+ * Built-in modules that a bundled library imports when it loads but `skill list` never uses:
+ * commander requires `child_process` (and `dgram` with it) for subcommands that are separate
+ * executables, which `skill` has none of; `@skill/core` imports `crypto` for the digests of
+ * skills from remote packs and MCP servers, and for temporary file names. Imports from those
+ * libraries get a stand-in that loads the module on first use (`process.getBuiltinModule`, Node
+ * 20.16+). A name the stand-in does not export fails the build, never a run.
  */
-const lazyChildProcess: NonNullable<Options["esbuildPlugins"]>[number] = {
-  name: "lazy-child-process",
+const LAZY_BUILTINS: readonly { module: string; importer: RegExp; contents: string; loader: "js" }[] = [
+  {
+    module: "child_process",
+    importer: /[\\/]commander[\\/]/,
+    contents: `module.exports = new Proxy({}, { get: (_, key) => process.getBuiltinModule("node:child_process")[key] });`,
+    loader: "js",
+  },
+  {
+    module: "crypto",
+    importer: /[\\/]packages[\\/]core[\\/]dist[\\/]/,
+    contents: [
+      `const builtin = () => process.getBuiltinModule("node:crypto");`,
+      `export const createHash = (...args) => builtin().createHash(...args);`,
+      `export const randomBytes = (...args) => builtin().randomBytes(...args);`,
+    ].join("\n"),
+    loader: "js",
+  },
+];
+
+const lazyBuiltins: Plugin = {
+  name: "lazy-builtins",
   setup(build) {
-    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      /[\\/]commander[\\/]/.test(args.importer)
-        ? { path: "child_process", namespace: "lazy-child-process" }
-        : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: "lazy-child-process" }, () => ({
-      contents: `module.exports = new Proxy({}, { get: (_, key) => require("node:child_process")[key] });`,
-      loader: "js",
-    }));
+    for (const lazy of LAZY_BUILTINS) {
+      const filter = new RegExp(`^(node:)?${lazy.module}$`);
+      build.onResolve({ filter }, (args) =>
+        lazy.importer.test(args.importer) ? { path: lazy.module, namespace: "lazy-builtin" } : undefined,
+      );
+    }
+    build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => {
+      const lazy = LAZY_BUILTINS.find((l) => l.module === args.path);
+      return lazy ? { contents: lazy.contents, loader: lazy.loader } : undefined;
+    });
   },
 };
 
@@ -30,9 +55,9 @@ export default defineConfig({
   target: "node20",
   splitting: true,
   noExternal: [/.*/],
-  // Keep `node:` in imports, so that lazyChildProcess sees commander's `node:child_process`.
+  // Keep `node:` in imports, so that lazyBuiltins sees commander's `node:child_process`.
   removeNodeProtocol: false,
-  esbuildPlugins: [lazyChildProcess],
+  esbuildPlugins: [lazyBuiltins],
   banner: {
     js: "import { createRequire as __skillRequire } from 'node:module'; const require = __skillRequire(import.meta.url);",
   },

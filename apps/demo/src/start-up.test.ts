@@ -51,7 +51,7 @@ async function listLoads(descriptions: readonly string[]) {
 }
 
 describe("skill list at start-up", () => {
-  it("loads neither remote packs' zlib nor commander's child_process, and no Intl.Segmenter for plain text", async () => {
+  it("loads neither zlib, child_process nor crypto, and makes no Intl.Segmenter for plain text", async () => {
     const { builtins, segmenters } = await listLoads([
       "Plain ASCII text.",
       "Café, naïve — “quoted” … and Latin-1 ±×÷.",
@@ -59,6 +59,7 @@ describe("skill list at start-up", () => {
     expect(builtins).toContain("fs"); // the preload saw the CLI's modules
     expect(builtins).not.toContain("zlib");
     expect(builtins).not.toContain("child_process");
+    expect(builtins).not.toContain("crypto");
     expect(segmenters).toBe(0);
   }, 60_000);
 
