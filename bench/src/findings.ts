@@ -29,7 +29,8 @@ Changes, each in its own commit, in the package that owns the cost:
 | \`apps/demo\`: \`@skill/remote\` only for \`pull\`, \`verify\` or a configured pack (it was imported for its default cache folder) | 108 KB of code and \`node:zlib\` no longer load for \`list\`. |
 | \`apps/demo\`: \`skill list\` writes its table in one write and works out each source's label once | one \`write\` instead of 102, and 3 labels worked out instead of 100 (\`path.relative\` on cold code, about 4 ms of the table's time); small against the noise of a whole process here. |
 | \`apps/demo\`: \`dist/cli.js\` turns on \`module.enableCompileCache()\` before it imports the CLI, where the running Node has one (22.1+) | nothing on Node 20 (there is none); on Node 22, later starts read compiled code from the cache (see the start-up section). |
-| all four, \`skill list\` at 100 skills, whole process on Node 20 | CPU time (user + system, \`wait4\`), 3 interleaved series of 20, load average 5–6: 119–125 → 94–99 ms, \`node -e 0\` 20 ms. |
+| \`apps/demo\`: the bundle gives commander a stand-in for \`child_process\` and \`@skill/core\` one for \`crypto\`, each loading the module on first use (\`skill list\` uses neither) | built-in modules a \`skill list\` process loads beyond \`node -e 0\`'s: 79 → 56 (no \`child_process\`, \`dgram\`, \`crypto\` and its 20 internal modules, \`zlib\`); about 1–3 ms of CPU each on their own here. |
+| all of these, \`skill list\` at 100 skills, whole process on Node 20 | CPU time (user + system, \`wait4\`), 3 interleaved series of 20, load average 5–6: 119–125 → 94–99 ms, \`node -e 0\` 20 ms. |
 
 What is left at 100 skills, after these changes (wall, medians of 9–11, load average below 2):
 the floor takes about 9 ms, of which its crawl is 7; ours takes 19–23 ms, of which discovery's
@@ -52,8 +53,8 @@ Elsewhere, from the same kind of measurements (load average about 3):
   Node's own start-up until \`dist/cli.js\` runs, 21 ms; the ten bundle chunks \`list\` imports
   (commander, core with js-yaml, discovery with picomatch, context, config, permissions, output:
   about 550 KB), 24 ms — under \`--cpu-prof\` about a third compiling them, a third Node's ESM
-  loader and the built-in modules they import (\`crypto\`, \`child_process\` for commander,
-  \`fs/promises\`), a third evaluating them; commander building the program and parsing argv,
+  loader and the built-in modules they import (\`fs/promises\`, \`net\` for a piped stdout,
+  and, before the stand-ins, \`crypto\` and \`child_process\`), a third evaluating them; commander building the program and parsing argv,
   4 ms; the context (config, policy), 2.5 ms; the \`list\` chunk and the service, 2.3 ms;
   \`discoverAndLoad\`, 23 ms (the same load as the 100-skill rows, cold); the table, about 8 ms
   (cold code: 100 \`displayPath\`s and some 800 width and escape calls); exit, 2 ms. So 2× of
