@@ -1,16 +1,26 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig, type Options } from "tsup";
 
 type Plugin = NonNullable<Options["esbuildPlugins"]>[number];
 
 /**
- * Built-in modules that a bundled library imports when it loads but `skill list` never uses:
- * commander requires `child_process` (and `dgram` with it) for subcommands that are separate
- * executables, which `skill` has none of; `@skill/core` imports `crypto` for the digests of
- * skills from remote packs and MCP servers, and for temporary file names. Imports from those
- * libraries get a stand-in that loads the module on first use (`process.getBuiltinModule`, Node
- * 20.16+). A name the stand-in does not export fails the build, never a run.
+ * Modules that a bundled library imports when it loads but `skill list` does not use: commander
+ * requires `child_process` (and `dgram` with it) for subcommands that are separate executables,
+ * which `skill` has none of; `@skill/core` imports `crypto` for the digests of skills from
+ * remote packs and MCP servers and for temporary file names, and js-yaml for frontmatter its own
+ * reader declines. Imports from those libraries get a stand-in that loads the module on first
+ * use: a built-in through `process.getBuiltinModule` (Node 20.16+), js-yaml through a `require`
+ * that esbuild bundles (it keeps a CommonJS module unevaluated until it is required). A name a
+ * stand-in does not export fails the build, never a run.
  */
-const LAZY_BUILTINS: readonly { module: string; importer: RegExp; contents: string; loader: "js" }[] = [
+const LAZY_MODULES: readonly {
+  module: string;
+  importer: RegExp;
+  contents: string;
+  loader: "js";
+  /** Where the stand-in's own `require` resolves from (for a bundled library). */
+  resolveDir?: string;
+}[] = [
   {
     module: "child_process",
     importer: /[\\/]commander[\\/]/,
@@ -27,20 +37,36 @@ const LAZY_BUILTINS: readonly { module: string; importer: RegExp; contents: stri
     ].join("\n"),
     loader: "js",
   },
+  {
+    // js-yaml 3: @skill/core calls only `safeLoad`.
+    module: "js-yaml",
+    importer: /[\\/]packages[\\/]core[\\/]dist[\\/]/,
+    contents: [
+      `let yaml;`,
+      `export default { safeLoad: (...args) => (yaml ??= require("js-yaml")).safeLoad(...args) };`,
+    ].join("\n"),
+    loader: "js",
+    resolveDir: fileURLToPath(new URL("../../packages/core", import.meta.url)),
+  },
 ];
 
-const lazyBuiltins: Plugin = {
-  name: "lazy-builtins",
+const lazyModules: Plugin = {
+  name: "lazy-modules",
   setup(build) {
-    for (const lazy of LAZY_BUILTINS) {
+    for (const lazy of LAZY_MODULES) {
       const filter = new RegExp(`^(node:)?${lazy.module}$`);
       build.onResolve({ filter }, (args) =>
-        lazy.importer.test(args.importer) ? { path: lazy.module, namespace: "lazy-builtin" } : undefined,
+        lazy.importer.test(args.importer) ? { path: lazy.module, namespace: "lazy" } : undefined,
       );
     }
-    build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => {
-      const lazy = LAZY_BUILTINS.find((l) => l.module === args.path);
-      return lazy ? { contents: lazy.contents, loader: lazy.loader } : undefined;
+    build.onLoad({ filter: /.*/, namespace: "lazy" }, (args) => {
+      const lazy = LAZY_MODULES.find((l) => l.module === args.path);
+      if (!lazy) return undefined;
+      return {
+        contents: lazy.contents,
+        loader: lazy.loader,
+        ...(lazy.resolveDir ? { resolveDir: lazy.resolveDir } : {}),
+      };
     });
   },
 };
@@ -55,9 +81,9 @@ export default defineConfig({
   target: "node20",
   splitting: true,
   noExternal: [/.*/],
-  // Keep `node:` in imports, so that lazyBuiltins sees commander's `node:child_process`.
+  // Keep `node:` in imports, so that lazyModules sees commander's `node:child_process`.
   removeNodeProtocol: false,
-  esbuildPlugins: [lazyBuiltins],
+  esbuildPlugins: [lazyModules],
   banner: {
     js: "import { createRequire as __skillRequire } from 'node:module'; const require = __skillRequire(import.meta.url);",
   },

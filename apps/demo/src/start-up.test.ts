@@ -63,6 +63,23 @@ describe("skill list at start-up", () => {
     expect(segmenters).toBe(0);
   }, 60_000);
 
+  it("reads frontmatter that needs js-yaml (loaded on first use) and reports YAML errors", async () => {
+    const { home, project } = await tempWorld();
+    await writeTree(project, {
+      ".agents/skills/deep/SKILL.md":
+        "---\nname: deep\ndescription: &d Deep metadata.\nmetadata:\n  a:\n    b: c\n---\n",
+      ".agents/skills/bad/SKILL.md": "---\nname: bad\ndescription: [unclosed\n---\n",
+    });
+    const result = await runNode(CLI, ["list", "--json"], { cwd: project, home });
+    expect(result.code).toBe(0);
+    const listed = JSON.parse(result.stdout) as {
+      skills: { name: string; description: string }[];
+      failed: { code: string; message: string }[];
+    };
+    expect(listed.skills.map((s) => [s.name, s.description])).toEqual([["deep", "Deep metadata."]]);
+    expect(listed.failed).toMatchObject([{ message: expect.stringContaining("within a flow collection") }]);
+  }, 60_000);
+
   it("loads string-width's Intl.Segmenter when a description needs it, and measures it", async () => {
     const { stdout, segmenters } = await listLoads(["日本語の説明", "Plain."]);
     expect(segmenters).toBeGreaterThan(0);
