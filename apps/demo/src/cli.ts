@@ -1,6 +1,7 @@
-import { createRequire } from "node:module";
 import { printable, SkillError, VALIDATION_TARGETS } from "@skill/core";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+// Bundled into dist: no package.json to find and parse at start-up.
+import packageJson from "../package.json" with { type: "json" };
 import { DEFAULT_BUDGET, RANKS } from "./commands/prompt-options.js";
 import {
   type Context,
@@ -13,7 +14,7 @@ import {
 import { UsageError, UserError } from "./errors.js";
 import { createOutput, type Output } from "./output.js";
 
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+const { version } = packageJson;
 
 /** Digits only: `Number()` would also take "", " ", "0x10" and "1e3". */
 function positiveInt(value: string): number {
