@@ -104,7 +104,7 @@ export function cut(text: string, columns: number): string {
 
 /** Cuts already printable text to `columns` terminal columns, with an ellipsis; spacing is kept. */
 export function fitWidth(flat: string, columns: number): string {
-  if (width(flat) <= columns) return flat;
+  if (columns === Number.POSITIVE_INFINITY || width(flat) <= columns) return flat;
   if (columns < 1) return "";
   let out = "";
   let used = 0;
@@ -120,7 +120,7 @@ export function fitWidth(flat: string, columns: number): string {
 /** Like {@link cut}, but keeps the end: `…/skills/pdf/SKILL.md`. For paths. */
 export function cutStart(text: string, columns: number): string {
   const flat = printable(text);
-  if (width(flat) <= columns) return flat;
+  if (columns === Number.POSITIVE_INFINITY || width(flat) <= columns) return flat;
   if (columns < 1) return "";
   const parts = segments(flat);
   let out = "";
