@@ -1,7 +1,8 @@
+import { relative, sep } from "node:path";
 import { printable } from "@skill/core";
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
-import { cutStart, fitWidth, width } from "./output.js";
+import { cutStart, displayPath, fitWidth, width } from "./output.js";
 
 /** Every code point of the ranges output.ts measures without string-width. */
 function narrowCodePoints(): string[] {
@@ -104,6 +105,54 @@ describe("fitWidth and cutStart", () => {
     for (const columns of [0, 1, 3, 8, 15, 100]) {
       expect(fitWidth(flat, columns)).toBe(fitReference(flat, columns));
       expect(cutStart(text, columns)).toBe(cutStartReference(text, columns));
+    }
+  });
+});
+
+/** What displayPath did before its prefix test: `path.relative` for every path. */
+function displayReference(path: string, cwd: string, home: string): string {
+  if (!path.startsWith("/")) return printable(path);
+  const fromCwd = relative(cwd, path);
+  if (fromCwd && !fromCwd.startsWith("..") && !fromCwd.startsWith(sep)) return printable(fromCwd);
+  const fromHome = relative(home, path);
+  if (fromHome && !fromHome.startsWith("..") && !fromHome.startsWith(sep))
+    return printable(`~${sep}${fromHome}`);
+  return printable(path);
+}
+
+describe("displayPath", () => {
+  const folders = [
+    "/",
+    "/home/ann",
+    "/home/ann/project",
+    "/home/ann/project/",
+    "/home/ann/./project",
+    "/srv//p",
+  ];
+  const paths = [
+    "/home/ann/project/.agents/skills/pdf/SKILL.md",
+    "/home/ann/project",
+    "/home/ann/projects/x/SKILL.md",
+    "/home/ann/.claude/skills/a/SKILL.md",
+    "/home/ann/project/..odd/SKILL.md",
+    "/home/ann/project/../other/SKILL.md",
+    "/home/ann/project/./a/SKILL.md",
+    "/home/ann/project/a/",
+    "/home/ann/project//a",
+    "/srv/p/a\u001b[31m/SKILL.md",
+    "/elsewhere/SKILL.md",
+    "/",
+    "skill://skills/pdf/SKILL.md",
+  ];
+  it("gives what path.relative gives, for paths inside, equal to, beside and outside cwd and home", () => {
+    for (const cwd of folders) {
+      for (const home of folders) {
+        for (const path of paths) {
+          expect(displayPath(path, cwd, home), `${path} from ${cwd}, home ${home}`).toBe(
+            displayReference(path, cwd, home),
+          );
+        }
+      }
     }
   });
 });

@@ -45,13 +45,29 @@ export function createOutput(options: { json?: boolean; color?: boolean; verbose
  */
 export function displayPath(path: string, cwd: string, home = homedir()): string {
   if (!isAbsolute(path)) return printable(path); // a URI (skill://…) from a non-file source
-  const fromCwd = relative(cwd, path);
-  if (fromCwd && !fromCwd.startsWith("..") && !fromCwd.startsWith(sep)) return printable(fromCwd);
-  const fromHome = relative(home, path);
-  if (fromHome && !fromHome.startsWith("..") && !fromHome.startsWith(sep)) {
-    return printable(`~${sep}${fromHome}`);
-  }
+  const fromCwd = below(cwd, path);
+  if (fromCwd) return printable(fromCwd);
+  const fromHome = below(home, path);
+  if (fromHome) return printable(`~${sep}${fromHome}`);
   return printable(path);
+}
+
+/** An absolute POSIX path with no empty, `.` or `..` segment and no trailing slash. */
+const PLAIN_PATH = /^(?:\/(?!\.\.?(?:\/|$))[^/]+)+$/;
+
+/**
+ * `to` relative to `from` when it lies below it, else "". For plain POSIX paths (what discovery
+ * reports) a prefix test gives what `path.relative` does, without its two `resolve` calls: a
+ * list of a hundred skills called it two hundred times.
+ */
+function below(from: string, to: string): string {
+  const rel =
+    sep === "/" && PLAIN_PATH.test(from) && PLAIN_PATH.test(to)
+      ? to.startsWith(`${from}/`)
+        ? to.slice(from.length + 1)
+        : ""
+      : relative(from, to);
+  return rel && !rel.startsWith("..") && !rel.startsWith(sep) ? rel : "";
 }
 
 /**
