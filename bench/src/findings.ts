@@ -25,6 +25,13 @@ Changes, each in its own commit, in the package that owns the cost:
 | \`apps/demo\`: import \`@skill/mcp\` only for a command that uses an MCP server | \`skill list\` at 100 skills, whole process: 238 → 111 ms (\`node -e 0\`: 24 ms), medians of 15. Importing \`@skill/mcp\` (the MCP SDK and zod) took about 160 ms on every command. |
 | \`apps/demo\`: one bundle (tsup \`noExternal\`, split), each command imported when it runs, \`@skill/remote\` only when a pack is configured | \`skill list\` at 100 skills, whole process: about 165 → 94 ms (\`node -e 0\`: 23 ms), medians of 15; \`skill --version\` loads only commander and the context. |
 | \`@skill/core\`, tried, not kept: find the frontmatter's line ends with \`indexOf\` instead of a closure per character | no measurable change (150 vs 152 ms CPU at 1,000 skills). |
+| \`apps/demo\`: measure text that is all ASCII, Latin-1/Extended and common punctuation (and controls, which take no column) without string-width; string-width and the \`Intl.Segmenter\` load on first use (output.test.ts checks every such code point against string-width) | \`skill list\` no longer builds string-width's \`Intl.Segmenter\` (ICU data, 17–28 ms alone on this machine) and its four Unicode property regexes (the RGI emoji set: 22–34 ms) at start-up: sampled time of a \`skill list\` process under \`--cpu-prof\` 360 → 133 ms. |
+| \`apps/demo\`: \`@skill/remote\` only for \`pull\`, \`verify\` or a configured pack (it was imported for its default cache folder) | 108 KB of code and \`node:zlib\` no longer load for \`list\`. |
+| \`apps/demo\`: \`skill list\` writes its table in one write and works out each source's label once | one \`write\` instead of 102, and 3 labels worked out instead of 100 (\`path.relative\` on cold code, about 4 ms of the table's time); small against the noise of a whole process here. |
+| \`apps/demo\`: \`dist/cli.js\` turns on \`module.enableCompileCache()\` before it imports the CLI, where the running Node has one (22.1+) | nothing on Node 20 (there is none); on Node 22, later starts read compiled code from the cache (see the start-up section). |
+| \`apps/demo\`: the bundle gives commander a stand-in for \`child_process\` and \`@skill/core\` stand-ins for \`crypto\` and js-yaml, each loading the module on first use (\`skill list\` on simple frontmatter uses none of them); the version is bundled from package.json instead of read at start-up | built-in modules a \`skill list\` process loads beyond \`node -e 0\`'s: 79 → 56 (no \`child_process\`, \`dgram\`, \`crypto\` and its 20 internal modules, \`zlib\`); about 1–3 ms of CPU each on their own here; js-yaml's evaluation (its schemas) no longer runs at start-up. Together about 5 ms of CPU (94 vs 99 ms, interleaved series of 25). |
+| \`apps/demo\`: \`displayPath\` tells a path below cwd or home by its prefix (plain POSIX paths; checked against \`path.relative\`), and cutting to no limit (output not to a terminal) skips measuring | the table phase of a \`skill list\` of 100 rows: about 8.7 → 3.7 ms (phase timestamps, medians of 15). |
+| all of these, \`skill list\` at 100 skills, whole process on Node 20 | CPU time (user + system, \`wait4\`), interleaved series of 25 against the build before them, load average 5–11: 114–128 → 85–88 ms, \`node -e 0\` 19–21 ms. \`pnpm bench --only startup\`, three runs: 3.32×–5.82× of \`node -e 0\` (the quietest: 71.4 / 19.1 ms, 3.74×), and 0.78–0.83× of Vercel's \`skills list\` (71.4 / 85.8 ms). |
 
 What is left at 100 skills, after these changes (wall, medians of 9–11, load average below 2):
 the floor takes about 9 ms, of which its crawl is 7; ours takes 19–23 ms, of which discovery's
@@ -41,10 +48,23 @@ Elsewhere, from the same kind of measurements (load average about 3):
   \`@skill/core\`: commander 14 ms,
   cli-progress 12, \`@skill/discovery\` (picomatch) 12, \`@skill/remote\` 9, picocolors 6,
   \`@skill/core\` 6, \`@skill/audit\` 5, \`@skill/format\` 2, \`@skill/permissions\` 2. The CLI
-  is now one bundle whose commands load when they run (see the table). What is left of \`list\`:
-  about 50 ms of module evaluation before any work — commander, the discovery and core code, and
-  string-width, whose \`Intl.Segmenter\` loads ICU data even when every name is ASCII — then the
-  load itself (about 20 ms) and the table.
+  is now one bundle whose commands load when they run (see the table), and string-width loads
+  only for text that needs it. Where a \`skill list\` process on Node 20 spends its time now
+  (timestamps at each phase, medians of 15, load average about 5; \`node -e 0\` took 20 ms then):
+  Node's own start-up until \`dist/cli.js\` runs, 21 ms; the ten bundle chunks \`list\` imports
+  (commander, core with js-yaml unevaluated, discovery with picomatch, context, config,
+  permissions, output: about 550 KB), 19 ms — under \`--cpu-prof\` mostly compiling them and
+  Node's ESM loader with the built-in modules they import (\`fs/promises\`, \`net\` for a piped
+  stdout, \`perf_hooks\` behind the \`performance.now()\` of core and discovery's time slices);
+  commander building the program and parsing argv, 4 ms; the context (config, policy), 3 ms; the
+  \`list\` chunk and the service, 3 ms; \`discoverAndLoad\`, 23 ms (the same load as the
+  100-skill rows, cold); the table and exit, 4 ms. So 2× of \`node -e 0\` (about 40 ms) is out of
+  reach on Node 20 while every start compiles the CLI and loads the skills again: the load alone
+  is longer than Node's start-up. What it would need: Node 22's compile cache (on Node 22.23
+  \`skill list\` takes 67 against 71 ms on Node 20 in the same run; \`dist/cli.js\` turns it on)
+  or a V8 startup snapshot (which \`node dist/cli.js\` cannot use without a flag) for the module
+  phase, and a head cache kept between starts (contract 3's \`fileHeadCache\`, persisted by the
+  CLI) so that a start is a crawl and a \`stat\` per skill, not a read and parse of each.
 - **\`service.update\` at 10,000 skills**: about 11 ms warm (19 ms in a fresh process), of which
   resolving precedence again over all 10,000 slots is about two thirds and diffing the winners
   an eighth; the file itself is read and parsed in well under a millisecond.

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crawlSkillFiles } from "./approaches/floor.js";
 import type { McpLoadSamples } from "./approaches/mcp-load.js";
-import { skillsListed } from "./approaches/startup.js";
+import { skillsListed, vercelSkillsListed } from "./approaches/startup.js";
 import { editDescription, type UpdateSamples } from "./approaches/update.js";
 import type { WarmSamples } from "./approaches/warm.js";
 import { type ChildResult, mismatch, runChild, summarize } from "./harness.js";
@@ -204,6 +204,20 @@ describe("checks and statistics", () => {
     expect(skillsListed("pdf  Reads PDFs\n\n100 skills\n")).toBe(100);
     expect(skillsListed("1 skill\n")).toBe(1);
     expect(skillsListed("no summary here\n")).toBe(0);
+  });
+
+  it("counts the skills Vercel's skills list prints: one Agents line each, colours or not", () => {
+    const listing = [
+      "\u001b[1mProject Skills\u001b[0m",
+      "",
+      "\u001b[36marray-cursor-25 \u001b[0m \u001b[38;5;102m./.agents/skills/array-cursor-25\u001b[0m",
+      "  \u001b[38;5;102mAgents:\u001b[0m \u001b[33mnot linked\u001b[0m  \u001b[38;5;102mSource:\u001b[0m local",
+      "adapter-branch-18 ./.claude/skills/adapter-branch-18",
+      "  Agents: Claude Code  Source: local",
+      "",
+    ].join("\n");
+    expect(vercelSkillsListed(listing)).toBe(2);
+    expect(vercelSkillsListed("No project skills found.\n")).toBe(0);
   });
 
   it("summarizes median, min and max", () => {

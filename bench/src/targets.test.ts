@@ -85,6 +85,7 @@ describe("the targets table", () => {
       "update-vs-reload",
       "event-ms",
       "startup",
+      "startup-vercel",
       "pull-cold",
       "pull-warm",
       "doctor",
@@ -209,6 +210,39 @@ describe("the targets table", () => {
     expect(row(none, "event-ms").verdict).toBe("not measured");
   });
 
+  it("compares skill list with Vercel's skills list: faster is met, as fast or slower is missed", () => {
+    const peer = (vercelMs: number) => ({
+      nodeVersion: "v22.23.5",
+      skillsVersion: "1.7.4",
+      listed: 21,
+      vercel: stats("vercel", vercelMs),
+      cli: stats("cli22", 70),
+    });
+    const startup = (vercelMs: number) => ({
+      skills: 100,
+      cli: stats("cli", 90),
+      node: stats("node", 45),
+      peer: peer(vercelMs),
+    });
+    expect(row(evaluateTargets(run({ startup: startup(120) })), "startup-vercel")).toMatchObject({
+      verdict: "met",
+      value: 0.75,
+      measured: "0.75× (90.0 / 120 ms; skills 1.7.4 on Node v22.23.5)",
+    });
+    expect(row(evaluateTargets(run({ startup: startup(90) })), "startup-vercel").verdict).toBe("missed");
+    const missing = evaluateTargets(
+      run({
+        startup: { skills: 100, cli: stats("cli", 90), node: stats("node", 45), peerMissing: "npm failed" },
+      }),
+    );
+    expect(row(missing, "startup-vercel")).toMatchObject({
+      verdict: "not measured",
+      measured: "not measured: npm failed",
+    });
+    const wrong = { ...startup(120), peer: { ...peer(120), vercel: stats("vercel", 120, 60, { found: 3 }) } };
+    expect(row(evaluateTargets(run({ startup: wrong })), "startup-vercel").verdict).toBe("not measured");
+  });
+
   it("reads start-up, pulls and doctor from their parts, or says which feature is missing", () => {
     const rows = evaluateTargets(
       run({
@@ -217,6 +251,7 @@ describe("the targets table", () => {
       }),
     );
     expect(row(rows, "startup")).toMatchObject({ verdict: "met", value: 2 });
+    expect(row(rows, "startup-vercel").measured).toBe("not measured: Vercel's skills was not run");
     expect(row(rows, "pull-cold")).toMatchObject({
       verdict: "not measured",
       measured: "not measured: @skill/remote has no index v0.2 yet",

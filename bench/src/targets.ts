@@ -368,6 +368,24 @@ export const TARGETS: readonly TargetSpec[] = [
     },
   },
   {
+    id: "startup-vercel",
+    what: "`skill list` / Vercel's `skills list` (npm `skills`, on the Node 22 it needs, from npm), same 100-skill tree, whole processes (medians)",
+    target: "< 1.0× (ours faster)",
+    measure(results) {
+      const st = results.startup;
+      if (!st) return missingPart(results, "startup", "not in this run's `--only`");
+      if (!st.peer) return `not measured: ${st.peerMissing ?? "Vercel's skills was not run"}`;
+      const bad = broken(st.cli) ?? broken(st.peer.vercel);
+      if (bad) return bad;
+      const value = st.cli.time.median / st.peer.vercel.time.median;
+      return {
+        value,
+        measured: `${ratio(value)} (${ms(st.cli.time.median)} / ${ms(st.peer.vercel.time.median)} ms; skills ${st.peer.skillsVersion} on Node ${st.peer.nodeVersion})`,
+        ok: value < 1,
+      };
+    },
+  },
+  {
     id: "pull-cold",
     what: "cold pull of a 500-skill pack at 20 ms latency, v0.1 per-file / v0.2 archives",
     target: `v0.2 ≥ ${LIMITS.pullSpeedup}× faster`,

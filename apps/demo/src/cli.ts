@@ -1,7 +1,7 @@
-#!/usr/bin/env node
-import { createRequire } from "node:module";
 import { printable, SkillError, VALIDATION_TARGETS } from "@skill/core";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+// Bundled into dist: no package.json to find and parse at start-up.
+import packageJson from "../package.json" with { type: "json" };
 import { DEFAULT_BUDGET, RANKS } from "./commands/prompt-options.js";
 import {
   type Context,
@@ -14,7 +14,7 @@ import {
 import { UsageError, UserError } from "./errors.js";
 import { createOutput, type Output } from "./output.js";
 
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+const { version } = packageJson;
 
 /** Digits only: `Number()` would also take "", " ", "0x10" and "1e3". */
 function positiveInt(value: string): number {
@@ -82,14 +82,18 @@ function createProgram(setExit: (code: number) => void): Command {
 
   // Read-only commands and the server never start what a checkout's config names.
   const action =
-    <A extends unknown[]>(fn: (ctx: Context, ...args: A) => Promise<number>, mcp: McpUse = "trusted") =>
+    <A extends unknown[]>(
+      fn: (ctx: Context, ...args: A) => Promise<number>,
+      mcp: McpUse = "trusted",
+      needs: { readonly remote?: boolean } = {},
+    ) =>
     async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
       const globals = command.optsWithGlobals<GlobalOptions>();
       const out = createOutput(globals);
       let ctx: Context | undefined;
       try {
-        ctx = await createContext(globals, out, { mcp });
+        ctx = await createContext(globals, out, { mcp, ...needs });
         const code = await fn(ctx, ...(args.slice(0, -1) as A));
         // A server asked for with --mcp that gave no skills fails the command, once said.
         setExit(code === 0 && explicitMcpFailedInRun() ? 1 : code);
@@ -198,6 +202,7 @@ function createProgram(setExit: (code: number) => void): Command {
         async (ctx, urls: string[], opts: { quiet?: boolean }) =>
           (await import("./commands/pull.js")).pull(ctx, urls, opts),
         "explicit-only",
+        { remote: true },
       ),
     );
   program
@@ -226,6 +231,7 @@ function createProgram(setExit: (code: number) => void): Command {
       action(
         async (ctx, url: string | undefined) => (await import("./commands/verify.js")).verify(ctx, url),
         "explicit-only",
+        { remote: true },
       ),
     );
   program

@@ -19,7 +19,6 @@ import {
   isClaudeCodeDisabled,
   isExternalDisabled,
 } from "@skill/discovery";
-import { defaultCacheDir } from "@skill/remote";
 import {
   type Config,
   type ConfigLevel,
@@ -180,7 +179,7 @@ function failingOnUse(error: unknown): ConfigFields {
 export async function createContext(
   options: GlobalOptions,
   out: Output,
-  use: { readonly mcp: McpUse } = { mcp: "trusted" },
+  use: { readonly mcp: McpUse; readonly remote?: boolean } = { mcp: "trusted" },
 ): Promise<Context> {
   const env = process.env;
   // Paths given on the command line are relative to where the command runs, not to --cwd.
@@ -237,26 +236,30 @@ export async function createContext(
         : `config: none found (looked for ${CONFIG_NAMES} from the project root down to ${cwd}, and in ${join(configHome(home, env), "skill")})`,
     );
   if (usesMcp) await loadMcp();
-  // Remote packs (and their archive libraries) load only when a pack is configured.
+  // Remote packs (and their archive libraries) load only when a pack is configured or the
+  // command reads the cache (`use.remote`).
   let wantsRemote = false;
   try {
     wantsRemote = fields.urls.length > 0;
   } catch {
     // A broken config: the command that needs it reports the error when it reads it.
   }
-  if (wantsRemote) await loadRemoteSource();
+  const remote = wantsRemote || use.remote === true ? await loadRemote() : undefined;
   const warnings: string[] = [];
   const logger: Logger = { warn: (message) => warnings.push(message) };
-  const cacheDir = options.cache
-    ? resolve(here, options.cache)
-    : defaultCacheDir({ ...env, HOME: options.home ? home : env.HOME });
+  let cacheDir = options.cache ? resolve(here, options.cache) : undefined;
   const cleanup: (() => Promise<void>)[] = [];
   const ctx = {
     cwd,
     home,
     env,
     preset,
-    cacheDir,
+    get cacheDir(): string {
+      if (cacheDir !== undefined) return cacheDir;
+      if (!remote) throw new Error("createContext loads @skill/remote for the commands that read its cache");
+      cacheDir = remote.defaultCacheDir({ ...env, HOME: options.home ? home : env.HOME });
+      return cacheDir;
+    },
     offline: options.offline === true,
     ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
     cleanup,
@@ -324,18 +327,20 @@ export function discoveryOptions(ctx: Context): DiscoveryOptions {
   };
 }
 
-let remoteSourceOf: typeof import("@skill/remote").remoteSource | undefined;
+let remoteModule: typeof import("@skill/remote") | undefined;
 
-async function loadRemoteSource(): Promise<void> {
-  remoteSourceOf ??= (await import("@skill/remote")).remoteSource;
+/** Remote packs, their cache and their archive libraries: loaded for a command that uses them. */
+async function loadRemote(): Promise<typeof import("@skill/remote")> {
+  remoteModule ??= await import("@skill/remote");
+  return remoteModule;
 }
 
 /** The sources an agent here would load, lowest precedence first: disk, remote packs, MCP servers. */
 export function sources(ctx: Context): SkillSource[] {
   const list = agentProfile(discoveryOptions(ctx)).sources;
   if (ctx.urls.length > 0) {
-    if (!remoteSourceOf) throw new Error("createContext loads remoteSource before sources() needs it");
-    list.push(remoteSourceOf(ctx.urls, remoteOptions(ctx)));
+    if (!remoteModule) throw new Error("createContext loads @skill/remote before sources() needs it");
+    list.push(remoteModule.remoteSource(ctx.urls, remoteOptions(ctx)));
   }
   if (ctx.mcp.length > 0) {
     const mcp = mcpSources(ctx.mcp, ctx.env, ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs });

@@ -2,7 +2,6 @@ import { homedir } from "node:os";
 import { isAbsolute, relative, sep } from "node:path";
 import { printable } from "@skill/core";
 import pc from "picocolors";
-import stringWidth from "string-width";
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -46,21 +45,70 @@ export function createOutput(options: { json?: boolean; color?: boolean; verbose
  */
 export function displayPath(path: string, cwd: string, home = homedir()): string {
   if (!isAbsolute(path)) return printable(path); // a URI (skill://…) from a non-file source
-  const fromCwd = relative(cwd, path);
-  if (fromCwd && !fromCwd.startsWith("..") && !fromCwd.startsWith(sep)) return printable(fromCwd);
-  const fromHome = relative(home, path);
-  if (fromHome && !fromHome.startsWith("..") && !fromHome.startsWith(sep)) {
-    return printable(`~${sep}${fromHome}`);
-  }
+  const fromCwd = below(cwd, path);
+  if (fromCwd) return printable(fromCwd);
+  const fromHome = below(home, path);
+  if (fromHome) return printable(`~${sep}${fromHome}`);
   return printable(path);
+}
+
+/** An absolute POSIX path with no empty, `.` or `..` segment and no trailing slash. */
+const PLAIN_PATH = /^(?:\/(?!\.\.?(?:\/|$))[^/]+)+$/;
+
+/**
+ * `to` relative to `from` when it lies below it, else "". For plain POSIX paths (what discovery
+ * reports) a prefix test gives what `path.relative` does, without its two `resolve` calls: a
+ * list of a hundred skills called it two hundred times.
+ */
+function below(from: string, to: string): string {
+  const rel =
+    sep === "/" && PLAIN_PATH.test(from) && PLAIN_PATH.test(to)
+      ? to.startsWith(`${from}/`)
+        ? to.slice(from.length + 1)
+        : ""
+      : relative(from, to);
+  return rel && !rel.startsWith("..") && !rel.startsWith(sep) ? rel : "";
+}
+
+/**
+ * Text in which every UTF-16 unit is one grapheme one column wide: printable ASCII, Latin-1
+ * (without the soft hyphen), Latin Extended-A/B, IPA and spacing modifiers, and the common
+ * punctuation of U+2010–U+2027 (dashes, quotes, `…`). output.test.ts checks each against
+ * string-width.
+ */
+const NARROW = /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u2010-\u2027]*$/;
+/** {@link NARROW} text that may also hold C0 controls and DEL, which take no column; not ESC (ANSI codes). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: controls take no column, as in string-width
+const NARROW_OR_CONTROL = /^[\u0000-\u001a\u001c-\u007e\u00a0-\u00ac\u00ae-\u02ff\u2010-\u2027]*$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: see NARROW_OR_CONTROL
+const CONTROLS = /[\u0000-\u001f\u007f]/g;
+
+let fullWidth: ((text: string) => number) | undefined;
+let graphemes: Intl.Segmenter | undefined;
+
+/**
+ * string-width, loaded on first use: building its `Intl.Segmenter` and Unicode property
+ * regexes (ICU data, the RGI emoji set) costs tens of milliseconds, which a command whose
+ * text is all {@link NARROW} never pays. `require` keeps the load synchronous; the bundle
+ * (tsup) includes the module and evaluates it only when this runs.
+ */
+function loadFullWidth(): (text: string) => number {
+  fullWidth ??= (require("string-width") as typeof import("string-width")).default;
+  return fullWidth;
+}
+
+function segments(text: string): string[] {
+  if (NARROW.test(text)) return [...text];
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  return Array.from(graphemes.segment(text), (s) => s.segment);
 }
 
 /** Columns `text` takes on a terminal: CJK and emoji count two, combining marks none. */
 export function width(text: string): number {
-  return stringWidth(text);
+  if (NARROW.test(text)) return text.length;
+  if (NARROW_OR_CONTROL.test(text)) return text.replace(CONTROLS, "").length;
+  return loadFullWidth()(text);
 }
-
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /**
  * Cuts text to `columns` terminal columns, with an ellipsis; collapses whitespace first and
@@ -72,11 +120,11 @@ export function cut(text: string, columns: number): string {
 
 /** Cuts already printable text to `columns` terminal columns, with an ellipsis; spacing is kept. */
 export function fitWidth(flat: string, columns: number): string {
-  if (width(flat) <= columns) return flat;
+  if (columns === Number.POSITIVE_INFINITY || width(flat) <= columns) return flat;
   if (columns < 1) return "";
   let out = "";
   let used = 0;
-  for (const { segment } of segmenter.segment(flat)) {
+  for (const segment of segments(flat)) {
     const w = width(segment);
     if (used + w > columns - 1) break;
     out += segment;
@@ -88,9 +136,9 @@ export function fitWidth(flat: string, columns: number): string {
 /** Like {@link cut}, but keeps the end: `…/skills/pdf/SKILL.md`. For paths. */
 export function cutStart(text: string, columns: number): string {
   const flat = printable(text);
-  if (width(flat) <= columns) return flat;
+  if (columns === Number.POSITIVE_INFINITY || width(flat) <= columns) return flat;
   if (columns < 1) return "";
-  const parts = [...segmenter.segment(flat)].map((s) => s.segment);
+  const parts = segments(flat);
   let out = "";
   let used = 0;
   for (let i = parts.length - 1; i >= 0; i--) {

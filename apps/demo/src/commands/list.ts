@@ -104,10 +104,20 @@ export async function list(ctx: Context): Promise<number> {
   if (visible.length === 0) {
     out.line(`No skills visible to agent '${ctx.agent.name}' from ${ctx.cwd}.`);
   } else {
+    // A handful of sources label every row: each is worked out once.
+    const labels = new Map<string | undefined, string>();
+    const labelOf = (id: string | undefined) => {
+      let label = labels.get(id);
+      if (label === undefined) {
+        label = sourceLabel(id, ctx);
+        labels.set(id, label);
+      }
+      return label;
+    };
     const rows = visible.map((s) => [
       printable(s.name),
       s.description,
-      sourceLabel(s.source, ctx),
+      labelOf(s.source),
       displayPath(s.location, ctx.cwd, ctx.home),
     ]);
     const headers = ["NAME", "DESCRIPTION", "SOURCE", "LOCATION"];
@@ -122,8 +132,10 @@ export async function list(ctx: Context): Promise<number> {
       dropLocation ? rows.map((r) => r.slice(0, 3)) : rows,
       out.width,
     );
-    if (header) out.line(c.dim(`${header.name}${header.rest}`));
-    for (const line of lines) out.line(`${c.bold(line.name)}${line.rest}`);
+    // One write for the whole table: a write per line costs a system call each on a pipe.
+    const table = lines.map((line) => `${c.bold(line.name)}${line.rest}`);
+    if (header) table.unshift(c.dim(`${header.name}${header.rest}`));
+    out.line(table.join("\n"));
   }
 
   const notes: string[] = [];
