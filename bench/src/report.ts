@@ -102,6 +102,16 @@ export interface PullComparison {
   readonly v2Warm: ApproachStats;
 }
 
+/** `skill add` of a local pack against the copy floor: the same skill folders copied by `fs.cpSync`. */
+export interface AddResults {
+  readonly skills: number;
+  readonly files: number;
+  /** `skill add <pack> --for codex --json`, a whole process into a fresh project. */
+  readonly add: ApproachStats;
+  /** A `node -e` process copying every skill folder of the pack into the same place. */
+  readonly copy: ApproachStats;
+}
+
 /** `skill doctor` (every preset compared) against one preset's load, on the same tree. */
 export interface DoctorResults {
   readonly size: string;
@@ -164,6 +174,7 @@ export interface BenchResults {
   readonly changes?: readonly ChangeSeries[];
   readonly startup?: StartupResults;
   readonly pulls?: PullComparison;
+  readonly add?: AddResults;
   readonly doctor?: DoctorResults;
   readonly mcp?: McpResults;
   readonly search?: SearchResults;
@@ -548,6 +559,16 @@ function pullsSection(p: PullComparison): string {
   ].join("\n");
 }
 
+function addSection(a: AddResults): string {
+  return [
+    `A local pack of ${int(a.skills)} skills × ${int(a.files / a.skills)} files (\`skills/<name>/\`), installed by \`skill add <pack> --for codex --json\` into a fresh project each run (every skill copied into \`.agents/skills\`, hashed and locked in \`skills-lock.json\`, and checked the way Codex loads it), against the copy floor: a \`node -e\` process copying the same skill folders into the same place with \`fs.cpSync\`. Both are whole processes timed from spawn to exit, interleaved; every run must leave every file of every skill in place.`,
+    "",
+    table(APPROACH_HEADER, APPROACH_ALIGN, [a.add, a.copy].map(approachRow)),
+    "",
+    `skill add / copy floor: ${ratio(a.add.time.median / a.copy.time.median)} wall time; the difference, ${ms(a.add.time.median - a.copy.time.median)} ms, is what installing adds to copying: the CLI's start-up, hashing each skill, the lock, and the agent check.`,
+  ].join("\n");
+}
+
 function doctorSection(d: DoctorResults): string {
   return [
     `On the ${int(d.skills)}-skill tree: \`skill doctor\` comparing ${d.presets} presets, against one preset's load, each a fresh process timed on its work.`,
@@ -771,6 +792,7 @@ export function renderReport(results: BenchResults, charts: Charts = {}): string
     "- **fdir crawl + stat** (the reference of the warm-start targets): the same crawl and one `statSync` of each SKILL.md, nothing read: what a warm start with a perfect cache of heads cannot go below.",
     "- **warm start**: ours as above with `headCache: fileHeadCache(file)`, the file written by an earlier, untimed child over the same tree (every SKILL.md is given an mtime far in the past, so none is too recent to trust); the child reads the cache file inside the clock and must find every head in it. **One SKILL.md changed**: the same, with one file's description edited before each run, into a fresh copy of that cache; exactly one head must be missed.",
     "- **opencode-style**: root by root, npm `glob` `**/SKILL.md` with `follow: true, dot: true`, then `gray-matter` on every file in `Promise.all`, as opencode does. It is given `ignore: ['**/node_modules/**', '**/.git/**']` so that it does the same job as the others (opencode itself prunes nothing and would also return the decoys).",
+    "- **`skill add` against the copy floor**: what a user waits for when installing a pack is the files landing in place; the least any installer can do is copy them. The floor is one `node` process copying each skill folder with `fs.cpSync`; `skill add` does the same copy plus its start-up, a content hash of each skill for the lock file and the check that the agent loads each skill. The target bounds what all of that may add: at most twice the copy's time again (≤ 3× the floor), so installing stays in the time of copying the files yourself.",
     "",
     "## Discovery and load",
   );
@@ -783,6 +805,7 @@ export function renderReport(results: BenchResults, charts: Charts = {}): string
     out.push("", "## Costs of change", "", changesSection(results.changes, charts));
   if (results.startup) out.push("", "## Start-up: `skill list`", "", startupSection(results.startup));
   if (results.pulls) out.push("", "## Pulls: index v0.1 against v0.2", "", pullsSection(results.pulls));
+  if (results.add) out.push("", "## `skill add` of a local pack", "", addSection(results.add));
   if (results.doctor) out.push("", "## `skill doctor`", "", doctorSection(results.doctor));
   if (results.mcp) out.push("", "## Skills over MCP", "", mcpSection(results.mcp));
   if (results.search) out.push("", "## Search", "", searchSection(results.search));
