@@ -1,8 +1,9 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyFloorScript, installedCount } from "./approaches/add.js";
 import { crawlSkillFiles } from "./approaches/floor.js";
 import type { McpLoadSamples } from "./approaches/mcp-load.js";
 import { skillsListed, vercelSkillsListed } from "./approaches/startup.js";
@@ -167,6 +168,28 @@ describe("every approach in a child process, on a tiny tree", () => {
     ).rejects.toThrow(/exited with 3/);
   }, 60_000);
 
+  it("the add child times a whole process and counts what it installed; the copy floor copies every skill folder", async () => {
+    const from = mkdtempSync(join(base, "add-pack-"));
+    for (const name of ["alpha", "beta"]) {
+      mkdirSync(join(from, name, "scripts"), { recursive: true });
+      writeFileSync(join(from, name, "SKILL.md"), `---\nname: ${name}\ndescription: d\n---\n`);
+      writeFileSync(join(from, name, "scripts", "run.sh"), "echo hi\n");
+    }
+    mkdirSync(join(from, "not-a-skill"));
+    const into = join(base, "add-into", ".agents", "skills");
+    const result = await runChild({
+      approach: "add",
+      input: { args: ["-e", copyFloorScript(from, into)], env: {} },
+    });
+    expect(result.found).toBe(2);
+    expect(result.ms).toBeGreaterThan(0);
+    expect(readFileSync(join(into, "beta", "scripts", "run.sh"), "utf8")).toBe("echo hi\n");
+    expect(statSync(join(into, "not-a-skill"), { throwIfNoEntry: false })).toBeUndefined();
+    await expect(
+      runChild({ approach: "add", input: { args: ["-e", "process.exit(4)"], env: {} } }),
+    ).rejects.toThrow(/exited with 4/);
+  }, 60_000);
+
   it("reports a child that fails, with its error", async () => {
     const missing = { ...layout(), cwd: join(base, "nowhere"), paths: [join(base, "nowhere", "skills")] };
     await expect(
@@ -198,6 +221,12 @@ describe("checks and statistics", () => {
     const text = "---\r\nname: a\r\ndescription: Does a.\r\n---\r\nbody";
     expect(editDescription(text, 3)).toBe("---\r\nname: a\r\ndescription: Edited 3. Does a.\r\n---\r\nbody");
     expect(() => editDescription("---\nname: a\n---\n", 1)).toThrow(/description/);
+  });
+
+  it("counts the skills a `skill add --json` run (or the copy floor) reports installed", () => {
+    expect(installedCount(JSON.stringify({ installed: [{ name: "a" }, { name: "b" }], lock: "x" }))).toBe(2);
+    expect(installedCount("not json")).toBe(0);
+    expect(installedCount(JSON.stringify({ installed: 3 }))).toBe(0);
   });
 
   it("reads the skill count from the last summary line of skill list", () => {

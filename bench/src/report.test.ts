@@ -187,6 +187,23 @@ describe("the report", () => {
     expect(missing).not.toContain("| vercel |");
   });
 
+  it("renders `skill add` against the copy floor, with its row and the method behind its target", () => {
+    const text = renderReport({
+      ...results(150),
+      add: { skills: 50, files: 200, add: stats("add", 420, 70), copy: stats("copy", 200, 50) },
+    });
+    expect(text).toContain("## `skill add` of a local pack");
+    expect(text).toContain("A local pack of 50 skills × 4 files");
+    expect(text).toContain(
+      "skill add / copy floor: 2.10× wall time; the difference, 220 ms, is what installing adds to copying",
+    );
+    expect(text).toContain(
+      "| `skill add` of 50 skills from a local pack / copying the same folders with `fs.cpSync` (whole processes, medians) | ≤ 3× | 2.10× (420 / 200 ms) | met |",
+    );
+    expect(text).toContain("- **`skill add` against the copy floor**");
+    expect(renderReport(results(150))).not.toContain("## `skill add` of a local pack");
+  });
+
   it("renders the warm start against crawl + stat, the changed file, and the MCP section", () => {
     const base = results(150);
     const s = base.local[0] as BenchResults["local"][number];

@@ -16,6 +16,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { urlToDirName } from "@skill/remote";
+import { copyFloorScript } from "./approaches/add.js";
 import type { McpLoadSamples } from "./approaches/mcp-load.js";
 import type { ChildTask } from "./approaches/registry.js";
 import type { SearchSamples } from "./approaches/search.js";
@@ -32,6 +33,7 @@ import {
   startPackServer,
 } from "./remote-server.js";
 import {
+  type AddResults,
   type ApproachStats,
   approachStats,
   type BenchResults,
@@ -81,6 +83,8 @@ const SIZES: readonly { readonly size: string; readonly skills: number }[] = [
 ];
 const REMOTE_SKILLS = 500;
 const REMOTE_FILES_PER_SKILL = 4;
+/** Skills in the local pack `skill add` installs. */
+const ADD_SKILLS = 50;
 const MIB = 1024 * 1024;
 const BIG_FILE_BYTES = 50 * MIB;
 const HUGE_FILE_BYTES = 200 * MIB;
@@ -688,11 +692,73 @@ function checkDownload(dir: string, pack: Pack): string | undefined {
   return undefined;
 }
 
+/**
+ * `skill add` of a local pack of {@link ADD_SKILLS} skills into a fresh project, against the copy
+ * floor (a `node -e` copying the same skill folders with `fs.cpSync`), interleaved; every run must
+ * leave every file of the pack under `.agents/skills`.
+ */
+async function measureAdd(work: string, options: Options): Promise<AddResults | string> {
+  const missing = cliMissing();
+  if (missing) return missing;
+  const pack = skillPack({ skills: ADD_SKILLS, filesPerSkill: REMOTE_FILES_PER_SKILL, seed: 2 });
+  const from = join(work, "add-pack", "skills");
+  for (const skill of pack.skills) {
+    for (const [path, body] of skill.files) {
+      const file = join(from, skill.name, path);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, body as Buffer);
+    }
+  }
+  const home = freshDir(work);
+  const plan = (id: "add" | "copy"): Plan => {
+    let project = "";
+    return {
+      id,
+      task: () => {
+        project = freshDir(work);
+        const into = join(project, ".agents", "skills");
+        const args =
+          id === "add"
+            ? [CLI, "add", from, "--for", "codex", "--json", "--cwd", project, "--home", home]
+            : ["-e", copyFloorScript(from, into)];
+        return { approach: "add", input: { args, env: {} } };
+      },
+      after: () => {
+        const problem = checkDownload(join(project, ".agents", "skills"), pack);
+        rmSync(project, { recursive: true, force: true });
+        return problem ? { problem } : {};
+      },
+    };
+  };
+  log(
+    `add: skill add of a local pack vs copying its folders (${ADD_SKILLS} × ${REMOTE_FILES_PER_SKILL} files)`,
+  );
+  const records = await interleave([plan("add"), plan("copy")], {
+    ...options,
+    onRun: progress("add", options),
+  });
+  const check = (r: RunRecord) =>
+    r.problem ?? (r.found === ADD_SKILLS ? undefined : `installed ${r.found} skills, expected ${ADD_SKILLS}`);
+  return {
+    skills: ADD_SKILLS,
+    files: ADD_SKILLS * REMOTE_FILES_PER_SKILL,
+    add: approachStats("add", "`skill add <pack> --for codex`", records.get("add") ?? [], check),
+    copy: approachStats(
+      "copy",
+      "copy floor: `fs.cpSync` of each skill folder",
+      records.get("copy") ?? [],
+      check,
+    ),
+  };
+}
+
 function freshDir(parent: string): string {
   return mkdtempSync(join(parent, "run-"));
 }
 
-async function measureRemote(options: Options): Promise<{ remote: RemoteResults; pulls: PullComparison }> {
+async function measureRemote(
+  options: Options,
+): Promise<{ remote: RemoteResults; pulls: PullComparison; add: AddResults | string }> {
   const work = mkdtempSync(join(tmpdir(), "skill-bench-remote-"));
   const pack = skillPack({ skills: REMOTE_SKILLS, filesPerSkill: REMOTE_FILES_PER_SKILL });
   const packs = {
@@ -704,7 +770,8 @@ async function measureRemote(options: Options): Promise<{ remote: RemoteResults;
   };
   const server = await startPackServer(packs, { delayMs: options.delayMs });
   try {
-    return await remoteSeries(server, packs, work, options);
+    const series = await remoteSeries(server, packs, work, options);
+    return { ...series, add: await measureAdd(work, options) };
   } finally {
     await server.close();
     rmSync(work, { recursive: true, force: true });
@@ -962,6 +1029,8 @@ async function main(): Promise<number> {
   if (options.search) search = await measureSearch(options);
   const measured = options.remote ? await measureRemote(options) : undefined;
   const remote = measured?.remote;
+  const add = typeof measured?.add === "string" ? undefined : measured?.add;
+  if (typeof measured?.add === "string") unavailable.add = measured.add;
 
   const partial = {
     command: `pnpm bench${options.size === "L" ? " --size L" : ""}`,
@@ -976,6 +1045,7 @@ async function main(): Promise<number> {
     ...(mcp ? { mcp } : {}),
     ...(search ? { search } : {}),
     ...(measured ? { pulls: measured.pulls } : {}),
+    ...(add ? { add } : {}),
     unavailable,
     ...(remote ? { remote } : {}),
   };
@@ -1020,6 +1090,7 @@ async function main(): Promise<number> {
     ...(measured
       ? [measured.pulls.v2Cold, measured.pulls.v2Warm].map((a) => a.problem && `remote ${a.id}: ${a.problem}`)
       : []),
+    ...(add ? [add.add, add.copy].map((a) => a.problem && `add ${a.id}: ${a.problem}`) : []),
     ...(remote
       ? [remote.cold.pull, remote.cold.sequential, remote.warm, ...remoteMemoryStats(remote)].map(
           (a) => a.problem && `remote ${a.id}: ${a.problem}`,

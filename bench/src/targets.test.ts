@@ -88,6 +88,7 @@ describe("the targets table", () => {
       "startup-vercel",
       "pull-cold",
       "pull-warm",
+      "add",
       "doctor",
       "mcp-load",
       "mcp-read",
@@ -282,6 +283,31 @@ describe("the targets table", () => {
     expect(row(pulls, "pull-cold")).toMatchObject({ verdict: "met", value: 3 });
     expect(row(pulls, "pull-warm")).toMatchObject({ verdict: "met", measured: "1 request (max of runs)" });
     expect(row(pulls, "doctor")).toMatchObject({ verdict: "missed", value: 4 });
+  });
+
+  it("compares `skill add` of a local pack with copying its folders, or says why it was not measured", () => {
+    const add = (addMs: number, found = 100) => ({
+      skills: 50,
+      files: 200,
+      add: stats("add", addMs, 60, { found }),
+      copy: stats("copy", 100),
+    });
+    expect(row(evaluateTargets(run({ add: add(300) })), "add")).toMatchObject({
+      verdict: "met",
+      value: 3,
+      measured: "3.00× (300 / 100 ms)",
+    });
+    expect(row(evaluateTargets(run({ add: add(310) })), "add")).toMatchObject({ verdict: "missed" });
+    expect(row(evaluateTargets(run({ add: add(200, 49) })), "add")).toMatchObject({
+      verdict: "not measured",
+      measured: "not measured: add did not find the expected result (found 49)",
+    });
+    const unbuilt = evaluateTargets(run({ unavailable: { add: "the CLI is not built" } }));
+    expect(row(unbuilt, "add")).toMatchObject({
+      verdict: "not measured",
+      measured: "not measured: the CLI is not built",
+    });
+    expect(row(evaluateTargets(run({})), "add").measured).toBe("not measured: not in this run's `--only`");
   });
 
   it("compares the load over MCP with the load from disk, and times one read", () => {

@@ -53,6 +53,8 @@ export const LIMITS = {
   startup: 2.0,
   pullSpeedup: 3,
   warmRequests: 1,
+  /** `skill add` of a local pack / copying its skill folders (`fs.cpSync`), whole processes. */
+  addOverCopy: 3,
   doctorOverPreset: 3,
   searchBuildMs: 150,
   searchReplaceMs: 5,
@@ -417,6 +419,23 @@ export const TARGETS: readonly TargetSpec[] = [
         value,
         measured: `${value} request${value === 1 ? "" : "s"} (max of runs)`,
         ok: value <= LIMITS.warmRequests,
+      };
+    },
+  },
+  {
+    id: "add",
+    what: "`skill add` of 50 skills from a local pack / copying the same folders with `fs.cpSync` (whole processes, medians)",
+    target: `≤ ${LIMITS.addOverCopy}×`,
+    measure(results) {
+      const a = results.add;
+      if (!a) return missingPart(results, "add", "not in this run's `--only`");
+      const bad = broken(a.add) ?? broken(a.copy);
+      if (bad) return bad;
+      const value = a.add.time.median / a.copy.time.median;
+      return {
+        value,
+        measured: `${ratio(value)} (${ms(a.add.time.median)} / ${ms(a.copy.time.median)} ms)`,
+        ok: value <= LIMITS.addOverCopy,
       };
     },
   },

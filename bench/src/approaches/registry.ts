@@ -14,6 +14,7 @@ export const APPROACHES = {
   startup: () => import("./startup.js"),
   pull: () => import("./pull.js"),
   "sequential-fetch": () => import("./sequential-fetch.js"),
+  add: () => import("./add.js"),
 } as const;
 
 export type ApproachId = keyof typeof APPROACHES;

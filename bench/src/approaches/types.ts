@@ -24,4 +24,6 @@ export interface RemoteOutput {
   readonly files?: number;
   readonly fromCache?: boolean;
   readonly skipped?: number;
+  /** A time the approach measured itself (a whole child process), reported instead of the child's clock. */
+  readonly wallMs?: number;
 }

@@ -1,9 +1,16 @@
 import { createHash, type Hash } from "node:crypto";
-import { closeSync, constants, createReadStream, mkdirSync, openSync, writeSync } from "node:fs";
-import { copyFile, mkdir, rename, rm, stat } from "node:fs/promises";
+import { constants, createReadStream } from "node:fs";
+import { copyFile, type FileHandle, mkdir, open, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { createGunzip } from "node:zlib";
-import { formatBytes, quote, resolveInside, SkillError, type SkillErrorCode } from "@skill/core";
+import { createGunzip, gunzipSync } from "node:zlib";
+import {
+  DEFAULT_MAX_BYTES,
+  formatBytes,
+  quote,
+  resolveInside,
+  SkillError,
+  type SkillErrorCode,
+} from "@skill/core";
 import { BLOCK_BYTES } from "./http.js";
 import { fileProblem, foldKey } from "./safe-path.js";
 import { errorText } from "./text.js";
@@ -54,14 +61,49 @@ interface Link {
   readonly hard: boolean;
 }
 
-/** Collects an archive's entries into a raw folder, enforcing every rule as they stream. */
+/** A file being unpacked: its bytes wait in memory until the write queue reaches them. */
+interface OpenFile {
+  readonly path: string;
+  handle?: FileHandle | undefined;
+  chunks: Uint8Array[];
+  bytes: number;
+}
+
+/** The largest `SKILL.md` whose bytes an unpack hands back (as core reads one: `DEFAULT_MAX_BYTES`). */
+const HEAD_BYTES = DEFAULT_MAX_BYTES;
+
+/** Bytes a file holds in memory before they are queued for writing. */
+const WRITE_BATCH = 256 * 1024;
+/** Bytes queued but not yet written, past which the reader waits for the disk. */
+const MAX_BACKLOG = 1024 * 1024;
+
+function writeError(error: unknown, path: string): SkillError {
+  if (SkillError.isInstance(error)) return error;
+  return new SkillError("WRITE_ERROR", `Failed to unpack ${quote(path)} (${errorText(error)})`, {
+    cause: error,
+  });
+}
+
+/**
+ * Collects an archive's entries into a raw folder, enforcing every rule as they stream. Every
+ * rule, count and hash is applied synchronously as entries arrive; the folders and files are
+ * made by one queue of asynchronous writes (in order), so a pull's downloads go on while the
+ * disk works. {@link settle} waits for the queue and reports its first failure.
+ */
 class Unpacker {
   readonly files = new Map<string, { path: string; size: number; sha256: string }>();
+  /** The bytes of each `SKILL.md` at the root or one folder down, by path, up to {@link HEAD_BYTES}. */
+  readonly heads = new Map<string, Buffer>();
   readonly dirs = new Set<string>();
   readonly links: Link[] = [];
   readonly #seen = new Set<string>();
   /** Files being written: closed (and reported truncated) if the archive ends or fails first. */
-  readonly open = new Map<number, string>();
+  readonly open = new Set<OpenFile>();
+  /** Folders (relative to `raw`) already queued for creation. */
+  readonly #made = new Set<string>();
+  #queue: Promise<void> = Promise.resolve();
+  #failure: SkillError | undefined;
+  #backlog = 0;
   #entries = 0;
   #bytes = 0;
 
@@ -69,6 +111,48 @@ class Unpacker {
     readonly raw: string,
     readonly limits: UnpackLimits,
   ) {}
+
+  /** The first write that failed, if any. */
+  get failure(): SkillError | undefined {
+    return this.#failure;
+  }
+
+  /** Bytes handed to the writer and not yet on disk. */
+  get backlog(): number {
+    return this.#backlog;
+  }
+
+  #enqueue(path: string, op: () => Promise<void>): void {
+    this.#queue = this.#queue.then(async () => {
+      if (this.#failure) return;
+      try {
+        await op();
+      } catch (error) {
+        this.#failure ??= writeError(error, path);
+      }
+    });
+  }
+
+  #flush(file: OpenFile): void {
+    if (file.bytes === 0) return;
+    const body = file.chunks.length === 1 ? (file.chunks[0] as Uint8Array) : Buffer.concat(file.chunks);
+    file.chunks = [];
+    file.bytes = 0;
+    this.#enqueue(file.path, async () => {
+      const handle = file.handle as FileHandle;
+      for (let offset = 0; offset < body.byteLength; ) {
+        const { bytesWritten } = await handle.write(body, offset, body.byteLength - offset);
+        offset += bytesWritten;
+      }
+      this.#backlog -= body.byteLength;
+    });
+  }
+
+  /** Waits until every queued write is on disk; throws the first that failed. */
+  async settle(): Promise<void> {
+    await this.#queue;
+    if (this.#failure) throw this.#failure;
+  }
 
   /** Counts one entry; returns its checked path (`""` for the archive's root folder). */
   entry(name: string, isDir: boolean): string {
@@ -113,9 +197,9 @@ class Unpacker {
   }
 
   /**
-   * Starts a regular file; the returned writer counts, hashes and writes synchronously. An
-   * `executable` entry (any x bit in the archive) is written 0755, every other one 0644: the
-   * archive's other mode bits (setuid, world-writable) are never taken.
+   * Starts a regular file; the returned writer counts and hashes synchronously, and queues the
+   * bytes for the disk. An `executable` entry (any x bit in the archive) is written 0755, every
+   * other one 0644: the archive's other mode bits (setuid, world-writable) are never taken.
    */
   start(
     path: string,
@@ -134,53 +218,62 @@ class Unpacker {
         );
       this.dirs.add(key);
     }
-    let fd: number;
-    try {
-      mkdirSyncSafe(this.raw, parent);
-      fd = openSync(
+    const file: OpenFile = { path, chunks: [], bytes: 0 };
+    this.open.add(file);
+    const folder = parent.join("/");
+    const mkdirFirst = folder !== "" && !this.#made.has(folder);
+    for (let i = 1; i <= parent.length; i++) this.#made.add(parent.slice(0, i).join("/"));
+    this.#enqueue(path, async () => {
+      if (mkdirFirst) await mkdir(join(this.raw, ...parent), { recursive: true, mode: 0o755 });
+      file.handle = await open(
         dest,
         constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
         executable ? 0o755 : 0o644,
       );
-    } catch (error) {
-      throw new SkillError("WRITE_ERROR", `Failed to unpack ${quote(path)} (${errorText(error)})`, {
-        cause: error,
-      });
-    }
-    this.open.set(fd, path);
+    });
     const hash: Hash = createHash("sha256");
     let size = 0;
+    const head: Uint8Array[] | undefined = /^([^/]+\/)?SKILL\.md$/.test(path) ? [] : undefined;
     return {
       write: (chunk) => {
         this.count(chunk.byteLength);
         size += chunk.byteLength;
         hash.update(chunk);
-        for (let offset = 0; offset < chunk.byteLength; ) offset += writeSync(fd, chunk, offset);
+        if (head && size <= HEAD_BYTES) head.push(chunk);
+        file.chunks.push(chunk);
+        file.bytes += chunk.byteLength;
+        this.#backlog += chunk.byteLength;
+        if (file.bytes >= WRITE_BATCH) this.#flush(file);
       },
       end: () => {
-        if (!this.open.delete(fd)) return;
-        closeSync(fd);
+        if (!this.open.delete(file)) return;
+        this.#flush(file);
+        this.#enqueue(path, async () => {
+          const handle = file.handle;
+          file.handle = undefined;
+          await handle?.close();
+        });
         if (expected !== undefined && size !== expected) {
           throw refuse("INTEGRITY_ERROR", `it ends inside ${quote(path)} (${size} of ${expected} bytes)`);
         }
         if (size < BLOCK_BYTES) this.count(BLOCK_BYTES - size);
         this.files.set(foldKey(path), { path, size, sha256: hash.digest("hex") });
+        if (head && size <= HEAD_BYTES) this.heads.set(path, Buffer.concat(head));
       },
     };
   }
 
-  /** Closes what a failure or a truncated archive left open; returns the first such path. */
-  close(): string | undefined {
-    const first = this.open.values().next().value;
-    for (const fd of this.open.keys()) closeSync(fd);
+  /**
+   * Waits for the queue, then closes what a failure or a truncated archive left open; returns the
+   * first such path.
+   */
+  async close(): Promise<string | undefined> {
+    await this.#queue;
+    const first = this.open.values().next().value?.path;
+    for (const file of this.open) await file.handle?.close().catch(() => {});
     this.open.clear();
     return first;
   }
-}
-
-function mkdirSyncSafe(root: string, parts: readonly string[]): void {
-  if (parts.length === 0) return;
-  mkdirSync(join(root, ...parts), { recursive: true, mode: 0o755 });
 }
 
 /**
@@ -261,7 +354,10 @@ async function settleLinks(u: Unpacker, prefix: string): Promise<void> {
   }
 }
 
-async function unpackTar(file: string, u: Unpacker, signal: AbortSignal | undefined): Promise<void> {
+/** Where an archive's bytes are: a file, or memory. */
+export type ArchiveSource = string | Uint8Array;
+
+async function unpackTar(source: ArchiveSource, u: Unpacker, signal: AbortSignal | undefined): Promise<void> {
   const { Parser } = await import("tar");
   const parser = new Parser({ strict: true });
   let failure: unknown;
@@ -329,15 +425,16 @@ async function unpackTar(file: string, u: Unpacker, signal: AbortSignal | undefi
   const limit = u.limits.maxBytes + (u.limits.maxFiles + 8) * 3 * 512 + 1024 * 1024;
   let inflated = 0;
   let tail = Buffer.alloc(0);
-  const stream = createReadStream(file).pipe(createGunzip());
+  const chunks = gunzipped(source, limit, u);
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of chunks) {
       if (signal?.aborted) throw signal.reason;
       inflated += chunk.byteLength;
       if (inflated > limit) u.count(u.limits.maxBytes + 1);
       tail = Buffer.concat([tail, chunk.subarray(-1024)]).subarray(-1024);
       parser.write(chunk);
-      if (failure) break;
+      if (u.backlog > MAX_BACKLOG) await u.settle();
+      if (failure || u.failure) break;
     }
     // A tar ends with two zero blocks; without them it was cut short, perhaps between entries.
     if (!failure && (inflated % 512 !== 0 || tail.length < 1024 || tail.some((b) => b !== 0))) {
@@ -348,24 +445,53 @@ async function unpackTar(file: string, u: Unpacker, signal: AbortSignal | undefi
     if (SkillError.isInstance(error) || signal?.aborted) fail(error);
     else fail(refuse("INTEGRITY_ERROR", `it is not a valid .tar.gz (${errorText(error)})`));
   } finally {
-    stream.destroy();
+    await chunks.return(undefined);
   }
   if (failure) throw failure;
 }
 
+/** A gzip held in memory up to this size is inflated in one synchronous call (no stream, no thread). */
+const INFLATE_AT_ONCE = 64 * 1024;
+const INFLATED_CHUNK = 64 * 1024;
+
+/**
+ * The inflated bytes of a `.tar.gz`, in chunks: a small one in memory at once (never past
+ * `limit`: past it the unpack limit is reported), anything else as a stream.
+ */
+async function* gunzipped(source: ArchiveSource, limit: number, u: Unpacker): AsyncGenerator<Buffer> {
+  if (typeof source !== "string" && source.byteLength <= INFLATE_AT_ONCE) {
+    let whole: Buffer;
+    try {
+      whole = gunzipSync(source, { maxOutputLength: limit + 1 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") u.count(u.limits.maxBytes + 1);
+      throw error;
+    }
+    for (let at = 0; at < whole.byteLength; at += INFLATED_CHUNK)
+      yield whole.subarray(at, at + INFLATED_CHUNK);
+    return;
+  }
+  const gunzip = createGunzip();
+  const stream = typeof source === "string" ? createReadStream(source).pipe(gunzip) : gunzip;
+  if (typeof source !== "string") gunzip.end(source);
+  try {
+    yield* stream as AsyncIterable<Buffer>;
+  } finally {
+    stream.destroy();
+  }
+}
+
 const S_IFMT = 0o170000;
 
-async function unpackZip(file: string, u: Unpacker, signal: AbortSignal | undefined): Promise<void> {
+async function unpackZip(source: ArchiveSource, u: Unpacker, signal: AbortSignal | undefined): Promise<void> {
   const yauzl = await import("yauzl");
-  const open = (yauzl as unknown as { default?: typeof yauzl }).default ?? yauzl;
+  const zipLib = (yauzl as unknown as { default?: typeof yauzl }).default ?? yauzl;
   let zip: import("yauzl").ZipFile;
   try {
-    zip = await open.openPromise(file, {
-      lazyEntries: true,
-      autoClose: false,
-      decodeStrings: false,
-      validateEntrySizes: true,
-    });
+    const options = { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true };
+    zip = await (typeof source === "string"
+      ? zipLib.openPromise(source, options)
+      : zipLib.fromBufferPromise(Buffer.from(source.buffer, source.byteOffset, source.byteLength), options));
   } catch (error) {
     throw refuse("INTEGRITY_ERROR", `it is not a valid .zip (${errorText(error)})`);
   }
@@ -456,6 +582,7 @@ async function unpackZip(file: string, u: Unpacker, signal: AbortSignal | undefi
         for await (const chunk of stream as AsyncIterable<Buffer>) {
           if (signal?.aborted) throw signal.reason;
           out.write(chunk);
+          if (u.backlog > MAX_BACKLOG) await u.settle();
         }
       } catch (error) {
         stream.destroy();
@@ -469,30 +596,41 @@ async function unpackZip(file: string, u: Unpacker, signal: AbortSignal | undefi
   }
 }
 
+/** What an archive unpacked to: the skill folder and every file in it, by path. */
+export interface Unpacked {
+  /** `raw`, or its single top-level folder when the archive wraps the skill in one. */
+  readonly root: string;
+  readonly files: Map<string, UnpackedFile>;
+  /**
+   * The bytes written to `<root>/SKILL.md` when it was a regular entry of at most
+   * `DEFAULT_MAX_BYTES` (so its head can be read without reading the file back).
+   */
+  readonly skillMd?: Buffer;
+}
+
 /**
- * Unpacks a verified archive into `into` (created; must not exist), refusing the whole archive
- * on an absolute path, a `..` segment, a backslash or NUL, a link leaving the skill folder, a
- * device or FIFO, a duplicate name, too many entries or bytes (counted while inflating), a zip
- * whose central directory and local headers disagree, or no `SKILL.md` at its root (or inside
- * its single top-level folder). Links inside the folder become copies of their target.
- * Returns every file unpacked, by path.
+ * Unpacks a verified archive into the empty folder `raw`, refusing the whole archive on an
+ * absolute path, a `..` segment, a backslash or NUL, a link leaving the skill folder, a device
+ * or FIFO, a duplicate name, too many entries or bytes (counted while inflating), a zip whose
+ * central directory and local headers disagree, or no `SKILL.md` at its root (or inside its
+ * single top-level folder). Links inside the folder become copies of their target. On failure
+ * `raw` may hold part of the archive: the caller removes it.
  *
- * @throws SkillError `UNSAFE_PATH`, `LIMIT_EXCEEDED`, `INTEGRITY_ERROR`, `MISSING_FIELD`
+ * @throws SkillError `UNSAFE_PATH`, `LIMIT_EXCEEDED`, `INTEGRITY_ERROR`, `MISSING_FIELD`, `WRITE_ERROR`
  */
 export async function unpackArchive(
-  file: string,
+  source: ArchiveSource,
   format: ArchiveFormat,
-  into: string,
+  raw: string,
   limits: UnpackLimits,
   signal?: AbortSignal,
-): Promise<Map<string, UnpackedFile>> {
-  const raw = `${into}.raw`;
-  await mkdir(raw, { mode: 0o755 });
+): Promise<Unpacked> {
   const u = new Unpacker(raw, limits);
   try {
-    if (format === "zip") await unpackZip(file, u, signal);
-    else await unpackTar(file, u, signal);
-    const cut = u.close();
+    if (format === "zip") await unpackZip(source, u, signal);
+    else await unpackTar(source, u, signal);
+    await u.settle();
+    const cut = await u.close();
     if (cut !== undefined) throw refuse("INTEGRITY_ERROR", `it ends inside ${quote(cut)}`);
     // SKILL.md at the root, or inside the single top-level folder when the root holds nothing else.
     const top = new Set([...u.files.values(), ...u.links].map((f) => f.path.split("/")[0] as string));
@@ -517,10 +655,9 @@ export async function unpackArchive(
     }
     const root = prefix === "" ? raw : join(raw, prefix);
     if (!(await stat(root)).isDirectory()) throw refuse("MISSING_FIELD", "its skill folder is not a folder");
-    await rename(root, into);
-    return files;
+    const skillMd = u.heads.get(prefix === "" ? "SKILL.md" : `${prefix}/SKILL.md`);
+    return { root, files, ...(skillMd === undefined ? {} : { skillMd }) };
   } finally {
-    u.close();
-    await rm(raw, { recursive: true, force: true }).catch(() => {});
+    await u.close();
   }
 }

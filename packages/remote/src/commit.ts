@@ -6,6 +6,9 @@ import type { Outcome } from "./download.js";
 import { cacheError } from "./options.js";
 import { foldKey } from "./safe-path.js";
 
+/** Skills swapped into place at once on commit. */
+const PARALLEL_MOVES = 16;
+
 interface Move {
   readonly target: string;
   readonly old: string;
@@ -23,9 +26,13 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
+/** Removes the scratch folders of staged skills (gone already once a skill was swapped in whole). */
 export async function discard(outcomes: readonly Outcome[]): Promise<void> {
-  for (const o of outcomes) {
-    if (o.kind === "staged") await rm(o.work, { recursive: true, force: true }).catch(() => {});
+  const work = outcomes.flatMap((o) => (o.kind === "staged" ? [o.work] : []));
+  for (let i = 0; i < work.length; i += PARALLEL_MOVES) {
+    await Promise.all(
+      work.slice(i, i + PARALLEL_MOVES).map((w) => rm(w, { recursive: true, force: true }).catch(() => {})),
+    );
   }
 }
 
@@ -93,7 +100,12 @@ export async function commit(
     };
     // Removals first: a skill renamed only in letter case is moved aside before its new folder lands.
     for (const name of removed) await move(name);
-    for (const o of staged) await move(o.entry.name, o.staging);
+    // Listed names never fold to one another, so their swaps are independent: a few at a time.
+    for (let i = 0; i < staged.length; i += PARALLEL_MOVES) {
+      const batch = staged.slice(i, i + PARALLEL_MOVES).map((o) => move(o.entry.name, o.staging));
+      const failed = (await Promise.allSettled(batch)).find((r) => r.status === "rejected");
+      if (failed) throw failed.reason;
+    }
     if (indexText !== undefined) await writeIndexCopy(packDir, state.pullId, indexText);
     await writeState(packDir, state);
   } catch (error) {

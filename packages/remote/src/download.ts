@@ -121,6 +121,8 @@ function artifactName(entry: RemoteSkillEntry): string {
 
 interface Streamed {
   readonly notModified: boolean;
+  /** The whole body, when it was kept in memory (`spillAt`) rather than written to `dest`. */
+  readonly body?: Buffer;
   readonly bytes: number;
   readonly sha256: string;
   readonly head: Uint8Array;
@@ -130,7 +132,14 @@ interface Streamed {
   readonly lastModified?: string;
 }
 
-/** Streams one URL into a new file at `dest`, hashing as the bytes arrive. */
+/** Bytes of an archive kept in memory; a larger one goes to a file as it streams. */
+const ARCHIVE_IN_MEMORY = 1024 * 1024;
+
+/**
+ * Streams one URL into a new file at `dest`, hashing as the bytes arrive. With `spillAt`, the
+ * body stays in memory (returned as `body`, nothing written) unless it grows past `spillAt`
+ * bytes; then what arrived so far and the rest go to `dest`.
+ */
 async function fetchToFile(
   ctx: PullContext,
   url: string,
@@ -138,6 +147,7 @@ async function fetchToFile(
   origin: string | undefined,
   signal: AbortSignal,
   cached?: FileState,
+  spillAt?: number,
 ): Promise<Streamed> {
   const headers: Record<string, string> = {};
   if (cached?.etag) headers["if-none-match"] = cached.etag;
@@ -145,6 +155,7 @@ async function fetchToFile(
   const hash = createHash("sha256");
   let head = new Uint8Array(0);
   let handle: FileHandle | undefined;
+  let memory: Buffer[] | undefined;
   try {
     const result = await request(url, {
       fetch: ctx.fetch,
@@ -159,19 +170,25 @@ async function fetchToFile(
       conditional: cached !== undefined && Object.keys(headers).length > 0,
       open: async () => {
         let position = 0;
-        try {
-          await mkdir(dirname(dest), { recursive: true });
-          handle = await open(dest, "wx");
-        } catch (error) {
-          throw cacheError(error, dest);
-        }
-        const out = handle;
-        return async (chunk) => {
-          hash.update(chunk);
-          if (head.byteLength < 8) head = Buffer.concat([head, chunk.subarray(0, 8)]);
+        let out: FileHandle | undefined;
+        const toFile = async () => {
+          try {
+            await mkdir(dirname(dest), { recursive: true });
+            handle = await open(dest, "wx");
+          } catch (error) {
+            throw cacheError(error, dest);
+          }
+          return handle;
+        };
+        const write = async (chunk: Uint8Array) => {
           try {
             for (let offset = 0; offset < chunk.byteLength; ) {
-              const { bytesWritten } = await out.write(chunk, offset, chunk.byteLength - offset, position);
+              const { bytesWritten } = await (out as FileHandle).write(
+                chunk,
+                offset,
+                chunk.byteLength - offset,
+                position,
+              );
               offset += bytesWritten;
               position += bytesWritten;
             }
@@ -179,11 +196,30 @@ async function fetchToFile(
             throw cacheError(error, dest);
           }
         };
+        if (spillAt === undefined) out = await toFile();
+        else memory = [];
+        let held = 0;
+        return async (chunk) => {
+          hash.update(chunk);
+          if (head.byteLength < 8) head = Buffer.concat([head, chunk.subarray(0, 8)]);
+          if (memory !== undefined) {
+            held += chunk.byteLength;
+            memory.push(Buffer.from(chunk));
+            if (held <= (spillAt as number)) return;
+            const kept = Buffer.concat(memory);
+            memory = undefined;
+            out = await toFile();
+            await write(kept);
+            return;
+          }
+          await write(chunk);
+        };
       },
     });
     if (result.notModified) return { notModified: true, bytes: 0, sha256: "", head, url };
     return {
       notModified: false,
+      ...(memory === undefined ? {} : { body: Buffer.concat(memory) }),
       bytes: result.bytes,
       sha256: hash.digest("hex"),
       head,
@@ -219,9 +255,12 @@ function countPackFiles(ctx: PullContext, n: number): void {
  * The frontmatter of the `SKILL.md` in `dir`, as core parses it, or `undefined` when it does not
  * parse (core then reads the file itself at load, and reports why).
  */
-async function frontmatterOf(dir: string): Promise<Readonly<Record<string, unknown>> | undefined> {
+async function frontmatterOf(
+  dir: string,
+  written?: Uint8Array,
+): Promise<Readonly<Record<string, unknown>> | undefined> {
   try {
-    const bytes = await readInside(dir, SKILL_FILE, { maxBytes: DEFAULT_MAX_BYTES });
+    const bytes = written ?? (await readInside(dir, SKILL_FILE, { maxBytes: DEFAULT_MAX_BYTES }));
     const text = new TextDecoder("utf-8").decode(bytes);
     return parseSkill(text, join(dir, SKILL_FILE)).skill.frontmatter;
   } catch {
@@ -229,10 +268,13 @@ async function frontmatterOf(dir: string): Promise<Readonly<Record<string, unkno
   }
 }
 
-/** The state with the frontmatter of the verified `SKILL.md` in `dir` recorded (its head). */
-async function withHead(state: SkillState, dir: string): Promise<SkillState> {
+/**
+ * The state with the frontmatter of the verified `SKILL.md` in `dir` recorded (its head); from
+ * `written`, the bytes just written there, when the caller holds them.
+ */
+async function withHead(state: SkillState, dir: string, written?: Uint8Array): Promise<SkillState> {
   if (state.frontmatter !== undefined) return state;
-  const frontmatter = await frontmatterOf(dir);
+  const frontmatter = await frontmatterOf(dir, written);
   return frontmatter === undefined ? state : { ...state, frontmatter };
 }
 
@@ -303,12 +345,14 @@ export async function syncSkill(
       throw cacheError(error, ctx.packDir);
     });
     await chmod(work, 0o755);
-    const staging = join(work, "skill");
     if (pinned) {
-      const state = await withHead(await fetchPinned(ctx, entry, work as string, staging), staging);
+      // The scratch folder is the skill folder (or holds it, when the archive wraps it in one).
+      const pulled = await fetchPinned(ctx, entry, work);
+      const state = await withHead(pulled.state, pulled.staging, pulled.skillMd);
       settings.emit({ type: "skill", name: entry.name, status: "done" });
-      return { kind: "staged", entry, state, staging, work, ...restored };
+      return { kind: "staged", entry, state, staging: pulled.staging, work, ...restored };
     }
+    const staging = join(work, "skill");
     await mkdir(staging, { mode: 0o755 });
     const results = await fetchFiles(ctx, entry, staging, previous, intact);
     const files = table<FileState>();
@@ -351,13 +395,20 @@ export async function syncSkill(
   }
 }
 
-/** Downloads a v0.2 artifact, checks its digest, and stages the skill folder it holds. */
-async function fetchPinned(
-  ctx: PullContext,
-  entry: RemoteSkillEntry,
-  work: string,
-  staging: string,
-): Promise<SkillState> {
+/** A staged v0.2 skill: its state, the folder to put in place, and its SKILL.md's bytes when held. */
+interface Pinned {
+  readonly state: SkillState;
+  readonly staging: string;
+  readonly skillMd?: Uint8Array;
+}
+
+/**
+ * Downloads a v0.2 artifact, checks its digest, and stages the skill folder it holds in the empty
+ * folder `work` (an archive of a few hundred KiB is held in memory until it is verified and
+ * unpacked; a larger one streams to a file beside `work`). Returns the state and the folder to
+ * put in place: `work` itself, or the archive's single top-level folder inside it.
+ */
+async function fetchPinned(ctx: PullContext, entry: RemoteSkillEntry, work: string): Promise<Pinned> {
   const url = artifactUrl(entry.url as string, ctx.indexUrl);
   const expected = entry.digest as string;
   const signal = ctx.signal ?? new AbortController().signal;
@@ -368,16 +419,37 @@ async function fetchPinned(
     ...(entry.version ? { version: entry.version } : {}),
   };
   if (entry.type === "skill-md") {
-    const got = await ctx.limit(() => fetchToFile(ctx, url, join(staging, "SKILL.md"), undefined, signal));
+    const got = await ctx.limit(() => fetchToFile(ctx, url, join(work, "SKILL.md"), undefined, signal));
     if (`sha256:${got.sha256}` !== expected) throw integrityError(url, got.sha256, expected);
     ctx.settings.emit({ type: "file", skill: entry.name, file: "SKILL.md", bytes: got.bytes, cached: false });
     const files = table<FileState>();
     files["SKILL.md"] = { size: got.bytes, sha256: got.sha256 };
-    return { ...common, files } as SkillState;
+    return { state: { ...common, files } as SkillState, staging: work };
   }
-  const download = join(work, "archive");
+  // Beside `work`, never in it (it becomes the skill folder); its name marks it as scratch, so a
+  // killed pull's copy is removed by the next one.
+  const download = `${work}.archive`;
+  try {
+    return await unpackPinned(ctx, entry, work, url, download, common, signal);
+  } finally {
+    await rm(download, { force: true }).catch(() => {});
+  }
+}
+
+async function unpackPinned(
+  ctx: PullContext,
+  entry: RemoteSkillEntry,
+  work: string,
+  url: string,
+  download: string,
+  common: object,
+  signal: AbortSignal,
+): Promise<Pinned> {
+  const expected = entry.digest as string;
   // Only the request takes a request slot: unpacking runs beside the next downloads.
-  const got = await ctx.limit(() => fetchToFile(ctx, url, download, undefined, signal));
+  const got = await ctx.limit(() =>
+    fetchToFile(ctx, url, download, undefined, signal, undefined, ARCHIVE_IN_MEMORY),
+  );
   if (`sha256:${got.sha256}` !== expected) throw integrityError(url, got.sha256, expected);
   ctx.settings.emit({
     type: "file",
@@ -397,9 +469,9 @@ async function fetchPinned(
   let unpacked: Awaited<ReturnType<typeof unpackArchive>>;
   try {
     unpacked = await unpackArchive(
-      download,
+      got.body ?? download,
       format,
-      staging,
+      work,
       { maxFiles: ctx.settings.maxArchiveFiles, maxBytes: ctx.settings.maxUnpackedBytes },
       signal,
     );
@@ -408,13 +480,15 @@ async function fetchPinned(
       throw new SkillError(error.code, `${error.message} (${url})`, { url, cause: error });
     }
     throw error;
-  } finally {
-    await rm(download, { force: true }).catch(() => {});
   }
-  countPackFiles(ctx, unpacked.size - 1);
+  countPackFiles(ctx, unpacked.files.size - 1);
   const files = table<FileState>();
-  for (const [path, f] of [...unpacked].sort(([a], [b]) => compareCodeUnits(a, b))) files[path] = f;
-  return { ...common, files } as SkillState;
+  for (const [path, f] of [...unpacked.files].sort(([a], [b]) => compareCodeUnits(a, b))) files[path] = f;
+  return {
+    state: { ...common, files } as SkillState,
+    staging: unpacked.root,
+    ...(unpacked.skillMd === undefined ? {} : { skillMd: unpacked.skillMd }),
+  };
 }
 
 /** Fetches every file of a v0.1 skill; the first failure cancels the others. */

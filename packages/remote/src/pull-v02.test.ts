@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { SkillError, SkillService } from "@skill/core";
@@ -99,6 +100,55 @@ describe("pull: a v0.2 index", () => {
     for (const file of result.files) await service.load(file);
     expect(service.get("b")?.description).toBe("The b skill");
     expect(service.get("c")?.description).toBe("The c skill");
+  });
+
+  it("unpacks archives too big to hold in memory from a scratch file, and leaves no scratch behind", async () => {
+    // Random bytes do not compress: each archive is over the 1 MiB it may hold in memory.
+    const data = randomBytes(1536 * 1024);
+    const big = tarGz([
+      { name: "big/SKILL.md", body: skillBody("big") },
+      { name: "big/assets/data.bin", body: data },
+    ]);
+    const bigZip = zip([
+      { name: "SKILL.md", body: skillBody("bigzip"), deflate: true },
+      { name: "assets/data.bin", body: data, deflate: true },
+    ]);
+    expect(big.length).toBeGreaterThan(1024 * 1024);
+    expect(bigZip.length).toBeGreaterThan(1024 * 1024);
+    const files = v2Pack([
+      { name: "big", type: "archive", path: "big.tar.gz", body: big },
+      { name: "bigzip", type: "archive", path: "bigzip.zip", body: bigZip },
+      { name: "b", type: "archive", path: "b.tar.gz", body: B_TAR },
+    ]);
+    const server = await start(staticFiles(files));
+
+    const result = await pull(server.index, { cacheDir });
+
+    const dir = join(cacheDir, urlToDirName(server.index));
+    expect(result.skipped).toEqual([]);
+    expect(await tree(dir)).toEqual([
+      ".index.json",
+      ".state.json",
+      "b/",
+      "b/SKILL.md",
+      "b/reference/",
+      "b/reference/guide.md",
+      "big/",
+      "big/SKILL.md",
+      "big/assets/",
+      "big/assets/data.bin",
+      "bigzip/",
+      "bigzip/SKILL.md",
+      "bigzip/assets/",
+      "bigzip/assets/data.bin",
+    ]);
+    expect((await readFile(join(dir, "big", "assets", "data.bin"))).equals(data)).toBe(true);
+    expect((await readFile(join(dir, "bigzip", "assets", "data.bin"))).equals(data)).toBe(true);
+    // Each skill's head is recorded from the SKILL.md it unpacked, big or small, wrapped or not.
+    const state = JSON.parse(await readFile(join(dir, ".state.json"), "utf8"));
+    for (const name of ["b", "big", "bigzip"]) {
+      expect(state.skills[name].frontmatter).toMatchObject({ name, description: `The ${name} skill` });
+    }
   });
 
   it("skips an unknown type and an entry without a valid digest, without requesting them", async () => {
