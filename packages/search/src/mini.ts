@@ -158,6 +158,71 @@ class Grow {
 }
 
 /**
+ * What a one-pass fill records: per (term, field, document) the count, in document order, with
+ * each word looked up once in a table of the fill. A class of small methods, so that the engine
+ * compiles the per-word work early in a process's first fill.
+ */
+class Records {
+  /** Word as the tokenizer found it (case kept) → its term's number (-1: a stop word). */
+  readonly #byWord = new Map<string, number>();
+  readonly #byTerm = new Map<string, number>();
+  readonly terms: string[] = [];
+  /** Per (term × fields + field): the last document recorded and where. */
+  readonly #lastDoc = new Grow(4096 * FIELDS.length, -1);
+  readonly #lastAt = new Grow(4096 * FIELDS.length);
+  readonly keyOf = new Grow(1 << 16);
+  readonly docOf = new Grow(1 << 16);
+  readonly countOf = new Grow(1 << 16);
+  count = 0;
+
+  /** Records the words of one field of one document; returns how many distinct terms it has. */
+  field(words: readonly string[], fieldId: number, shortId: number): number {
+    let distinct = 0;
+    for (let w = 0; w < words.length; w++) {
+      const n = this.#number(words[w] as string);
+      if (n >= 0 && this.#record(n * FIELDS.length + fieldId, shortId)) distinct++;
+    }
+    return distinct;
+  }
+
+  #number(word: string): number {
+    const known = this.#byWord.get(word);
+    if (known !== undefined) return known;
+    const t = term(word);
+    let n = -1;
+    if (t !== null) {
+      n = this.#byTerm.get(t) ?? -1;
+      if (n === -1) {
+        n = this.terms.length;
+        this.terms.push(t);
+        this.#byTerm.set(t, n);
+      }
+    }
+    this.#byWord.set(word, n);
+    return n;
+  }
+
+  /** Counts one more of `key` in `shortId`; true when it is the document's first. */
+  #record(key: number, shortId: number): boolean {
+    const last = this.#lastDoc.reserve(key, -1);
+    const at = this.#lastAt.reserve(key);
+    if (last[key] === shortId) {
+      const counts = this.countOf.array;
+      const i = at[key] as number;
+      counts[i] = (counts[i] as number) + 1;
+      return false;
+    }
+    const i = this.count++;
+    last[key] = shortId;
+    at[key] = i;
+    this.keyOf.reserve(i)[i] = key;
+    this.docOf.reserve(i)[i] = shortId;
+    this.countOf.reserve(i)[i] = 1;
+    return true;
+  }
+}
+
+/**
  * MiniSearch, filled in one pass from documents or from a snapshot. Adding 10,000 documents one
  * by one walks MiniSearch's term tree once per word and grows a `Map` per term; this looks each
  * word up once in a table of the build, records (term and field, document, count) in flat
@@ -175,78 +240,36 @@ export class SkillMiniSearch extends MiniSearch<Doc> {
   static of(docs: readonly Doc[]): { mini: SkillMiniSearch; vocabulary: Set<string> } {
     const mini = new SkillMiniSearch();
     const F = FIELDS.length;
-    // Word as the tokenizer found it → its term's number (-1: a stop word). Descriptions are
-    // lower-cased whole; names keep their case, so names have a table of their own.
-    const byWord = [new Map<string, number>(), new Map<string, number>()];
-    const byTerm = new Map<string, number>();
-    const terms: string[] = [];
-    // Per (term × F + field): the last document recorded and where.
-    const lastDoc = new Grow(4096 * F, -1);
-    const lastAt = new Grow(4096 * F);
-    // The records, in document order.
-    const keyOf = new Grow(1 << 16);
-    const docOf = new Grow(1 << 16);
-    const countOf = new Grow(1 << 16);
-    let records = 0;
+    const records = new Records();
     const lengths: number[][] = [];
     for (let shortId = 0; shortId < docs.length; shortId++) {
       const doc = docs[shortId] as Doc;
       const counts: number[] = [];
       for (let fieldId = 0; fieldId < F; fieldId++) {
         const field = FIELDS[fieldId] as (typeof FIELDS)[number];
-        const table = byWord[fieldId === 0 ? 0 : 1] as Map<string, number>;
-        let distinct = 0;
-        for (const word of fieldWords(doc[field], field)) {
-          let n = table.get(word);
-          if (n === undefined) {
-            const t = term(word);
-            if (t === null) n = -1;
-            else {
-              n = byTerm.get(t);
-              if (n === undefined) {
-                n = terms.length;
-                terms.push(t);
-                byTerm.set(t, n);
-              }
-            }
-            table.set(word, n);
-          }
-          if (n < 0) continue;
-          const key = n * F + fieldId;
-          const last = lastDoc.reserve(key, -1);
-          const at = lastAt.reserve(key);
-          if (last[key] === shortId) {
-            const c = countOf.array;
-            c[at[key] as number] = (c[at[key] as number] as number) + 1;
-          } else {
-            last[key] = shortId;
-            at[key] = records;
-            keyOf.reserve(records)[records] = key;
-            docOf.reserve(records)[records] = shortId;
-            countOf.reserve(records)[records] = 1;
-            records++;
-            distinct++;
-          }
-        }
-        counts.push(distinct);
+        counts.push(records.field(fieldWords(doc[field], field), fieldId, shortId));
       }
       lengths.push(counts);
     }
+    const { terms, count } = records;
+    const keyOf = records.keyOf;
+    const docOf = records.docOf;
+    const countOf = records.countOf;
     // Counting sort by key; records are in document order, so each key's ids come out ascending.
     const keys = terms.length * F;
     const starts = new Int32Array(keys + 1);
     const keyArray = keyOf.array;
-    for (let i = 0; i < records; i++) {
+    for (let i = 0; i < count; i++) {
       const k = (keyArray[i] as number) + 1;
       starts[k] = (starts[k] as number) + 1;
     }
     for (let k = 0; k < keys; k++) starts[k + 1] = (starts[k + 1] as number) + (starts[k] as number);
-    const ids = new Int32Array(records);
-    const frequencies = new Int32Array(records);
+    const ids = new Int32Array(count);
+    const frequencies = new Int32Array(count);
     const fill = starts.slice(0, keys);
     const docArray = docOf.array;
     const countArray = countOf.array;
-    for (let i = 0; i < records; i++) {
+    for (let i = 0; i < count; i++) {
       const k = keyArray[i] as number;
       const to = fill[k] as number;
       fill[k] = to + 1;
