@@ -26,6 +26,9 @@ const HEAD_BYTES = 8 * 1024;
 /** Bumped when what a cached head means changes, so older caches are misses. */
 const CACHE_FORMAT = 1;
 
+/** Outcomes of cached heads, by head object, then rules, owner and location (see `#cachedOutcome`). */
+const outcomesOf = new WeakMap<object, Map<string, Outcome>>();
+
 /** Who an entry came from: what a slot records besides the entry. */
 export interface EntryOwner {
   /** The source id; `undefined` for a skill added with `load()`. */
@@ -110,6 +113,8 @@ export class EntryLoader {
   readonly maxBytes: number;
   readonly #cache: HeadCache | undefined;
   readonly #fingerprint: string;
+  /** The fingerprint and every load rule: what an outcome of a cached head depends on. */
+  readonly #rulesKey: string;
 
   constructor(rules: AnalyzeOptions, maxBytes: number, cache: HeadCache | undefined) {
     this.rules = rules;
@@ -122,6 +127,7 @@ export class EntryLoader {
       rules.rejectLongFields ?? false,
       maxBytes,
     ]);
+    this.#rulesKey = `${this.#fingerprint}\0${JSON.stringify(rules)}`;
   }
 
   /** A file entry (or one with a head), read synchronously: bulk loads are faster this way. */
@@ -230,6 +236,27 @@ export class EntryLoader {
     return { ...this.rules, ...(source === undefined ? {} : { source }), origin };
   }
 
+  /**
+   * What a cached head gives under these rules, for this owner and origin: the same head
+   * object (a cache hands the same one to every load of a process, as `compareAgents`'s loads
+   * share one) is checked once per rules, owner and location.
+   */
+  #cachedOutcome(head: CachedHead, location: string, source: string | undefined, origin: string): Outcome {
+    const key = `${this.#rulesKey}\0${source ?? ""}\0${origin}\0${location}`;
+    let byKey = outcomesOf.get(head);
+    const known = byKey?.get(key);
+    if (known) return known;
+    const analysis = this.#fromFields(head, location, source, origin);
+    const diagnostics = Array.isArray(head.diagnostics) ? head.diagnostics : analysis.diagnostics;
+    const outcome = this.accept({ ...analysis, diagnostics: [...diagnostics] }, location);
+    if (!byKey) {
+      byKey = new Map();
+      outcomesOf.set(head, byKey);
+    }
+    byKey.set(key, outcome);
+    return outcome;
+  }
+
   /** The slot from a cached head when the file is unchanged; `undefined` to read it. */
   #fromCache(entry: SourceEntry, owner: EntryOwner, origin: string): Slot | undefined {
     const cache = this.#cache;
@@ -250,9 +277,7 @@ export class EntryLoader {
       return undefined; // a broken cache costs a read
     }
     if (!head || head.rules !== this.#fingerprint || !isMapping(head.frontmatter)) return undefined;
-    const analysis = this.#fromFields(head, location, owner.id, origin);
-    const diagnostics = Array.isArray(head.diagnostics) ? head.diagnostics : analysis.diagnostics;
-    const outcome = this.accept({ ...analysis, diagnostics: [...diagnostics] }, location);
+    const outcome = this.#cachedOutcome(head, location, owner.id, origin);
     if (!outcome.ok) return undefined;
     return {
       ...newSlot(entry, owner, origin, outcome, `${key.dev}:${key.ino}`),

@@ -23,13 +23,14 @@ import {
   skillFiles,
 } from "@skill/core";
 import { isWithin } from "./paths.js";
-import { scanRoots } from "./scan.js";
+import { type Listings, scanRoots } from "./scan.js";
 import {
   agentProfile,
   DISCOVERY_PRESETS,
   type DiscoveryOptions,
   type DiscoveryPreset,
   type RootLimits,
+  scanListed,
   scanPlanOf,
 } from "./sources.js";
 
@@ -413,9 +414,11 @@ async function rootStubs(dirs: ReadonlySet<string>): Promise<Map<string, string>
     [...dirs].map(async (dir) => {
       let files: SkillFile[];
       try {
+        // Its own files only: a stub stands for a skill folder directly in the root.
         files = await skillFiles(dir, {
           limit: Number.POSITIVE_INFINITY,
           maxBytes: Number.POSITIVE_INFINITY,
+          maxDepth: 0,
         });
       } catch {
         return []; // missing, unreadable or too large to list: no stubs to report there
@@ -498,12 +501,15 @@ async function pastLimits(
 
 /**
  * What the agents' loads may share without changing what any of them finds: a source whose
- * scan plan another agent's source has already run gives that scan, and agents reading with
- * the same load rules share one in-memory head cache, so an unchanged file is read once.
+ * scan plan another agent's source has already run gives that scan, every scan lists a folder
+ * once, and agents reading with the same load rules share one in-memory head cache, so an
+ * unchanged file is read once.
  */
 class SharedWork {
   readonly #scans = new Map<string, Promise<SourceScan>>();
   readonly #heads = new Map<string, HeadCache>();
+  /** Each folder is listed once for all agents' scans, whatever their limits. */
+  readonly #listings: Listings = new Map();
 
   /** The source, reporting each scan it returns; scans with the same plan run once. */
   observe(source: SkillSource, seen: (scan: SourceScan) => void): SkillSource {
@@ -515,7 +521,7 @@ class SharedWork {
       scan: async (ctx) => {
         let pending = key === undefined ? undefined : this.#scans.get(key);
         if (pending === undefined) {
-          pending = source.scan(ctx);
+          pending = scanListed(source, ctx, this.#listings);
           if (key !== undefined) this.#scans.set(key, pending);
         }
         const scan = await pending;

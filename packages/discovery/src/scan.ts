@@ -89,7 +89,15 @@ export interface RootsScanOptions extends ScanOptions {
   readonly onWarning?: (diagnostic: Diagnostic) => void;
   /** Called for every folder entered: its path as reached and its real path (for watchers). */
   readonly onDir?: (path: string, real: string) => void;
+  /**
+   * Folder listings by path, filled and reused by every scan given the same map: for scans
+   * run back to back over a tree that does not change meanwhile (`compareAgents`).
+   */
+  readonly listings?: Listings;
 }
+
+/** Folder listings by path, as `readdirSync(dir, { withFileTypes: true })` gave them (or failed). */
+export type Listings = Map<string, Dirent[] | { readonly error: unknown }>;
 
 /** A folder tree crawled without following symlinks: a root, or the target of a followed link. */
 interface Tree {
@@ -215,6 +223,7 @@ class Scan {
   readonly #skipDot: boolean;
   readonly #followFiles: boolean;
   readonly #onSkip: ((skipped: SkippedPath) => void) | undefined;
+  readonly #listings: Listings | undefined;
   readonly #files: string[] = [];
   /** Real paths of SKILL.md files returned through a link because no tree holds them. */
   readonly #linkedFiles = new Set<string>();
@@ -241,6 +250,7 @@ class Scan {
     this.#skipDot = options.skipDotDirs ?? false;
     this.#followFiles = options.followSymlinkFiles ?? true;
     this.#onSkip = options.onSkip;
+    this.#listings = options.listings;
   }
 
   async run(roots: readonly string[]): Promise<string[]> {
@@ -312,7 +322,7 @@ class Scan {
       if (this.#due()) await this.#yield();
       let entries: Dirent[];
       try {
-        entries = readdirSync(dir, { withFileTypes: true });
+        entries = this.#list(dir);
       } catch (error) {
         this.#unreadable(dir, error);
         continue;
@@ -385,6 +395,23 @@ class Scan {
         }
       }
     }
+  }
+
+  /** The entries of `dir`, from the shared listings when there are some. */
+  #list(dir: string): Dirent[] {
+    const listings = this.#listings;
+    if (listings === undefined) return readdirSync(dir, { withFileTypes: true });
+    let listed = listings.get(dir);
+    if (listed === undefined) {
+      try {
+        listed = readdirSync(dir, { withFileTypes: true });
+      } catch (error) {
+        listed = { error };
+      }
+      listings.set(dir, listed);
+    }
+    if (!Array.isArray(listed)) throw listed.error;
+    return listed;
   }
 
   /** Counts one folder entered under scan root `root`; false (with one warning) past `maxDirs`. */
