@@ -217,6 +217,8 @@ interface FieldContext {
   /** The markdown body; `undefined` when only the frontmatter is known (a head). */
   readonly body?: string;
   readonly lineOf?: (field: string) => number | undefined;
+  /** `false`: the findings are known already (a cached head keeps them); only the skill is made. */
+  readonly check?: boolean;
 }
 
 /**
@@ -236,12 +238,15 @@ export function analyzeFields(
   const frontmatter = raw;
   const lineOf = (field: string | undefined) => (field === undefined ? undefined : context.lineOf?.(field));
   const fallback = options.nameFallback === "folder" && isBlank(frontmatter.name);
-  const findings = checkFrontmatter(
-    frontmatter,
-    location,
-    { strict: !options.lenient, ...(options.target === undefined ? {} : { target: options.target }) },
-    context.body === undefined ? {} : { body: context.body },
-  );
+  const findings =
+    context.check === false
+      ? []
+      : checkFrontmatter(
+          frontmatter,
+          location,
+          { strict: !options.lenient, ...(options.target === undefined ? {} : { target: options.target }) },
+          context.body === undefined ? {} : { body: context.body },
+        );
   for (const d of findings) {
     // A name taken from the folder is a warning, not a failure, and trivially matches it.
     if (fallback && d.field === "name") {
@@ -260,14 +265,15 @@ export function analyzeFields(
     diagnostics.push(line === undefined ? d : { ...d, line });
   }
 
-  const keys = Object.keys(frontmatter);
-  const found =
-    keys.length > 0 ? `found fields: ${keys.map((k) => printable(k)).join(", ")}` : "no fields found";
+  const found = () => {
+    const keys = Object.keys(frontmatter);
+    return keys.length > 0 ? `found fields: ${keys.map((k) => printable(k)).join(", ")}` : "no fields found";
+  };
   for (const field of ["name", "description"] as const) {
     if (field === "name" && fallback) continue;
     const value = frontmatter[field];
     if (isBlank(value)) {
-      const why = value === undefined || value === null ? found : `the value is empty; ${found}`;
+      const why = value === undefined || value === null ? found() : `the value is empty; ${found()}`;
       const error = new SkillError(
         "MISSING_FIELD",
         `Missing frontmatter field '${field}' in ${location} (${why})`,

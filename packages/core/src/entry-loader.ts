@@ -27,7 +27,16 @@ const HEAD_BYTES = 8 * 1024;
 const CACHE_FORMAT = 1;
 
 /** Outcomes of cached heads, by head object, then rules, owner and location (see `#cachedOutcome`). */
-const outcomesOf = new WeakMap<object, Map<string, Outcome>>();
+const outcomesOf = new WeakMap<
+  object,
+  {
+    readonly rules: string;
+    readonly source: string | undefined;
+    readonly origin: string;
+    readonly location: string;
+    readonly outcome: Outcome;
+  }[]
+>();
 
 /** Who an entry came from: what a slot records besides the entry. */
 export interface EntryOwner {
@@ -115,6 +124,7 @@ export class EntryLoader {
   readonly #fingerprint: string;
   /** The fingerprint and every load rule: what an outcome of a cached head depends on. */
   readonly #rulesKey: string;
+  readonly #optionsBy = new Map<string | undefined, Map<string, AnalyzeOptions>>();
 
   constructor(rules: AnalyzeOptions, maxBytes: number, cache: HeadCache | undefined) {
     this.rules = rules;
@@ -225,15 +235,36 @@ export class EntryLoader {
     await this.#cache?.flush().catch(() => {});
   }
 
-  /** The skill a head's frontmatter gives, by the same rules as a parse (no text: no lines). */
-  #fromFields(head: SkillHead, location: string, source: string | undefined, origin: string): Analysis {
+  /**
+   * The skill a head's frontmatter gives, by the same rules as a parse (no text: no lines).
+   * `checked`: the head keeps the findings of its parse, so they are not looked for again.
+   */
+  #fromFields(
+    head: SkillHead,
+    location: string,
+    source: string | undefined,
+    origin: string,
+    checked = false,
+  ): Analysis {
     return analyzeFields(head.frontmatter, head.frontmatter, location, this.#options(source, origin), {
       diagnostics: [],
+      ...(checked ? { check: false } : {}),
     });
   }
 
   #options(source: string | undefined, origin: string): AnalyzeOptions {
-    return { ...this.rules, ...(source === undefined ? {} : { source }), origin };
+    // One options object per owner and origin: a load asks for the same few thousands of times.
+    let byOrigin = this.#optionsBy.get(source);
+    if (!byOrigin) {
+      byOrigin = new Map();
+      this.#optionsBy.set(source, byOrigin);
+    }
+    let options = byOrigin.get(origin);
+    if (!options) {
+      options = { ...this.rules, ...(source === undefined ? {} : { source }), origin };
+      byOrigin.set(origin, options);
+    }
+    return options;
   }
 
   /**
@@ -242,18 +273,22 @@ export class EntryLoader {
    * share one) is checked once per rules, owner and location.
    */
   #cachedOutcome(head: CachedHead, location: string, source: string | undefined, origin: string): Outcome {
-    const key = `${this.#rulesKey}\0${source ?? ""}\0${origin}\0${location}`;
-    let byKey = outcomesOf.get(head);
-    const known = byKey?.get(key);
-    if (known) return known;
-    const analysis = this.#fromFields(head, location, source, origin);
-    const diagnostics = Array.isArray(head.diagnostics) ? head.diagnostics : analysis.diagnostics;
-    const outcome = this.accept({ ...analysis, diagnostics: [...diagnostics] }, location);
-    if (!byKey) {
-      byKey = new Map();
-      outcomesOf.set(head, byKey);
+    const rules = this.#rulesKey;
+    const known = outcomesOf.get(head);
+    if (known) {
+      for (const k of known) {
+        if (k.rules === rules && k.source === source && k.origin === origin && k.location === location) {
+          return k.outcome;
+        }
+      }
     }
-    byKey.set(key, outcome);
+    const checked = Array.isArray(head.diagnostics);
+    const analysis = this.#fromFields(head, location, source, origin, checked);
+    const diagnostics = checked ? (head.diagnostics as readonly Diagnostic[]) : analysis.diagnostics;
+    const outcome = this.accept({ ...analysis, diagnostics: [...diagnostics] }, location);
+    const memo = { rules, source, origin, location, outcome };
+    if (known) known.push(memo);
+    else outcomesOf.set(head, [memo]);
     return outcome;
   }
 

@@ -211,7 +211,8 @@ export class SkillService {
           );
         } else {
           slots[j] = this.#loader.fileSlot(entry, owner);
-          await reader.tick();
+          // Checked here: an await per entry costs more than most entries' own work.
+          if (reader.due()) await reader.tick();
         }
       }
       groups.push({
