@@ -25,6 +25,10 @@ Changes, each in its own commit, in the package that owns the cost:
 | \`apps/demo\`: import \`@skill/mcp\` only for a command that uses an MCP server | \`skill list\` at 100 skills, whole process: 238 → 111 ms (\`node -e 0\`: 24 ms), medians of 15. Importing \`@skill/mcp\` (the MCP SDK and zod) took about 160 ms on every command. |
 | \`apps/demo\`: one bundle (tsup \`noExternal\`, split), each command imported when it runs, \`@skill/remote\` only when a pack is configured | \`skill list\` at 100 skills, whole process: about 165 → 94 ms (\`node -e 0\`: 23 ms), medians of 15; \`skill --version\` loads only commander and the context. |
 | \`@skill/core\`, tried, not kept: find the frontmatter's line ends with \`indexOf\` instead of a closure per character | no measurable change (150 vs 152 ms CPU at 1,000 skills). |
+| \`@skill/core\`: the same, kept this time, for text and for the bytes of a head read, wherever there is no \`\\r\` | in a fresh process at 100 skills the closure per character was the largest self time of the analysis (\`locateFrontmatter\` + \`findDelimiters\`, about 14 of 75 ms sampled under \`--cpu-prof\`); after it, neither is among the top entries. At 1,000 skills it is still within noise. |
+| \`@skill/core\`: \`update\` of a file that keeps its name replaces its winner alone (\`patchRegistry\`); the registry is built with plain loops and reuses a slot's winner | \`service.update\` of one file among 10,000: 104 → 2.5 ms median (1/19 → 1/400–1/670 of a full reload) in \`pnpm bench --size L\`. |
+| \`@skill/core\`: a cached head's hit does not run \`checkFrontmatter\` again (its findings are kept in the head), nor build an error text for an error that did not happen; one options object per owner; no \`await\` per entry | warm start at 100 skills: +16.6 → +2.3 ms over crawl + stat; at 1,000: 1.36× → 1.08× (one run, load average 10–15; see below for CPU times). |
+| \`@skill/discovery\` (\`compareAgents\`): folder listings shared by all agents' scans (\`RootsScanOptions.listings\`); root stubs from the root's own files (\`skillFiles\` gains \`maxDepth\`; it walked every root to its last bundled file); a cached head checked once per rules, owner and location; an agent whose scans and rules are another's takes that load | \`skill doctor\` at 1,000 skills / one preset's load: 5.12× → 3.2–3.8× wall (loaded machine), 3.26× CPU time. |
 
 What is left at 100 skills, after these changes (wall, medians of 9–11, load average below 2):
 the floor takes about 9 ms, of which its crawl is 7; ours takes 19–23 ms, of which discovery's
@@ -45,9 +49,12 @@ Elsewhere, from the same kind of measurements (load average about 3):
   about 50 ms of module evaluation before any work — commander, the discovery and core code, and
   string-width, whose \`Intl.Segmenter\` loads ICU data even when every name is ASCII — then the
   load itself (about 20 ms) and the table.
-- **\`service.update\` at 10,000 skills**: about 11 ms warm (19 ms in a fresh process), of which
-  resolving precedence again over all 10,000 slots is about two thirds and diffing the winners
-  an eighth; the file itself is read and parsed in well under a millisecond.
+- **\`service.update\` at 10,000 skills**: before the change above, about 11 ms warm (19 ms in a
+  fresh process), two thirds of it resolving precedence again over all 10,000 slots and an
+  eighth diffing the winners. Now an edit that keeps the file's name, inode and origin, of a
+  file that held its name, replaces that winner and the file's findings in place; a rename, a
+  failure, a shadowed or added or removed file still resolves everything (about 3–5 ms at
+  10,000 with plain loops), and a test checks every case against a fresh load.
 - **Pulls**: a v0.2 archive was downloaded, verified and unpacked inside one request slot, so
   while a skill was being unpacked (\`mkdir\` and \`open\` of its files, about 2.5 ms each on
   the loaded machine) that slot sent nothing: v0.2's four times fewer requests showed as only
@@ -58,12 +65,34 @@ Elsewhere, from the same kind of measurements (load average about 3):
   run to run (the staged files' \`mkdir\`/\`open\`/\`rename\` and their writeback; the same
   code gave 2.0 s and 3.1 s in two back-to-back runs of \`packages/remote/scripts/measure-pull.mjs\`),
   so the 3× target is not met reliably: staging fewer files per skill is the next step.
-- **Warm start at 1,000 skills** (\`fileHeadCache\`, every head answered from the cache; CPU
-  time, medians of 5, load average 7–10): about 130 ms against 85 ms for crawl + stat (1.5×),
-  105 ms for the synchronous floor and 180 ms for a cold load. Under \`--cpu-prof\`, discovery's
-  crawl (\`readdir\`, about 115 ms self time wall) costs more than fdir's sync walk (about 90 ms),
-  and reading the 630 KB cache file costs JSON parsing, its entry checks and the garbage they
-  leave (about 35 + 60 ms sampled); each hit is a \`stat\`, no \`open\`.
+- **Warm start** (\`fileHeadCache\`, every head answered from the cache), after the changes
+  above; CPU time of the load, fresh processes, medians of 5–11, load average 9–11: 14.4 ms
+  against 11.4 for crawl + stat at 100 skills, 113 against 86 (1.31×) at 1,000, 809 against
+  544 (1.49×) at 10,000. What a warm start at 10,000 pays beyond crawl + stat, sampled under
+  \`--cpu-prof\`: reading the 6.4 MB cache file (\`JSON.parse\` and its entry checks, about
+  70 ms), the garbage those 10,000 entries leave (about 100 ms of collector), each hit
+  (\`stat\` as crawl + stat does, the key check, the skill made from the head: about 100 ms)
+  and the registry (about 45 ms). The 10,000-skill row stays missed: what would bring it to
+  1.3× is a cache file that is cheaper to read than JSON of every head — e.g. the heads
+  stored once per rules fingerprint instead of per entry, or a binary or line format read
+  lazily per path — which is a change of the file format (contract 3), not of the loader.
+- **\`skill doctor\` at 1,000 skills** (every preset): 572 ms CPU against 176 ms for one
+  preset's load (3.26×; wall 3.2–3.8× in \`pnpm bench\` on the loaded machine). What is
+  left, sampled: each of the 9 distinct loads \`stat\`s every file again (about 70 ms in
+  all) and builds its own registry (about 40 ms); three load-rule sets (the specification's,
+  Claude Code's and Codex's) each read and parse every file once (about 90 ms); the scans'
+  own work past the shared listings (about 45 ms) and the garbage of it all (about 75 ms).
+  Below 3× would need one read and YAML parse per file for every rule set (a parse kept
+  apart from the rules' findings, which core's parse does not separate today) or a head
+  cache that can vouch for a file's state within one comparison without a \`stat\`.
+- **Cold start at 100 skills**: 20.6 ms CPU against 10.4 for the floor (fresh processes,
+  medians of 11); the same load run a second time in the same process takes about 11 ms,
+  so about 9 ms is first-run cost: discovery, parse, validation and the service run
+  interpreted and compile lazily for most of the 100 files. No single function stands out
+  in the profile any more (the largest were the delimiter scan, now gone, then
+  \`checkFrontmatter\` and \`parseSimpleMapping\` at a few ms each). Reaching 1.5× would need
+  that code compiled before the clock (a V8 code cache, which Node 20 has no API for) or a
+  load path with far less code per file.
 - **Skills over MCP at 1,000 skills**: the client's CPU time for the timed load is about 160 ms
   of 1.7 s wall; the rest is waiting for \`skill serve-mcp\`, whose every \`skills/list\` page
   walks each listed skill's folder again (\`service.files\`: \`lstat\`, \`realpath\`,
