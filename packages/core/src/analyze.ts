@@ -324,8 +324,10 @@ function longFieldError(name: string, description: string, location: string): Sk
     ["name", name],
     ["description", description],
   ] as const) {
-    const length = singleLineLength(value);
     const limit = SPEC_LIMITS[field];
+    // Trimming, joining whitespace and counting code points never makes a text longer.
+    if (value.length <= limit) continue;
+    const length = singleLineLength(value);
     if (length > limit) {
       return new SkillError(
         "INVALID_FIELD",

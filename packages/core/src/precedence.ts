@@ -104,10 +104,15 @@ export function resolvePrecedence(slots: readonly Slot[]): Resolution {
   // Plain loops: an update at 10,000 skills runs this whole, so every pass counts.
   const count = slots.length;
   const last = new Map<string, number>();
+  let identities = 0;
   for (let i = 0; i < count; i++) {
     const identity = (slots[i] as Slot).identity;
-    if (identity !== undefined) last.set(identity, i);
+    if (identity === undefined) continue;
+    last.set(identity, i);
+    identities++;
   }
+  // Most registries reach no file twice: then no slot needs looking up again.
+  const reachedTwice = last.size < identities;
   const local = new Map<string, Slot>();
   const nonLocal: Slot[] = [];
   const shadowed: ShadowedSkill[] = [];
@@ -125,7 +130,7 @@ export function resolvePrecedence(slots: readonly Slot[]): Resolution {
   };
   for (let i = 0; i < count; i++) {
     const slot = slots[i] as Slot;
-    if (slot.identity !== undefined && last.get(slot.identity) !== i) continue;
+    if (reachedTwice && slot.identity !== undefined && last.get(slot.identity) !== i) continue;
     const outcome = slot.outcome;
     for (const d of outcome.diagnostics) diagnostics.push(d);
     if (!outcome.ok) {
