@@ -26,18 +26,6 @@ const HEAD_BYTES = 8 * 1024;
 /** Bumped when what a cached head means changes, so older caches are misses. */
 const CACHE_FORMAT = 1;
 
-/** Outcomes of cached heads, by head object, then rules, owner and location (see `#cachedOutcome`). */
-const outcomesOf = new WeakMap<
-  object,
-  {
-    readonly rules: string;
-    readonly source: string | undefined;
-    readonly origin: string;
-    readonly location: string;
-    readonly outcome: Outcome;
-  }[]
->();
-
 /** Who an entry came from: what a slot records besides the entry. */
 export interface EntryOwner {
   /** The source id; `undefined` for a skill added with `load()`. */
@@ -122,8 +110,6 @@ export class EntryLoader {
   readonly maxBytes: number;
   readonly #cache: HeadCache | undefined;
   readonly #fingerprint: string;
-  /** The fingerprint and every load rule: what an outcome of a cached head depends on. */
-  readonly #rulesKey: string;
   readonly #optionsBy = new Map<string | undefined, Map<string, AnalyzeOptions>>();
 
   constructor(rules: AnalyzeOptions, maxBytes: number, cache: HeadCache | undefined) {
@@ -137,7 +123,6 @@ export class EntryLoader {
       rules.rejectLongFields ?? false,
       maxBytes,
     ]);
-    this.#rulesKey = `${this.#fingerprint}\0${JSON.stringify(rules)}`;
   }
 
   /** A file entry (or one with a head), read synchronously: bulk loads are faster this way. */
@@ -267,31 +252,6 @@ export class EntryLoader {
     return options;
   }
 
-  /**
-   * What a cached head gives under these rules, for this owner and origin: the same head
-   * object (a cache hands the same one to every load of a process, as `compareAgents`'s loads
-   * share one) is checked once per rules, owner and location.
-   */
-  #cachedOutcome(head: CachedHead, location: string, source: string | undefined, origin: string): Outcome {
-    const rules = this.#rulesKey;
-    const known = outcomesOf.get(head);
-    if (known) {
-      for (const k of known) {
-        if (k.rules === rules && k.source === source && k.origin === origin && k.location === location) {
-          return k.outcome;
-        }
-      }
-    }
-    const checked = Array.isArray(head.diagnostics);
-    const analysis = this.#fromFields(head, location, source, origin, checked);
-    const diagnostics = checked ? (head.diagnostics as readonly Diagnostic[]) : analysis.diagnostics;
-    const outcome = this.accept({ ...analysis, diagnostics: [...diagnostics] }, location);
-    const memo = { rules, source, origin, location, outcome };
-    if (known) known.push(memo);
-    else outcomesOf.set(head, [memo]);
-    return outcome;
-  }
-
   /** The slot from a cached head when the file is unchanged; `undefined` to read it. */
   #fromCache(entry: SourceEntry, owner: EntryOwner, origin: string): Slot | undefined {
     const cache = this.#cache;
@@ -312,7 +272,11 @@ export class EntryLoader {
       return undefined; // a broken cache costs a read
     }
     if (!head || head.rules !== this.#fingerprint || !isMapping(head.frontmatter)) return undefined;
-    const outcome = this.#cachedOutcome(head, location, owner.id, origin);
+    // The head keeps the findings of its parse: they are not looked for again.
+    const checked = Array.isArray(head.diagnostics);
+    const analysis = this.#fromFields(head, location, owner.id, origin, checked);
+    const diagnostics = checked ? (head.diagnostics as readonly Diagnostic[]) : analysis.diagnostics;
+    const outcome = this.accept({ ...analysis, diagnostics: [...diagnostics] }, location);
     if (!outcome.ok) return undefined;
     return {
       ...newSlot(entry, owner, origin, outcome, `${key.dev}:${key.ino}`),
