@@ -118,7 +118,7 @@ export function resolvePrecedence(slots: readonly Slot[]): Resolution {
   const shadowed: ShadowedSkill[] = [];
   const failed: LoadFailure[] = [];
   const diagnostics: Diagnostic[] = [];
-  const dirs = new Set<string>();
+  const onDisk: string[] = [];
   const contend = (into: Map<string, Slot>, name: string, slot: Slot) => {
     const previous = into.get(name);
     if (previous && slot.firstWins) {
@@ -137,7 +137,7 @@ export function resolvePrecedence(slots: readonly Slot[]): Resolution {
       failed.push({ path: slot.location, error: outcome.error });
       continue;
     }
-    if (isAbsolute(slot.location)) dirs.add(dirname(slot.location));
+    onDisk.push(slot.location);
     if (isNonLocal(slot.origin)) nonLocal.push(slot);
     else contend(local, outcome.skill.name, slot);
   }
@@ -164,7 +164,21 @@ export function resolvePrecedence(slots: readonly Slot[]): Resolution {
     winners.set(key, winner(slot, key));
   }
   for (const s of shadowed) diagnostics.push(shadowDiagnostic(s));
-  return { winners, shadowed, failed, diagnostics, dirs };
+  let dirs: Set<string> | undefined;
+  return {
+    winners,
+    shadowed,
+    failed,
+    diagnostics,
+    // Made on first use (`dirs()`): a load or an update should not pay for what nobody reads.
+    get dirs() {
+      if (dirs === undefined) {
+        dirs = new Set();
+        for (const location of onDisk) if (isAbsolute(location)) dirs.add(dirname(location));
+      }
+      return dirs;
+    },
+  };
 }
 
 /**
@@ -203,7 +217,9 @@ export function replaceWinner(
       shadowed: [...before.shadowed],
       failed: [...before.failed],
       diagnostics,
-      dirs: before.dirs,
+      get dirs() {
+        return before.dirs;
+      },
     },
     key,
   };
