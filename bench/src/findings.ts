@@ -32,6 +32,10 @@ Changes, each in its own commit, in the package that owns the cost:
 | \`apps/demo\`: the bundle gives commander a stand-in for \`child_process\` and \`@skill/core\` stand-ins for \`crypto\` and js-yaml, each loading the module on first use (\`skill list\` on simple frontmatter uses none of them); the version is bundled from package.json instead of read at start-up | built-in modules a \`skill list\` process loads beyond \`node -e 0\`'s: 79 → 56 (no \`child_process\`, \`dgram\`, \`crypto\` and its 20 internal modules, \`zlib\`); about 1–3 ms of CPU each on their own here; js-yaml's evaluation (its schemas) no longer runs at start-up. Together about 5 ms of CPU (94 vs 99 ms, interleaved series of 25). |
 | \`apps/demo\`: \`displayPath\` tells a path below cwd or home by its prefix (plain POSIX paths; checked against \`path.relative\`), and cutting to no limit (output not to a terminal) skips measuring | the table phase of a \`skill list\` of 100 rows: about 8.7 → 3.7 ms (phase timestamps, medians of 15). |
 | all of these, \`skill list\` at 100 skills, whole process on Node 20 | CPU time (user + system, \`wait4\`), interleaved series of 25 against the build before them, load average 5–11: 114–128 → 85–88 ms, \`node -e 0\` 19–21 ms. \`pnpm bench --only startup\`, three runs: 3.32×–5.82× of \`node -e 0\` (the quietest: 71.4 / 19.1 ms, 3.74×), and 0.78–0.83× of Vercel's \`skills list\` (71.4 / 85.8 ms). |
+| \`@skill/core\`: the same, kept this time, for text and for the bytes of a head read, wherever there is no \`\\r\` | in a fresh process at 100 skills the closure per character was the largest self time of the analysis (\`locateFrontmatter\` + \`findDelimiters\`, about 14 of 75 ms sampled under \`--cpu-prof\`); after it, neither is among the top entries. At 1,000 skills it is still within noise. |
+| \`@skill/core\`: \`update\` of a file that keeps its name replaces its winner alone (\`patchRegistry\`); the registry is built with plain loops and reuses a slot's winner | \`service.update\` of one file among 10,000: 104 → 1.1–2.9 ms median (1/19 → 1/330–1/670 of a full reload) over seven runs of \`pnpm bench --size L\`. |
+| \`@skill/core\`: a cached head's hit does not run \`checkFrontmatter\` again (its findings are kept in the head), nor build an error text for an error that did not happen; one options object per owner; no \`await\` per entry | warm start at 100 skills: +16.6 → +2.3 to +5.9 ms over crawl + stat; at 1,000: 1.36× → 0.95–1.24×; at 10,000: 1.71× → 1.11–1.64× (seven runs, load average 3–15; see below for CPU times). |
+| \`@skill/discovery\` (\`compareAgents\`): folder listings shared by all agents' scans (\`RootsScanOptions.listings\`); root stubs from the root's own files (\`skillFiles\` gains \`maxDepth\`; it walked every root to its last bundled file); an agent whose scans and rules are another's takes that load (a memo of each cached head's outcome across agents, also tried, saved about 2% of doctor and cost about 2.5% of a warm start at 10,000: not kept) | \`skill doctor\` at 1,000 skills / one preset's load: 5.12× → 3.0–3.8× wall over seven runs (loaded machine), about 3.3× CPU time. |
 
 What is left at 100 skills, after these changes (wall, medians of 9–11, load average below 2):
 the floor takes about 9 ms, of which its crawl is 7; ours takes 19–23 ms, of which discovery's
@@ -65,9 +69,12 @@ Elsewhere, from the same kind of measurements (load average about 3):
   or a V8 startup snapshot (which \`node dist/cli.js\` cannot use without a flag) for the module
   phase, and a head cache kept between starts (contract 3's \`fileHeadCache\`, persisted by the
   CLI) so that a start is a crawl and a \`stat\` per skill, not a read and parse of each.
-- **\`service.update\` at 10,000 skills**: about 11 ms warm (19 ms in a fresh process), of which
-  resolving precedence again over all 10,000 slots is about two thirds and diffing the winners
-  an eighth; the file itself is read and parsed in well under a millisecond.
+- **\`service.update\` at 10,000 skills**: before the change above, about 11 ms warm (19 ms in a
+  fresh process), two thirds of it resolving precedence again over all 10,000 slots and an
+  eighth diffing the winners. Now an edit that keeps the file's name, inode and origin, of a
+  file that held its name, replaces that winner and the file's findings in place; a rename, a
+  failure, a shadowed or added or removed file still resolves everything (about 3–5 ms at
+  10,000 with plain loops), and a test checks every case against a fresh load.
 - **Pulls**: a v0.2 archive was downloaded, verified and unpacked inside one request slot, so
   while a skill was being unpacked (\`mkdir\` and \`open\` of its files, about 2.5 ms each on
   the loaded machine) that slot sent nothing: v0.2's four times fewer requests showed as only
@@ -78,12 +85,34 @@ Elsewhere, from the same kind of measurements (load average about 3):
   run to run (the staged files' \`mkdir\`/\`open\`/\`rename\` and their writeback; the same
   code gave 2.0 s and 3.1 s in two back-to-back runs of \`packages/remote/scripts/measure-pull.mjs\`),
   so the 3× target is not met reliably: staging fewer files per skill is the next step.
-- **Warm start at 1,000 skills** (\`fileHeadCache\`, every head answered from the cache; CPU
-  time, medians of 5, load average 7–10): about 130 ms against 85 ms for crawl + stat (1.5×),
-  105 ms for the synchronous floor and 180 ms for a cold load. Under \`--cpu-prof\`, discovery's
-  crawl (\`readdir\`, about 115 ms self time wall) costs more than fdir's sync walk (about 90 ms),
-  and reading the 630 KB cache file costs JSON parsing, its entry checks and the garbage they
-  leave (about 35 + 60 ms sampled); each hit is a \`stat\`, no \`open\`.
+- **Warm start** (\`fileHeadCache\`, every head answered from the cache), after the changes
+  above; CPU time of the load, fresh processes, medians of 5–11, load average 9–11: 14.4 ms
+  against 11.4 for crawl + stat at 100 skills, 113 against 86 (1.31×) at 1,000, 809 against
+  544 (1.49×) at 10,000. What a warm start at 10,000 pays beyond crawl + stat, sampled under
+  \`--cpu-prof\`: reading the 6.4 MB cache file (\`JSON.parse\` and its entry checks, about
+  70 ms), the garbage those 10,000 entries leave (about 100 ms of collector), each hit
+  (\`stat\` as crawl + stat does, the key check, the skill made from the head: about 100 ms)
+  and the registry (about 45 ms). The 10,000-skill row stays missed: what would bring it to
+  1.3× is a cache file that is cheaper to read than JSON of every head — e.g. the heads
+  stored once per rules fingerprint instead of per entry, or a binary or line format read
+  lazily per path — which is a change of the file format (contract 3), not of the loader.
+- **\`skill doctor\` at 1,000 skills** (every preset): 572 ms CPU against 176 ms for one
+  preset's load (3.26×; wall 3.2–3.8× in \`pnpm bench\` on the loaded machine). What is
+  left, sampled: each of the 9 distinct loads \`stat\`s every file again (about 70 ms in
+  all) and builds its own registry (about 40 ms); three load-rule sets (the specification's,
+  Claude Code's and Codex's) each read and parse every file once (about 90 ms); the scans'
+  own work past the shared listings (about 45 ms) and the garbage of it all (about 75 ms).
+  Below 3× would need one read and YAML parse per file for every rule set (a parse kept
+  apart from the rules' findings, which core's parse does not separate today) or a head
+  cache that can vouch for a file's state within one comparison without a \`stat\`.
+- **Cold start at 100 skills**: 20.6 ms CPU against 10.4 for the floor (fresh processes,
+  medians of 11); the same load run a second time in the same process takes about 11 ms,
+  so about 9 ms is first-run cost: discovery, parse, validation and the service run
+  interpreted and compile lazily for most of the 100 files. No single function stands out
+  in the profile any more (the largest were the delimiter scan, now gone, then
+  \`checkFrontmatter\` and \`parseSimpleMapping\` at a few ms each). Reaching 1.5× would need
+  that code compiled before the clock (a V8 code cache, which Node 20 has no API for) or a
+  load path with far less code per file.
 - **Skills over MCP at 1,000 skills**: \`skill serve-mcp\` walked each listed skill's folder
   again for every \`skills/list\` page (\`service.files\`: \`lstat\`, \`realpath\`, \`readlink\`
   per bundled file, some 20,000 files) and \`stat\`ed each file for its digest; a timed load

@@ -296,6 +296,8 @@ interface FieldContext {
   /** The markdown body; `undefined` when only the frontmatter is known (a head). */
   readonly body?: string;
   readonly lineOf?: (field: string) => number | undefined;
+  /** `false`: the findings are known already (a cached head keeps them); only the skill is made. */
+  readonly check?: boolean;
 }
 
 /**
@@ -316,12 +318,15 @@ export function analyzeFields(
   const lineOf = (field: string | undefined) => (field === undefined ? undefined : context.lineOf?.(field));
   const byFolder = options.identity === "folder";
   const fallback = (options.nameFallback === "folder" || byFolder) && isBlank(frontmatter.name);
-  const findings = checkFrontmatter(
-    frontmatter,
-    location,
-    { strict: !options.lenient, ...(options.target === undefined ? {} : { target: options.target }) },
-    context.body === undefined ? {} : { body: context.body },
-  );
+  const findings =
+    context.check === false
+      ? []
+      : checkFrontmatter(
+          frontmatter,
+          location,
+          { strict: !options.lenient, ...(options.target === undefined ? {} : { target: options.target }) },
+          context.body === undefined ? {} : { body: context.body },
+        );
   // A description the rules let be missing (or take from the body) is a warning, not a failure.
   const require = options.requireDescription ?? true;
   const optionalDescription =
@@ -350,11 +355,13 @@ export function analyzeFields(
     diagnostics.push(line === undefined ? d : { ...d, line });
   }
 
-  const keys = Object.keys(frontmatter);
-  const found =
-    keys.length > 0 ? `found fields: ${keys.map((k) => printable(k)).join(", ")}` : "no fields found";
+  // Worked out only for an error: most skills have none.
+  const found = () => {
+    const keys = Object.keys(frontmatter);
+    return keys.length > 0 ? `found fields: ${keys.map((k) => printable(k)).join(", ")}` : "no fields found";
+  };
   const missing = (field: string, value: unknown) => {
-    const why = value === undefined || value === null ? found : `the value is empty; ${found}`;
+    const why = value === undefined || value === null ? found() : `the value is empty; ${found()}`;
     const error = new SkillError(
       "MISSING_FIELD",
       `Missing frontmatter field '${field}' in ${location} (${why})`,
@@ -453,8 +460,10 @@ function longFieldError(name: string, description: string, location: string): Sk
     ["name", name],
     ["description", description],
   ] as const) {
-    const length = singleLineLength(value);
     const limit = SPEC_LIMITS[field];
+    // Trimming, joining whitespace and counting code points never makes a text longer.
+    if (value.length <= limit) continue;
+    const length = singleLineLength(value);
     if (length > limit) {
       return new SkillError(
         "INVALID_FIELD",

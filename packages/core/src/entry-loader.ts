@@ -111,6 +111,7 @@ export class EntryLoader {
   readonly maxBytes: number;
   readonly #cache: HeadCache | undefined;
   readonly #fingerprint: string;
+  readonly #optionsBy = new Map<string | undefined, Map<string, AnalyzeOptions>>();
 
   constructor(rules: AnalyzeOptions, maxBytes: number, cache: HeadCache | undefined) {
     this.rules = rules;
@@ -214,15 +215,36 @@ export class EntryLoader {
     await this.#cache?.flush().catch(() => {});
   }
 
-  /** The skill a head's frontmatter gives, by the same rules as a parse (no text: no lines). */
-  #fromFields(head: SkillHead, location: string, source: string | undefined, origin: string): Analysis {
+  /**
+   * The skill a head's frontmatter gives, by the same rules as a parse (no text: no lines).
+   * `checked`: the head keeps the findings of its parse, so they are not looked for again.
+   */
+  #fromFields(
+    head: SkillHead,
+    location: string,
+    source: string | undefined,
+    origin: string,
+    checked = false,
+  ): Analysis {
     return analyzeFields(head.frontmatter, head.frontmatter, location, this.#options(source, origin), {
       diagnostics: [],
+      ...(checked ? { check: false } : {}),
     });
   }
 
   #options(source: string | undefined, origin: string): AnalyzeOptions {
-    return { ...this.rules, ...(source === undefined ? {} : { source }), origin };
+    // One options object per owner and origin: a load asks for the same few thousands of times.
+    let byOrigin = this.#optionsBy.get(source);
+    if (!byOrigin) {
+      byOrigin = new Map();
+      this.#optionsBy.set(source, byOrigin);
+    }
+    let options = byOrigin.get(origin);
+    if (!options) {
+      options = { ...this.rules, ...(source === undefined ? {} : { source }), origin };
+      byOrigin.set(origin, options);
+    }
+    return options;
   }
 
   /** The slot from a cached head when the file is unchanged; `undefined` to read it. */
@@ -245,8 +267,10 @@ export class EntryLoader {
       return undefined; // a broken cache costs a read
     }
     if (!head || head.rules !== this.#fingerprint || !isMapping(head.frontmatter)) return undefined;
-    const analysis = this.#fromFields(head, location, owner.id, origin);
-    const diagnostics = Array.isArray(head.diagnostics) ? head.diagnostics : analysis.diagnostics;
+    // The head keeps the findings of its parse: they are not looked for again.
+    const checked = Array.isArray(head.diagnostics);
+    const analysis = this.#fromFields(head, location, owner.id, origin, checked);
+    const diagnostics = checked ? (head.diagnostics as readonly Diagnostic[]) : analysis.diagnostics;
     const outcome = this.accept({ ...analysis, diagnostics: [...diagnostics] }, location);
     if (!outcome.ok || analysis.needsBody) return undefined;
     return {

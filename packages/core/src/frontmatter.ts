@@ -84,8 +84,38 @@ export function findDelimiters(
  */
 export function frontmatterEndInBytes(bytes: Uint8Array, length: number): number {
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const head = bytes.subarray(0, length);
+  if (head.indexOf(CR) === -1) return closeEndInBytes(head, bom);
   const found = findDelimiters((i) => bytes[i], bom, length, false);
   return found ? found.closeEnd : 0;
+}
+
+/** True when `bytes[from, to)` is `---` (or, closing, `...`) followed only by spaces and tabs. */
+function isDelimiterBytes(bytes: Uint8Array, from: number, to: number, allowDots: boolean): boolean {
+  if (to - from < 3) return false;
+  const c = bytes[from];
+  if (!(c === DASH || (allowDots && c === DOT)) || bytes[from + 1] !== c || bytes[from + 2] !== c)
+    return false;
+  for (let i = from + 3; i < to; i++) {
+    const b = bytes[i];
+    if (b !== SPACE && b !== TAB) return false;
+  }
+  return true;
+}
+
+/**
+ * `findDelimiters(…, complete: false)` of a head without `\r`, line by line with `indexOf`:
+ * the closing line's end, or 0 (a line that reaches the end may continue).
+ */
+function closeEndInBytes(head: Uint8Array, from: number): number {
+  const first = head.indexOf(LF, from);
+  if (first === -1 || !isDelimiterBytes(head, from, first, false)) return 0;
+  for (let lineStart = first + 1; ; ) {
+    const end = head.indexOf(LF, lineStart);
+    if (end === -1) return 0;
+    if (isDelimiterBytes(head, lineStart, end, true)) return end;
+    lineStart = end + 1;
+  }
 }
 
 /** Drops a UTF-8 BOM and reads CRLF and lone CR line endings as LF. */
@@ -105,9 +135,51 @@ export interface FrontmatterBounds {
   readonly closingLine: number;
 }
 
+/** True when `text[from, to)` is `---` (or, closing, `...`) followed only by spaces and tabs. */
+function isDelimiterLine(text: string, from: number, to: number, allowDots: boolean): boolean {
+  if (to - from < 3) return false;
+  const c = text.charCodeAt(from);
+  if (!(c === DASH || (allowDots && c === DOT))) return false;
+  if (text.charCodeAt(from + 1) !== c || text.charCodeAt(from + 2) !== c) return false;
+  for (let i = from + 3; i < to; i++) {
+    const b = text.charCodeAt(i);
+    if (b !== SPACE && b !== TAB) return false;
+  }
+  return true;
+}
+
+/**
+ * {@link findDelimiters} of a whole text without `\r`, line by line with `indexOf`: what
+ * every listed SKILL.md goes through, so it must not cost a call per character.
+ */
+function delimitersInText(text: string): DelimiterOffsets | undefined {
+  const length = text.length;
+  const first = text.indexOf("\n");
+  if (first === -1 || !isDelimiterLine(text, 0, first, false)) return undefined;
+  const start = first + 1;
+  let line = 2;
+  for (let lineStart = start; ; line++) {
+    const found = text.indexOf("\n", lineStart);
+    const end = found === -1 ? length : found;
+    if (isDelimiterLine(text, lineStart, end, true)) {
+      return {
+        start,
+        close: lineStart,
+        closeEnd: end,
+        body: found === -1 ? length : end + 1,
+        closingLine: line,
+      };
+    }
+    if (found === -1) return undefined;
+    lineStart = end + 1;
+  }
+}
+
 /** Finds the frontmatter in text already passed through {@link normalizeText}. */
 export function locateFrontmatter(text: string): FrontmatterBounds | undefined {
-  const found = findDelimiters((i) => (i < text.length ? text.charCodeAt(i) : undefined), 0, text.length);
+  const found = text.includes("\r")
+    ? findDelimiters((i) => (i < text.length ? text.charCodeAt(i) : undefined), 0, text.length)
+    : delimitersInText(text);
   if (!found) return undefined;
   return {
     frontmatter: found.close > found.start ? text.slice(found.start, found.close - 1) : "",

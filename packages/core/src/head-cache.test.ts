@@ -247,6 +247,30 @@ describe("fileHeadCache", () => {
     expect(none.get(key("/s/a/SKILL.md"))).toBeUndefined();
   });
 
+  it("writes entries least recently used first, also for paths that look like numbers", async () => {
+    const file = join(await tempDir(), "heads.json");
+    const cache = fileHeadCache(file, { now: clock });
+    for (const path of ["/s/b", "/s/a", "/s/c"]) cache.set(key(path), head(path));
+    expect(cache.get(key("/s/b"))).toBeDefined();
+    await cache.flush();
+    const order = (text: string, paths: string[]) =>
+      [...paths].sort((x, y) => text.indexOf(JSON.stringify(x)) - text.indexOf(JSON.stringify(y)));
+    expect(order(await readFile(file, "utf8"), ["/s/a", "/s/b", "/s/c"])).toEqual(["/s/a", "/s/c", "/s/b"]);
+    // A JSON object puts index-like keys first; the file keeps the order of use all the same.
+    for (const path of ["9", "/s/d", "10"]) cache.set(key(path), head(path));
+    await cache.flush();
+    const text = await readFile(file, "utf8");
+    expect(order(text, ["/s/a", "/s/c", "/s/b", "9", "/s/d", "10"])).toEqual([
+      "/s/a",
+      "/s/c",
+      "/s/b",
+      "9",
+      "/s/d",
+      "10",
+    ]);
+    expect(Object.keys(JSON.parse(text).entries)).toHaveLength(6);
+  });
+
   it("refuses an invalid maxEntries or file with INVALID_FIELD", () => {
     for (const maxEntries of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
       let error: unknown;

@@ -101,16 +101,24 @@ function labelOf(slot: Slot): string {
  * The result depends on the order of `slots` alone, never on I/O timing.
  */
 export function resolvePrecedence(slots: readonly Slot[]): Resolution {
+  // Plain loops: an update at 10,000 skills runs this whole, so every pass counts.
+  const count = slots.length;
   const last = new Map<string, number>();
-  slots.forEach((slot, i) => {
-    if (slot.identity !== undefined) last.set(slot.identity, i);
-  });
+  let identities = 0;
+  for (let i = 0; i < count; i++) {
+    const identity = (slots[i] as Slot).identity;
+    if (identity === undefined) continue;
+    last.set(identity, i);
+    identities++;
+  }
+  // Most registries reach no file twice: then no slot needs looking up again.
+  const reachedTwice = last.size < identities;
   const local = new Map<string, Slot>();
   const nonLocal: Slot[] = [];
   const shadowed: ShadowedSkill[] = [];
   const failed: LoadFailure[] = [];
   const diagnostics: Diagnostic[] = [];
-  const dirs = new Set<string>();
+  const onDisk: string[] = [];
   const contend = (into: Map<string, Slot>, name: string, slot: Slot) => {
     const previous = into.get(name);
     if (previous && slot.firstWins) {
@@ -120,18 +128,19 @@ export function resolvePrecedence(slots: readonly Slot[]): Resolution {
     if (previous) shadowed.push({ name, kept: slot.location, dropped: previous.location });
     into.set(name, slot);
   };
-  slots.forEach((slot, i) => {
-    if (slot.identity !== undefined && last.get(slot.identity) !== i) return;
+  for (let i = 0; i < count; i++) {
+    const slot = slots[i] as Slot;
+    if (reachedTwice && slot.identity !== undefined && last.get(slot.identity) !== i) continue;
     const outcome = slot.outcome;
-    diagnostics.push(...outcome.diagnostics);
+    for (const d of outcome.diagnostics) diagnostics.push(d);
     if (!outcome.ok) {
       failed.push({ path: slot.location, error: outcome.error });
-      return;
+      continue;
     }
-    if (isAbsolute(slot.location)) dirs.add(dirname(slot.location));
+    onDisk.push(slot.location);
     if (isNonLocal(slot.origin)) nonLocal.push(slot);
     else contend(local, outcome.skill.name, slot);
-  });
+  }
 
   const winners = new Map<string, Winner>();
   for (const [name, slot] of local) winners.set(name, winner(slot, name));
@@ -155,12 +164,94 @@ export function resolvePrecedence(slots: readonly Slot[]): Resolution {
     winners.set(key, winner(slot, key));
   }
   for (const s of shadowed) diagnostics.push(shadowDiagnostic(s));
-  return { winners, shadowed, failed, diagnostics, dirs };
+  let dirs: Set<string> | undefined;
+  return {
+    winners,
+    shadowed,
+    failed,
+    diagnostics,
+    // Made on first use (`dirs()`): a load or an update should not pay for what nobody reads.
+    get dirs() {
+      if (dirs === undefined) {
+        dirs = new Set();
+        for (const location of onDisk) if (isAbsolute(location)) dirs.add(dirname(location));
+      }
+      return dirs;
+    },
+  };
 }
 
+/**
+ * The resolution once `old` is replaced by `fresh`, when that cannot move any other name: both
+ * are the same file (location, identity, origin) under the same name, and `old` held its key.
+ * Then every other winner, every shadowed pair, every failure and every folder stay as they
+ * were, and only the winner of that key and the slot's own findings change. `undefined` when
+ * only a full {@link resolvePrecedence} can tell (renamed, failed, shadowed, another file).
+ */
+export function replaceWinner(
+  before: Resolution,
+  old: Slot,
+  fresh: Slot,
+): { resolution: Resolution; key: string } | undefined {
+  if (!old.outcome.ok || !fresh.outcome.ok) return undefined;
+  if (
+    fresh.location !== old.location ||
+    fresh.identity !== old.identity ||
+    fresh.origin !== old.origin ||
+    fresh.firstWins !== old.firstWins
+  ) {
+    return undefined;
+  }
+  const name = old.outcome.skill.name;
+  if (fresh.outcome.skill.name !== name) return undefined;
+  const keys = isNonLocal(old.origin) ? [name, `${labelOf(old)}:${name}`] : [name];
+  const key = keys.find((k) => before.winners.get(k)?.outcome === old.outcome);
+  if (key === undefined) return undefined;
+  const diagnostics = replaced(before.diagnostics, old.outcome.diagnostics, fresh.outcome.diagnostics);
+  if (diagnostics === undefined) return undefined;
+  const winners = new Map(before.winners);
+  winners.set(key, winner(fresh, key));
+  return {
+    resolution: {
+      winners,
+      shadowed: [...before.shadowed],
+      failed: [...before.failed],
+      diagnostics,
+      get dirs() {
+        return before.dirs;
+      },
+    },
+    key,
+  };
+}
+
+/**
+ * `list` with the run `from` (found by identity) replaced by `to`; `undefined` when `from` is
+ * not one run of `list`, or is empty while `to` is not (nothing says where it would go).
+ */
+export function replaced<T>(list: readonly T[], from: readonly T[], to: readonly T[]): T[] | undefined {
+  if (from.length === 0) return to.length === 0 ? [...list] : undefined;
+  const at = list.indexOf(from[0] as T);
+  if (at === -1 || list.indexOf(from[0] as T, at + 1) !== -1) return undefined;
+  for (let j = 1; j < from.length; j++) if (list[at + j] !== from[j]) return undefined;
+  return [...list.slice(0, at), ...to, ...list.slice(at + from.length)];
+}
+
+/** The winner made of a slot, by slot and key: an update rebuilds the registry from mostly the same slots. */
+const winnersOf = new WeakMap<Slot, Winner>();
+
 function winner(slot: Slot, key: string): Winner {
+  const known = winnersOf.get(slot);
+  if (known !== undefined && known.key === key) return known;
   const skill = (slot.outcome as { skill: SkillMetadata }).skill;
-  return { ...slot, outcome: slot.outcome as Winner["outcome"], key, skill: registered(skill, key) };
+  const made: Winner = {
+    ...slot,
+    outcome: slot.outcome as Winner["outcome"],
+    key,
+    skill: registered(skill, key),
+  };
+  winnersOf.set(slot, made);
+  return made;
 }
 
 export function shadowDiagnostic(s: ShadowedSkill): Diagnostic {

@@ -1,7 +1,14 @@
 import { isAbsolute, sep } from "node:path";
 import { failureDiagnostic } from "./entry-loader.js";
 import { printable, quote, SkillError } from "./errors.js";
-import { type Resolution, resolvePrecedence, type Slot, type Winner } from "./precedence.js";
+import {
+  type Resolution,
+  replaced,
+  replaceWinner,
+  resolvePrecedence,
+  type Slot,
+  type Winner,
+} from "./precedence.js";
 import { similarNames } from "./similar.js";
 import { compareCodeUnits } from "./text.js";
 import type {
@@ -49,21 +56,80 @@ export function emptyGroup(source?: SkillSource): Group {
 }
 
 export function buildRegistry(groups: readonly Group[]): Registry {
-  const resolution = resolvePrecedence(groups.flatMap((g) => g.slots));
-  const sourceFailures = groups.flatMap((g) => (g.failure ? [g.failure] : []));
-  const skipped = groups.flatMap((g) => g.skipped ?? []);
+  // Plain loops, no flatMap: an update at 10,000 skills builds a registry whole.
+  const slots: Slot[] = [];
+  const sourceFailures: LoadFailure[] = [];
+  const skipped: SkippedPath[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const g of groups) {
+    for (const slot of g.slots) slots.push(slot);
+    if (g.failure) sourceFailures.push(g.failure);
+    if (g.skipped) for (const s of g.skipped) skipped.push(s);
+    for (const d of g.diagnostics) diagnostics.push(d);
+  }
+  const resolution = resolvePrecedence(slots);
+  for (const f of sourceFailures) diagnostics.push({ ...failureDiagnostic(f.error, f.path), source: f.path });
+  for (const d of resolution.diagnostics) diagnostics.push(d);
+  const failed = [...sourceFailures];
+  for (const f of resolution.failed) failed.push(f);
   const report: LoadReport = {
     loaded: resolution.winners.size,
-    failed: [...sourceFailures, ...resolution.failed],
+    failed,
     shadowed: resolution.shadowed,
-    diagnostics: [
-      ...groups.flatMap((g) => g.diagnostics),
-      ...sourceFailures.map((f) => ({ ...failureDiagnostic(f.error, f.path), source: f.path })),
-      ...resolution.diagnostics,
-    ],
+    diagnostics,
     ...(skipped.length > 0 ? { skipped } : {}),
   };
   return { groups, resolution, report };
+}
+
+/**
+ * The registry with re-read slots in place of their old ones, without resolving every name
+ * again: only when each location is held by one slot, and its re-read is the same file under
+ * the same name that won before (see `replaceWinner`). Gives the keys whose skill changed, as
+ * {@link diffWinners} would; `undefined` when a full {@link buildRegistry} is needed.
+ */
+export function patchRegistry(
+  current: Registry,
+  fresh: ReadonlyMap<string, Slot | undefined>,
+): { registry: Registry; changed: string[] } | undefined {
+  const groups = [...current.groups];
+  let resolution = current.resolution;
+  let diagnostics: readonly Diagnostic[] = current.report.diagnostics;
+  const changed = new Set<string>();
+  for (const [location, slot] of fresh) {
+    if (!slot) return undefined;
+    let held: { group: number; at: number } | undefined;
+    for (let g = 0; g < groups.length; g++) {
+      const slots = (groups[g] as Group).slots;
+      for (let i = 0; i < slots.length; i++) {
+        if ((slots[i] as Slot).location !== location) continue;
+        if (held) return undefined;
+        held = { group: g, at: i };
+      }
+    }
+    if (!held) return undefined;
+    const group = groups[held.group] as Group;
+    const old = group.slots[held.at] as Slot;
+    const next = replaceWinner(resolution, old, slot);
+    const report = next && replaced(diagnostics, old.outcome.diagnostics, slot.outcome.diagnostics);
+    if (!next || !report) return undefined;
+    const slots = [...group.slots];
+    slots[held.at] = slot;
+    groups[held.group] = { ...group, slots };
+    if (resolution.winners.get(next.key)?.skill !== next.resolution.winners.get(next.key)?.skill) {
+      changed.add(next.key);
+    }
+    resolution = next.resolution;
+    diagnostics = report;
+  }
+  const report: LoadReport = {
+    ...current.report,
+    failed: [...current.report.failed],
+    shadowed: resolution.shadowed,
+    diagnostics,
+    ...(current.report.skipped ? { skipped: [...current.report.skipped] } : {}),
+  };
+  return { registry: { groups, resolution, report }, changed: [...changed].sort(compareCodeUnits) };
 }
 
 /**

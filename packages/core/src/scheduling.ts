@@ -11,8 +11,12 @@ export class SliceReader {
   constructor(signal: AbortSignal | undefined) {
     this.#signal = signal;
   }
+  /** True once the current slice is used up: then `await tick()`. */
+  due(): boolean {
+    return performance.now() - this.#start > SLICE_MS;
+  }
   async tick(): Promise<void> {
-    if (performance.now() - this.#start <= SLICE_MS) return;
+    if (!this.due()) return;
     await yieldToEventLoop();
     if (this.#signal?.aborted) throw abortedError(this.#signal);
     this.#start = performance.now();

@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SkillError } from "./errors.js";
 import { SkillService } from "./service.js";
-import type { AgentInfo, PermissionPolicy, SkillHead, SkillSource, SourceEntry } from "./types.js";
+import type { AgentInfo, HeadCache, PermissionPolicy, SkillHead, SkillSource, SourceEntry } from "./types.js";
 
 const TEXT = "---\nname: pdf\ndescription: Fill in PDF forms\nlicense: MIT\n---\n# PDF\nUse the form tool.\n";
 
@@ -256,5 +259,49 @@ describe("version", () => {
     await service.update(["mem:local/a"]);
     expect(v1).toBeGreaterThan(v0);
     expect(service.version).toBeGreaterThan(v1);
+  });
+});
+
+describe("a head cache shared by services", () => {
+  it("gives each service's hit its own source and origin, and checks the head under that service's rules", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "skill-core-shared-heads-"));
+    try {
+      const location = join(dir, "pdf", "SKILL.md");
+      await mkdir(dirname(location), { recursive: true });
+      await writeFile(location, "---\nname: pdf\ndescription: Fill in PDF forms\ntags: [x]\n---\n# PDF\n");
+      const heads = new Map<string, SkillHead>();
+      let hits = 0;
+      const cache: HeadCache = {
+        get: (key) => {
+          const head = heads.get(key.path);
+          if (head) hits++;
+          return head;
+        },
+        set: (key, head) => void heads.set(key.path, head),
+        flush: async () => {},
+      };
+      const sourceOf = (id: string): SkillSource => ({
+        id,
+        scan: async () => ({ entries: [{ location }], dirs: [dir] }),
+      });
+      const load = async (id: string, lenient = true) => {
+        const service = new SkillService({ sources: [sourceOf(id)], headCache: cache, lenient });
+        const report = await service.discoverAndLoad();
+        return { skill: service.get("pdf"), report };
+      };
+      const first = await load("a");
+      const second = await load("b");
+      const again = await load("a");
+      expect(hits).toBe(2);
+      expect([first.skill?.source, second.skill?.source, again.skill?.source]).toEqual(["a", "b", "a"]);
+      expect([first.skill?.origin, second.skill?.origin, again.skill?.origin]).toEqual(["a", "b", "a"]);
+      expect(again.report.diagnostics).toEqual(first.report.diagnostics);
+      // Strict rules are another fingerprint: the file is read and the unknown field fails it.
+      const strict = await load("a", false);
+      expect(strict.skill).toBeUndefined();
+      expect(strict.report.failed.map((f) => f.path)).toEqual([location]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -221,6 +221,64 @@ describe("SkillService.load", () => {
   });
 });
 
+describe("SkillService.update against a full load", () => {
+  /** What a load leaves, comparable between two services. */
+  function state(service: SkillService, report: Awaited<ReturnType<SkillService["update"]>>) {
+    return {
+      skills: service.all().map((s) => [s.name, s.description, s.location, s.source]),
+      diagnostics: report.diagnostics,
+      shadowed: report.shadowed,
+      failed: report.failed.map((f) => [f.path, f.error.code]),
+      loaded: report.loaded,
+      dirs: service.dirs(),
+    };
+  }
+
+  it("gives what a fresh load gives, whether an edit keeps the name (the winner alone is replaced) or not", async () => {
+    const file = async (dir: string, folder: string, text: string) => {
+      const path = join(root, dir, folder, "SKILL.md");
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, text);
+      return path;
+    };
+    const skill = (name: string, description: string, extra = "") =>
+      `---\nname: ${name}\ndescription: ${description}\n${extra}---\n# ${name}\n`;
+    const tagged = await file("a", "tagged", skill("tagged", "Has tags", "tags: [x]\n"));
+    const plain = await file("a", "plain", skill("plain", "Plain"));
+    const low = await file("a", "dup", skill("dup", "Shadowed"));
+    const high = await file("b", "dup", skill("dup", "Wins"));
+    await file("a", "broken", "---\nname: broken\n---\nno description\n");
+    const sources = [folderSource("a"), folderSource("b")];
+    const c = changes();
+    const service = new SkillService({ sources, bus: c.bus });
+    await service.discoverAndLoad();
+    const fresh = async () => {
+      const other = new SkillService({ sources });
+      return state(other, await other.discoverAndLoad());
+    };
+
+    const start = await fresh();
+    expect([start.failed.length, start.shadowed.length, start.diagnostics.length > 2]).toEqual([1, 1, true]);
+
+    const steps: [string, string, string][] = [
+      [tagged, skill("tagged", "Still tagged", "tags: [y]\n"), "tagged"], // same name, same findings
+      [plain, skill("plain", "Now tagged", "tags: [z]\n"), "plain"], // a new finding
+      [high, skill("dup", "Still wins"), "dup"], // the winner of a shadowed pair
+      [low, skill("dup", "Still shadowed"), ""], // the shadowed one: no winner changes
+      [tagged, skill("renamed", "Renamed"), ""], // another name
+    ];
+    for (const [path, text, changed] of steps) {
+      c.events.length = 0;
+      await writeFile(path, text);
+      const report = await service.update([path]);
+      expect(state(service, report)).toEqual(await fresh());
+      if (changed) expect(c.events).toEqual([{ added: [], changed: [changed], removed: [] }]);
+    }
+    expect(service.get("plain")?.description).toBe("Now tagged");
+    expect(service.diagnostics().filter((d) => d.code === "unknown-field:tags")).toHaveLength(1);
+  });
+});
+
 describe("memorySource", () => {
   it("serves built-in skills with no file on disk: load, list, read and files", async () => {
     const service = new SkillService({

@@ -15,6 +15,7 @@ import {
   Lookups,
   ownerOf,
   pairKey,
+  patchRegistry,
   type Registry,
 } from "./registry.js";
 import { Limiter, SliceReader } from "./scheduling.js";
@@ -206,7 +207,8 @@ export class SkillService {
           );
         } else {
           slots[j] = this.#loader.fileSlot(entry, owner);
-          await reader.tick();
+          // Checked here: an await per entry costs more than most entries' own work.
+          if (reader.due()) await reader.tick();
         }
       }
       groups.push({
@@ -263,31 +265,13 @@ export class SkillService {
     if (signal?.aborted) throw abortedError(signal);
 
     const current = this.#registry;
-    const groups = current.groups.map((group) => {
-      let slots: Slot[] | undefined;
-      for (const [location, fresh] of read) {
-        const at = group.slots.findIndex((s) => s.location === location);
-        if (at === -1) continue;
-        slots ??= [...group.slots];
-        if (fresh) slots[at] = fresh;
-        else slots.splice(at, 1);
-      }
-      return slots ? { ...group, slots } : group;
-    });
-    for (const [location, fresh] of read) {
-      if (!fresh || findSlot(groups, location)) continue;
-      const group = ownerOf(groups, location);
-      if (!group) continue;
-      const slots = [...group.slots];
-      let at = slots.findIndex((s) => compareCodeUnits(s.location, location) > 0);
-      if (at === -1) at = slots.length;
-      slots.splice(at, 0, fresh);
-      groups[groups.indexOf(group)] = { ...group, slots };
-    }
-
-    const registry = buildRegistry(groups);
+    // An edit that keeps the file's name (the common case) replaces its winner alone.
+    const patched = patchRegistry(current, read);
+    const registry = patched?.registry ?? rebuilt(current, read);
     this.#swap(registry);
-    const changes = diffWinners(current.resolution, registry.resolution);
+    const changes = patched
+      ? { added: [], changed: patched.changed, removed: [] }
+      : diffWinners(current.resolution, registry.resolution);
     const oldPairs = new Set(current.report.shadowed.map(pairKey));
     for (const s of registry.report.shadowed) if (!oldPairs.has(pairKey(s))) this.#reportShadowed(s);
     for (const f of registry.report.failed) if (read.has(f.path)) this.#reportFailure(f);
@@ -484,4 +468,31 @@ function checkLimit(limit: unknown): number {
     );
   }
   return Math.floor(limit);
+}
+
+/** The registry with re-read slots put in place, added or removed, every name resolved again. */
+function rebuilt(current: Registry, read: ReadonlyMap<string, Slot | undefined>): Registry {
+  const groups = current.groups.map((group) => {
+    let slots: Slot[] | undefined;
+    for (const [location, fresh] of read) {
+      const at = group.slots.findIndex((s) => s.location === location);
+      if (at === -1) continue;
+      slots ??= [...group.slots];
+      if (fresh) slots[at] = fresh;
+      else slots.splice(at, 1);
+    }
+    return slots ? { ...group, slots } : group;
+  });
+  for (const [location, fresh] of read) {
+    if (!fresh || findSlot(groups, location)) continue;
+    const group = ownerOf(groups, location);
+    if (!group) continue;
+    const slots = [...group.slots];
+    let at = slots.findIndex((s) => compareCodeUnits(s.location, location) > 0);
+    if (at === -1) at = slots.length;
+    slots.splice(at, 0, fresh);
+    groups[groups.indexOf(group)] = { ...group, slots };
+  }
+
+  return buildRegistry(groups);
 }

@@ -361,6 +361,28 @@ describe("skillFiles: bounds", () => {
     );
   });
 
+  it("enters at most maxDepth levels of subfolders, leaving deeper ones out without an error", async () => {
+    const dir = await tempDir();
+    const seventeen = Array.from({ length: 17 }, (_, i) => `d${i + 1}`).join("/");
+    await tree(dir, {
+      "SKILL.md": "",
+      "top.md": "",
+      "d1/one.md": "",
+      "d1/d2/two.md": "",
+      [`${seventeen}/deep.md`]: "",
+    });
+    const all = { limit: Number.POSITIVE_INFINITY };
+    expect(paths(await skillFiles(dir, { ...all, maxDepth: 0 }))).toEqual(["SKILL.md", "top.md"]);
+    expect(paths(await skillFiles(dir, { ...all, maxDepth: 2 }))).toEqual([
+      "SKILL.md",
+      "d1/d2/two.md",
+      "d1/one.md",
+      "top.md",
+    ]);
+    // Deeper than 16 is refused whatever maxDepth asks for.
+    expect((await rejection(skillFiles(dir, { ...all, maxDepth: 20 }))).code).toBe("LIMIT_EXCEEDED");
+  });
+
   it("refuses a chain of folder links deeper than 16 folders", async () => {
     const dir = await tempDir();
     await tree(dir, { "SKILL.md": "" });
@@ -407,13 +429,14 @@ describe("skillFiles: errors", () => {
     );
   });
 
-  it("rejects a limit or maxBytes that is not a number >= 0 with INVALID_FIELD", async () => {
+  it("rejects a limit, maxBytes or maxDepth that is not a number >= 0 with INVALID_FIELD", async () => {
     const dir = await tempDir();
     for (const [field, value] of [
       ["limit", -1],
       ["limit", Number.NaN],
       ["maxBytes", "10"],
       ["maxBytes", null],
+      ["maxDepth", -1],
     ] as const) {
       const error = await rejection(skillFiles(dir, { [field]: value } as never));
       expect(error.code).toBe("INVALID_FIELD");

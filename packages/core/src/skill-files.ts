@@ -27,6 +27,11 @@ export interface SkillFilesOptions {
    * `link: "outside"` or `"dangling"` (default false), so that they can be reported.
    */
   readonly links?: boolean;
+  /**
+   * Levels of subfolders entered (default: all, up to the 16 of the hostile-tree rule); a
+   * folder deeper than this is left out without an error. `0` lists the files of `dir` alone.
+   */
+  readonly maxDepth?: number;
 }
 
 /** Default `limit` of {@link skillFiles}: files listed. */
@@ -54,6 +59,7 @@ interface Walk {
   readonly hidden: boolean;
   readonly nested: boolean;
   readonly links: boolean;
+  readonly maxDepth: number;
   readonly signal: AbortSignal | undefined;
   readonly files: SkillFile[];
   /** Real folder → holds a SKILL.md (so is a skill of its own). */
@@ -247,7 +253,7 @@ async function walkFolder(
       const file: SkillFile = { path, size, executable: (mode & 0o111) !== 0 };
       add(walk, viaLink || item.link ? { ...file, link: "inside" } : file);
     } else if (item.kind === "folder") {
-      if (chain.includes(item.real)) continue;
+      if (chain.includes(item.real) || depth + 1 > walk.maxDepth) continue;
       const shown = join(walk.base, path);
       if (depth + 1 > MAX_DEPTH) {
         throw new SkillError(
@@ -308,7 +314,7 @@ async function walkFolder(
  *
  * @throws SkillError `NOT_FOUND` when `dir` does not exist, `READ_ERROR` when it is not a
  *   folder or cannot be read, `LIMIT_EXCEEDED` (above), `ABORTED` when `signal` aborts,
- *   `INVALID_FIELD` for a `limit` or `maxBytes` that is not a number >= 0.
+ *   `INVALID_FIELD` for a `limit`, `maxBytes` or `maxDepth` that is not a number >= 0.
  *
  * @example
  * await skillFiles("/skills/pdf");
@@ -318,6 +324,7 @@ async function walkFolder(
 export async function skillFiles(dir: string, options: SkillFilesOptions = {}): Promise<SkillFile[]> {
   const limit = checkCount(options.limit, "limit", DEFAULT_SKILL_FILES_LIMIT);
   const maxBytes = checkCount(options.maxBytes, "maxBytes", DEFAULT_SKILL_FILES_BYTES);
+  const maxDepth = checkCount(options.maxDepth, "maxDepth", Number.POSITIVE_INFINITY);
   const base = resolve(dir);
   let realRoot: string;
   try {
@@ -333,6 +340,7 @@ export async function skillFiles(dir: string, options: SkillFilesOptions = {}): 
     hidden: options.hidden === true,
     nested: options.nested === true,
     links: options.links === true,
+    maxDepth,
     signal: options.signal,
     files: [],
     skillFolders: new Map(),

@@ -223,6 +223,29 @@ describe("compareAgents reads every cell off each agent's load", () => {
     });
   });
 
+  it("gives every agent compared together the cells it has compared alone, when agents share scans and rules", async () => {
+    const { home, project } = await tempWorld();
+    // The same name in the project's .claude and .agents roots: which one wins depends on the
+    // order of each agent's roots (default: .agents later; cursor: .claude later).
+    await writeSkill(join(project, ".claude", "skills", "pdf"), "pdf");
+    await writeSkill(join(project, ".agents", "skills", "pdf"), "pdf");
+    await writeSkill(join(project, ".agents", "skills", "nameless"), undefined, "---\ndescription: d\n---\n");
+    const agents = ["default", "opencode", "goose", "cursor", "claude-code", "codex"] as const;
+    const together = await compareAgents({ cwd: project, home, env: {}, agents: [...agents] });
+    for (const agent of agents) {
+      const alone = await compareAgents({ cwd: project, home, env: {}, agents: [agent] });
+      const own = (report: typeof alone, rows: readonly string[]) =>
+        rows.map((location) => report.skills.find((s) => s.location === location)?.cells[agent]);
+      const rows = alone.skills.map((s) => s.location);
+      // Rows come from every compared agent's scans; each row this agent has alone holds the same cell.
+      expect(own(together, rows), agent).toEqual(own(alone, rows));
+    }
+    const winner = (agent: string) =>
+      together.skills.find((s) => s.cells[agent]?.loaded === true && s.name === "pdf")?.location;
+    expect(winner("default")).toBe(join(project, ".agents", "skills", "pdf", "SKILL.md"));
+    expect(winner("cursor")).toBe(join(project, ".claude", "skills", "pdf", "SKILL.md"));
+  });
+
   it("keeps a row for a skill that only the compared agents' own limits keep out", async () => {
     const { home, project } = await tempWorld();
     const skills = join(project, ".agents", "skills");

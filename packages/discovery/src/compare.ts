@@ -23,7 +23,7 @@ import {
   skillFiles,
 } from "@skill/core";
 import { isWithin } from "./paths.js";
-import { scanRoots } from "./scan.js";
+import { type Listings, scanRoots } from "./scan.js";
 import {
   agentProfile,
   DISCOVERY_PRESETS,
@@ -31,6 +31,7 @@ import {
   type DiscoveryPreset,
   presetDuplicates,
   type RootLimits,
+  scanListed,
   scanPlanOf,
 } from "./sources.js";
 
@@ -224,19 +225,24 @@ async function loadAs(
       for (const dir of scan.dirs) dirs.add(dir);
     }),
   );
-  const service = new SkillService({
-    sources: observed,
-    ...rules,
-    headCache: shared.headCache(rules),
-    ...(permission === undefined ? {} : { permission }),
+  // Scanned first: an agent whose scans and rules are another's (sources with nothing to give
+  // aside) loads what that agent loaded.
+  const scans = await Promise.allSettled(observed.map(async (source) => source.scan({})));
+  const { report, winners, visible } = await shared.load(shared.loadKey(sources, scans, rules), async () => {
+    const service = new SkillService({
+      sources: observed,
+      ...rules,
+      headCache: shared.headCache(rules),
+      ...(permission === undefined ? {} : { permission }),
+    });
+    const report = await service.discoverAndLoad();
+    const visible = permission && who ? new Set(service.all(who).map((s) => s.location)) : undefined;
+    return { report, winners: service.all(), visible };
   });
-  const report = await service.discoverAndLoad();
 
   const cells = new Map<string, VisibilityCell>();
   const names = new Map<string, string>();
-  const winners = service.all();
   const winnerOf = new Map(winners.map((s) => [s.name, s.location]));
-  const visible = permission && who ? new Set(service.all(who).map((s) => s.location)) : undefined;
   // opencode: which of several same-named skills wins changes between runs, the winner too.
   const contested =
     duplicates === "nondeterministic" ? new Set(report.shadowed.map((s) => s.name)) : new Set<string>();
@@ -445,9 +451,11 @@ async function rootStubs(dirs: ReadonlySet<string>): Promise<Map<string, string>
     [...dirs].map(async (dir) => {
       let files: SkillFile[];
       try {
+        // Its own files only: a stub stands for a skill folder directly in the root.
         files = await skillFiles(dir, {
           limit: Number.POSITIVE_INFINITY,
           maxBytes: Number.POSITIVE_INFINITY,
+          maxDepth: 0,
         });
       } catch {
         return []; // missing, unreadable or too large to list: no stubs to report there
@@ -530,12 +538,17 @@ async function pastLimits(
 
 /**
  * What the agents' loads may share without changing what any of them finds: a source whose
- * scan plan another agent's source has already run gives that scan, and agents reading with
- * the same load rules share one in-memory head cache, so an unchanged file is read once.
+ * scan plan another agent's source has already run gives that scan, every scan lists a folder
+ * once, agents reading with the same load rules share one in-memory head cache, so an
+ * unchanged file is read once, and an agent whose scans and rules are another's takes that
+ * agent's load.
  */
 class SharedWork {
   readonly #scans = new Map<string, Promise<SourceScan>>();
   readonly #heads = new Map<string, HeadCache>();
+  readonly #loads = new Map<string, Promise<unknown>>();
+  /** Each folder is listed once for all agents' scans, whatever their limits. */
+  readonly #listings: Listings = new Map();
 
   /** The source, reporting each scan it returns; scans with the same plan run once. */
   observe(source: SkillSource, seen: (scan: SourceScan) => void): SkillSource {
@@ -547,7 +560,7 @@ class SharedWork {
       scan: async (ctx) => {
         let pending = key === undefined ? undefined : this.#scans.get(key);
         if (pending === undefined) {
-          pending = source.scan(ctx);
+          pending = scanListed(source, ctx, this.#listings);
           if (key !== undefined) this.#scans.set(key, pending);
         }
         const scan = await pending;
@@ -555,6 +568,40 @@ class SharedWork {
         return scan;
       },
     };
+  }
+
+  /**
+   * What makes two agents' loads the same: their rules and, in order, each source that gave
+   * something (entries, findings, skipped paths, a failure), by its scan plan and precedence.
+   * `undefined` when a source has no plan (its scans cannot be told apart).
+   */
+  loadKey(
+    sources: readonly SkillSource[],
+    scans: readonly PromiseSettledResult<SourceScan>[],
+    rules: LoadRules,
+  ): string | undefined {
+    const parts: unknown[] = [];
+    for (let i = 0; i < sources.length; i++) {
+      const source = sources[i] as SkillSource;
+      const plan = scanPlanOf(source);
+      if (!plan) return undefined;
+      const settled = scans[i];
+      const scan = settled?.status === "fulfilled" ? settled.value : undefined;
+      if (scan && scan.entries.length === 0 && !scan.diagnostics?.length && !scan.skipped?.length) continue;
+      parts.push([planKey(source.id, plan.dirs, plan.options), source.precedence ?? null]);
+    }
+    return JSON.stringify([JSON.stringify(rules, Object.keys(rules).sort()), parts]);
+  }
+
+  /** `run()`'s result, once per key (every time without one). */
+  load<T>(key: string | undefined, run: () => Promise<T>): Promise<T> {
+    if (key === undefined) return run();
+    let pending = this.#loads.get(key) as Promise<T> | undefined;
+    if (pending === undefined) {
+      pending = run();
+      this.#loads.set(key, pending);
+    }
+    return pending;
   }
 
   headCache(rules: LoadRules): HeadCache {

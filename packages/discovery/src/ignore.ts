@@ -13,6 +13,9 @@ export interface IgnoreTest {
   readonly usesPaths: boolean;
 }
 
+/** Characters that may make a pattern a glob (picomatch's syntax, escapes included). */
+const GLOB_SYNTAX = /[*?[\]{}()!@+\\]/;
+
 /**
  * Compiles `ignore` globs. A plain name (`node_modules`) is a set lookup; a glob without `/`
  * (`*.cache`) matches the folder name at any depth; a glob with `/` (`docs/**`) matches the
@@ -26,7 +29,8 @@ export function compileIgnore(patterns: readonly string[] = DEFAULT_IGNORE): Ign
     const trimmed = pattern.replace(/^\.\//, "").replace(/\/+$/, "");
     if (trimmed === "") continue;
     if (trimmed.includes("/")) pathGlobs.push(trimmed);
-    else if (picomatch.scan(trimmed).isGlob) nameGlobs.push(trimmed);
+    // A name without any character of glob syntax is plain: no need to ask picomatch.
+    else if (GLOB_SYNTAX.test(trimmed) && picomatch.scan(trimmed).isGlob) nameGlobs.push(trimmed);
     else names.add(trimmed);
   }
   const byName = nameGlobs.length > 0 ? picomatch(nameGlobs, { dot: true }) : undefined;

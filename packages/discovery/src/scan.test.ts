@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
 import { installBuilt } from "./dist-fixture.js";
 import { DEFAULT_IGNORE } from "./ignore.js";
-import { scanSkillFiles } from "./scan.js";
+import { type Listings, scanRoots, scanSkillFiles } from "./scan.js";
 
 afterEach(removeTempDirs);
 
@@ -210,6 +210,35 @@ async function scanWithSkips(root: string, options: Parameters<typeof scanSkillF
     skipped: skipped.map((s) => `${s.reason} ${rel(s.path)}`).sort(compareCodeUnits),
   };
 }
+
+describe("scanRoots with shared listings", () => {
+  it("lists each folder once for scans under any limits, and finds what scans on their own find", async () => {
+    const root = await tempDir();
+    await writeSkill(join(root, "top"));
+    await writeSkill(join(root, "top", "nested", "inner"));
+    await writeSkill(join(root, ".dotted", "hidden"));
+    const plans = [{}, { maxDepth: 1 }, { skipDotDirs: true }, { maxDepth: 2, skipDotDirs: true }];
+    const alone = [];
+    for (const plan of plans) alone.push(await scanRoots([root], plan));
+    const listings: Listings = new Map();
+    const shared = [];
+    for (const plan of plans) shared.push(await scanRoots([root], { ...plan, listings }));
+    expect(shared).toEqual(alone);
+    expect([...listings.keys()].sort(compareCodeUnits)).toEqual(
+      [
+        root,
+        join(root, ".dotted"),
+        join(root, ".dotted", "hidden"),
+        join(root, "top"),
+        join(root, "top", "nested"),
+        join(root, "top", "nested", "inner"),
+      ].sort(compareCodeUnits),
+    );
+    // A listing taken is what the next scan sees: the tree is read once.
+    await writeSkill(join(root, "later"));
+    expect(await scanRoots([root], { listings })).toEqual(alone[0]);
+  });
+});
 
 describe("scanSkillFiles: what it passed over (onSkip)", () => {
   it("reports nothing when nothing is passed over", async () => {

@@ -108,7 +108,15 @@ export interface RootsScanOptions extends ScanOptions {
   readonly onWarning?: (diagnostic: Diagnostic) => void;
   /** Called for every folder entered: its path as reached and its real path (for watchers). */
   readonly onDir?: (path: string, real: string) => void;
+  /**
+   * Folder listings by path, filled and reused by every scan given the same map: for scans
+   * run back to back over a tree that does not change meanwhile (`compareAgents`).
+   */
+  readonly listings?: Listings;
 }
+
+/** Folder listings by path, as `readdirSync(dir, { withFileTypes: true })` gave them (or failed). */
+export type Listings = Map<string, Dirent[] | { readonly error: unknown }>;
 
 /** A folder tree crawled without following symlinks: a root, or the target of a followed link. */
 interface Tree {
@@ -237,6 +245,7 @@ class Scan {
   readonly #enterNodeModules: boolean;
   readonly #minDepth: number;
   readonly #onSkip: ((skipped: SkippedPath) => void) | undefined;
+  readonly #listings: Listings | undefined;
   readonly #files: string[] = [];
   /** Real paths of SKILL.md files returned through a link because no tree holds them. */
   readonly #linkedFiles = new Set<string>();
@@ -266,6 +275,7 @@ class Scan {
     this.#enterNodeModules = options.enterNodeModules ?? false;
     this.#minDepth = limitOf(options.minDepth ?? 0, "minDepth");
     this.#onSkip = options.onSkip;
+    this.#listings = options.listings;
   }
 
   async run(roots: readonly string[]): Promise<string[]> {
@@ -337,7 +347,7 @@ class Scan {
       if (this.#due()) await this.#yield();
       let entries: Dirent[];
       try {
-        entries = readdirSync(dir, { withFileTypes: true });
+        entries = this.#list(dir);
       } catch (error) {
         this.#unreadable(dir, error);
         continue;
@@ -425,6 +435,23 @@ class Scan {
   /** True for a `node_modules` folder the scan enters although `ignore` names it. */
   #entersNodeModules(name: string): boolean {
     return this.#enterNodeModules && name === "node_modules";
+  }
+
+  /** The entries of `dir`, from the shared listings when there are some. */
+  #list(dir: string): Dirent[] {
+    const listings = this.#listings;
+    if (listings === undefined) return readdirSync(dir, { withFileTypes: true });
+    let listed = listings.get(dir);
+    if (listed === undefined) {
+      try {
+        listed = readdirSync(dir, { withFileTypes: true });
+      } catch (error) {
+        listed = { error };
+      }
+      listings.set(dir, listed);
+    }
+    if (!Array.isArray(listed)) throw listed.error;
+    return listed;
   }
 
   /** Counts one folder entered under scan root `root`; false (with one warning) past `maxDirs`. */

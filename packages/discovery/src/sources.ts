@@ -7,12 +7,14 @@ import {
   type Logger,
   noopLogger,
   quote,
+  type ScanContext,
   SkillError,
   type SkillSource,
   type SkippedPath,
+  type SourceScan,
 } from "@skill/core";
 import { findWorktreeRoot, foldersBetween, isWithin, posixRelative, resolvePath } from "./paths.js";
-import { type RootsScanOptions, scanRoots } from "./scan.js";
+import { type Listings, type RootsScanOptions, scanRoots } from "./scan.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -431,11 +433,12 @@ export function discoverySources(options: DiscoveryOptions): SkillSource[] {
       ...(root.precedence === undefined ? {} : { precedence: root.precedence }),
       // Known before any scan, so a watcher can start without scanning.
       dirs,
-      async scan(ctx) {
+      async scan(ctx: ScanContext, listings?: Listings) {
         const diagnostics: Diagnostic[] = [];
         const skipped: SkippedPath[] = [];
         const files = await scanRoots(dirs, {
           ...base,
+          ...(listings === undefined ? {} : { listings }),
           onSkip: (s) => skipped.push(s),
           ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
           onWarning: (d) => diagnostics.push({ ...d, source: root.id }),
@@ -480,6 +483,16 @@ const SCAN_PLANS = new WeakMap<SkillSource, ScanPlan>();
 /** The scan plan of a source made by {@link discoverySources}; `undefined` for any other source. */
 export function scanPlanOf(source: SkillSource): ScanPlan | undefined {
   return SCAN_PLANS.get(source);
+}
+
+/**
+ * `source.scan(ctx)`, with folder listings shared with other scans when the source is one of
+ * {@link discoverySources} (see `RootsScanOptions.listings`).
+ */
+export function scanListed(source: SkillSource, ctx: ScanContext, listings: Listings): Promise<SourceScan> {
+  if (!SCAN_PLANS.has(source)) return Promise.resolve(source.scan(ctx));
+  const scan = source.scan as (ctx: ScanContext, listings: Listings) => Promise<SourceScan>;
+  return scan.call(source, ctx, listings);
 }
 
 /**
