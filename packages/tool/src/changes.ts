@@ -1,7 +1,10 @@
 import { compareCodeUnits, type SkillMetadata } from "@skill/core";
 
-/** What a change note compares of a skill: where it lives and what it says about itself. */
-export type Snapshot = ReadonlyMap<string, string>;
+/**
+ * The skills a change note compares, by name. Skills are frozen objects, so holding them costs
+ * nothing; they are serialized only when two differ by identity.
+ */
+export type Snapshot = ReadonlyMap<string, SkillMetadata>;
 
 /** Names a change note spells out per kind before "and N more". */
 const SHOWN = 10;
@@ -17,9 +20,18 @@ function stable(value: unknown): string {
   );
 }
 
-/** The skills as a change note compares them: name → location, description and frontmatter. */
+/** The skills as a change note compares them, by name. */
 export function snapshot(skills: readonly SkillMetadata[]): Snapshot {
-  return new Map(skills.map((s) => [s.name, stable([s.location, s.description, s.frontmatter])]));
+  return new Map(skills.map((s) => [s.name, s]));
+}
+
+/** Whether a change note counts `before` → `after` as a change: location, description or frontmatter. */
+function differ(before: SkillMetadata, after: SkillMetadata): boolean {
+  return (
+    before !== after &&
+    stable([before.location, before.description, before.frontmatter]) !==
+      stable([after.location, after.description, after.frontmatter])
+  );
 }
 
 function names(list: readonly string[]): string {
@@ -35,10 +47,10 @@ export function changeNote(before: Snapshot, after: Snapshot, tool: string): str
   const added: string[] = [];
   const changed: string[] = [];
   const removed: string[] = [];
-  for (const [name, value] of after) {
+  for (const [name, skill] of after) {
     const old = before.get(name);
     if (old === undefined) added.push(name);
-    else if (old !== value) changed.push(name);
+    else if (differ(old, skill)) changed.push(name);
   }
   for (const name of before.keys()) if (!after.has(name)) removed.push(name);
   if (added.length + changed.length + removed.length === 0) return undefined;
