@@ -67,6 +67,35 @@ describe("skillTools: the skill tool", () => {
     });
   });
 
+  it("loads a skill keyed by its folder by its key or by the label its catalog shows", async () => {
+    const source = {
+      id: "project:/repo/.claude/skills",
+      async scan() {
+        const entry = {
+          location: "mem:claude/pdf-tools/SKILL.md",
+          async read() {
+            return "---\nname: PDF Tools\ndescription: Fill PDF forms.\n---\nFill each field.\n";
+          },
+          async listFiles() {
+            return [];
+          },
+        };
+        return { entries: [entry], dirs: [] };
+      },
+    };
+    const service = new SkillService({ sources: [source], identity: "folder" });
+    await service.discoverAndLoad();
+    const tools = skillTools(service, { agent });
+    expect(tools.definitions[0]?.description).toContain("<name>pdf-tools (PDF Tools)</name>");
+    for (const name of ["pdf-tools", "pdf-tools (PDF Tools)"]) {
+      const result = await tools.call("skill", { name });
+      expect(result.isError, name).toBe(false);
+      expect(result.text).toContain("Fill each field.");
+    }
+    expect((await tools.call("skill", { name: "pdf-tools (Other)" })).isError).toBe(true);
+    expect((await tools.call("skill", { name: "PDF Tools" })).isError).toBe(true);
+  });
+
   it("treats a user-only skill (disable-model-invocation) as no skill at all", async () => {
     const tools = skillTools(await serviceOf(few), { agent });
     const before = few.reads.get("deploy");

@@ -12,6 +12,10 @@ import {
 } from "@skill/core";
 import { type CatalogResult, formatCatalog, formatSkillContent } from "@skill/format";
 import { changeNote, type Snapshot, snapshot } from "./changes.js";
+
+/** `key (displayName)`, as catalogs name a skill keyed by its folder. */
+const LABEL = /^(.+) \((.+)\)$/s;
+
 import { checkInput, DEFAULT_SEARCH_LIMIT, type JsonSchema, SEARCH_INPUT, SKILL_INPUT } from "./schema.js";
 
 /** The name of the tool that loads a skill. */
@@ -316,7 +320,13 @@ class Tools implements SkillTools {
 
   /** The skill the model may load under that name, or `undefined` (missing, denied or user-only alike). */
   #loadableSkill(name: string): SkillMetadata | undefined {
-    const skill = this.#service.get(name, this.#agent);
+    let skill = this.#service.get(name, this.#agent);
+    // A skill keyed by its folder is listed `key (displayName)`: a model may copy the whole label.
+    const label = skill === undefined ? LABEL.exec(name) : null;
+    if (label) {
+      const keyed = this.#service.get(label[1] as string, this.#agent);
+      if (keyed?.displayName === label[2]) skill = keyed;
+    }
     return skill && skill.modelInvocable !== false ? skill : undefined;
   }
 
