@@ -88,6 +88,26 @@ describe("computedHash", () => {
     expect(await computedHash(dir)).not.toBe(goldenHashes.plain);
   });
 
+  it("hashes files in sorted order though it reads several ahead (more files than it reads at once)", async () => {
+    const dir = join(await temp(), "many");
+    const files: [string, Buffer][] = [];
+    for (let i = 0; i < 40; i++) {
+      // Sizes from empty to 200 KiB, so later reads can finish before earlier ones.
+      const bytes = Buffer.alloc(((i * 7919) % 41) * 5000, i);
+      files.push([`${i % 3 === 0 ? "sub/" : ""}f${i}.txt`, bytes]);
+    }
+    files.push(["SKILL.md", Buffer.from("---\nname: many\ndescription: Many files.\n---\n")]);
+    await mkdir(join(dir, "sub"), { recursive: true });
+    for (const [path, bytes] of files) await writeFile(join(dir, path), bytes);
+    const collator = new Intl.Collator("en-US");
+    const expected = createHash("sha256");
+    for (const [path, bytes] of [...files].sort((a, b) => collator.compare(a[0], b[0]))) {
+      expected.update(path, "utf8");
+      expected.update(bytes);
+    }
+    expect(await computedHash(dir)).toBe(expected.digest("hex"));
+  });
+
   it("refuses a missing folder with NOT_FOUND naming it", async () => {
     const dir = join(await temp(), "nope");
     await expect(computedHash(dir)).rejects.toMatchObject({ code: "NOT_FOUND", path: dir });

@@ -7,6 +7,9 @@ import { readInside, skillFiles } from "@skill/core";
 // whatever the locale of this process.
 const collator = new Intl.Collator("en-US");
 
+/** Files {@link computedHash} reads ahead of the one it hashes. */
+const READ_AHEAD = 8;
+
 /** Whether `skills` hashes this entry of core's walk: regular files only, outside `node_modules`. */
 function hashed(file: SkillFile): boolean {
   if (file.link !== undefined) return false; // a link, or a file reached through a linked folder
@@ -46,9 +49,24 @@ export async function hashedFiles(dir: string): Promise<string[]> {
  */
 export async function computedHash(dir: string): Promise<string> {
   const hash = createHash("sha256");
-  for (const path of await hashedFiles(dir)) {
+  const paths = await hashedFiles(dir);
+  // A few files are read ahead while the hash takes them in order: the reads overlap, and no
+  // more than READ_AHEAD files are held at once.
+  const reads: Promise<Uint8Array>[] = [];
+  const start = (i: number) => {
+    const path = paths[i];
+    if (path === undefined) return;
+    const read = readInside(dir, path, { maxBytes: Infinity });
+    read.catch(() => {}); // awaited in order below; a later file's failure must not go unhandled meanwhile
+    reads[i] = read;
+  };
+  for (let i = 0; i < READ_AHEAD; i++) start(i);
+  for (const [i, path] of paths.entries()) {
+    const bytes = await (reads[i] as Promise<Uint8Array>);
+    delete reads[i];
     hash.update(path, "utf8");
-    hash.update(await readInside(dir, path, { maxBytes: Infinity }));
+    hash.update(bytes);
+    start(i + READ_AHEAD);
   }
   return hash.digest("hex");
 }
