@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { goldenFolders, goldenHashes, makeGolden } from "./__fixtures__/golden.js";
-import { computedHash, hashedFiles } from "./computed-hash.js";
+import { computedHash, hashedFiles, hashFolder } from "./computed-hash.js";
 
 const temps: string[] = [];
 async function temp(): Promise<string> {
@@ -111,5 +111,33 @@ describe("computedHash", () => {
   it("refuses a missing folder with NOT_FOUND naming it", async () => {
     const dir = join(await temp(), "nope");
     await expect(computedHash(dir)).rejects.toMatchObject({ code: "NOT_FOUND", path: dir });
+  });
+});
+
+describe("hashFolder", () => {
+  it("gives computedHash and the very bytes it hashed, in order, while they fit keepBytes", async () => {
+    const dir = join(await temp(), "locale-order");
+    await makeGolden("locale-order", dir);
+    const paths = await hashedFiles(dir);
+    const all = await hashFolder(dir, { keepBytes: Number.POSITIVE_INFINITY });
+    expect(all.hash).toBe(goldenHashes["locale-order"]);
+    expect(all.files?.map((f) => f.path)).toEqual(paths);
+    for (const file of all.files ?? []) {
+      expect(Buffer.from(file.bytes).equals(await readFile(join(dir, ...file.path.split("/"))))).toBe(true);
+    }
+    const total = (all.files ?? []).reduce((sum, f) => sum + f.bytes.length, 0);
+    expect((await hashFolder(dir, { keepBytes: total })).files?.length).toBe(paths.length);
+    const over = await hashFolder(dir, { keepBytes: total - 1 });
+    expect(over).toEqual({ hash: goldenHashes["locale-order"], files: undefined });
+    expect((await hashFolder(dir)).files).toBeUndefined();
+  });
+
+  it("refuses a keepBytes that is not a number >= 0, and a missing folder as computedHash does", async () => {
+    const dir = join(await temp(), "plain");
+    await makeGolden("plain", dir);
+    await expect(hashFolder(dir, { keepBytes: -1 })).rejects.toMatchObject({ code: "INVALID_FIELD" });
+    await expect(hashFolder(dir, { keepBytes: Number.NaN })).rejects.toMatchObject({ code: "INVALID_FIELD" });
+    const missing = join(dir, "nope");
+    await expect(hashFolder(missing)).rejects.toMatchObject({ code: "NOT_FOUND", path: missing });
   });
 });
