@@ -228,6 +228,19 @@ describe("skill add", () => {
     }
   });
 
+  it("installs a skill too big to keep from hashing to copying by reading it again, whole", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "big");
+    await put(join(src, "SKILL.md"), skillMd("big"));
+    await mkdir(join(src, "assets"), { recursive: true });
+    await writeFile(join(src, "assets", "data.bin"), Buffer.alloc(5 * 1024 * 1024, 7));
+    const r = await w.skill(["add", src, "--for", "codex", "--json"], w.project);
+    expect(r.code).toBe(0);
+    const hash = await computedHash(src);
+    expect(JSON.parse(r.stdout).installed[0].computedHash).toBe(hash);
+    expect(await computedHash(join(w.project, ".agents", "skills", "big"))).toBe(hash);
+  });
+
   it("refuses an unknown agent and a missing skill name", async () => {
     const w = await world();
     const dir = await taggedRepo(w.root);

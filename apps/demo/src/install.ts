@@ -23,6 +23,7 @@ import {
   type GlobalLock,
   type GlobalLockEntry,
   globalLockPath,
+  type HashedFile,
   hashedFiles,
   PROJECT_LOCK_FILE,
   type ProjectLock,
@@ -371,14 +372,15 @@ export async function findSkills(dir: string): Promise<FoundSkill[]> {
 /**
  * Copies the files `computedHash` covers (regular files; no links, `.git` or
  * `node_modules`), permission bits kept, so the copy hashes as the source does. Written
- * beside `to` and renamed into place: a failed copy leaves the old folder whole.
+ * beside `to` and renamed into place: a failed copy leaves the old folder whole. Given
+ * `files` (what `hashFolder` of `from` read), it writes those bytes rather than reading again.
  */
-export async function copySkill(from: string, to: string): Promise<void> {
+export async function copySkill(from: string, to: string, files?: readonly HashedFile[]): Promise<void> {
   const temp = join(dirname(to), `.${basename(to)}.tmp-${randomBytes(4).toString("hex")}`);
   await mkdir(dirname(to), { recursive: true });
   try {
     await mkdir(temp);
-    const paths = await hashedFiles(from);
+    const paths = files?.map((f) => f.path) ?? (await hashedFiles(from));
     // Each folder made once, a parent before its children, then the files a few at a time.
     const folders = new Set<string>();
     for (const path of paths) {
@@ -386,11 +388,11 @@ export async function copySkill(from: string, to: string): Promise<void> {
       for (let i = 1; i <= parts.length; i++) folders.add(parts.slice(0, i).join("/"));
     }
     for (const folder of folders) await mkdir(join(temp, ...folder.split("/")), { recursive: true });
-    await inOrder(paths, 8, async (path) => {
+    await inOrder(paths, 8, async (path, i) => {
       const target = join(temp, ...path.split("/"));
       const [info, bytes] = await Promise.all([
         lstat(join(from, ...path.split("/"))),
-        readInside(from, path, { maxBytes: Number.POSITIVE_INFINITY }),
+        files?.[i]?.bytes ?? readInside(from, path, { maxBytes: Number.POSITIVE_INFINITY }),
       ]);
       await writeFile(target, bytes, { mode: info.mode & 0o777 });
     });

@@ -1,5 +1,5 @@
 import { printable } from "@skill/core";
-import { computedHash } from "@skill/lock";
+import { hashFolder } from "@skill/lock";
 import { type AgentTarget, agentTarget } from "../agent-targets.js";
 import { type AgentVerdict, agentVerdicts } from "../agent-verdict.js";
 import type { Context } from "../context.js";
@@ -118,6 +118,10 @@ export function report(
 
 /** Skills hashed, checked or placed at once. */
 const PARALLEL = 8;
+/** Bytes of one skill's files kept from hashing to copying (a larger skill is read again to copy it). */
+const KEEP_PER_SKILL = 4 * 1024 * 1024;
+/** Bytes kept from hashing to copying, all skills together. */
+const KEEP_TOTAL = 64 * 1024 * 1024;
 
 function leftOut(s: { readonly name: string; readonly reason: string }): string {
   return `${JSON.stringify(printable(s.name))}: ${printable(s.reason)}`;
@@ -188,21 +192,27 @@ export async function add(ctx: Context, spec: string, names: string[], flags: In
     }
     // Each skill is hashed and checked, then placed, a few at a time: the work is mostly
     // waiting on the file system. Placements into one folder (two skills of one name) stay in order.
-    const plans = await inOrder(wanted, PARALLEL, async (skill) =>
-      planPlacement(
+    // What is hashed is kept (within a budget) and written as it was read: each file is read once.
+    let kept = 0;
+    const plans = await inOrder(wanted, PARALLEL, async (skill) => {
+      const keepBytes = Math.max(0, Math.min(KEEP_PER_SKILL, KEEP_TOTAL - kept));
+      const { hash, files } = await hashFolder(skill.dir, { keepBytes });
+      for (const f of files ?? []) kept += f.bytes.length;
+      return planPlacement(
         scope,
         lock,
         {
           skill: skill.name,
           from: skill.dir,
-          hash: await computedHash(skill.dir),
+          hash,
+          ...(files === undefined ? {} : { files }),
           agents,
           copy: flags.copy === true,
           force: flags.force === true,
         },
         show,
-      ),
-    );
+      );
+    });
     refuseBlocked(plans);
     const now = new Date().toISOString();
     const done: { plan: PlacementPlan; placed: Placed; source: string }[] = [];
