@@ -228,6 +228,19 @@ describe("skill add", () => {
     }
   });
 
+  it("places two skills of one name in the source's order: the later one is installed and locked", async () => {
+    const w = await world();
+    const pack = join(w.root, "pack");
+    await put(join(pack, "a", "dup", "SKILL.md"), skillMd("dup", "First\n"));
+    await put(join(pack, "b", "dup", "SKILL.md"), skillMd("dup", "Second\n"));
+    const r = await w.skill(["add", pack, "--for", "codex", "--json"], w.project);
+    expect(r.code).toBe(0);
+    const canonical = join(w.project, ".agents", "skills", "dup");
+    expect(await readFile(join(canonical, "SKILL.md"), "utf8")).toContain("Second");
+    const lock = JSON.parse(await readFile(join(w.project, "skills-lock.json"), "utf8"));
+    expect(lock.skills.dup.computedHash).toBe(await computedHash(join(pack, "b", "dup")));
+  });
+
   it("installs a skill too big to keep from hashing to copying by reading it again, whole", async () => {
     const w = await world();
     const src = join(w.root, "src", "big");
