@@ -203,6 +203,57 @@ describe("skill add", () => {
     expect((await stat(join(w.project, ".agents", "skills", "pdf", "SKILL.md"))).isFile()).toBe(true);
   });
 
+  it("installs a pack of more skills than it places at once, each whole, locked and reported in order", async () => {
+    const w = await world();
+    const pack = join(w.root, "pack");
+    const names = Array.from({ length: 20 }, (_, i) => `skill-${String(i).padStart(2, "0")}`);
+    for (const [i, name] of names.entries()) {
+      await put(join(pack, name, "SKILL.md"), skillMd(name, `Body ${i}\n`));
+      await put(join(pack, name, "references", "guide.md"), `Guide ${i}\n`.repeat(i * 50));
+      await put(join(pack, name, "scripts", "run.sh"), `echo ${i}\n`, 0o755);
+    }
+    const r = await w.skill(["add", pack, "--for", "codex", "--for", "claude-code", "--json"], w.project);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { installed: { name: string; computedHash: string }[] };
+    expect(out.installed.map((s) => s.name)).toEqual(names);
+    const lock = JSON.parse(await readFile(join(w.project, "skills-lock.json"), "utf8"));
+    for (const [i, name] of names.entries()) {
+      const canonical = join(w.project, ".agents", "skills", name);
+      const hash = await computedHash(join(pack, name));
+      expect(await computedHash(canonical)).toBe(hash);
+      expect(out.installed[i]?.computedHash).toBe(hash);
+      expect(lock.skills[name].computedHash).toBe(hash);
+      expect((await stat(join(canonical, "scripts", "run.sh"))).mode & 0o777).toBe(0o755);
+      expect(await readlink(join(w.project, ".claude", "skills", name))).toBe(`../../.agents/skills/${name}`);
+    }
+  });
+
+  it("places two skills of one name in the source's order: the later one is installed and locked", async () => {
+    const w = await world();
+    const pack = join(w.root, "pack");
+    await put(join(pack, "a", "dup", "SKILL.md"), skillMd("dup", "First\n"));
+    await put(join(pack, "b", "dup", "SKILL.md"), skillMd("dup", "Second\n"));
+    const r = await w.skill(["add", pack, "--for", "codex", "--json"], w.project);
+    expect(r.code).toBe(0);
+    const canonical = join(w.project, ".agents", "skills", "dup");
+    expect(await readFile(join(canonical, "SKILL.md"), "utf8")).toContain("Second");
+    const lock = JSON.parse(await readFile(join(w.project, "skills-lock.json"), "utf8"));
+    expect(lock.skills.dup.computedHash).toBe(await computedHash(join(pack, "b", "dup")));
+  });
+
+  it("installs a skill too big to keep from hashing to copying by reading it again, whole", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "big");
+    await put(join(src, "SKILL.md"), skillMd("big"));
+    await mkdir(join(src, "assets"), { recursive: true });
+    await writeFile(join(src, "assets", "data.bin"), Buffer.alloc(5 * 1024 * 1024, 7));
+    const r = await w.skill(["add", src, "--for", "codex", "--json"], w.project);
+    expect(r.code).toBe(0);
+    const hash = await computedHash(src);
+    expect(JSON.parse(r.stdout).installed[0].computedHash).toBe(hash);
+    expect(await computedHash(join(w.project, ".agents", "skills", "big"))).toBe(hash);
+  });
+
   it("refuses an unknown agent and a missing skill name", async () => {
     const w = await world();
     const dir = await taggedRepo(w.root);

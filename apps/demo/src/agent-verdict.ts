@@ -17,12 +17,18 @@ export type AgentVerdict =
       readonly detail?: string;
     };
 
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
+/** The real path of `path` (itself when it has none), each asked of the system once per `cache`. */
+function real(path: string, cache: Map<string, string>): string {
+  let known = cache.get(path);
+  if (known === undefined) {
+    try {
+      known = realpathSync(path);
+    } catch {
+      known = path;
+    }
+    cache.set(path, known);
   }
+  return known;
 }
 
 /**
@@ -36,6 +42,7 @@ export async function agentVerdicts(
   installed: readonly { readonly skill: string; readonly dir: string }[],
 ): Promise<AgentVerdict[]> {
   const verdicts: AgentVerdict[] = [];
+  const reals = new Map<string, string>();
   for (const agent of agents) {
     const options = {
       cwd: ctx.cwd,
@@ -49,9 +56,15 @@ export async function agentVerdicts(
     await service.discoverAndLoad();
     const loaded = service.all(ctx.agent);
     let report: Awaited<ReturnType<typeof compareAgents>> | undefined;
+    // The first loaded skill of each real folder, as `find` over `loaded` would pick it.
+    const byFolder = new Map<string, (typeof loaded)[number]>();
+    for (const s of loaded) {
+      const folder = real(dirname(s.location), reals);
+      if (!byFolder.has(folder)) byFolder.set(folder, s);
+    }
     for (const { skill, dir } of installed) {
-      const folder = real(dir);
-      const hit = loaded.find((s) => real(dirname(s.location)) === folder);
+      const folder = real(dir, reals);
+      const hit = byFolder.get(folder);
       if (hit) {
         verdicts.push({ agent: agent.id, skill, loaded: true, name: hit.name });
         continue;
@@ -62,7 +75,7 @@ export async function agentVerdicts(
         permission: ctx.policy,
         agent: ctx.agent,
       });
-      const row = report.skills.find((s) => real(dirname(s.location)) === folder);
+      const row = report.skills.find((s) => real(dirname(s.location), reals) === folder);
       const cell = row?.cells[agent.preset];
       if (row === undefined || cell === undefined) {
         verdicts.push({

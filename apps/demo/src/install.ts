@@ -23,6 +23,7 @@ import {
   type GlobalLock,
   type GlobalLockEntry,
   globalLockPath,
+  type HashedFile,
   hashedFiles,
   PROJECT_LOCK_FILE,
   type ProjectLock,
@@ -35,6 +36,7 @@ import {
 } from "@skill/lock";
 import { AGENT_TARGETS, type AgentTarget } from "./agent-targets.js";
 import { UserError } from "./errors.js";
+import { inOrder } from "./in-order.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -354,16 +356,14 @@ export interface FoundSkill {
 export async function findSkills(dir: string): Promise<FoundSkill[]> {
   const own = join(dir, SKILL_FILE);
   const files = (await exists(own)) ? [own] : await scanSkillFiles(dir);
-  const found: FoundSkill[] = [];
-  for (const file of files) {
+  return inOrder(files, 8, async (file) => {
     const { skill } = await loadSkillFile(file);
-    found.push({
+    return {
       name: skill.name,
       dir: dirname(file),
       skillPath: relative(dir, file).split(sep).join("/"),
-    });
-  }
-  return found;
+    };
+  });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -372,19 +372,30 @@ export async function findSkills(dir: string): Promise<FoundSkill[]> {
 /**
  * Copies the files `computedHash` covers (regular files; no links, `.git` or
  * `node_modules`), permission bits kept, so the copy hashes as the source does. Written
- * beside `to` and renamed into place: a failed copy leaves the old folder whole.
+ * beside `to` and renamed into place: a failed copy leaves the old folder whole. Given
+ * `files` (what `hashFolder` of `from` read), it writes those bytes rather than reading again.
  */
-export async function copySkill(from: string, to: string): Promise<void> {
+export async function copySkill(from: string, to: string, files?: readonly HashedFile[]): Promise<void> {
   const temp = join(dirname(to), `.${basename(to)}.tmp-${randomBytes(4).toString("hex")}`);
   await mkdir(dirname(to), { recursive: true });
   try {
     await mkdir(temp);
-    for (const path of await hashedFiles(from)) {
-      const target = join(temp, ...path.split("/"));
-      const mode = (await lstat(join(from, ...path.split("/")))).mode & 0o777;
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, await readInside(from, path, { maxBytes: Number.POSITIVE_INFINITY }), { mode });
+    const paths = files?.map((f) => f.path) ?? (await hashedFiles(from));
+    // Each folder made once, a parent before its children, then the files a few at a time.
+    const folders = new Set<string>();
+    for (const path of paths) {
+      const parts = path.split("/").slice(0, -1);
+      for (let i = 1; i <= parts.length; i++) folders.add(parts.slice(0, i).join("/"));
     }
+    for (const folder of folders) await mkdir(join(temp, ...folder.split("/")), { recursive: true });
+    await inOrder(paths, 8, async (path, i) => {
+      const target = join(temp, ...path.split("/"));
+      const [info, bytes] = await Promise.all([
+        lstat(join(from, ...path.split("/"))),
+        files?.[i]?.bytes ?? readInside(from, path, { maxBytes: Number.POSITIVE_INFINITY }),
+      ]);
+      await writeFile(target, bytes, { mode: info.mode & 0o777 });
+    });
     await replaceWith(temp, to);
   } catch (error) {
     await rm(temp, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
 import { printable } from "@skill/core";
-import { computedHash, skillFolderName } from "@skill/lock";
+import { computedHash, type HashedFile, skillFolderName } from "@skill/lock";
 import type { AgentTarget } from "./agent-targets.js";
 import {
   agentDir,
@@ -23,6 +23,8 @@ export interface Placement {
   readonly from: string;
   /** computedHash of `from`. */
   readonly hash: string;
+  /** The bytes `hash` covers, as `hashFolder` read them: copied instead of reading `from` again. */
+  readonly files?: readonly HashedFile[];
   readonly agents: readonly AgentTarget[];
   /** Copies for the agents that do not read `.agents/skills`, instead of links. */
   readonly copy: boolean;
@@ -133,7 +135,7 @@ export interface Placed {
 /** Carries out a checked plan: the canonical copy, then each agent's link or copy. */
 export async function applyPlacement(plan: PlacementPlan): Promise<Placed> {
   const { placement, canonical } = plan;
-  await copySkill(placement.from, canonical);
+  await copySkill(placement.from, canonical, placement.files);
   const links: { agents: string[]; path: string; target?: string }[] = [];
   for (const target of plan.targets) {
     if (target.copy) {

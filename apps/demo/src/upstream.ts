@@ -5,7 +5,6 @@ import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { loadSkillFile, printable, readInside } from "@skill/core";
 import { hashedFiles } from "@skill/lock";
-import { pull } from "@skill/remote";
 import { UserError } from "./errors.js";
 import { checkout, type FoundSkill, gitCommit, type LockedSkill } from "./install.js";
 
@@ -52,6 +51,8 @@ export async function pullSite(url: string, remote: RemoteUse): Promise<PulledSi
   const cacheDir = await mkdtemp(join(tmpdir(), "skill-site-"));
   const cleanup = () => rm(cacheDir, { recursive: true, force: true });
   try {
+    // Loaded here, not at start: a local or git source never needs the remote client.
+    const { pull } = await import("@skill/remote");
     const result = await pull(url, {
       cacheDir,
       ...(remote.timeoutMs === undefined ? {} : { timeoutMs: remote.timeoutMs }),

@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { goldenFolders, goldenHashes, makeGolden } from "./__fixtures__/golden.js";
-import { computedHash, hashedFiles } from "./computed-hash.js";
+import { computedHash, hashedFiles, hashFolder } from "./computed-hash.js";
 
 const temps: string[] = [];
 async function temp(): Promise<string> {
@@ -88,8 +88,56 @@ describe("computedHash", () => {
     expect(await computedHash(dir)).not.toBe(goldenHashes.plain);
   });
 
+  it("hashes files in sorted order though it reads several ahead (more files than it reads at once)", async () => {
+    const dir = join(await temp(), "many");
+    const files: [string, Buffer][] = [];
+    for (let i = 0; i < 40; i++) {
+      // Sizes from empty to 200 KiB, so later reads can finish before earlier ones.
+      const bytes = Buffer.alloc(((i * 7919) % 41) * 5000, i);
+      files.push([`${i % 3 === 0 ? "sub/" : ""}f${i}.txt`, bytes]);
+    }
+    files.push(["SKILL.md", Buffer.from("---\nname: many\ndescription: Many files.\n---\n")]);
+    await mkdir(join(dir, "sub"), { recursive: true });
+    for (const [path, bytes] of files) await writeFile(join(dir, path), bytes);
+    const collator = new Intl.Collator("en-US");
+    const expected = createHash("sha256");
+    for (const [path, bytes] of [...files].sort((a, b) => collator.compare(a[0], b[0]))) {
+      expected.update(path, "utf8");
+      expected.update(bytes);
+    }
+    expect(await computedHash(dir)).toBe(expected.digest("hex"));
+  });
+
   it("refuses a missing folder with NOT_FOUND naming it", async () => {
     const dir = join(await temp(), "nope");
     await expect(computedHash(dir)).rejects.toMatchObject({ code: "NOT_FOUND", path: dir });
+  });
+});
+
+describe("hashFolder", () => {
+  it("gives computedHash and the very bytes it hashed, in order, while they fit keepBytes", async () => {
+    const dir = join(await temp(), "locale-order");
+    await makeGolden("locale-order", dir);
+    const paths = await hashedFiles(dir);
+    const all = await hashFolder(dir, { keepBytes: Number.POSITIVE_INFINITY });
+    expect(all.hash).toBe(goldenHashes["locale-order"]);
+    expect(all.files?.map((f) => f.path)).toEqual(paths);
+    for (const file of all.files ?? []) {
+      expect(Buffer.from(file.bytes).equals(await readFile(join(dir, ...file.path.split("/"))))).toBe(true);
+    }
+    const total = (all.files ?? []).reduce((sum, f) => sum + f.bytes.length, 0);
+    expect((await hashFolder(dir, { keepBytes: total })).files?.length).toBe(paths.length);
+    const over = await hashFolder(dir, { keepBytes: total - 1 });
+    expect(over).toEqual({ hash: goldenHashes["locale-order"], files: undefined });
+    expect((await hashFolder(dir)).files).toBeUndefined();
+  });
+
+  it("refuses a keepBytes that is not a number >= 0, and a missing folder as computedHash does", async () => {
+    const dir = join(await temp(), "plain");
+    await makeGolden("plain", dir);
+    await expect(hashFolder(dir, { keepBytes: -1 })).rejects.toMatchObject({ code: "INVALID_FIELD" });
+    await expect(hashFolder(dir, { keepBytes: Number.NaN })).rejects.toMatchObject({ code: "INVALID_FIELD" });
+    const missing = join(dir, "nope");
+    await expect(hashFolder(missing)).rejects.toMatchObject({ code: "NOT_FOUND", path: missing });
   });
 });

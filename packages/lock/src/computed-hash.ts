@@ -1,11 +1,14 @@
 import { createHash } from "node:crypto";
 import type { SkillFile } from "@skill/core";
-import { readInside, skillFiles } from "@skill/core";
+import { readInside, SkillError, skillFiles } from "@skill/core";
 
 // The one documented exception to code-unit order: `skills` sorts with `localeCompare`, and
 // its lock files are written under an en_US locale. An explicit collator gives that order
 // whatever the locale of this process.
 const collator = new Intl.Collator("en-US");
+
+/** Files {@link computedHash} reads ahead of the one it hashes. */
+const READ_AHEAD = 8;
 
 /** Whether `skills` hashes this entry of core's walk: regular files only, outside `node_modules`. */
 function hashed(file: SkillFile): boolean {
@@ -45,10 +48,75 @@ export async function hashedFiles(dir: string): Promise<string[]> {
  * await computedHash(".agents/skills/pdf"); // "3f1c…" (64 hex digits)
  */
 export async function computedHash(dir: string): Promise<string> {
-  const hash = createHash("sha256");
-  for (const path of await hashedFiles(dir)) {
-    hash.update(path, "utf8");
-    hash.update(await readInside(dir, path, { maxBytes: Infinity }));
+  return (await hashFolder(dir)).hash;
+}
+
+/** One file {@link hashFolder} hashed: its relative `/`-separated path and the bytes it hashed. */
+export interface HashedFile {
+  readonly path: string;
+  readonly bytes: Uint8Array;
+}
+
+/** Options of {@link hashFolder}. */
+export interface HashFolderOptions {
+  /**
+   * Most bytes of file contents handed back in `files` (default 0: none). A folder holding
+   * more is hashed all the same, and `files` is undefined.
+   */
+  readonly keepBytes?: number;
+}
+
+/** What {@link hashFolder} found: the `computedHash`, and the bytes it covers when they fit `keepBytes`. */
+export interface HashedFolder {
+  readonly hash: string;
+  /** The files hashed, in the order hashed, with the very bytes hashed; undefined past `keepBytes`. */
+  readonly files: readonly HashedFile[] | undefined;
+}
+
+/**
+ * {@link computedHash} of `dir`, and with it the bytes it hashed while they total at most
+ * `keepBytes`: a caller that copies the folder can write exactly what it hashed, reading each
+ * file once. Walks, reads and refuses as {@link computedHash} does.
+ *
+ * @example
+ * const { hash, files } = await hashFolder("skills/pdf", { keepBytes: 8 << 20 });
+ * @throws SkillError as {@link computedHash}, and `INVALID_FIELD` for a `keepBytes` that is not a number >= 0.
+ */
+export async function hashFolder(dir: string, options: HashFolderOptions = {}): Promise<HashedFolder> {
+  const keepBytes = options.keepBytes ?? 0;
+  if (typeof keepBytes !== "number" || Number.isNaN(keepBytes) || keepBytes < 0) {
+    throw new SkillError(
+      "INVALID_FIELD",
+      `Invalid keepBytes: expected a number >= 0 (or Infinity), found ${JSON.stringify(String(keepBytes))}`,
+      { field: "keepBytes" },
+    );
   }
-  return hash.digest("hex");
+  const hash = createHash("sha256");
+  const paths = await hashedFiles(dir);
+  // A few files are read ahead while the hash takes them in order: the reads overlap, and no
+  // more than READ_AHEAD files are held at once (besides those kept).
+  const reads: Promise<Uint8Array>[] = [];
+  const start = (i: number) => {
+    const path = paths[i];
+    if (path === undefined) return;
+    const read = readInside(dir, path, { maxBytes: Infinity });
+    read.catch(() => {}); // awaited in order below; a later file's failure must not go unhandled meanwhile
+    reads[i] = read;
+  };
+  for (let i = 0; i < READ_AHEAD; i++) start(i);
+  let kept: HashedFile[] | undefined = [];
+  let keptBytes = 0;
+  for (const [i, path] of paths.entries()) {
+    const bytes = await (reads[i] as Promise<Uint8Array>);
+    delete reads[i];
+    hash.update(path, "utf8");
+    hash.update(bytes);
+    if (kept !== undefined) {
+      keptBytes += bytes.length;
+      if (keptBytes <= keepBytes) kept.push({ path, bytes });
+      else kept = undefined;
+    }
+    start(i + READ_AHEAD);
+  }
+  return { hash: hash.digest("hex"), files: kept };
 }

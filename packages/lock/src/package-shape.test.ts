@@ -16,6 +16,11 @@ async function exercise(api: Api): Promise<void> {
   try {
     await makeGolden("locale-order", join(dir, "skills", "locale-order"));
     expect(await api.computedHash(join(dir, "skills", "locale-order"))).toBe(goldenHashes["locale-order"]);
+    const folder = await api.hashFolder(join(dir, "skills", "locale-order"), { keepBytes: 1 << 20 });
+    expect(folder.hash).toBe(goldenHashes["locale-order"]);
+    expect(folder.files?.map((f) => f.path)).toEqual(
+      await api.hashedFiles(join(dir, "skills", "locale-order")),
+    );
     const file = join(dir, api.PROJECT_LOCK_FILE);
     await api.writeProjectLock(file, {
       version: 1,
@@ -60,6 +65,7 @@ describe("built package", () => {
       "computedHash",
       "formatProjectLock",
       "globalLockPath",
+      "hashFolder",
       "hashedFiles",
       "lockedSourcePath",
       "portableSource",

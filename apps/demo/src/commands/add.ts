@@ -1,9 +1,10 @@
 import { printable } from "@skill/core";
-import { computedHash } from "@skill/lock";
+import { hashFolder } from "@skill/lock";
 import { type AgentTarget, agentTarget } from "../agent-targets.js";
 import { type AgentVerdict, agentVerdicts } from "../agent-verdict.js";
 import type { Context } from "../context.js";
 import { UserError } from "../errors.js";
+import { inOrder } from "../in-order.js";
 import {
   detectedAgents,
   type FoundSkill,
@@ -115,6 +116,13 @@ export function report(
   return undefined;
 }
 
+/** Skills hashed, checked or placed at once. */
+const PARALLEL = 8;
+/** Bytes of one skill's files kept from hashing to copying (a larger skill is read again to copy it). */
+const KEEP_PER_SKILL = 4 * 1024 * 1024;
+/** Bytes kept from hashing to copying, all skills together. */
+const KEEP_TOTAL = 64 * 1024 * 1024;
+
 function leftOut(s: { readonly name: string; readonly reason: string }): string {
   return `${JSON.stringify(printable(s.name))}: ${printable(s.reason)}`;
 }
@@ -182,31 +190,47 @@ export async function add(ctx: Context, spec: string, names: string[], flags: In
         `No skill named ${missing.map((n) => JSON.stringify(printable(n))).join(", ")} in ${printable(spec)} (found: ${found.map((s) => printable(s.name)).join(", ")})`,
       );
     }
-    const plans: PlacementPlan[] = [];
-    for (const skill of wanted) {
-      const hash = await computedHash(skill.dir);
-      plans.push(
-        await planPlacement(
-          scope,
-          lock,
-          {
-            skill: skill.name,
-            from: skill.dir,
-            hash,
-            agents,
-            copy: flags.copy === true,
-            force: flags.force === true,
-          },
-          show,
-        ),
+    // Each skill is hashed and checked, then placed, a few at a time: the work is mostly
+    // waiting on the file system. Placements into one folder (two skills of one name) stay in order.
+    // What is hashed is kept (within a budget) and written as it was read: each file is read once.
+    let kept = 0;
+    const plans = await inOrder(wanted, PARALLEL, async (skill) => {
+      const keepBytes = Math.max(0, Math.min(KEEP_PER_SKILL, KEEP_TOTAL - kept));
+      const { hash, files } = await hashFolder(skill.dir, { keepBytes });
+      for (const f of files ?? []) kept += f.bytes.length;
+      return planPlacement(
+        scope,
+        lock,
+        {
+          skill: skill.name,
+          from: skill.dir,
+          hash,
+          ...(files === undefined ? {} : { files }),
+          agents,
+          copy: flags.copy === true,
+          force: flags.force === true,
+        },
+        show,
       );
-    }
+    });
     refuseBlocked(plans);
     const now = new Date().toISOString();
     const done: { plan: PlacementPlan; placed: Placed; source: string }[] = [];
-    for (const plan of plans) {
-      const placed = await applyPlacement(plan);
-      const skill = wanted.find((s) => s.name === plan.placement.skill);
+    const tails = new Map<string, Promise<Placed>>();
+    const placedAll = await inOrder(plans, PARALLEL, (plan) => {
+      const before = tails.get(plan.canonical);
+      const placing = before
+        ? before.then(
+            () => applyPlacement(plan),
+            () => applyPlacement(plan),
+          )
+        : applyPlacement(plan);
+      tails.set(plan.canonical, placing);
+      return placing;
+    });
+    for (const [i, plan] of plans.entries()) {
+      const placed = placedAll[i] as Placed;
+      const skill = wanted[i];
       const skillPath = skill?.skillPath;
       lock.set(
         {
