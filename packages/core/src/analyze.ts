@@ -5,7 +5,7 @@ import { deepFreeze, toJsonValue } from "./json-value.js";
 import { singleLineLength } from "./text.js";
 import type { Diagnostic, LoadRules, SkillInfo, ValidationTarget } from "./types.js";
 import { checkFrontmatter, SPEC_LIMITS } from "./validate.js";
-import { exceedsNodeLimit, parseYaml, repairPlainScalars } from "./yaml.js";
+import { exceedsNodeLimit, parseYaml, repairPlainScalars, type YamlResult } from "./yaml.js";
 
 /** Values a frontmatter may expand to (aliases followed) before it is refused. */
 const MAX_FRONTMATTER_NODES = 10_000;
@@ -42,6 +42,8 @@ export interface AnalyzeOptions {
   readonly source?: string;
   /** Who vouches for the skill; default the source id, else `manual`. */
   readonly origin?: string;
+  /** Parses frontmatter text (default `parseYaml`; a shared memo's when loads share reads). */
+  readonly yaml?: (text: string) => YamlResult;
 }
 
 /** The load rules an analysis reads, in a fixed order (a cache fingerprint lists them so). */
@@ -208,13 +210,14 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
     return analyzeFields({}, Object.freeze({}), location, options, { diagnostics, body: normalized });
   }
 
-  let parsed = parseYaml(bounds.frontmatter);
+  const parse = options.yaml ?? parseYaml;
+  let parsed = parse(bounds.frontmatter);
   let fmText = bounds.frontmatter;
   const brokenYaml = options.brokenYaml ?? (options.lenient ? "repair" : "refuse");
   if (!parsed.ok) {
     const failure = parsed.failure;
     const repair = brokenYaml === "ignore" ? undefined : repairPlainScalars(bounds.frontmatter);
-    const retried = repair ? parseYaml(repair.text) : undefined;
+    const retried = repair ? parse(repair.text) : undefined;
     const fileLine = failure.line === undefined ? undefined : failure.line + 1;
     if (brokenYaml === "ignore") {
       diagnostics.push(

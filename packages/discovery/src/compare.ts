@@ -11,6 +11,7 @@ import {
   type PermissionPolicy,
   quote,
   readInside,
+  type SharedReads,
   SKILL_FILE,
   type SkillError,
   SkillError as SkillErrorClass,
@@ -20,6 +21,7 @@ import {
   type SkillSource,
   type SkippedPath,
   type SourceScan,
+  sharedReads,
   skillFiles,
 } from "@skill/core";
 import { isWithin } from "./paths.js";
@@ -233,6 +235,7 @@ async function loadAs(
       sources: observed,
       ...rules,
       headCache: shared.headCache(rules),
+      sharedReads: shared.reads,
       ...(permission === undefined ? {} : { permission }),
     });
     const report = await service.discoverAndLoad();
@@ -539,11 +542,13 @@ async function pastLimits(
 /**
  * What the agents' loads may share without changing what any of them finds: a source whose
  * scan plan another agent's source has already run gives that scan, every scan lists a folder
- * once, agents reading with the same load rules share one in-memory head cache, so an
- * unchanged file is read once, and an agent whose scans and rules are another's takes that
- * agent's load.
+ * once, every load stats, reads and YAML-parses a SKILL.md through one memo (each applies its
+ * own rules to the parse), agents reading with the same load rules share one in-memory head
+ * cache, and an agent whose scans and rules are another's takes that agent's load.
  */
 class SharedWork {
+  /** Each file statted, read and parsed once for all agents' loads, whatever their rules. */
+  readonly reads: SharedReads = sharedReads();
   readonly #scans = new Map<string, Promise<SourceScan>>();
   readonly #heads = new Map<string, HeadCache>();
   readonly #loads = new Map<string, Promise<unknown>>();
