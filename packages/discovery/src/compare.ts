@@ -164,7 +164,7 @@ export async function compareAgents(options: CompareOptions): Promise<Visibility
   // Every location some agent's scan returned, or a place that stands for a skill it could not use.
   const locations = new Set<string>();
   for (const run of runs.values()) for (const location of run.cells.keys()) locations.add(location);
-  for (const location of await pastLimits(runs, discovery)) locations.add(location);
+  for (const location of await pastLimits(runs, discovery, shared.listings)) locations.add(location);
   const skillDirs = new Set([...locations].map((l) => dirname(l)));
   const skips = [...runs.values()].flatMap((run) => [...run.skipped.values()].flat());
   for (const s of skips) {
@@ -510,11 +510,13 @@ const LIMIT_SKIPS: ReadonlySet<string> = new Set(["too-deep", "dot-folder", "max
 /**
  * The `SKILL.md` files below the folders some agent passed over for its limits (too deep, a
  * dot-folder, past its folder budget): skills in that agent's roots that it does not reach.
- * Found by discovery's one scanner, with the caller's ignore and symlink options.
+ * Found by discovery's one scanner, with the caller's ignore and symlink options, through the
+ * folder listings the agents' scans made.
  */
 async function pastLimits(
   runs: ReadonlyMap<DiscoveryPreset, AgentRun>,
   discovery: Omit<DiscoveryOptions, "preset">,
+  listings: Listings,
 ): Promise<string[]> {
   const folders = new Set<string>();
   for (const run of runs.values()) {
@@ -536,6 +538,7 @@ async function pastLimits(
     ...(discovery.followSymlinks === undefined ? {} : { followSymlinks: discovery.followSymlinks }),
     onWarning: () => {},
     onMissingRoot: () => {},
+    listings,
   });
 }
 
@@ -552,8 +555,8 @@ class SharedWork {
   readonly #scans = new Map<string, Promise<SourceScan>>();
   readonly #heads = new Map<string, HeadCache>();
   readonly #loads = new Map<string, Promise<unknown>>();
-  /** Each folder is listed once for all agents' scans, whatever their limits. */
-  readonly #listings: Listings = new Map();
+  /** Each folder is listed once for all agents' scans, whatever their limits, and for `pastLimits`. */
+  readonly listings: Listings = new Map();
 
   /** The source, reporting each scan it returns; scans with the same plan run once. */
   observe(source: SkillSource, seen: (scan: SourceScan) => void): SkillSource {
@@ -565,7 +568,7 @@ class SharedWork {
       scan: async (ctx) => {
         let pending = key === undefined ? undefined : this.#scans.get(key);
         if (pending === undefined) {
-          pending = scanListed(source, ctx, this.#listings);
+          pending = scanListed(source, ctx, this.listings);
           if (key !== undefined) this.#scans.set(key, pending);
         }
         const scan = await pending;
