@@ -251,7 +251,7 @@ export class EntryLoader {
         ...this.rules,
         ...(source === undefined ? {} : { source }),
         origin,
-        ...(reads ? { yaml: (text: string) => reads.yaml(text) } : {}),
+        ...(reads ? { memo: reads } : {}),
       };
       byOrigin.set(origin, options);
     }
@@ -265,9 +265,12 @@ export class EntryLoader {
     const location = entry.location;
     let key: FileKey;
     if (this.#reads) {
-      const known = this.#reads.key(location);
-      if (known === null || known.size > this.maxBytes) return undefined;
-      key = known;
+      // The state the shared read saw: one open for every load, none a stat of its own.
+      try {
+        key = { path: location, ...this.#reads.read(location, this.maxBytes, HEAD_BYTES).stat };
+      } catch {
+        return undefined; // the read reports why
+      }
     } else {
       try {
         const stats = statSync(location);

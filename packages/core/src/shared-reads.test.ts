@@ -66,6 +66,9 @@ describe("sharedReads", () => {
       await skill("broken", "---\nname: [broken\ndescription: x\n---\n"),
       await skill("plain", "# No frontmatter\n"),
       join(dir, "missing", "SKILL.md"),
+      // The same text in two files: each file's findings name that file.
+      await skill("twin-a", `---\nname: Twin\ndescription: ${"y".repeat(1100)}\n---\n`),
+      await skill("twin-b", `---\nname: Twin\ndescription: ${"y".repeat(1100)}\n---\n`),
     ];
     const reads = sharedReads();
     for (const rules of RULE_SETS) {

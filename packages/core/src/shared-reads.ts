@@ -1,7 +1,8 @@
-import { statSync } from "node:fs";
+import { dataOf, type ParseMemo, splitText } from "./analyze.js";
 import { describeKind, SkillError } from "./errors.js";
+import type { FrontmatterBounds } from "./frontmatter.js";
 import { readSkillFileSync, type SkillFileText } from "./read-file.js";
-import type { FileKey } from "./types.js";
+import type { Diagnostic } from "./types.js";
 import { parseYaml, type YamlResult } from "./yaml.js";
 
 /**
@@ -16,27 +17,20 @@ type Read =
   | { readonly ok: true; readonly file: SkillFileText }
   | { readonly ok: false; readonly error: unknown };
 
-/** What one pass remembers: each file's state, its read, and each frontmatter text's YAML parse. */
-export class ReadMemo implements SharedReads {
+/**
+ * What one pass remembers: each file's read (its text and state), and of each text what no
+ * load rule changes (its split, its YAML parse, that parse as JSON data).
+ */
+export class ReadMemo implements SharedReads, ParseMemo {
   readonly kind = "shared-reads";
-  readonly #keys = new Map<string, FileKey | null>();
+  readonly #splits = new Map<string, { normalized: string; bounds: FrontmatterBounds | undefined }>();
+  readonly #findings = new Map<
+    string,
+    { raw: object; body: string | undefined; by: Map<string, readonly Diagnostic[]> }
+  >();
+  readonly #data = new WeakMap<object, { tooLarge: boolean; data?: Record<string, unknown> }>();
   readonly #reads = new Map<string, Read>();
   readonly #yaml = new Map<string, YamlResult>();
-
-  /** The file's state when first asked (`null`: not a file that could be statted). */
-  key(path: string): FileKey | null {
-    let key = this.#keys.get(path);
-    if (key === undefined) {
-      try {
-        const s = statSync(path);
-        key = s.isFile() ? { path, dev: s.dev, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs } : null;
-      } catch {
-        key = null;
-      }
-      this.#keys.set(path, key);
-    }
-    return key;
-  }
 
   /** `readSkillFileSync(path, maxBytes, headBytes)`, once per path and limits; rethrows its error. */
   read(path: string, maxBytes: number, headBytes: number): SkillFileText {
@@ -54,6 +48,45 @@ export class ReadMemo implements SharedReads {
     return read.file;
   }
 
+  split(text: string): { normalized: string; bounds: FrontmatterBounds | undefined } {
+    let split = this.#splits.get(text);
+    if (split === undefined) {
+      split = splitText(text);
+      this.#splits.set(text, split);
+    }
+    return split;
+  }
+
+  findings(
+    raw: object,
+    body: string | undefined,
+    location: string,
+    how: string,
+    check: () => Diagnostic[],
+  ): readonly Diagnostic[] {
+    let known = this.#findings.get(location);
+    if (known === undefined || known.raw !== raw || known.body !== body) {
+      known = { raw, body, by: new Map() };
+      this.#findings.set(location, known);
+    }
+    let found = known.by.get(how);
+    if (found === undefined) {
+      found = check();
+      known.by.set(how, found);
+    }
+    return found;
+  }
+
+  /** `dataOf(value, limit)`, once per parsed value (the limit is one constant). */
+  data(value: object, limit: number): { tooLarge: boolean; data?: Record<string, unknown> } {
+    let made = this.#data.get(value);
+    if (made === undefined) {
+      made = dataOf(value, limit);
+      this.#data.set(value, made);
+    }
+    return made;
+  }
+
   /** `parseYaml(text)`, once per text. */
   yaml(text: string): YamlResult {
     let parsed = this.#yaml.get(text);
@@ -67,10 +100,11 @@ export class ReadMemo implements SharedReads {
 
 /**
  * A memo for loads that run together over the same files under different load rules (one
- * service per agent, as `compareAgents` does): services given the same one stat, read and
- * YAML-parse each SKILL.md once between them, and each still applies its own rules to what was
- * parsed. It remembers every file as first seen, for its whole life: give it to services that
- * load once, never to one that is `update()`d to see changes.
+ * service per agent, as `compareAgents` does): services given the same one open, read and
+ * YAML-parse each SKILL.md once between them (a head cache keys on the state that read saw),
+ * and each still applies its own rules to what was parsed. It remembers every file as first
+ * seen, for its whole life: give it to services that load once, never to one that is
+ * `update()`d to see changes.
  *
  * @example
  * const reads = sharedReads();

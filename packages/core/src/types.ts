@@ -371,7 +371,7 @@ export interface SkillServiceOptions extends LoadRules {
   /** Heads of unchanged SKILL.md files, kept between runs: a warm load stats instead of reading. */
   readonly headCache?: HeadCache;
   /**
-   * From `sharedReads()`: services loading together under different rules stat, read and
+   * From `sharedReads()`: services loading together under different rules read and
    * parse each SKILL.md once between them. Each file is remembered as first seen: for services
    * that load once, not for one that is `update()`d.
    */

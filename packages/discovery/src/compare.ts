@@ -545,12 +545,12 @@ async function pastLimits(
 /**
  * What the agents' loads may share without changing what any of them finds: a source whose
  * scan plan another agent's source has already run gives that scan, every scan lists a folder
- * once, every load stats, reads and YAML-parses a SKILL.md through one memo (each applies its
+ * once, every load reads and YAML-parses a SKILL.md through one memo (each applies its
  * own rules to the parse), agents reading with the same load rules share one in-memory head
  * cache, and an agent whose scans and rules are another's takes that agent's load.
  */
 class SharedWork {
-  /** Each file statted, read and parsed once for all agents' loads, whatever their rules. */
+  /** Each file read and parsed once for all agents' loads, whatever their rules. */
   readonly reads: SharedReads = sharedReads();
   readonly #scans = new Map<string, Promise<SourceScan>>();
   readonly #heads = new Map<string, HeadCache>();
