@@ -3,8 +3,6 @@ import { basename, dirname, sep } from "node:path";
 import {
   type AgentInfo,
   compareCodeUnits,
-  type FileKey,
-  type HeadCache,
   type LoadReport,
   type LoadRules,
   loadSkillFile,
@@ -16,7 +14,6 @@ import {
   type SkillError,
   SkillError as SkillErrorClass,
   type SkillFile,
-  type SkillHead,
   SkillService,
   type SkillSource,
   type SkippedPath,
@@ -234,7 +231,6 @@ async function loadAs(
     const service = new SkillService({
       sources: observed,
       ...rules,
-      headCache: shared.headCache(rules),
       sharedReads: shared.reads,
       ...(permission === undefined ? {} : { permission }),
     });
@@ -546,14 +542,13 @@ async function pastLimits(
  * What the agents' loads may share without changing what any of them finds: a source whose
  * scan plan another agent's source has already run gives that scan, every scan lists a folder
  * once, every load reads and YAML-parses a SKILL.md through one memo (each applies its
- * own rules to the parse), agents reading with the same load rules share one in-memory head
- * cache, and an agent whose scans and rules are another's takes that agent's load.
+ * own rules to the parse; no head cache: the memo makes a second load as cheap), and an agent
+ * whose scans and rules are another's takes that agent's load.
  */
 class SharedWork {
   /** Each file read and parsed once for all agents' loads, whatever their rules. */
   readonly reads: SharedReads = sharedReads();
   readonly #scans = new Map<string, Promise<SourceScan>>();
-  readonly #heads = new Map<string, HeadCache>();
   readonly #loads = new Map<string, Promise<unknown>>();
   /** Each folder is listed once for all agents' scans, whatever their limits, and for `pastLimits`. */
   readonly listings: Listings = new Map();
@@ -611,16 +606,6 @@ class SharedWork {
     }
     return pending;
   }
-
-  headCache(rules: LoadRules): HeadCache {
-    const key = JSON.stringify(rules, Object.keys(rules).sort());
-    let cache = this.#heads.get(key);
-    if (!cache) {
-      cache = memoryHeadCache();
-      this.#heads.set(key, cache);
-    }
-    return cache;
-  }
 }
 
 /** What makes two scans the same: the source, its folders and its options (the logger aside). */
@@ -628,26 +613,4 @@ function planKey(id: string, dirs: readonly string[], options: object): string {
   const { logger: _logger, signal: _signal, ...rest } = options as Record<string, unknown>;
   const fields = Object.entries(rest).sort(([a], [b]) => compareCodeUnits(a, b));
   return JSON.stringify([id, dirs, fields]);
-}
-
-/** A head cache that lives as long as one comparison. */
-function memoryHeadCache(): HeadCache {
-  const heads = new Map<string, { key: FileKey; head: SkillHead }>();
-  return {
-    get(key) {
-      const hit = heads.get(key.path);
-      if (!hit) return undefined;
-      const k = hit.key;
-      return k.dev === key.dev && k.ino === key.ino && k.size === key.size && k.mtimeMs === key.mtimeMs
-        ? hit.head
-        : undefined;
-    },
-    set(key, head) {
-      heads.set(key.path, { key, head });
-    },
-    delete(path) {
-      heads.delete(path);
-    },
-    flush: async () => {},
-  };
 }
