@@ -24,11 +24,12 @@ type Read =
 export class ReadMemo implements SharedReads, ParseMemo {
   readonly kind = "shared-reads";
   readonly #splits = new Map<string, { normalized: string; bounds: FrontmatterBounds | undefined }>();
+  /** By how findings are judged, then by file: the findings on one parse and body. */
   readonly #findings = new Map<
     string,
-    { raw: object; body: string | undefined; by: Map<string, readonly Diagnostic[]> }
+    Map<string, { raw: object; body: string | undefined; found: readonly Diagnostic[] }>
   >();
-  readonly #data = new WeakMap<object, { tooLarge: boolean; data?: Record<string, unknown> }>();
+  readonly #data = new Map<object, { tooLarge: boolean; data?: Record<string, unknown> }>();
   readonly #reads = new Map<string, Read>();
   readonly #yaml = new Map<string, YamlResult>();
 
@@ -64,16 +65,15 @@ export class ReadMemo implements SharedReads, ParseMemo {
     how: string,
     check: () => Diagnostic[],
   ): readonly Diagnostic[] {
-    let known = this.#findings.get(location);
-    if (known === undefined || known.raw !== raw || known.body !== body) {
-      known = { raw, body, by: new Map() };
-      this.#findings.set(location, known);
+    let byFile = this.#findings.get(how);
+    if (byFile === undefined) {
+      byFile = new Map();
+      this.#findings.set(how, byFile);
     }
-    let found = known.by.get(how);
-    if (found === undefined) {
-      found = check();
-      known.by.set(how, found);
-    }
+    const known = byFile.get(location);
+    if (known !== undefined && known.raw === raw && known.body === body) return known.found;
+    const found = check();
+    byFile.set(location, { raw, body, found });
     return found;
   }
 
