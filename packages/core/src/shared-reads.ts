@@ -30,20 +30,26 @@ export class ReadMemo implements SharedReads, ParseMemo {
     Map<string, { raw: object; body: string | undefined; found: readonly Diagnostic[] }>
   >();
   readonly #data = new Map<object, { tooLarge: boolean; data?: Record<string, unknown> }>();
-  readonly #reads = new Map<string, Read>();
+  /** By limits (`maxBytes:headBytes`), then by path. */
+  readonly #reads = new Map<string, Map<string, Read>>();
   readonly #yaml = new Map<string, YamlResult>();
 
   /** `readSkillFileSync(path, maxBytes, headBytes)`, once per path and limits; rethrows its error. */
   read(path: string, maxBytes: number, headBytes: number): SkillFileText {
-    const id = `${maxBytes}:${headBytes}:${path}`;
-    let read = this.#reads.get(id);
+    const limits = `${maxBytes}:${headBytes}`;
+    let reads = this.#reads.get(limits);
+    if (reads === undefined) {
+      reads = new Map();
+      this.#reads.set(limits, reads);
+    }
+    let read = reads.get(path);
     if (read === undefined) {
       try {
         read = { ok: true, file: readSkillFileSync(path, maxBytes, headBytes) };
       } catch (error) {
         read = { ok: false, error };
       }
-      this.#reads.set(id, read);
+      reads.set(path, read);
     }
     if (!read.ok) throw read.error;
     return read.file;
