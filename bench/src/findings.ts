@@ -36,6 +36,7 @@ Changes, each in its own commit, in the package that owns the cost:
 | \`@skill/core\`: \`update\` of a file that keeps its name replaces its winner alone (\`patchRegistry\`); the registry is built with plain loops and reuses a slot's winner | \`service.update\` of one file among 10,000: 104 → 1.1–2.9 ms median (1/19 → 1/330–1/670 of a full reload) over seven runs of \`pnpm bench --size L\`. |
 | \`@skill/core\`: a cached head's hit does not run \`checkFrontmatter\` again (its findings are kept in the head), nor build an error text for an error that did not happen; one options object per owner; no \`await\` per entry | warm start at 100 skills: +16.6 → +2.3 to +5.9 ms over crawl + stat; at 1,000: 1.36× → 0.95–1.24×; at 10,000: 1.71× → 1.11–1.64× (seven runs, load average 3–15; see below for CPU times). |
 | \`@skill/discovery\` (\`compareAgents\`): folder listings shared by all agents' scans (\`RootsScanOptions.listings\`); root stubs from the root's own files (\`skillFiles\` gains \`maxDepth\`; it walked every root to its last bundled file); an agent whose scans and rules are another's takes that load (a memo of each cached head's outcome across agents, also tried, saved about 2% of doctor and cost about 2.5% of a warm start at 10,000: not kept) | \`skill doctor\` at 1,000 skills / one preset's load: 5.12× → 3.0–3.8× wall over seven runs (loaded machine), about 3.3× CPU time. |
+| \`@skill/core\` \`sharedReads()\` (option \`sharedReads\`), used by \`compareAgents\`: the agents' loads open and read each SKILL.md once between them, split and YAML-parse each text once, make each parse JSON data once and find each file's spec findings once per judging (strictness, target); each load still applies its own rules, so every cell is as before. The head cache keys on the state that one read saw (no \`stat\` per load), then is dropped from \`compareAgents\` (with the memo a second load is as cheap without it); the scan for skills past the agents' limits reuses the shared listings | \`skill doctor\` at 1,000 skills / one preset's load: 3.95× (431 / 109 ms) → 2.81–3.10× over six runs of \`pnpm bench --only doctor\` (load average 2–3.3); in one process, warm, 2.5–2.7×. |
 
 What is left at 100 skills, after these changes (wall, medians of 9–11, load average below 2):
 the floor takes about 9 ms, of which its crawl is 7; ours takes 19–23 ms, of which discovery's
@@ -96,15 +97,16 @@ Elsewhere, from the same kind of measurements (load average about 3):
   1.3× is a cache file that is cheaper to read than JSON of every head — e.g. the heads
   stored once per rules fingerprint instead of per entry, or a binary or line format read
   lazily per path — which is a change of the file format (contract 3), not of the loader.
-- **\`skill doctor\` at 1,000 skills** (every preset): 572 ms CPU against 176 ms for one
-  preset's load (3.26×; wall 3.2–3.8× in \`pnpm bench\` on the loaded machine). What is
-  left, sampled: each of the 9 distinct loads \`stat\`s every file again (about 70 ms in
-  all) and builds its own registry (about 40 ms); three load-rule sets (the specification's,
-  Claude Code's and Codex's) each read and parse every file once (about 90 ms); the scans'
-  own work past the shared listings (about 45 ms) and the garbage of it all (about 75 ms).
-  Below 3× would need one read and YAML parse per file for every rule set (a parse kept
-  apart from the rules' findings, which core's parse does not separate today) or a head
-  cache that can vouch for a file's state within one comparison without a \`stat\`.
+- **\`skill doctor\` at 1,000 skills** (every preset): 2.81–3.10× one preset's load in
+  \`pnpm bench --only doctor\` on the loaded machine (was 3.95×). The 11 presets have 7
+  distinct load-rule sets and 9 distinct loads; each SKILL.md is now read, split, parsed and
+  checked once for all of them (\`sharedReads\`), and no load \`stat\`s a file. What is left,
+  sampled: the scans (about one preset's, the listings being shared), the first load's reads
+  and parses (one preset's), each further load's registry (\`buildRegistry\` and its
+  per-slot winner memo, a \`WeakMap\`) and skill objects, and garbage collection (about 60–80
+  ms of about 300, against about 17 for one preset: the listings, the memo and every load's
+  report live until the end). Further down would need loads that share their registries'
+  work across agents with the same rules, or fewer objects per load.
 - **Cold start at 100 skills**: 20.6 ms CPU against 10.4 for the floor (fresh processes,
   medians of 11); the same load run a second time in the same process takes about 11 ms,
   so about 9 ms is first-run cost: discovery, parse, validation and the service run

@@ -1,11 +1,16 @@
 import { basename, dirname } from "node:path";
 import { describeKind, printable, quote, SkillError } from "./errors.js";
-import { locateFrontmatter, missingDelimitersError, normalizeText } from "./frontmatter.js";
+import {
+  type FrontmatterBounds,
+  locateFrontmatter,
+  missingDelimitersError,
+  normalizeText,
+} from "./frontmatter.js";
 import { deepFreeze, toJsonValue } from "./json-value.js";
 import { singleLineLength } from "./text.js";
 import type { Diagnostic, LoadRules, SkillInfo, ValidationTarget } from "./types.js";
 import { checkFrontmatter, SPEC_LIMITS } from "./validate.js";
-import { exceedsNodeLimit, parseYaml, repairPlainScalars } from "./yaml.js";
+import { exceedsNodeLimit, parseYaml, repairPlainScalars, type YamlResult } from "./yaml.js";
 
 /** Values a frontmatter may expand to (aliases followed) before it is refused. */
 const MAX_FRONTMATTER_NODES = 10_000;
@@ -42,6 +47,41 @@ export interface AnalyzeOptions {
   readonly source?: string;
   /** Who vouches for the skill; default the source id, else `manual`. */
   readonly origin?: string;
+  /** What loads sharing reads remember of a text, whatever their rules (see `sharedReads`). */
+  readonly memo?: ParseMemo;
+}
+
+/**
+ * The steps of a parse that no load rule changes, each done once per input by a memo shared
+ * between loads: the text normalized and split, its YAML parsed, the parse made JSON data.
+ */
+export interface ParseMemo {
+  split(text: string): { readonly normalized: string; readonly bounds: FrontmatterBounds | undefined };
+  yaml(text: string): YamlResult;
+  /**
+   * `check()`: the spec findings on these fields of this file, with this body, judged this way
+   * (`how`); the same findings whatever else the load rules say.
+   */
+  findings(
+    raw: object,
+    body: string | undefined,
+    location: string,
+    how: string,
+    check: () => Diagnostic[],
+  ): readonly Diagnostic[];
+  /** Whether the value exceeds the node limit, and else its JSON data, frozen. */
+  data(value: object, limit: number): { readonly tooLarge: boolean; readonly data?: Record<string, unknown> };
+}
+
+/** The memo-free steps, as {@link ParseMemo} does them. */
+export function splitText(text: string): { normalized: string; bounds: FrontmatterBounds | undefined } {
+  const normalized = normalizeText(text);
+  return { normalized, bounds: locateFrontmatter(normalized) };
+}
+
+export function dataOf(value: object, limit: number): { tooLarge: boolean; data?: Record<string, unknown> } {
+  if (exceedsNodeLimit(value, limit)) return { tooLarge: true };
+  return { tooLarge: false, data: deepFreeze(toJsonValue(value) as Record<string, unknown>) };
 }
 
 /** The load rules an analysis reads, in a fixed order (a cache fingerprint lists them so). */
@@ -189,8 +229,8 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
     );
     return fail(diagnostics, error, "bom", 1);
   }
-  const normalized = normalizeText(text);
-  const bounds = locateFrontmatter(normalized);
+  const memo = options.memo;
+  const { normalized, bounds } = memo ? memo.split(text) : splitText(text);
   if (!bounds) {
     const error = missingDelimitersError(location, normalized);
     if (options.requireFrontmatter !== false) return fail(diagnostics, error, "frontmatter-missing", 1);
@@ -208,13 +248,14 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
     return analyzeFields({}, Object.freeze({}), location, options, { diagnostics, body: normalized });
   }
 
-  let parsed = parseYaml(bounds.frontmatter);
+  const parse = memo ? (t: string) => memo.yaml(t) : parseYaml;
+  let parsed = parse(bounds.frontmatter);
   let fmText = bounds.frontmatter;
   const brokenYaml = options.brokenYaml ?? (options.lenient ? "repair" : "refuse");
   if (!parsed.ok) {
     const failure = parsed.failure;
     const repair = brokenYaml === "ignore" ? undefined : repairPlainScalars(bounds.frontmatter);
-    const retried = repair ? parseYaml(repair.text) : undefined;
+    const retried = repair ? parse(repair.text) : undefined;
     const fileLine = failure.line === undefined ? undefined : failure.line + 1;
     if (brokenYaml === "ignore") {
       diagnostics.push(
@@ -257,7 +298,13 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
   }
 
   const value = parsed.value ?? {};
-  if (exceedsNodeLimit(value, MAX_FRONTMATTER_NODES)) {
+  const isMappingValue = typeof value === "object" && !Array.isArray(value) && !(value instanceof Date);
+  const made = isMappingValue
+    ? memo
+      ? memo.data(value, MAX_FRONTMATTER_NODES)
+      : dataOf(value, MAX_FRONTMATTER_NODES)
+    : { tooLarge: exceedsNodeLimit(value, MAX_FRONTMATTER_NODES) };
+  if (made.tooLarge) {
     const error = new SkillError(
       "LIMIT_EXCEEDED",
       `Failed to parse frontmatter: it expands to more than ${MAX_FRONTMATTER_NODES} values (YAML aliases) in ${location}`,
@@ -276,7 +323,7 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
   // Checks read the YAML as parsed (so a date is reported as a date); the skill keeps it as
   // JSON data (dates as ISO strings, `!!binary` as base64), frozen.
   const frontmatter = value as Record<string, unknown>;
-  const data = deepFreeze(toJsonValue(frontmatter) as Record<string, unknown>);
+  const data = made.data as Record<string, unknown>;
 
   let lines: Map<string, number> | undefined;
   const lineOf = (field: string) => {
@@ -318,15 +365,25 @@ export function analyzeFields(
   const lineOf = (field: string | undefined) => (field === undefined ? undefined : context.lineOf?.(field));
   const byFolder = options.identity === "folder";
   const fallback = (options.nameFallback === "folder" || byFolder) && isBlank(frontmatter.name);
-  const findings =
+  const check = () =>
+    checkFrontmatter(
+      frontmatter,
+      location,
+      { strict: !options.lenient, ...(options.target === undefined ? {} : { target: options.target }) },
+      context.body === undefined ? {} : { body: context.body },
+    );
+  const findings: readonly Diagnostic[] =
     context.check === false
       ? []
-      : checkFrontmatter(
-          frontmatter,
-          location,
-          { strict: !options.lenient, ...(options.target === undefined ? {} : { target: options.target }) },
-          context.body === undefined ? {} : { body: context.body },
-        );
+      : options.memo
+        ? options.memo.findings(
+            frontmatter,
+            context.body,
+            location,
+            `${!options.lenient}:${options.target ?? ""}`,
+            check,
+          )
+        : check();
   // A description the rules let be missing (or take from the body) is a warning, not a failure.
   const require = options.requireDescription ?? true;
   const optionalDescription =

@@ -11,6 +11,7 @@ import {
 import { describeKind, printable, SkillError } from "./errors.js";
 import type { HeadOrigin, Outcome, Slot } from "./precedence.js";
 import { decodeEntry, READ_CODES, readSkillFileSync } from "./read-file.js";
+import type { ReadMemo } from "./shared-reads.js";
 import type {
   Diagnostic,
   FileKey,
@@ -110,13 +111,15 @@ export class EntryLoader {
   readonly rules: AnalyzeOptions;
   readonly maxBytes: number;
   readonly #cache: HeadCache | undefined;
+  readonly #reads: ReadMemo | undefined;
   readonly #fingerprint: string;
   readonly #optionsBy = new Map<string | undefined, Map<string, AnalyzeOptions>>();
 
-  constructor(rules: AnalyzeOptions, maxBytes: number, cache: HeadCache | undefined) {
+  constructor(rules: AnalyzeOptions, maxBytes: number, cache: HeadCache | undefined, reads?: ReadMemo) {
     this.rules = rules;
     this.maxBytes = maxBytes;
     this.#cache = cache;
+    this.#reads = reads;
     this.#fingerprint = JSON.stringify([CACHE_FORMAT, ...rulesFingerprint(rules), maxBytes]);
   }
 
@@ -128,7 +131,9 @@ export class EntryLoader {
     const cached = this.#fromCache(entry, owner, origin);
     if (cached) return cached;
     try {
-      const file = readSkillFileSync(location, this.maxBytes, HEAD_BYTES);
+      const file = this.#reads
+        ? this.#reads.read(location, this.maxBytes, HEAD_BYTES)
+        : readSkillFileSync(location, this.maxBytes, HEAD_BYTES);
       const analysis = this.analyze(location, owner.id, origin, file.text, file.invalidUtf8);
       const outcome = this.accept(analysis, location);
       if (outcome.ok && this.#cache) {
@@ -241,7 +246,13 @@ export class EntryLoader {
     }
     let options = byOrigin.get(origin);
     if (!options) {
-      options = { ...this.rules, ...(source === undefined ? {} : { source }), origin };
+      const reads = this.#reads;
+      options = {
+        ...this.rules,
+        ...(source === undefined ? {} : { source }),
+        origin,
+        ...(reads ? { memo: reads } : {}),
+      };
       byOrigin.set(origin, options);
     }
     return options;
@@ -253,12 +264,21 @@ export class EntryLoader {
     if (!cache) return undefined;
     const location = entry.location;
     let key: FileKey;
-    try {
-      const stats = statSync(location);
-      if (!stats.isFile() || stats.size > this.maxBytes) return undefined;
-      key = { path: location, dev: stats.dev, ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs };
-    } catch {
-      return undefined; // the read reports why
+    if (this.#reads) {
+      // The state the shared read saw: one open for every load, none a stat of its own.
+      try {
+        key = { path: location, ...this.#reads.read(location, this.maxBytes, HEAD_BYTES).stat };
+      } catch {
+        return undefined; // the read reports why
+      }
+    } else {
+      try {
+        const stats = statSync(location);
+        if (!stats.isFile() || stats.size > this.maxBytes) return undefined;
+        key = { path: location, dev: stats.dev, ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs };
+      } catch {
+        return undefined; // the read reports why
+      }
     }
     let head: CachedHead | undefined;
     try {

@@ -14,6 +14,8 @@ export { loadSkillFile, parseSkill, validateSkillFile } from "./parse-skill.js";
 export type { ReadInsideOptions } from "./read-inside.js";
 export { DEFAULT_MAX_FILE_BYTES, readInside } from "./read-inside.js";
 export { SkillService } from "./service.js";
+export type { SharedReads } from "./shared-reads.js";
+export { sharedReads } from "./shared-reads.js";
 export { similarNames } from "./similar.js";
 export type { SkillFilesOptions } from "./skill-files.js";
 export { DEFAULT_SKILL_FILES_BYTES, DEFAULT_SKILL_FILES_LIMIT, skillFiles } from "./skill-files.js";

@@ -70,6 +70,7 @@ describe("built package", () => {
         "quote",
         "readInside",
         "resolveInside",
+        "sharedReads",
         "similarNames",
         "skillFiles",
         "splitFrontmatter",

@@ -19,6 +19,7 @@ import {
   type Registry,
 } from "./registry.js";
 import { Limiter, SliceReader } from "./scheduling.js";
+import { readMemoOf } from "./shared-reads.js";
 import { listBundled, readBundled, readSkill } from "./skill-reader.js";
 import { compareCodeUnits } from "./text.js";
 import type {
@@ -113,7 +114,12 @@ export class SkillService {
     this.#sources = [...(options.sources ?? [])];
     this.#logger = guardLogger(options.logger);
     const rules: AnalyzeOptions = resolveRules(options);
-    this.#loader = new EntryLoader(rules, checkMaxBytes(options.maxBytes), options.headCache);
+    this.#loader = new EntryLoader(
+      rules,
+      checkMaxBytes(options.maxBytes),
+      options.headCache,
+      readMemoOf(options.sharedReads),
+    );
     this.#maxFileBytes = checkMaxBytes(options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
     this.#registry = buildRegistry([...this.#sources.map((s) => emptyGroup(s)), emptyGroup()]);
     this.#lookups = new Lookups(this.#registry, options.permission);

@@ -1,4 +1,5 @@
 import type { SkillError, SkillErrorCode } from "./errors.js";
+import type { SharedReads } from "./shared-reads.js";
 
 /** Version of the SKILL.md contract this package implements. */
 export const SKILL_SPEC_VERSION = 2 as const;
@@ -369,6 +370,12 @@ export interface SkillServiceOptions extends LoadRules {
   readonly logger?: Logger;
   /** Heads of unchanged SKILL.md files, kept between runs: a warm load stats instead of reading. */
   readonly headCache?: HeadCache;
+  /**
+   * From `sharedReads()`: services loading together under different rules read and
+   * parse each SKILL.md once between them. Each file is remembered as first seen: for services
+   * that load once, not for one that is `update()`d.
+   */
+  readonly sharedReads?: SharedReads;
   /** Largest bundled file `readFile` returns, in bytes (default 10 MiB). */
   readonly maxFileBytes?: number;
 }

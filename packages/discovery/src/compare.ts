@@ -3,23 +3,22 @@ import { basename, dirname, sep } from "node:path";
 import {
   type AgentInfo,
   compareCodeUnits,
-  type FileKey,
-  type HeadCache,
   type LoadReport,
   type LoadRules,
   loadSkillFile,
   type PermissionPolicy,
   quote,
   readInside,
+  type SharedReads,
   SKILL_FILE,
   type SkillError,
   SkillError as SkillErrorClass,
   type SkillFile,
-  type SkillHead,
   SkillService,
   type SkillSource,
   type SkippedPath,
   type SourceScan,
+  sharedReads,
   skillFiles,
 } from "@skill/core";
 import { isWithin } from "./paths.js";
@@ -162,7 +161,7 @@ export async function compareAgents(options: CompareOptions): Promise<Visibility
   // Every location some agent's scan returned, or a place that stands for a skill it could not use.
   const locations = new Set<string>();
   for (const run of runs.values()) for (const location of run.cells.keys()) locations.add(location);
-  for (const location of await pastLimits(runs, discovery)) locations.add(location);
+  for (const location of await pastLimits(runs, discovery, shared.listings)) locations.add(location);
   const skillDirs = new Set([...locations].map((l) => dirname(l)));
   const skips = [...runs.values()].flatMap((run) => [...run.skipped.values()].flat());
   for (const s of skips) {
@@ -232,7 +231,7 @@ async function loadAs(
     const service = new SkillService({
       sources: observed,
       ...rules,
-      headCache: shared.headCache(rules),
+      sharedReads: shared.reads,
       ...(permission === undefined ? {} : { permission }),
     });
     const report = await service.discoverAndLoad();
@@ -507,11 +506,13 @@ const LIMIT_SKIPS: ReadonlySet<string> = new Set(["too-deep", "dot-folder", "max
 /**
  * The `SKILL.md` files below the folders some agent passed over for its limits (too deep, a
  * dot-folder, past its folder budget): skills in that agent's roots that it does not reach.
- * Found by discovery's one scanner, with the caller's ignore and symlink options.
+ * Found by discovery's one scanner, with the caller's ignore and symlink options, through the
+ * folder listings the agents' scans made.
  */
 async function pastLimits(
   runs: ReadonlyMap<DiscoveryPreset, AgentRun>,
   discovery: Omit<DiscoveryOptions, "preset">,
+  listings: Listings,
 ): Promise<string[]> {
   const folders = new Set<string>();
   for (const run of runs.values()) {
@@ -533,22 +534,24 @@ async function pastLimits(
     ...(discovery.followSymlinks === undefined ? {} : { followSymlinks: discovery.followSymlinks }),
     onWarning: () => {},
     onMissingRoot: () => {},
+    listings,
   });
 }
 
 /**
  * What the agents' loads may share without changing what any of them finds: a source whose
  * scan plan another agent's source has already run gives that scan, every scan lists a folder
- * once, agents reading with the same load rules share one in-memory head cache, so an
- * unchanged file is read once, and an agent whose scans and rules are another's takes that
- * agent's load.
+ * once, every load reads and YAML-parses a SKILL.md through one memo (each applies its
+ * own rules to the parse; no head cache: the memo makes a second load as cheap), and an agent
+ * whose scans and rules are another's takes that agent's load.
  */
 class SharedWork {
+  /** Each file read and parsed once for all agents' loads, whatever their rules. */
+  readonly reads: SharedReads = sharedReads();
   readonly #scans = new Map<string, Promise<SourceScan>>();
-  readonly #heads = new Map<string, HeadCache>();
   readonly #loads = new Map<string, Promise<unknown>>();
-  /** Each folder is listed once for all agents' scans, whatever their limits. */
-  readonly #listings: Listings = new Map();
+  /** Each folder is listed once for all agents' scans, whatever their limits, and for `pastLimits`. */
+  readonly listings: Listings = new Map();
 
   /** The source, reporting each scan it returns; scans with the same plan run once. */
   observe(source: SkillSource, seen: (scan: SourceScan) => void): SkillSource {
@@ -560,7 +563,7 @@ class SharedWork {
       scan: async (ctx) => {
         let pending = key === undefined ? undefined : this.#scans.get(key);
         if (pending === undefined) {
-          pending = scanListed(source, ctx, this.#listings);
+          pending = scanListed(source, ctx, this.listings);
           if (key !== undefined) this.#scans.set(key, pending);
         }
         const scan = await pending;
@@ -603,16 +606,6 @@ class SharedWork {
     }
     return pending;
   }
-
-  headCache(rules: LoadRules): HeadCache {
-    const key = JSON.stringify(rules, Object.keys(rules).sort());
-    let cache = this.#heads.get(key);
-    if (!cache) {
-      cache = memoryHeadCache();
-      this.#heads.set(key, cache);
-    }
-    return cache;
-  }
 }
 
 /** What makes two scans the same: the source, its folders and its options (the logger aside). */
@@ -620,26 +613,4 @@ function planKey(id: string, dirs: readonly string[], options: object): string {
   const { logger: _logger, signal: _signal, ...rest } = options as Record<string, unknown>;
   const fields = Object.entries(rest).sort(([a], [b]) => compareCodeUnits(a, b));
   return JSON.stringify([id, dirs, fields]);
-}
-
-/** A head cache that lives as long as one comparison. */
-function memoryHeadCache(): HeadCache {
-  const heads = new Map<string, { key: FileKey; head: SkillHead }>();
-  return {
-    get(key) {
-      const hit = heads.get(key.path);
-      if (!hit) return undefined;
-      const k = hit.key;
-      return k.dev === key.dev && k.ino === key.ino && k.size === key.size && k.mtimeMs === key.mtimeMs
-        ? hit.head
-        : undefined;
-    },
-    set(key, head) {
-      heads.set(key.path, { key, head });
-    },
-    delete(path) {
-      heads.delete(path);
-    },
-    flush: async () => {},
-  };
 }
