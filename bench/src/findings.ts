@@ -127,4 +127,16 @@ Elsewhere, from the same kind of measurements (load average about 3):
   (240 / 228 ms) with every file checked too, which costs about 10 ms per 500 skills. Under \`--cpu-prof\`, a listing now costs the server about 25 ms
   of \`stat\`s and 20 ms serializing and writing 2 MB of JSON (20 pages), and the client about
   15 ms registering 1,000 skills from their heads, 7 ms building the registry and 7 ms parsing
-  the pages.`;
+  the pages.
+- **Rows at their limit.** Two full quiet runs of \`pnpm bench --size L\` (load average below
+  1) of nearly the same code: cold 1,000 skills 1.57× and 1.42× (≤ 1.4), cold 10,000 1.25× and
+  1.33× (≤ 1.3), warm 10,000 1.30× and 1.31× (≤ 1.3), one changed file among 10,000 1.10× and
+  1.11× (≤ 1.1), the cold v0.2 pull 2.51× and 2.90× faster (≥ 3×), \`skill doctor\` 4.16× and
+  2.92× (≤ 3; the second run has the shared reads). CPU time of the cold 1,000-skill load,
+  interleaved fresh processes against commit 928b3c6, is unchanged (157 against 160 ms, medians
+  of 6): these rows flip with the run, not with the code. What would give them a margin: for
+  cold loads, less code run for the first time per file (see the 100-skill row); for the one
+  changed file, a head cache that appends what changed instead of rewriting its 6.4 MB file
+  inside the load (a change of the file format); for pulls, writing the staged files from a
+  worker thread (the same calls made synchronously there cost about 30% less kernel time than
+  asynchronously on the main thread) or a cache on a faster filesystem.`;
