@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { statSync } from "node:fs";
+import { type Stats, statSync } from "node:fs";
 import { basename, dirname, isAbsolute } from "node:path";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import {
@@ -162,11 +162,16 @@ function viewOf(
   return { shared, view };
 }
 
-/** A file's or folder's stat key: device, inode, size, mtime; `undefined` when it is gone. */
+/** The stat key of a file or folder: device, inode, size, mtime. Stamps and digests use this one. */
+function keyOf(stats: Stats): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+}
+
+/** A file's or folder's stat key; `undefined` when it is gone. */
 function stampOf(path: string): string | undefined {
   try {
     const stats = statSync(path, { throwIfNoEntry: false });
-    return stats && `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+    return stats && keyOf(stats);
   } catch {
     return undefined;
   }
@@ -388,7 +393,7 @@ export function registerSkills(
       const path = resolveInside(dirname(skill.location), file.rel);
       const stats = statSync(path);
       if (!stats.isFile() || stats.size > maxFileBytes) return undefined;
-      return { path, key: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}` };
+      return { path, key: keyOf(stats) };
     } catch {
       return undefined;
     }
