@@ -1,3 +1,5 @@
+import pLimit from "p-limit";
+
 /**
  * `fn` of each item, at most `limit` running at once, the results in the items' order.
  * Every started call is waited for before it settles, and a failure is the first one in the
@@ -8,19 +10,8 @@ export async function inOrder<T, R>(
   limit: number,
   fn: (item: T, index: number) => Promise<R>,
 ): Promise<R[]> {
-  const settled: PromiseSettledResult<R>[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      try {
-        settled[i] = { status: "fulfilled", value: await fn(items[i] as T, i) };
-      } catch (reason) {
-        settled[i] = { status: "rejected", reason };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const run = pLimit(limit);
+  const settled = await Promise.allSettled(items.map((item, i) => run(() => fn(item, i))));
   return settled.map((s) => {
     if (s.status === "rejected") throw s.reason;
     return s.value;
