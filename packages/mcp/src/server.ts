@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { type Stats, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute } from "node:path";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import {
@@ -163,7 +163,12 @@ function viewOf(
 }
 
 /** The stat key of a file or folder: device, inode, size, mtime. Stamps and digests use this one. */
-function keyOf(stats: Stats): string {
+function keyOf(stats: {
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+}): string {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
 }
 
