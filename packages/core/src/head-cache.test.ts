@@ -1,6 +1,17 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import {
+  appendFile,
+  chmod,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  symlink,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -78,7 +89,7 @@ describe("fileHeadCache", () => {
     expect(second.get(key("/s/other/SKILL.md"))).toBeUndefined();
 
     const doc = JSON.parse(await readFile(file, "utf8"));
-    expect(doc.version).toBe(1);
+    expect(doc.version).toBe(2);
     expect(doc.writtenAt).toBe(NOW);
     // Least recently used first: the get above made pdf the most recent.
     expect(Object.keys(doc.entries)).toEqual(["/s/csv/SKILL.md", "/s/pdf/SKILL.md"]);
@@ -335,7 +346,7 @@ describe("fileHeadCache with a bad cache file", () => {
 
   it("ignores another version quietly", async () => {
     const doc = JSON.parse(await validFile());
-    const { cache, logger } = await cacheWith(JSON.stringify({ ...doc, version: 2 }));
+    const { cache, logger } = await cacheWith(JSON.stringify({ ...doc, version: 3 }));
     expect(cache.get(key("/s/a/SKILL.md"))).toBeUndefined();
     expect(logger.lines.filter((l) => l.level === "warn")).toEqual([]);
   });
@@ -385,6 +396,145 @@ describe("fileHeadCache with a bad cache file", () => {
     const cache = fileHeadCache(folder, { logger, now: clock });
     expect(cache.get(key("/s/a/SKILL.md"))).toBeUndefined();
     expect(logger.lines.map((l) => l.fields?.code)).toEqual(["head-cache-read-failed"]);
+  });
+});
+
+describe("fileHeadCache appends a few changes as records", () => {
+  /** A cache file of `n` entries /s/0 … /s/n-1, written whole. */
+  async function filled(n: number): Promise<string> {
+    const file = join(await tempDir(), "heads.json");
+    const cache = fileHeadCache(file, { now: clock });
+    for (let i = 0; i < n; i++) cache.set(key(`/s/${i}/SKILL.md`, { ino: i }), head(`s${i}`));
+    await cache.flush();
+    return file;
+  }
+  const lines = async (file: string) => (await readFile(file, "utf8")).split("\n").slice(0, -1);
+
+  it("appends one record for one changed entry, leaving the document as it was", async () => {
+    const file = await filled(100);
+    const [document] = await lines(file);
+    const warm = fileHeadCache(file, { now: clock });
+    expect(warm.get(key("/s/5/SKILL.md", { ino: 5 }))).toBeDefined();
+    warm.set(key("/s/5/SKILL.md", { ino: 5, size: 999 }), head("changed"));
+    await warm.flush();
+    const after = await lines(file);
+    expect(after).toHaveLength(2);
+    expect(after[0]).toBe(document);
+    expect(JSON.parse(after[1] as string)).toEqual({
+      path: "/s/5/SKILL.md",
+      entry: { dev: 2049, ino: 5, size: 999, mtimeMs: NOW - 60_000.25, storedAt: NOW, head: head("changed") },
+    });
+    // The next process sees the record, not the document's entry.
+    const next = fileHeadCache(file, { now: clock });
+    expect(next.get(key("/s/5/SKILL.md", { ino: 5 }))).toBeUndefined();
+    expect(next.get(key("/s/5/SKILL.md", { ino: 5, size: 999 }))?.frontmatter.name).toBe("changed");
+    expect(next.get(key("/s/6/SKILL.md", { ino: 6 }))?.frontmatter.name).toBe("s6");
+  });
+
+  it("records a deletion and an eviction, and applies records in order", async () => {
+    const file = await filled(100);
+    const cache = fileHeadCache(file, { maxEntries: 100, now: clock });
+    cache.delete?.("/s/1/SKILL.md");
+    cache.set(key("/s/new/SKILL.md"), head("new"));
+    cache.set(key("/s/newer/SKILL.md"), head("newer")); // evicts /s/0, the least recently used
+    await cache.flush();
+    expect((await lines(file)).slice(1).map((l) => JSON.parse(l).path)).toEqual([
+      "/s/1/SKILL.md",
+      "/s/new/SKILL.md",
+      "/s/newer/SKILL.md",
+      "/s/0/SKILL.md",
+    ]);
+    const next = fileHeadCache(file, { now: clock });
+    expect(next.get(key("/s/0/SKILL.md", { ino: 0 }))).toBeUndefined();
+    expect(next.get(key("/s/1/SKILL.md", { ino: 1 }))).toBeUndefined();
+    expect(next.get(key("/s/2/SKILL.md", { ino: 2 }))).toBeDefined();
+    expect(next.get(key("/s/newer/SKILL.md"))?.frontmatter.name).toBe("newer");
+    // A path stored again after its deletion is there.
+    next.set(key("/s/1/SKILL.md", { ino: 1 }), head("back"));
+    await next.flush();
+    expect(fileHeadCache(file, { now: clock }).get(key("/s/1/SKILL.md", { ino: 1 }))?.frontmatter.name).toBe(
+      "back",
+    );
+  });
+
+  it("writes the file anew once records would pass a quarter of the entries", async () => {
+    const file = await filled(40);
+    for (let round = 0; round < 4; round++) {
+      const cache = fileHeadCache(file, { now: clock });
+      for (let i = 0; i < 3; i++)
+        cache.set(key(`/s/${round * 3 + i}/SKILL.md`, { ino: 1000 + round }), head("x"));
+      await cache.flush();
+      // 3, 6 and 9 records fit in a quarter of 40; 12 do not: the fourth flush compacts.
+      expect(await lines(file)).toHaveLength(round < 3 ? 1 + (round + 1) * 3 : 1);
+    }
+    const doc = JSON.parse((await lines(file))[0] as string);
+    expect(Object.keys(doc.entries)).toHaveLength(40);
+    expect(doc.entries["/s/0/SKILL.md"].ino).toBe(1000);
+    // A small cache is always written whole.
+    const small = await filled(3);
+    const cache = fileHeadCache(small, { now: clock });
+    cache.set(key("/s/0/SKILL.md", { ino: 7 }), head("x"));
+    await cache.flush();
+    expect(await lines(small)).toHaveLength(1);
+  });
+
+  it("drops a record cut short by a crash alone, and compacts it away", async () => {
+    const file = await filled(100);
+    const cache = fileHeadCache(file, { now: clock });
+    cache.set(key("/s/3/SKILL.md", { ino: 3, size: 1 }), head("three"));
+    await cache.flush();
+    const whole = await readFile(file, "utf8");
+    // A record another process was writing when it died, and garbage lines.
+    await appendFile(
+      file,
+      '{"path":"/s/4/SKILL.md","entry":{"dev":2049,"ino":4,"si\n[]\n{"path":7}\n{"path":"/s/9/SKILL.md","entry":{"dev":1}}\n',
+    );
+    const logger = memoryLogger();
+    const next = fileHeadCache(file, { now: clock, logger });
+    expect(next.get(key("/s/3/SKILL.md", { ino: 3, size: 1 }))?.frontmatter.name).toBe("three");
+    expect(next.get(key("/s/4/SKILL.md", { ino: 4 }))?.frontmatter.name).toBe("s4");
+    // A malformed record for a path drops that path's entry: its last word is unknown.
+    expect(next.get(key("/s/9/SKILL.md", { ino: 9 }))).toBeUndefined();
+    expect(logger.lines.map((l) => [l.level, l.fields?.code, l.message.includes("4 malformed")])).toEqual([
+      ["debug", "head-cache-corrupt", true],
+    ]);
+    expect(whole.split("\n")).toHaveLength(3);
+    // A torn last record without its newline is dropped the same way.
+    await writeFile(file, `${whole}{"path":"/s/5/SKILL.md","entry":{"dev":2049`);
+    expect(fileHeadCache(file, { now: clock }).get(key("/s/5/SKILL.md", { ino: 5 }))?.frontmatter.name).toBe(
+      "s5",
+    );
+  });
+
+  it("never appends through a symlink or to anything but a regular file", async () => {
+    const file = await filled(100);
+    const dir = join(file, "..");
+    const target = join(dir, "elsewhere.json");
+    const original = await readFile(file, "utf8");
+    await writeFile(target, original);
+    await rm(file);
+    await symlink(target, file);
+    const cache = fileHeadCache(file, { now: clock });
+    expect(cache.get(key("/s/1/SKILL.md", { ino: 1 }))).toBeDefined(); // reading follows it
+    cache.set(key("/s/1/SKILL.md", { ino: 1, size: 5 }), head("one"));
+    await cache.flush();
+    // The symlink was replaced by a whole file; its target is untouched.
+    expect(await readFile(target, "utf8")).toBe(original);
+    expect(statSync(file).isFile()).toBe(true);
+    expect(await lines(file)).toHaveLength(1);
+    expect(fileHeadCache(file, { now: clock }).get(key("/s/1/SKILL.md", { ino: 1, size: 5 }))).toBeDefined();
+  });
+
+  it("reads a version 1 file and appends to it", async () => {
+    const file = await filled(100);
+    const [document] = await lines(file);
+    await writeFile(file, `${JSON.stringify({ ...JSON.parse(document as string), version: 1 })}\n`);
+    const cache = fileHeadCache(file, { now: clock });
+    expect(cache.get(key("/s/1/SKILL.md", { ino: 1 }))).toBeDefined();
+    cache.set(key("/s/1/SKILL.md", { ino: 1, size: 5 }), head("one"));
+    await cache.flush();
+    expect(await lines(file)).toHaveLength(2);
+    expect(fileHeadCache(file, { now: clock }).get(key("/s/1/SKILL.md", { ino: 1, size: 5 }))).toBeDefined();
   });
 });
 
@@ -528,15 +678,26 @@ describe("fileHeadCache writes", () => {
         if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
       }
       if (text !== undefined) {
-        expect(() => JSON.parse(text as string), `read ${reads}: ${text.length} characters`).not.toThrow();
+        // The document line is always whole; so is every appended record a reader sees end.
+        const lines = text.split("\n").slice(0, -1);
+        expect(lines.length, `read ${reads}: ${text.length} characters`).toBeGreaterThan(0);
+        for (const line of lines) expect(() => JSON.parse(line), `read ${reads}`).not.toThrow();
         reads++;
       }
     }
     expect(await writers).toEqual([0, 0]);
     expect(reads).toBeGreaterThan(0);
-    const doc = JSON.parse(await readFile(file, "utf8"));
-    // The last rename wins whole: one writer's state (which may include what it loaded of the other's).
-    expect([3000, 6000]).toContain(Object.keys(doc.entries).length);
+    // The last rename wins whole (one writer's state, which may include what it loaded of the
+    // other's), and the records appended since win for their paths.
+    const reader = fileHeadCache(file, { now: clock });
+    const held = (id: string) =>
+      Array.from({ length: 3000 }, (_, i) => i).filter(
+        (i) =>
+          reader.get({ path: `/s/${id}-${i}/SKILL.md`, dev: 1, ino: i, size: 29, mtimeMs: 1 }) !== undefined,
+      ).length;
+    const last = [held("one"), held("two")];
+    // Each writer's last flush changed entries 0, 1000 and 2000 to size 29, and those survive.
+    expect(last.some((n) => n >= 3)).toBe(true);
     expect((await readdir(dir)).filter((f) => f !== "heads.json")).toEqual([]);
   }, 60_000);
 

@@ -1,19 +1,31 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { SkillError } from "./errors.js";
 import { deepFreeze, toJsonValue } from "./json-value.js";
 import { guardLogger } from "./logger.js";
 import type { FileKey, HeadCache, Logger, SkillHead } from "./types.js";
 
-/** Version of the cache file's format; a file of another version is an empty cache. */
-const FORMAT_VERSION = 1;
+/**
+ * Version of the cache file's format; a file of another version is an empty cache. Version 2
+ * is version 1's document on the first line, followed by appended records (one per line);
+ * version 1 files (the document alone) are read as they are.
+ */
+const FORMAT_VERSION = 2;
+const READ_VERSIONS: readonly number[] = [1, FORMAT_VERSION];
 /** A file whose mtime is this close to (or after) the moment its head was stored is not trusted. */
 const RACY_MS = 2_000;
 const DEFAULT_MAX_ENTRIES = 100_000;
 /** A cache file larger than this is not read (it could not be one this code wrote). */
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
+/**
+ * A flush appends the changed entries as records while the records in the file stay at most
+ * this share of the entries (and at most {@link MAX_RECORDS}); past it, the file is written
+ * anew from memory (compacted).
+ */
+const RECORD_SHARE = 0.25;
+const MAX_RECORDS = 10_000;
 
 /** Options of {@link fileHeadCache}. */
 export interface FileHeadCacheOptions {
@@ -118,6 +130,27 @@ function readCacheText(file: string): string {
   }
 }
 
+/**
+ * One record per changed path, in the order of the changes: `{"path","entry"}` for an entry
+ * the cache holds, `{"path"}` for one it dropped. `undefined` when an entry cannot be
+ * serialized (a head nested deeper than JSON.stringify recurses): a full write drops it.
+ */
+function recordsOf(entries: Map<string, Entry>, dirty: readonly string[]): string | undefined {
+  let text = "";
+  try {
+    for (const path of dirty) {
+      const entry = entries.get(path);
+      text +=
+        entry === undefined
+          ? `{"path":${JSON.stringify(path)}}\n`
+          : `{"path":${JSON.stringify(path)},"entry":${JSON.stringify(entry)}}\n`;
+    }
+  } catch {
+    return undefined;
+  }
+  return text;
+}
+
 class FileHeadCache implements HeadCache {
   readonly #file: string;
   readonly #maxEntries: number;
@@ -125,9 +158,15 @@ class FileHeadCache implements HeadCache {
   readonly #logger: Logger;
   /** Path → entry, least recently used first; `undefined` until the file is read. */
   #entries: Map<string, Entry> | undefined;
-  /** Counts changes; the file holds them up to `#written`. */
-  #changes = 0;
-  #written = 0;
+  /** Paths whose entry (or its absence) the file does not hold yet. */
+  readonly #dirty = new Set<string>();
+  /**
+   * Whether the file is known to hold a document of this format with every entry not in
+   * `#dirty` (it was read, or written by this cache): only then may a flush append to it.
+   */
+  #appendable = false;
+  /** Records in the file after its document (read or appended). */
+  #records = 0;
   /** Flushes run one after another, so an older state never renames over a newer one. */
   #queue: Promise<void> = Promise.resolve();
 
@@ -186,12 +225,12 @@ class FileHeadCache implements HeadCache {
       storedAt: this.#now(),
       head: data,
     });
-    this.#changes++;
-    this.#trim(entries);
+    this.#dirty.add(key.path);
+    this.#trim(entries, true);
   }
 
   delete(path: string): void {
-    if (this.#load().delete(path)) this.#changes++;
+    if (this.#load().delete(path)) this.#dirty.add(path);
   }
 
   flush(): Promise<void> {
@@ -200,10 +239,12 @@ class FileHeadCache implements HeadCache {
     return run;
   }
 
-  #trim(entries: Map<string, Entry>): void {
+  /** Drops the least recently used entries beyond the limit; `record`: the file must drop them too. */
+  #trim(entries: Map<string, Entry>, record: boolean): void {
     for (const path of entries.keys()) {
       if (entries.size <= this.#maxEntries) break;
       entries.delete(path);
+      if (record) this.#dirty.add(path);
     }
   }
 
@@ -226,16 +267,18 @@ class FileHeadCache implements HeadCache {
       }
       return entries;
     }
+    // The document is the first line; appended records follow it, one per line.
+    const end = text.indexOf("\n");
     let doc: unknown;
     try {
-      doc = JSON.parse(text);
+      doc = JSON.parse(end === -1 ? text : text.slice(0, end));
     } catch (error) {
       this.#corrupt(`it is not JSON (${reasonOf(error)})`);
       return entries;
     }
-    if (isMapping(doc) && typeof doc.version === "number" && doc.version !== FORMAT_VERSION) {
+    if (isMapping(doc) && typeof doc.version === "number" && !READ_VERSIONS.includes(doc.version)) {
       this.#logger.debug?.(
-        `head cache: ${this.#file} has format version ${doc.version}, this code reads ${FORMAT_VERSION}; starting empty`,
+        `head cache: ${this.#file} has format version ${doc.version}, this code reads ${READ_VERSIONS.join(" and ")}; starting empty`,
         { code: "head-cache-corrupt", path: this.#file },
       );
       return entries;
@@ -251,14 +294,54 @@ class FileHeadCache implements HeadCache {
       if (path !== "" && isEntry(entry)) entries.set(path, entry);
       else dropped++;
     }
+    if (end !== -1 && end < text.length - 1) dropped += this.#replay(text, end + 1, entries);
+    // A document without its closing newline was cut short where a record would follow.
+    this.#appendable = end !== -1;
     if (dropped > 0) {
       this.#logger.debug?.(`head cache: dropped ${dropped} malformed entries of ${this.#file}`, {
         code: "head-cache-corrupt",
         path: this.#file,
       });
     }
-    this.#trim(entries);
+    this.#trim(entries, false);
     return entries;
+  }
+
+  /**
+   * Applies the records after the document, in order: `{"path","entry"}` stores (as the most
+   * recently used), `{"path"}` deletes. Returns how many were malformed (a record cut short by
+   * a crash is one), each dropped alone.
+   */
+  #replay(text: string, from: number, entries: Map<string, Entry>): number {
+    let dropped = 0;
+    let start = from;
+    while (start < text.length) {
+      let end = text.indexOf("\n", start);
+      if (end === -1) end = text.length;
+      if (end > start) {
+        this.#records++;
+        let record: unknown;
+        try {
+          record = JSON.parse(text.slice(start, end));
+        } catch {
+          record = undefined;
+        }
+        if (isMapping(record) && typeof record.path === "string" && record.path !== "") {
+          entries.delete(record.path);
+          if (record.entry === undefined) {
+            // A deletion.
+          } else if (isEntry(record.entry)) {
+            entries.set(record.path, record.entry);
+          } else {
+            dropped++;
+          }
+        } else {
+          dropped++;
+        }
+      }
+      start = end + 1;
+    }
+    return dropped;
   }
 
   #corrupt(why: string): void {
@@ -302,8 +385,23 @@ class FileHeadCache implements HeadCache {
 
   async #write(): Promise<void> {
     const entries = this.#entries;
-    const changes = this.#changes;
-    if (entries === undefined || changes === this.#written) return;
+    if (entries === undefined || this.#dirty.size === 0) return;
+    // What is written is the state now; a change made while it is written waits for the next flush.
+    const dirty = [...this.#dirty];
+    this.#dirty.clear();
+    const records = this.#records + dirty.length;
+    if (this.#appendable && records <= Math.min(MAX_RECORDS, entries.size * RECORD_SHARE)) {
+      const text = recordsOf(entries, dirty);
+      const appended = text === undefined ? "absent" : await this.#append(text);
+      if (appended === "appended") {
+        this.#records = records;
+        return;
+      }
+      if (appended === "failed") {
+        for (const path of dirty) this.#dirty.add(path);
+        return;
+      }
+    }
     const dir = dirname(this.#file);
     // Same folder, so the rename is atomic: a reader sees the old file or the new one.
     const temp = join(dir, `.${basename(this.#file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
@@ -312,15 +410,54 @@ class FileHeadCache implements HeadCache {
       await mkdir(dir, { recursive: true });
       await writeFile(temp, text, { flag: "wx" });
       await rename(temp, this.#file);
-      this.#written = changes;
+      this.#appendable = true;
+      this.#records = 0;
     } catch (error) {
+      for (const path of dirty) this.#dirty.add(path);
       await rm(temp, { force: true }).catch(() => {});
-      const errno = errnoOf(error);
-      this.#logger.warn(
-        `Head cache ${this.#file} could not be written (${reasonOf(error)}); the next load reads the skills again`,
-        { code: "head-cache-write-failed", path: this.#file, ...(errno === undefined ? {} : { errno }) },
-      );
+      this.#writeFailed(error);
     }
+  }
+  /**
+   * Appends `text` to the file as it is, with one write (never through a symlink, never to
+   * anything but a regular file). `absent` when there is no such file to append to: the caller
+   * writes it anew. A failed write is reported, and the next flush writes the file anew.
+   */
+  async #append(text: string): Promise<"appended" | "absent" | "failed"> {
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(
+        this.#file,
+        constants.O_WRONLY | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
+      );
+    } catch {
+      return "absent";
+    }
+    try {
+      if (!(await handle.stat()).isFile()) return "absent";
+      const bytes = Buffer.from(text, "utf8");
+      let written = 0;
+      while (written < bytes.length) {
+        const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
+        written += bytesWritten;
+      }
+      return "appended";
+    } catch (error) {
+      // What reached the file is unknown: the next flush writes it anew.
+      this.#appendable = false;
+      this.#writeFailed(error);
+      return "failed";
+    } finally {
+      await handle.close().catch(() => {});
+    }
+  }
+
+  #writeFailed(error: unknown): void {
+    const errno = errnoOf(error);
+    this.#logger.warn(
+      `Head cache ${this.#file} could not be written (${reasonOf(error)}); the next load reads the skills again`,
+      { code: "head-cache-write-failed", path: this.#file, ...(errno === undefined ? {} : { errno }) },
+    );
   }
 }
 
@@ -337,14 +474,20 @@ class FileHeadCache implements HeadCache {
  * - `set` stores the head as JSON data (see `toJsonValue`): `frontmatter`, `digest`, `size`
  *   and any other JSON-serialisable field the caller adds (parse diagnostics, a load-rules
  *   fingerprint) are kept as given; `undefined` fields are dropped.
- * - `flush` writes only after a change, to a temporary file in the same folder renamed over
- *   the cache (parent folders created), so the file is never half-written; when two
- *   processes flush, the last rename wins. A failed write is reported to `logger` as
- *   `head-cache-write-failed` and never rejects.
+ * - `flush` writes only after a change. A few changes against a large cache (records at most
+ *   a quarter of the entries) are appended to the file as records, with one write; otherwise
+ *   the whole cache is written to a temporary file in the same folder and renamed over the
+ *   file (parent folders created), which also drops the records. A reader never sees half a
+ *   document, and a record cut short by a crash is dropped alone. Of two processes, each
+ *   appended record wins for its path until the last rename replaces the file whole. A
+ *   failed write is reported to `logger` as `head-cache-write-failed` and never rejects; the
+ *   next flush writes the file anew.
  *
- * File format: `{ "version": 1, "writtenAt": <ms>, "entries": { "<path>": { "dev", "ino",
- * "size", "mtimeMs", "storedAt": <ms>, "head": { "frontmatter", … } } } }`, entries least
- * recently used first.
+ * File format: a first line `{ "version": 2, "writtenAt": <ms>, "entries": { "<path>": {
+ * "dev", "ino", "size", "mtimeMs", "storedAt": <ms>, "head": { "frontmatter", … } } } }`,
+ * entries least recently used first; then zero or more records, one JSON object a line, in
+ * order: `{ "path", "entry" }` stores an entry as the most recently used, `{ "path" }` drops
+ * one. A version 1 file (the document alone) is read as it is.
  *
  * @example
  * const service = new SkillService({ sources, headCache: fileHeadCache(join(cacheDir, "heads.json")) });
