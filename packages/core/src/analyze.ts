@@ -80,8 +80,25 @@ export function splitText(text: string): { normalized: string; bounds: Frontmatt
 }
 
 export function dataOf(value: object, limit: number): { tooLarge: boolean; data?: Record<string, unknown> } {
+  const flat = flatStrings(value, limit);
+  if (flat) return { tooLarge: false, data: flat };
   if (exceedsNodeLimit(value, limit)) return { tooLarge: true };
   return { tooLarge: false, data: deepFreeze(toJsonValue(value) as Record<string, unknown>) };
+}
+
+/**
+ * The JSON data of a mapping whose every value is a string (most frontmatter), frozen: what
+ * `toJsonValue` and `deepFreeze` would make of it, without walking it twice. `undefined` for
+ * anything else. Spread defines own properties, so a `__proto__` key stays a field.
+ */
+function flatStrings(value: object, limit: number): Record<string, unknown> | undefined {
+  if (Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  const record = value as Record<string, unknown>;
+  let count = 1;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key) || typeof record[key] !== "string" || ++count > limit) return undefined;
+  }
+  return Object.freeze({ ...record });
 }
 
 /** The load rules an analysis reads, in a fixed order (a cache fingerprint lists them so). */
