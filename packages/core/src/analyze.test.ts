@@ -2,7 +2,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dataOf } from "./analyze.js";
 import { SkillError } from "./errors.js";
+import { deepFreeze, toJsonValue } from "./json-value.js";
 import { memorySource } from "./memory-source.js";
 import { loadSkillFile, parseSkill } from "./parse-skill.js";
 import { SkillService } from "./service.js";
@@ -90,5 +92,45 @@ describe("frontmatter as JSON data", () => {
     expect(report.failed).toEqual([]);
     expect(service.require("data-skill").frontmatter.icon).toBe("aGVsbG8gd29ybGQ=");
     expect((await service.read("data-skill")).frontmatter.released).toBe("2024-01-01T00:00:00.000Z");
+  });
+});
+
+describe("dataOf", () => {
+  const full = (value: object) => deepFreeze(toJsonValue(value) as Record<string, unknown>);
+
+  it("makes a mapping of strings the same frozen data as the full copy, as a new object", () => {
+    const cases: object[] = [
+      {},
+      { name: "pdf", description: "Reads PDFs" },
+      JSON.parse('{"name":"x","__proto__":"own field","description":"d"}'),
+      Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, `v${i}`])),
+    ];
+    for (const value of cases) {
+      const made = dataOf(value, 10_000);
+      expect(made.tooLarge).toBe(false);
+      expect(made.data).toEqual(full(value));
+      expect(Object.keys(made.data ?? {})).toEqual(Object.keys(value));
+      expect(Object.isFrozen(made.data)).toBe(true);
+      expect(made.data).not.toBe(value);
+      expect(Object.getPrototypeOf(made.data)).toBe(Object.prototype);
+    }
+    expect(Object.hasOwn(dataOf(cases[2] as object, 10_000).data ?? {}, "__proto__")).toBe(true);
+  });
+
+  it("copies anything else in full, and counts a flat mapping's fields against the limit", () => {
+    const date = new Date(Date.UTC(2026, 0, 2));
+    const nested = { name: "x", metadata: { version: "1" }, when: date, count: 3, list: ["a"] };
+    expect(dataOf(nested, 10_000).data).toEqual({
+      name: "x",
+      metadata: { version: "1" },
+      when: "2026-01-02T00:00:00.000Z",
+      count: 3,
+      list: ["a"],
+    });
+    expect(Object.isFrozen(dataOf(nested, 10_000).data?.metadata)).toBe(true);
+    const wide = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, "v"]));
+    expect(dataOf(wide, 20).tooLarge).toBe(true);
+    expect(dataOf(wide, 21).tooLarge).toBe(false);
+    expect(dataOf(Object.create({ inherited: "x" }), 10_000).data).toEqual({});
   });
 });
