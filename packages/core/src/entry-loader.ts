@@ -185,7 +185,7 @@ export class EntryLoader {
       this.accept(this.#fromFields(head, location, owner.id, origin), location),
       entry,
     );
-    return { ...newSlot(entry, owner, origin, outcome, identity), head: { head, from: "source" } };
+    return newSlot(entry, owner, origin, outcome, identity, { head, from: "source" });
   }
 
   /** Parses SKILL.md text under the load rules, for this owner. */
@@ -293,10 +293,7 @@ export class EntryLoader {
     const diagnostics = checked ? (head.diagnostics as readonly Diagnostic[]) : analysis.diagnostics;
     const outcome = this.accept({ ...analysis, diagnostics: [...diagnostics] }, location);
     if (!outcome.ok || analysis.needsBody) return undefined;
-    return {
-      ...newSlot(entry, owner, origin, outcome, `${key.dev}:${key.ino}`),
-      head: { head, from: "cache", key },
-    };
+    return newSlot(entry, owner, origin, outcome, `${key.dev}:${key.ino}`, { head, from: "cache", key });
   }
 }
 
@@ -312,20 +309,26 @@ function originOf(entry: SourceEntry, owner: EntryOwner): string {
   return typeof entry.origin === "string" && entry.origin !== "" ? entry.origin : (owner.id ?? "manual");
 }
 
+/**
+ * A slot; one that loaded carries its skill under its own name, so that it is its own winner
+ * (see `precedence.ts`): a load makes one object per entry, not two.
+ */
 function newSlot(
   entry: SourceEntry,
   owner: EntryOwner,
   origin: string,
   outcome: Outcome,
   identity?: string,
+  head?: HeadOrigin,
 ): Slot {
-  return {
-    location: entry.location,
-    entry,
-    ...(owner.id === undefined ? {} : { source: owner.id }),
-    origin,
-    ...(owner.firstWins ? { firstWins: true } : {}),
-    ...(identity === undefined ? {} : { identity }),
-    outcome,
-  };
+  const slot: { -readonly [K in keyof Slot]: Slot[K] } = { location: entry.location, entry, origin, outcome };
+  if (owner.id !== undefined) slot.source = owner.id;
+  if (owner.firstWins) slot.firstWins = true;
+  if (identity !== undefined) slot.identity = identity;
+  if (head !== undefined) slot.head = head;
+  if (outcome.ok) {
+    slot.key = outcome.skill.name;
+    slot.skill = outcome.skill;
+  }
+  return slot;
 }

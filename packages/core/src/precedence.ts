@@ -43,6 +43,12 @@ export interface Slot {
   /** Set when the metadata came from a head instead of the SKILL.md bytes. */
   readonly head?: HeadOrigin;
   readonly outcome: Outcome;
+  /**
+   * For a slot that loaded: its skill's own name and the skill, so that the slot is its own
+   * {@link Winner} when it wins that name (most do); only a renamed winner is another object.
+   */
+  readonly key?: string;
+  readonly skill?: SkillMetadata;
 }
 
 /** A slot that holds a name in the registry. */
@@ -241,6 +247,9 @@ export function replaced<T>(list: readonly T[], from: readonly T[], to: readonly
 const winnersOf = new WeakMap<Slot, Winner>();
 
 function winner(slot: Slot, key: string): Winner {
+  if (slot.key === key && slot.skill !== undefined && slot.outcome.ok && slot.skill === slot.outcome.skill) {
+    return slot as Winner;
+  }
   const known = winnersOf.get(slot);
   if (known !== undefined && known.key === key) return known;
   const skill = (slot.outcome as { skill: SkillMetadata }).skill;
