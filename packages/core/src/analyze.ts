@@ -49,6 +49,11 @@ export interface AnalyzeOptions {
   readonly origin?: string;
   /** What loads sharing reads remember of a text, whatever their rules (see `sharedReads`). */
   readonly memo?: ParseMemo;
+  /**
+   * The skill is registry metadata: made without `content` (the body), so a bulk load keeps
+   * the one frozen object it makes. A read leaves it unset.
+   */
+  readonly metadataOnly?: boolean;
 }
 
 /**
@@ -501,18 +506,20 @@ export function analyzeFields(
     if (error) return fail(diagnostics, error, `${error.field}-too-long`, lineOf(error.field) ?? 1);
   }
 
-  const skill: SkillInfo = Object.freeze({
+  const made: { -readonly [K in keyof SkillInfo]?: SkillInfo[K] } = {
     name,
     description,
     location,
     frontmatter: stored,
-    ...(options.source === undefined ? {} : { source: options.source }),
-    origin: options.origin ?? options.source ?? "manual",
-    modelInvocable: !isTrue(frontmatter["disable-model-invocation"]),
-    userInvocable: !isFalse(frontmatter["user-invocable"]),
-    ...(displayName === undefined ? {} : { displayName }),
-    content: context.body ?? "",
-  });
+  };
+  if (options.source !== undefined) made.source = options.source;
+  made.origin = options.origin ?? options.source ?? "manual";
+  made.modelInvocable = !isTrue(frontmatter["disable-model-invocation"]);
+  made.userInvocable = !isFalse(frontmatter["user-invocable"]);
+  if (displayName !== undefined) made.displayName = displayName;
+  // Without `content` for a bulk load (`metadataOnly`): `accept` then keeps this object as is.
+  if (!options.metadataOnly) made.content = context.body ?? "";
+  const skill = Object.freeze(made) as SkillInfo;
   return { skill, frontmatter: stored, diagnostics, ...(needsBody ? { needsBody } : {}) };
 }
 

@@ -114,6 +114,7 @@ export class EntryLoader {
   readonly #reads: ReadMemo | undefined;
   readonly #fingerprint: string;
   readonly #optionsBy = new Map<string | undefined, Map<string, AnalyzeOptions>>();
+  readonly #readOptionsBy = new Map<string | undefined, Map<string, AnalyzeOptions>>();
 
   constructor(rules: AnalyzeOptions, maxBytes: number, cache: HeadCache | undefined, reads?: ReadMemo) {
     this.rules = rules;
@@ -134,7 +135,7 @@ export class EntryLoader {
       const file = this.#reads
         ? this.#reads.read(location, this.maxBytes, HEAD_BYTES)
         : readSkillFileSync(location, this.maxBytes, HEAD_BYTES);
-      const analysis = this.analyze(location, owner.id, origin, file.text, file.invalidUtf8);
+      const analysis = this.analyze(location, owner.id, origin, file.text, file.invalidUtf8, true);
       const outcome = this.accept(analysis, location);
       if (outcome.ok && this.#cache) {
         const head: CachedHead = {
@@ -160,7 +161,10 @@ export class EntryLoader {
     try {
       const value = await (entry.read as NonNullable<SourceEntry["read"]>)(ctx);
       const { text, invalidUtf8 } = decodeEntry(value, location, this.maxBytes);
-      const outcome = this.accept(this.analyze(location, owner.id, origin, text, invalidUtf8), location);
+      const outcome = this.accept(
+        this.analyze(location, owner.id, origin, text, invalidUtf8, true),
+        location,
+      );
       return newSlot(entry, owner, origin, ignoring(outcome, entry), identity);
     } catch (error) {
       if (isAbortOf(error, ctx.signal)) throw error;
@@ -188,9 +192,20 @@ export class EntryLoader {
     return newSlot(entry, owner, origin, outcome, identity, { head, from: "source" });
   }
 
-  /** Parses SKILL.md text under the load rules, for this owner. */
-  analyze(location: string, source: string | undefined, origin: string, text: string, invalidUtf8: boolean) {
-    return analyzeSkill(text, location, { ...this.#options(source, origin), invalidUtf8 });
+  /**
+   * Parses SKILL.md text under the load rules, for this owner. `metadataOnly`: for a slot (the
+   * skill is made without its body); a read leaves it off.
+   */
+  analyze(
+    location: string,
+    source: string | undefined,
+    origin: string,
+    text: string,
+    invalidUtf8: boolean,
+    metadataOnly = false,
+  ) {
+    const options = this.#options(source, origin, metadataOnly);
+    return analyzeSkill(text, location, invalidUtf8 ? { ...options, invalidUtf8 } : options);
   }
 
   /** Applies strict mode to an analysis: any spec finding fails the skill. */
@@ -204,7 +219,9 @@ export class EntryLoader {
     }
     const rejection = this.rules.lenient ? undefined : strictRejection(analysis, location);
     if (rejection) return { ok: false, error: rejection, diagnostics: analysis.diagnostics };
-    const { content: _body, ...meta } = analysis.skill as SkillInfo;
+    const skill = analysis.skill as SkillInfo;
+    if (!Object.hasOwn(skill, "content")) return { ok: true, skill, diagnostics: analysis.diagnostics };
+    const { content: _body, ...meta } = skill;
     return { ok: true, skill: Object.freeze(meta), diagnostics: analysis.diagnostics };
   }
 
@@ -237,12 +254,13 @@ export class EntryLoader {
     });
   }
 
-  #options(source: string | undefined, origin: string): AnalyzeOptions {
+  #options(source: string | undefined, origin: string, metadataOnly = true): AnalyzeOptions {
     // One options object per owner and origin: a load asks for the same few thousands of times.
-    let byOrigin = this.#optionsBy.get(source);
+    const by = metadataOnly ? this.#optionsBy : this.#readOptionsBy;
+    let byOrigin = by.get(source);
     if (!byOrigin) {
       byOrigin = new Map();
-      this.#optionsBy.set(source, byOrigin);
+      by.set(source, byOrigin);
     }
     let options = byOrigin.get(origin);
     if (!options) {
@@ -252,6 +270,7 @@ export class EntryLoader {
         ...(source === undefined ? {} : { source }),
         origin,
         ...(reads ? { memo: reads } : {}),
+        ...(metadataOnly ? { metadataOnly } : {}),
       };
       byOrigin.set(origin, options);
     }
