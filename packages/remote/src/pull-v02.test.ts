@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
-import { SkillError, SkillService } from "@skill/core";
+import { SkillService } from "@skill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { digestOf, skillBody, tarGz, zip } from "../test/archives.js";
 import { rejection, type Served, send, serve, skillMd, staticFiles, tempDir, tree } from "../test/server.js";
