@@ -311,7 +311,11 @@ class PackSync {
     for (const s of invalid)
       settings.emit({ type: "skill", name: s.name, status: "skipped", reason: s.reason });
 
-    const archives = capped.keep.filter((e) => e.type === "archive" && e.digest !== undefined);
+    // Archives whose digest the cache does not hold yet will be downloaded: their reader loads now.
+    const archives = capped.keep.filter(
+      (e) =>
+        e.type === "archive" && e.digest !== undefined && this.state?.skills[e.name]?.digest !== e.digest,
+    );
     if (archives.length > 0) preloadArchiveReaders(archives.map((e) => e.url ?? ""));
     const { default: pLimit } = await loadLimiter();
     const skillLimit = pLimit(settings.concurrency);
