@@ -456,6 +456,9 @@ async function unpackPinned(
     fetchToFile(ctx, url, download, undefined, signal, undefined, ARCHIVE_IN_MEMORY, spilled),
   );
   if (`sha256:${got.sha256}` !== expected) throw integrityError(url, got.sha256, expected);
+  // The slot just freed starts its next request now; the unpack's synchronous work (inflating,
+  // parsing the tar) waits one turn of the event loop, so it does not hold that request back.
+  await new Promise((resolve) => setImmediate(resolve));
   ctx.settings.emit({
     type: "file",
     skill: entry.name,
