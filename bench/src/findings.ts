@@ -85,16 +85,19 @@ Elsewhere, from the same kind of measurements (load average about 3):
   block group freed in the last minute or more (\`recently_deleted\`; about 80% of a create
   loop's time under \`perf\`). The bench deleted each run's 4,000 files right before the next
   run, so each \`mkdir\` and \`open(O_CREAT)\` of the next pull cost 0.3–0.8 ms instead of about
-  20 µs (2–4 s of kernel time in either pull; as it depends on what was deleted nearby lately, also
-  the 2× spread between runs);
-  \`measure-pull.mjs\` deletes nothing between its pulls. The cold series now keeps its copies
-  until it ends. Interleaved, 7 pairs, the bench's server and pack: deleting between runs, v0.1
-  7,302 ms against v0.2 2,838 ms (2.6×); keeping the copies, 5,898 against 1,506 (3.9×). What a
-  cold v0.2 pull spends now is the network (floor 1.25 s: 500 archives, 8 at a time, 20 ms):
-  with its file writes stubbed out it took 1,479 ms against 1,491. The pull also loads its
-  modules while it waits for the lock and the index, and skips the \`rm\`/\`stat\` of scratch it
-  never made or already renamed into place: 1,548 → 1,506 ms (medians of 8). \`pnpm bench --only
-  remote --runs 7\` after both changes (load average 2.1–3.0): v0.1 6,174 ms, v0.2 1,622 ms (3.81×).
+  20 µs: 2–4 s of kernel time in either pull, and, as it depends on what was deleted nearby
+  lately, the 2× spread between runs. \`measure-pull.mjs\` deletes nothing between its pulls.
+  The cold series now keeps its copies until it ends. Interleaved, the bench's server and pack,
+  the same code: deleting between runs, v0.1 7,302 ms against v0.2 2,838 ms (2.6×, medians of
+  7); keeping the copies, 5,898 against 1,506 (3.9×, medians of 8). What a cold v0.2 pull
+  spends now is the network (floor 1.25 s: 500 archives, 8 at a time, 20 ms): with its file
+  writes stubbed out it took 1,479 ms against 1,491. The pull also loads its modules while it
+  waits for the lock and the index, skips the \`rm\`/\`stat\` of scratch it never made or
+  already renamed into place, and unpacks a verified archive one event-loop turn later (so the
+  request its freed slot starts goes out first): 1,719 → 1,630 ms (medians of 12 interleaved
+  pairs, load average 2.6–3.3; 1,770 → 1,706 in 8 others). \`pnpm bench --only remote --runs 7\`
+  after these changes: v0.1 6,126 ms, v0.2 1,511 ms (4.06×, load average 0.6–1.9); before the
+  last of them, 6,174 against 1,622 (3.81×, load average 2.1–3.0).
 - **Warm start** (\`fileHeadCache\`, every head answered from the cache), after the changes
   above; CPU time of the load, fresh processes, medians of 5–11, load average 9–11: 14.4 ms
   against 11.4 for crawl + stat at 100 skills, 113 against 86 (1.31×) at 1,000, 809 against
