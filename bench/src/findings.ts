@@ -79,15 +79,27 @@ Elsewhere, from the same kind of measurements (load average about 3):
   failure, a shadowed or added or removed file still resolves everything (about 3–5 ms at
   10,000 with plain loops), and a test checks every case against a fresh load.
 - **Pulls**: a v0.2 archive was downloaded, verified and unpacked inside one request slot, so
-  while a skill was being unpacked (\`mkdir\` and \`open\` of its files, about 2.5 ms each on
-  the loaded machine) that slot sent nothing: v0.2's four times fewer requests showed as only
-  1.6× on a quiet machine. \`@skill/remote\` now takes a request slot for the download alone
-  and keeps twice as many digest-pinned skills in progress as requests in flight. One quiet run
-  measured a cold v0.2 pull of 500 skills at 20 ms latency at 1.9 s against 6.1 s for v0.1
-  (3.2×); the run that wrote this file measured 4.6 s. Cold pulls here vary by up to 2× from
-  run to run (the staged files' \`mkdir\`/\`open\`/\`rename\` and their writeback; the same
-  code gave 2.0 s and 3.1 s in two back-to-back runs of \`packages/remote/scripts/measure-pull.mjs\`),
-  so the 3× target is not met reliably: staging fewer files per skill is the next step.
+  while a skill was being unpacked that slot sent nothing. \`@skill/remote\` now takes a request
+  slot for the download alone and keeps twice as many digest-pinned skills in progress as
+  requests in flight. The rest of the gap between the bench (2.5–2.9×) and
+  \`packages/remote/scripts/measure-pull.mjs\` (3.97×) was the harness: the bench machine's ext4
+  has no journal, and then the kernel's inode allocator skips, one by one, every inode of its
+  block group freed in the last minute or more (\`recently_deleted\`; about 80% of a create
+  loop's time under \`perf\`). The bench deleted each run's 4,000 files right before the next
+  run, so each \`mkdir\` and \`open(O_CREAT)\` of the next pull cost 0.3–0.8 ms instead of about
+  20 µs: 2–4 s of kernel time in either pull, and, as it depends on what was deleted nearby
+  lately, the 2× spread between runs. \`measure-pull.mjs\` deletes nothing between its pulls.
+  The cold series now keeps its copies until it ends. Interleaved, the bench's server and pack,
+  the same code: deleting between runs, v0.1 7,302 ms against v0.2 2,838 ms (2.6×, medians of
+  7); keeping the copies, 5,898 against 1,506 (3.9×, medians of 8). What a cold v0.2 pull
+  spends now is the network (floor 1.25 s: 500 archives, 8 at a time, 20 ms): with its file
+  writes stubbed out it took 1,479 ms against 1,491. The pull also loads its modules while it
+  waits for the lock and the index, skips the \`rm\`/\`stat\` of scratch it never made or
+  already renamed into place, and unpacks a verified archive one event-loop turn later (so the
+  request its freed slot starts goes out first): 1,719 → 1,630 ms (medians of 12 interleaved
+  pairs, load average 2.6–3.3; 1,770 → 1,706 in 8 others). \`pnpm bench --only remote --runs 7\`
+  after these changes: v0.1 6,126 ms, v0.2 1,511 ms (4.06×, load average 0.6–1.9); before the
+  last of them, 6,174 against 1,622 (3.81×, load average 2.1–3.0).
 - **Warm start** (\`fileHeadCache\`, every head answered from the cache), after the changes
   above; CPU time of the load, fresh processes, medians of 5–11, load average 9–11: 14.4 ms
   against 11.4 for crawl + stat at 100 skills, 113 against 86 (1.31×) at 1,000, 809 against

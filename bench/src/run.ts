@@ -785,12 +785,19 @@ async function remoteSeries(
   options: Options,
 ): Promise<{ remote: RemoteResults; pulls: PullComparison }> {
   const limits = { maxFileBytes: 2 * HUGE_FILE_BYTES, maxTotalBytes: 2 * HUGE_FILE_BYTES };
-  /** A download into a fresh folder per run, checked file by file against the pack afterwards. */
+  /**
+   * A download into a fresh folder per run, checked file by file against the pack afterwards.
+   * With `keep`, the folder stays until `work` is removed at the end: on a disk whose ext4 has no
+   * journal (the bench machine's), a new inode skips every inode of its block group freed in
+   * the last 1–5 minutes (the kernel's `recently_deleted`), so deleting a run's 4,000 files made
+   * every file the next run created several times dearer — a cost of the harness, not of a pull.
+   */
   const downloadPlan = (
     id: string,
     approach: "pull" | "sequential-fetch",
     pack: keyof typeof packs,
     extra: object = {},
+    keep = false,
   ): Plan => {
     let dir = "";
     return {
@@ -806,7 +813,7 @@ async function remoteSeries(
       after: () => {
         const copy = approach === "pull" ? join(dir, urlToDirName(server.url(pack))) : dir;
         const problem = checkDownload(copy, packs[pack]);
-        rmSync(dir, { recursive: true, force: true });
+        if (!keep) rmSync(dir, { recursive: true, force: true });
         return { server: server.stats(), ...(problem ? { problem } : {}) };
       },
     };
@@ -819,9 +826,9 @@ async function remoteSeries(
   );
   const cold = await interleave(
     [
-      downloadPlan("pull", "pull", "pack"),
-      downloadPlan("pull-v2", "pull", "pack2"),
-      downloadPlan("sequential", "sequential-fetch", "pack"),
+      downloadPlan("pull", "pull", "pack", {}, true),
+      downloadPlan("pull-v2", "pull", "pack2", {}, true),
+      downloadPlan("sequential", "sequential-fetch", "pack", {}, true),
     ],
     {
       ...options,

@@ -1,6 +1,8 @@
 // Cold and warm pulls of one 500-skill pack, read as discovery v0.1 (files) and as v0.2
 // (digests, archives), from a loopback server that waits 20 ms before every answer.
 // Counts requests on the server. Run after a build: node packages/remote/scripts/measure-pull.mjs
+// Each pull gets its own cache and nothing is deleted until the end: on a disk whose ext4 has no
+// journal, thousands of files deleted just before a pull make every file it creates dearer.
 import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";

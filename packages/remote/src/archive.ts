@@ -354,6 +354,18 @@ async function settleLinks(u: Unpacker, prefix: string): Promise<void> {
   }
 }
 
+/**
+ * Starts loading the readers of the formats the archives at `urls` appear to be in (by
+ * extension; tar when unsure), so a pull compiles them while its first downloads are in flight
+ * rather than after the first arrives. A failure here is ignored: the unpack reports it.
+ */
+export function preloadArchiveReaders(urls: readonly string[]): void {
+  const zip = urls.some((u) => /\.zip(?:[?#]|$)/i.test(u));
+  const tar = urls.some((u) => !/\.zip(?:[?#]|$)/i.test(u));
+  if (tar) import("tar").catch(() => {});
+  if (zip) import("yauzl").catch(() => {});
+}
+
 /** Where an archive's bytes are: a file, or memory. */
 export type ArchiveSource = string | Uint8Array;
 
@@ -653,8 +665,10 @@ export async function unpackArchive(
       const path = prefix === "" ? f.path : f.path.slice(prefix.length + 1);
       files.set(path, { size: f.size, sha256: f.sha256 });
     }
+    // `raw` is the caller's own empty folder; only a single top-level folder needs the check.
     const root = prefix === "" ? raw : join(raw, prefix);
-    if (!(await stat(root)).isDirectory()) throw refuse("MISSING_FIELD", "its skill folder is not a folder");
+    if (prefix !== "" && !(await stat(root)).isDirectory())
+      throw refuse("MISSING_FIELD", "its skill folder is not a folder");
     const skillMd = u.heads.get(prefix === "" ? "SKILL.md" : `${prefix}/SKILL.md`);
     return { root, files, ...(skillMd === undefined ? {} : { skillMd }) };
   } finally {

@@ -1,6 +1,5 @@
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
-import { SkillError } from "@skill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { pack, rejection, type Served, send, serve, skillMd, staticFiles, tempDir } from "../test/server.js";
 import { pull } from "./pull.js";

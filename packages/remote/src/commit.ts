@@ -26,9 +26,14 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Removes the scratch folders of staged skills (gone already once a skill was swapped in whole). */
-export async function discard(outcomes: readonly Outcome[]): Promise<void> {
-  const work = outcomes.flatMap((o) => (o.kind === "staged" ? [o.work] : []));
+/**
+ * Removes the scratch folders of staged skills. After a commit, a scratch folder that was itself
+ * the skill folder is gone already (renamed into place): `committed` skips those.
+ */
+export async function discard(outcomes: readonly Outcome[], committed = false): Promise<void> {
+  const work = outcomes.flatMap((o) =>
+    o.kind === "staged" && !(committed && o.staging === o.work) ? [o.work] : [],
+  );
   for (let i = 0; i < work.length; i += PARALLEL_MOVES) {
     await Promise.all(
       work.slice(i, i + PARALLEL_MOVES).map((w) => rm(w, { recursive: true, force: true }).catch(() => {})),
@@ -117,6 +122,6 @@ export async function commit(
     throw cacheError(error, packDir);
   }
   for (const m of moves) if (m.movedOld) await rm(m.old, { recursive: true, force: true }).catch(() => {});
-  await discard(outcomes);
+  await discard(outcomes, true);
   return removed;
 }

@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { SkillError } from "@skill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { digestOf, skillBody, tarGz } from "../test/archives.js";
 import { rejection, type Served, send, serve, skillMd, staticFiles, tempDir } from "../test/server.js";

@@ -148,6 +148,7 @@ async function fetchToFile(
   signal: AbortSignal,
   cached?: FileState,
   spillAt?: number,
+  created?: { wrote: boolean },
 ): Promise<Streamed> {
   const headers: Record<string, string> = {};
   if (cached?.etag) headers["if-none-match"] = cached.etag;
@@ -175,6 +176,7 @@ async function fetchToFile(
           try {
             await mkdir(dirname(dest), { recursive: true });
             handle = await open(dest, "wx");
+            if (created) created.wrote = true;
           } catch (error) {
             throw cacheError(error, dest);
           }
@@ -429,10 +431,12 @@ async function fetchPinned(ctx: PullContext, entry: RemoteSkillEntry, work: stri
   // Beside `work`, never in it (it becomes the skill folder); its name marks it as scratch, so a
   // killed pull's copy is removed by the next one.
   const download = `${work}.archive`;
+  // Only an archive too large to hold in memory is written there: otherwise there is nothing to remove.
+  const spilled = { wrote: false };
   try {
-    return await unpackPinned(ctx, entry, work, url, download, common, signal);
+    return await unpackPinned(ctx, entry, work, url, download, common, signal, spilled);
   } finally {
-    await rm(download, { force: true }).catch(() => {});
+    if (spilled.wrote) await rm(download, { force: true }).catch(() => {});
   }
 }
 
@@ -444,13 +448,17 @@ async function unpackPinned(
   download: string,
   common: object,
   signal: AbortSignal,
+  spilled: { wrote: boolean },
 ): Promise<Pinned> {
   const expected = entry.digest as string;
   // Only the request takes a request slot: unpacking runs beside the next downloads.
   const got = await ctx.limit(() =>
-    fetchToFile(ctx, url, download, undefined, signal, undefined, ARCHIVE_IN_MEMORY),
+    fetchToFile(ctx, url, download, undefined, signal, undefined, ARCHIVE_IN_MEMORY, spilled),
   );
   if (`sha256:${got.sha256}` !== expected) throw integrityError(url, got.sha256, expected);
+  // The slot just freed starts its next request now; the unpack's synchronous work (inflating,
+  // parsing the tar) waits one turn of the event loop, so it does not hold that request back.
+  await new Promise((resolve) => setImmediate(resolve));
   ctx.settings.emit({
     type: "file",
     skill: entry.name,

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
-import { SkillError, SkillService } from "@skill/core";
+import { SkillService } from "@skill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { digestOf, skillBody, tarGz, zip } from "../test/archives.js";
 import { rejection, type Served, send, serve, skillMd, staticFiles, tempDir, tree } from "../test/server.js";
@@ -149,6 +149,35 @@ describe("pull: a v0.2 index", () => {
     for (const name of ["b", "big", "bigzip"]) {
       expect(state.skills[name].frontmatter).toMatchObject({ name, description: `The ${name} skill` });
     }
+  });
+
+  it("removes the scratch file of an archive too big for memory whose digest does not match", async () => {
+    const big = tarGz([
+      { name: "SKILL.md", body: skillBody("big") },
+      { name: "assets/data.bin", body: randomBytes(1536 * 1024) },
+    ]);
+    expect(big.length).toBeGreaterThan(1024 * 1024);
+    const files = v2Pack([
+      { name: "big", type: "archive", path: "big.tar.gz", body: big },
+      { name: "b", type: "archive", path: "b.tar.gz", body: B_TAR },
+    ]);
+    const index = JSON.parse(files.get("index.json") as string);
+    index.skills[0].digest = digestOf("other bytes");
+    files.set("index.json", JSON.stringify(index));
+    const server = await start(staticFiles(files));
+
+    const result = await pull(server.index, { cacheDir });
+
+    const dir = join(cacheDir, urlToDirName(server.index));
+    expect(result.skipped.map((s) => [s.name, s.code])).toEqual([["big", "INTEGRITY_ERROR"]]);
+    expect(await tree(dir)).toEqual([
+      ".index.json",
+      ".state.json",
+      "b/",
+      "b/SKILL.md",
+      "b/reference/",
+      "b/reference/guide.md",
+    ]);
   });
 
   it("skips an unknown type and an entry without a valid digest, without requesting them", async () => {

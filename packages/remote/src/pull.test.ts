@@ -1,6 +1,6 @@
 import { lstat, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type Logger, SkillError, SkillService } from "@skill/core";
+import { SkillService } from "@skill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   binary,

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { lstat, mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { compareCodeUnits, formatBytes, SkillError } from "@skill/core";
+import { preloadArchiveReaders } from "./archive.js";
 import { urlToDirName } from "./cache-dir.js";
 import { acquireLock } from "./cache-lock.js";
 import {
@@ -175,6 +176,10 @@ async function pullLocked(
       { url: candidates[0] as string },
     );
   }
+  // The modules a pull needs load while it takes the lock and asks for the index.
+  const fetchReady = settings.fetch === undefined ? defaultFetch() : undefined;
+  fetchReady?.catch(() => {});
+  loadLimiter().catch(() => {});
   await preparePackDir(settings.cacheDir, packDir);
   const lock = await acquireLock(packDir, signal).catch((error: unknown) => {
     throw cacheError(error, packDir);
@@ -185,7 +190,7 @@ async function pullLocked(
     await recover(packDir, state).catch((error: unknown) => {
       throw cacheError(error, packDir);
     });
-    const fetch = settings.fetch ?? (await defaultFetch());
+    const fetch = settings.fetch ?? (await (fetchReady ?? defaultFetch()));
     let answer: IndexAnswer;
     let value: unknown;
     try {
@@ -225,6 +230,17 @@ async function pullLocked(
   } finally {
     await lock.release();
   }
+}
+
+let limiter: Promise<typeof import("p-limit")> | undefined;
+
+/** p-limit, loaded once. */
+function loadLimiter(): Promise<typeof import("p-limit")> {
+  limiter ??= import("p-limit").catch((error: unknown) => {
+    limiter = undefined;
+    throw error;
+  });
+  return limiter;
 }
 
 /** One pull of one pack, under its lock: stage every skill, then commit them together. */
@@ -295,7 +311,13 @@ class PackSync {
     for (const s of invalid)
       settings.emit({ type: "skill", name: s.name, status: "skipped", reason: s.reason });
 
-    const { default: pLimit } = await import("p-limit");
+    // Archives whose digest the cache does not hold yet will be downloaded: their reader loads now.
+    const archives = capped.keep.filter(
+      (e) =>
+        e.type === "archive" && e.digest !== undefined && this.state?.skills[e.name]?.digest !== e.digest,
+    );
+    if (archives.length > 0) preloadArchiveReaders(archives.map((e) => e.url ?? ""));
+    const { default: pLimit } = await loadLimiter();
     const skillLimit = pLimit(settings.concurrency);
     // A digest-pinned skill is one request, then an unpack that needs no request slot: twice as
     // many of them in progress keep the slots busy (`limit` below still caps the requests).

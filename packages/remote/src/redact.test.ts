@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type Diagnostic, type Logger, SkillError, SkillService } from "@skill/core";
+import { type Diagnostic, type Logger, SkillService } from "@skill/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { digestOf } from "../test/archives.js";
 import { rejection, type Served, send, serve, skillMd, staticFiles, tempDir } from "../test/server.js";
