@@ -1,4 +1,4 @@
-import { constants, type Stats } from "node:fs";
+import { constants } from "node:fs";
 import { type FileHandle, open, readlink, realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import { quote, SkillError } from "./errors.js";

@@ -1,9 +1,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, rmSync, symlinkSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { rmSync, symlinkSync } from "node:fs";
+import { chmod, mkdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { installBuilt, tempDir as makeTempDir, removeTempDirs, writeTree } from "@skill/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { SkillError } from "./errors.js";
