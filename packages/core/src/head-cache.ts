@@ -167,6 +167,8 @@ class FileHeadCache implements HeadCache {
   #appendable = false;
   /** Records in the file after its document (read or appended). */
   #records = 0;
+  /** Paths used (returned or stored) since the map's order last took them in, in order. */
+  #uses: string[] = [];
   /** Flushes run one after another, so an older state never renames over a newer one. */
   #queue: Promise<void> = Promise.resolve();
 
@@ -193,9 +195,8 @@ class FileHeadCache implements HeadCache {
     ) {
       return undefined;
     }
-    // Most recently used last. Not a change worth a write on its own.
-    entries.delete(key.path);
-    entries.set(key.path, entry);
+    // Most recently used last, once the order is needed (`#touch`). Not a change worth a write on its own.
+    this.#touch(entries, key.path);
     return deepFreeze(entry.head);
   }
 
@@ -225,6 +226,7 @@ class FileHeadCache implements HeadCache {
       storedAt: this.#now(),
       head: data,
     });
+    this.#touch(entries, key.path);
     this.#dirty.add(key.path);
     this.#trim(entries, true);
   }
@@ -239,8 +241,35 @@ class FileHeadCache implements HeadCache {
     return run;
   }
 
+  /**
+   * Notes a use of `path`. The map keeps entries least recently used first, but moving an entry
+   * to the end on every hit of a warm start costs more than the hit: uses are noted in order and
+   * applied when the order is read (eviction, a full write) or the notes grow past the entries.
+   * Replaying them in order gives the order that moving each at once would have.
+   */
+  #touch(entries: Map<string, Entry>, path: string): void {
+    this.#uses.push(path);
+    if (this.#uses.length > 2 * entries.size + 64) this.#ordered(entries);
+  }
+
+  /** Applies the noted uses: each used entry moves to the end, in the order of use. */
+  #ordered(entries: Map<string, Entry>): Map<string, Entry> {
+    const uses = this.#uses;
+    if (uses.length === 0) return entries;
+    this.#uses = [];
+    for (const path of uses) {
+      const entry = entries.get(path);
+      if (entry === undefined) continue;
+      entries.delete(path);
+      entries.set(path, entry);
+    }
+    return entries;
+  }
+
   /** Drops the least recently used entries beyond the limit; `record`: the file must drop them too. */
   #trim(entries: Map<string, Entry>, record: boolean): void {
+    if (entries.size <= this.#maxEntries) return;
+    this.#ordered(entries);
     for (const path of entries.keys()) {
       if (entries.size <= this.#maxEntries) break;
       entries.delete(path);
@@ -406,7 +435,7 @@ class FileHeadCache implements HeadCache {
     // Same folder, so the rename is atomic: a reader sees the old file or the new one.
     const temp = join(dir, `.${basename(this.#file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
     try {
-      const text = this.#serialize(entries);
+      const text = this.#serialize(this.#ordered(entries));
       await mkdir(dir, { recursive: true });
       await writeFile(temp, text, { flag: "wx" });
       await rename(temp, this.#file);

@@ -190,14 +190,25 @@ export function firstDifference(a: unknown, b: unknown): string | undefined {
 
 /** Freezes JSON data all the way down, in place, and returns it. */
 export function deepFreeze<T>(value: T): T {
-  const stack: unknown[] = [value];
+  if (typeof value !== "object" || value === null) return value;
+  // Only objects go on the stack: most values of JSON data are strings.
+  const stack: object[] = [value];
   while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node !== "object" || node === null || Object.isFrozen(node)) continue;
+    const node = stack.pop() as object;
     // Bytes cannot be frozen (and are not JSON data): left as they are rather than throwing.
-    if (ArrayBuffer.isView(node)) continue;
+    if (Object.isFrozen(node) || ArrayBuffer.isView(node)) continue;
     Object.freeze(node);
-    for (const key of Object.keys(node)) stack.push((node as Record<string, unknown>)[key]);
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const child: unknown = node[i];
+        if (typeof child === "object" && child !== null) stack.push(child);
+      }
+    } else {
+      for (const key of Object.keys(node)) {
+        const child = (node as Record<string, unknown>)[key];
+        if (typeof child === "object" && child !== null) stack.push(child);
+      }
+    }
   }
   return value;
 }
