@@ -25,8 +25,11 @@ import type {
 
 /** Bytes read to list a skill; the frontmatter nearly always fits, the body is read on use. */
 const HEAD_BYTES = 8 * 1024;
-/** Bumped when what a cached head means changes, so older caches are misses. */
-const CACHE_FORMAT = 1;
+/**
+ * Bumped when what a cached head means changes, so older caches are misses. 2: a head without
+ * `diagnostics` had none (every head of this format keeps its parse's findings).
+ */
+const CACHE_FORMAT = 2;
 
 /** Who an entry came from: what a slot records besides the entry. */
 export interface EntryOwner {
@@ -141,7 +144,7 @@ export class EntryLoader {
         const head: CachedHead = {
           frontmatter: outcome.skill.frontmatter,
           size: file.stat.size,
-          diagnostics: outcome.diagnostics,
+          ...(outcome.diagnostics.length > 0 ? { diagnostics: outcome.diagnostics } : {}),
           rules: this.#fingerprint,
         };
         this.#cache.set({ path: location, ...file.stat }, head);
@@ -306,11 +309,13 @@ export class EntryLoader {
       return undefined; // a broken cache costs a read
     }
     if (!head || head.rules !== this.#fingerprint || !isMapping(head.frontmatter)) return undefined;
-    // The head keeps the findings of its parse: they are not looked for again.
-    const checked = Array.isArray(head.diagnostics);
-    const analysis = this.#fromFields(head, location, owner.id, origin, checked);
-    const diagnostics = checked ? (head.diagnostics as readonly Diagnostic[]) : analysis.diagnostics;
-    const outcome = this.accept({ ...analysis, diagnostics: [...diagnostics] }, location);
+    const found = head.diagnostics;
+    if (found !== undefined && !Array.isArray(found)) return undefined;
+    // The head keeps the findings of its parse (none when it has no `diagnostics`): they are not
+    // looked for again (a failure's own findings are moot: the file is read).
+    const analysis = this.#fromFields(head, location, owner.id, origin, true);
+    if (found !== undefined && analysis.skill) for (const d of found) analysis.diagnostics.push(d);
+    const outcome = this.accept(analysis, location);
     if (!outcome.ok || analysis.needsBody) return undefined;
     return newSlot(entry, owner, origin, outcome, `${key.dev}:${key.ino}`, { head, from: "cache", key });
   }

@@ -39,7 +39,8 @@ const service = new SkillService({ sources: [source], headCache: fileHeadCache(p
 const report = await service.discoverAndLoad();
 const watched = service.get(process.env.WATCH ?? "s0000");
 const body = process.env.READ ? await service.read(process.env.READ).then((s) => s.content, (e) => e.code) : undefined;
-console.log(JSON.stringify({ opens, loaded: report.loaded, failed: report.failed.length, description: watched?.description, body }));
+const diagnostics = report.diagnostics.map((d) => [d.code, d.severity, d.message, d.line ?? null]);
+console.log(JSON.stringify({ opens, loaded: report.loaded, failed: report.failed.length, description: watched?.description, body, diagnostics }));
 `;
 
 interface Run {
@@ -48,6 +49,7 @@ interface Run {
   failed: number;
   description?: string;
   body?: string;
+  diagnostics: unknown[];
 }
 
 let root: string;
@@ -88,6 +90,31 @@ describe("a warm start with fileHeadCache", () => {
     expect(cold.opens).toBeGreaterThanOrEqual(COUNT);
     const warm = run();
     expect(warm).toMatchObject({ loaded: COUNT, failed: 0, opens: 0, description: "first words" });
+  }, 60_000);
+
+  it("reports the same findings warm as cold, for files with findings and without", async () => {
+    const tree = await mkdtemp(join(tmpdir(), "skill-core-warm-findings-"));
+    try {
+      const files: Record<string, string> = {
+        s1: "---\nname: s1\ndescription: Clean\n---\n",
+        s2: "---\nname: s2\ndescription: Has a field the spec does not know\nversion: 1.0.0\n---\n",
+        s3: "---\nname: S3\ndescription: Upper-case name, folder mismatch\nauthor: x\n---\n",
+      };
+      for (const [dir, body] of Object.entries(files)) {
+        await mkdir(join(tree, dir));
+        await writeFile(join(tree, dir, "SKILL.md"), body);
+        await utimes(join(tree, dir, "SKILL.md"), PAST, PAST);
+      }
+      const env = { TREE: tree, CACHE: join(tree, "heads.json"), WATCH: "s1" };
+      const cold = run(env);
+      const warm = run(env);
+      expect(cold.opens).toBeGreaterThanOrEqual(3);
+      expect(warm.opens).toBe(0);
+      expect(cold.diagnostics.length).toBeGreaterThanOrEqual(3);
+      expect(warm.diagnostics).toEqual(cold.diagnostics);
+    } finally {
+      await rm(tree, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it("re-reads a file changed between runs: same size with a new mtime, and a new size with the same mtime", async () => {
