@@ -145,15 +145,20 @@ Elsewhere, from the same kind of measurements (load average about 3):
   of \`stat\`s and 20 ms serializing and writing 2 MB of JSON (20 pages), and the client about
   15 ms registering 1,000 skills from their heads, 7 ms building the registry and 7 ms parsing
   the pages.
-- **Rows at their limit.** Two full quiet runs of \`pnpm bench --size L\` (load average below
-  1) of nearly the same code: cold 1,000 skills 1.57× and 1.42× (≤ 1.4), cold 10,000 1.25× and
-  1.33× (≤ 1.3), warm 10,000 1.30× and 1.31× (≤ 1.3), one changed file among 10,000 1.10× and
-  1.11× (≤ 1.1), the cold v0.2 pull 2.51× and 2.90× faster (≥ 3×), \`skill doctor\` 4.16× and
-  2.92× (≤ 3; the second run has the shared reads). CPU time of the cold 1,000-skill load,
-  interleaved fresh processes against commit 928b3c6, is unchanged (157 against 160 ms, medians
-  of 6): these rows flip with the run, not with the code. What would give them a margin: for
-  cold loads, less code run for the first time per file (see the 100-skill row); for the one
-  changed file, a head cache that appends what changed instead of rewriting its 6.4 MB file
-  inside the load (a change of the file format); for pulls, writing the staged files from a
-  worker thread (the same calls made synchronously there cost about 30% less kernel time than
-  asynchronously on the main thread) or a cache on a faster filesystem.`;
+- **Rows at their limit.** Three full runs of \`pnpm bench --size L --check --runs 7\` of nearly
+  the final code, one after another on the otherwise idle machine (load average 0.1–1.9), gave:
+  cold 1,000 skills 1.21×, 1.25× and 1.42× (≤ 1.4; it was 1.42× and 1.57× before the changes
+  of the table's last rows); cold 10,000 1.21×, 1.24×, 1.18× (≤ 1.3; was 1.25× and 1.33×);
+  warm 1,000 1.22×, 1.19×, 1.30× (≤ 1.3); warm 10,000 1.30×, 1.31×, 1.29× (≤ 1.3); one changed
+  file among 10,000 0.98×, 1.04×, 1.05× (≤ 1.1; was 1.10× and 1.11×); the cold v0.2 pull
+  4.13×, 4.10×, 3.92× faster (≥ 3×; was 2.51× and 2.90×); \`skill doctor\` 2.94×, 3.07×,
+  2.96× (≤ 3); \`createSkillIndex\` at 10,000 142, 160 and 172 ms (≤ 150). The machine itself
+  slowed over the three runs (\`node -e 0\` 21.8, 25.4 and 23.4 ms; crawl + stat at 10,000
+  467, 502 and 497 ms), which moves the absolute rows, and the ratios at their limit flip
+  with the run. The warm start at 10,000 is the row that stays at its limit: beyond crawl +
+  stat it pays, sampled under \`--cpu-prof\` and \`--trace-gc\`, about 35 ms to read, parse
+  and check the 6.6 MB cache file, about 40 ms of young-generation collections that copy the
+  parsed heads (some 27 MB that stay alive: the skills keep them) out of the nursery, and
+  about 60 ms for the hits and the registry. What would give it a margin is a cache that is
+  not 10,000 heads of JSON objects to parse and keep alive — heads stored once per rules
+  fingerprint in a compact form read lazily, for example — or fewer objects per skill.`;
