@@ -217,7 +217,7 @@ class FileHeadCache implements HeadCache {
       return;
     }
     const entries = this.#load();
-    entries.delete(key.path);
+    // Its place in the order (most recent) comes from the use noted below.
     entries.set(key.path, {
       dev: key.dev,
       ino: key.ino,
