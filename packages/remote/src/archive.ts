@@ -43,11 +43,18 @@ export function archiveFormat(
   if (type === "application/zip" || type === "application/x-zip-compressed") return "zip";
   if (type === "application/gzip" || type === "application/x-gzip" || type === "application/x-tar")
     return "tar.gz";
-  const path = new URL(url).pathname.toLowerCase();
-  if (path.endsWith(".zip")) return "zip";
-  if (path.endsWith(".tar.gz") || path.endsWith(".tgz")) return "tar.gz";
+  const named = formatByExtension(new URL(url).pathname);
+  if (named) return named;
   if (head[0] === 0x50 && head[1] === 0x4b) return "zip";
   if (head[0] === 0x1f && head[1] === 0x8b) return "tar.gz";
+  return undefined;
+}
+
+/** The format an archive's path names by its extension, if any. */
+function formatByExtension(path: string): ArchiveFormat | undefined {
+  const lower = path.toLowerCase();
+  if (lower.endsWith(".zip")) return "zip";
+  if (lower.endsWith(".tar.gz") || lower.endsWith(".tgz")) return "tar.gz";
   return undefined;
 }
 
@@ -360,8 +367,9 @@ async function settleLinks(u: Unpacker, prefix: string): Promise<void> {
  * rather than after the first arrives. A failure here is ignored: the unpack reports it.
  */
 export function preloadArchiveReaders(urls: readonly string[]): void {
-  const zip = urls.some((u) => /\.zip(?:[?#]|$)/i.test(u));
-  const tar = urls.some((u) => !/\.zip(?:[?#]|$)/i.test(u));
+  const isZip = (url: string) => formatByExtension(url.split(/[?#]/, 1)[0] ?? "") === "zip";
+  const zip = urls.some(isZip);
+  const tar = urls.some((u) => !isZip(u));
   if (tar) import("tar").catch(() => {});
   if (zip) import("yauzl").catch(() => {});
 }
