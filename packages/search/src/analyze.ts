@@ -43,12 +43,21 @@ export function words(text: string): string[] {
   return plain.match(NOT_ASCII.test(plain) ? WORD : ASCII_WORD) ?? [];
 }
 
+// What a camelCase split needs: a capital letter.
+const CAPITAL = /\p{Lu}/u;
+
 /** Words of a skill name, camelCase parts included ("pdfFormFiller" → pdfFormFiller, pdf, Form, Filler). */
 export function nameWords(name: string): string[] {
+  const found = words(name);
+  // Most names have no capital, so nothing to split: their words are the list.
+  if (!CAPITAL.test(name)) return found;
   const out: string[] = [];
-  for (const word of words(name)) {
-    const parts = word.split(CAMEL);
-    if (parts.length > 1) out.push(...parts);
+  for (let w = 0; w < found.length; w++) {
+    const word = found[w] as string;
+    if (CAPITAL.test(word)) {
+      const parts = word.split(CAMEL);
+      if (parts.length > 1) out.push(...parts);
+    }
     out.push(word);
   }
   return out;

@@ -230,7 +230,7 @@ class Index implements SkillIndex {
 
   /** Indexes `skills` from scratch, in one pass (much faster than adding them one by one). */
   rebuild(skills: Map<string, SkillMetadata>): this {
-    const { mini, vocabulary } = SkillMiniSearch.of([...skills.values()].map(docOf));
+    const { mini, vocabulary } = SkillMiniSearch.of(Array.from(skills.values(), docOf));
     this.#mini = mini;
     this.#vocabulary = vocabulary;
     this.#held = skills;
@@ -274,21 +274,30 @@ function byName(skills: readonly SkillMetadata[]): Map<string, SkillMetadata> {
 }
 
 function docOf(skill: SkillMetadata): Doc {
-  const frontmatter = isRecord(skill.frontmatter) ? skill.frontmatter : {};
-  const metadata = isRecord(frontmatter.metadata) ? frontmatter.metadata : {};
-  const keywords = [frontmatter.when_to_use, metadata.keywords, metadata.tags].flatMap(textsOf).join("\n");
+  const frontmatter = isRecord(skill.frontmatter) ? skill.frontmatter : undefined;
+  const metadata = isRecord(frontmatter?.metadata) ? frontmatter.metadata : undefined;
+  // The texts of `when_to_use`, then of the metadata keywords and tags, a line each.
+  const keywords = joinTexts(
+    joinTexts(joinTexts(undefined, frontmatter?.when_to_use), metadata?.keywords),
+    metadata?.tags,
+  );
   return {
     id: skill.name,
     name: cut(skill.name),
     description: cut(typeof skill.description === "string" ? skill.description : ""),
-    keywords: cut(keywords),
+    keywords: keywords === undefined ? "" : cut(keywords),
   };
 }
 
-function textsOf(value: unknown): string[] {
-  if (typeof value === "string") return [value];
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
-  return [];
+/** `joined` (if any) and then `value` (a string, or the strings of a list), a line each. */
+function joinTexts(joined: string | undefined, value: unknown): string | undefined {
+  if (typeof value === "string") return joined === undefined ? value : `${joined}\n${value}`;
+  if (Array.isArray(value)) {
+    for (const text of value) {
+      if (typeof text === "string") joined = joined === undefined ? text : `${joined}\n${text}`;
+    }
+  }
+  return joined;
 }
 
 function cut(text: string): string {
