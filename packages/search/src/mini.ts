@@ -138,6 +138,60 @@ export class Postings {
 
 const EMPTY = new Int32Array(0);
 
+/**
+ * A `Map` from short ids to values, as MiniSearch keeps each document's id and field lengths,
+ * held in an array indexed by short id. MiniSearch numbers documents in the order it adds them
+ * and never reuses a number, so ascending ids are the order a `Map` would iterate them in.
+ * Values are never `undefined`.
+ */
+class ByShortId<V> {
+  readonly #values: (V | undefined)[];
+  #size: number;
+
+  /** `values[shortId]` for short ids 0 to `values.length - 1` (the array is kept, not copied). */
+  constructor(values: V[]) {
+    this.#values = values;
+    this.#size = values.length;
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  get(id: number): V | undefined {
+    return this.#values[id];
+  }
+
+  has(id: number): boolean {
+    return this.#values[id] !== undefined;
+  }
+
+  set(id: number, value: V): this {
+    if (this.#values[id] === undefined) this.#size++;
+    this.#values[id] = value;
+    return this;
+  }
+
+  delete(id: number): boolean {
+    if (this.#values[id] === undefined) return false;
+    this.#values[id] = undefined;
+    this.#size--;
+    return true;
+  }
+
+  *entries(): IterableIterator<[number, V]> {
+    const values = this.#values;
+    for (let id = 0; id < values.length; id++) {
+      const value = values[id];
+      if (value !== undefined) yield [id, value];
+    }
+  }
+
+  [Symbol.iterator](): IterableIterator<[number, V]> {
+    return this.entries();
+  }
+}
+
 /** An Int32Array that doubles when full. */
 class Grow {
   array: Int32Array;
@@ -241,9 +295,11 @@ export class SkillMiniSearch extends MiniSearch<Doc> {
     const mini = new SkillMiniSearch();
     const F = FIELDS.length;
     const records = new Records();
+    const ids: string[] = [];
     const lengths: number[][] = [];
     for (let shortId = 0; shortId < docs.length; shortId++) {
       const doc = docs[shortId] as Doc;
+      ids.push(doc.id);
       const counts: number[] = [];
       for (let fieldId = 0; fieldId < F; fieldId++) {
         const field = FIELDS[fieldId] as (typeof FIELDS)[number];
@@ -264,7 +320,7 @@ export class SkillMiniSearch extends MiniSearch<Doc> {
       starts[k] = (starts[k] as number) + 1;
     }
     for (let k = 0; k < keys; k++) starts[k + 1] = (starts[k + 1] as number) + (starts[k] as number);
-    const ids = new Int32Array(count);
+    const shortIds = new Int32Array(count);
     const frequencies = new Int32Array(count);
     const fill = starts.slice(0, keys);
     const docArray = docOf.array;
@@ -273,24 +329,19 @@ export class SkillMiniSearch extends MiniSearch<Doc> {
       const k = keyArray[i] as number;
       const to = fill[k] as number;
       fill[k] = to + 1;
-      ids[to] = docArray[i] as number;
+      shortIds[to] = docArray[i] as number;
       frequencies[to] = countArray[i] as number;
     }
-    const postings = new Map<string, (Postings | undefined)[]>();
+    mini.#documents(ids, lengths);
     for (let n = 0; n < terms.length; n++) {
-      const byField: (Postings | undefined)[] = [];
+      const entry = new Map<number, Postings>();
       for (let fieldId = 0; fieldId < F; fieldId++) {
         const from = starts[n * F + fieldId] as number;
         const to = starts[n * F + fieldId + 1] as number;
-        byField.push(from === to ? undefined : new Postings(ids, frequencies, from, to));
+        if (from !== to) entry.set(fieldId, new Postings(shortIds, frequencies, from, to));
       }
-      postings.set(terms[n] as string, byField);
+      mini.#term(terms[n] as string, entry);
     }
-    mini.#fill(
-      docs.map((doc) => doc.id),
-      lengths,
-      postings,
-    );
     return { mini, vocabulary: new Set(terms) };
   }
 
@@ -348,7 +399,14 @@ export class SkillMiniSearch extends MiniSearch<Doc> {
       if (byField[fieldId] !== undefined) throw new Error(`term ${t} repeated`);
       byField[fieldId] = new Postings(Int32Array.from(ids), Int32Array.from(frequencies));
     }
-    mini.#fill(ids, lengths, postings);
+    mini.#documents(ids, lengths);
+    for (const [t, byField] of postings) {
+      const entry = new Map<number, Postings>();
+      byField.forEach((frequencies, fieldId) => {
+        if (frequencies !== undefined) entry.set(fieldId, frequencies);
+      });
+      mini.#term(t, entry);
+    }
     return { mini, vocabulary: new Set(postings.keys()) };
   }
 
@@ -377,37 +435,34 @@ export class SkillMiniSearch extends MiniSearch<Doc> {
     return { docs, terms };
   }
 
-  #fill(
-    ids: readonly string[],
-    lengths: readonly number[][],
-    postings: Map<string, (Postings | undefined)[]>,
-  ) {
+  /** Holds documents `ids` (short ids 0, 1, …) with the distinct-term counts of their fields. */
+  #documents(ids: string[], lengths: number[][]) {
     if (FIELDS.some((field, fieldId) => this._fieldIds[field] !== fieldId)) {
       throw new Error("MiniSearch numbered the fields differently");
     }
     const totals = FIELDS.map(() => 0);
-    ids.forEach((id, shortId) => {
+    for (let shortId = 0; shortId < ids.length; shortId++) {
+      const id = ids[shortId] as string;
       if (this._idToShortId.has(id)) throw new Error(`document ${id} repeated`);
-      this._documentIds.set(shortId, id);
       this._idToShortId.set(id, shortId);
       const counts = lengths[shortId] as number[];
-      this._fieldLength.set(shortId, counts);
-      counts.forEach((count, fieldId) => {
-        totals[fieldId] = (totals[fieldId] as number) + count;
-      });
-    });
-    for (const [t, byField] of postings) {
-      // MiniSearch reads and writes a posting list only through get, set, delete, has, size,
-      // keys and iteration, all of which `Postings` has.
-      const entry = new Map<number, Map<number, number>>();
-      byField.forEach((frequencies, fieldId) => {
-        if (frequencies !== undefined) entry.set(fieldId, frequencies as unknown as Map<number, number>);
-      });
-      this._index.set(t, entry);
+      for (let fieldId = 0; fieldId < counts.length; fieldId++) {
+        totals[fieldId] = (totals[fieldId] as number) + (counts[fieldId] as number);
+      }
     }
+    // MiniSearch reads and writes these only through get, set, delete, has and iteration.
+    this._documentIds = new ByShortId(ids) as unknown as Map<number, string>;
+    this._fieldLength = new ByShortId(lengths) as unknown as Map<number, number[]>;
     this._documentCount = ids.length;
     this._nextId = ids.length;
     this._avgFieldLength = totals.map((total) => (ids.length === 0 ? 0 : total / ids.length));
+  }
+
+  /** Indexes term `t` with its posting list per field id. */
+  #term(t: string, entry: Map<number, Postings>) {
+    // MiniSearch reads and writes a posting list only through get, set, delete, has, size,
+    // keys and iteration, all of which `Postings` has.
+    this._index.set(t, entry as unknown as Map<number, Map<number, number>>);
   }
 }
 
