@@ -67,6 +67,43 @@ function memoryLogger(): Logger & { readonly lines: Logged[] } {
 
 const dist = fileURLToPath(new URL("../dist/index.js", import.meta.url));
 
+/** An entry as versions 1 and 2 of the file hold it, and as records carry it. */
+interface StoredEntry {
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly storedAt: number;
+  readonly head: StoredHead;
+}
+
+/**
+ * The entries of a version 3 document (its first line), path → entry, in the file's order,
+ * read from its columns as the format's description says: written by hand here, so that a test
+ * checks the format, not the code that reads it.
+ */
+function entriesOf(document: string): Map<string, StoredEntry> {
+  const doc = JSON.parse(document.split("\n")[0] as string);
+  expect(doc.version).toBe(3);
+  const out = new Map<string, StoredEntry>();
+  doc.paths.forEach((path: string, i: number) => {
+    const [dev, ino, size, mtimeMs, storedAt, shared] = doc.keys.slice(i * 6, i * 6 + 6);
+    const head = {
+      frontmatter: doc.frontmatter[i],
+      ...doc.shared[Math.floor(shared / 2)],
+      ...(shared % 2 === 1 ? { size } : {}),
+    };
+    out.set(path, { dev, ino, size, mtimeMs, storedAt, head });
+  });
+  return out;
+}
+
+/** A document of version 1 or 2 (`{ version, writtenAt, entries }`) holding `entries`. */
+function oldDocument(version: 1 | 2, entries: Map<string, StoredEntry> | Record<string, unknown>): string {
+  const stored = entries instanceof Map ? Object.fromEntries(entries) : entries;
+  return JSON.stringify({ version, writtenAt: NOW, entries: stored });
+}
+
 describe("fileHeadCache", () => {
   it("keeps heads across instances, as two processes would see them", async () => {
     const dir = await tempDir();
@@ -88,12 +125,15 @@ describe("fileHeadCache", () => {
     expect(second.get(key("/s/csv/SKILL.md", { ino: 7 }))).toEqual(head("csv"));
     expect(second.get(key("/s/other/SKILL.md"))).toBeUndefined();
 
-    const doc = JSON.parse(await readFile(file, "utf8"));
-    expect(doc.version).toBe(2);
+    const text = await readFile(file, "utf8");
+    const doc = JSON.parse(text);
+    expect(doc.version).toBe(3);
     expect(doc.writtenAt).toBe(NOW);
+    const entries = entriesOf(text);
     // Least recently used first: the get above made pdf the most recent.
-    expect(Object.keys(doc.entries)).toEqual(["/s/csv/SKILL.md", "/s/pdf/SKILL.md"]);
-    expect(doc.entries["/s/csv/SKILL.md"]).toEqual({
+    expect([...entries.keys()]).toEqual(["/s/csv/SKILL.md", "/s/pdf/SKILL.md"]);
+    expect(entries.get("/s/pdf/SKILL.md")?.head).toEqual(expected);
+    expect(entries.get("/s/csv/SKILL.md")).toEqual({
       dev: 2049,
       ino: 7,
       size: 321,
@@ -101,6 +141,65 @@ describe("fileHeadCache", () => {
       storedAt: NOW,
       head: head("csv"),
     });
+  });
+
+  it("stores fields that heads share once, and each head as it was given", async () => {
+    const file = join(await tempDir(), "heads.json");
+    const cache = fileHeadCache(file, { now: clock });
+    const rules = { rules: "[2,true,null,1048576]" };
+    const heads: [FileKey, StoredHead][] = [
+      [key("/s/a/SKILL.md"), head("a", rules)],
+      [key("/s/b/SKILL.md", { size: 99 }), { ...head("b", rules), size: 99 }],
+      // A size that is not the file's, and no size at all, come back as they were.
+      [key("/s/c/SKILL.md"), { ...head("c", rules), size: 7 }],
+      [key("/s/d/SKILL.md"), { frontmatter: { name: "d" }, ...rules }],
+      [key("/s/e/SKILL.md"), head("e", { ...rules, diagnostics: [{ code: "x", severity: "warning" }] })],
+    ];
+    for (const [k, h] of heads) cache.set(k, h);
+    await cache.flush();
+    const text = await readFile(file, "utf8");
+    // Four sets of shared fields (a and b hold the same), each written once.
+    expect(text.split(rules.rules)).toHaveLength(4 + 1);
+    expect(JSON.parse(text).shared).toHaveLength(4);
+    const again = fileHeadCache(file, { now: clock });
+    for (const [k, h] of heads) expect(again.get(k), k.path).toEqual(h);
+    expect(again.get(key("/s/b/SKILL.md", { size: 99 }))?.size).toBe(99);
+    expect(Object.isFrozen((again.get(key("/s/e/SKILL.md")) as StoredHead | undefined)?.diagnostics)).toBe(
+      true,
+    );
+    expect(entriesOf(text).get("/s/c/SKILL.md")?.head).toEqual(heads[2]?.[1]);
+  });
+
+  it("writes a version 3 file from an older one, with every entry as it was", async () => {
+    const file = join(await tempDir(), "heads.json");
+    const entries = new Map<string, StoredEntry>();
+    for (const name of ["a", "b", "c"]) {
+      const { path: _, ...stat } = key(`/s/${name}/SKILL.md`, { ino: name.charCodeAt(0) });
+      entries.set(`/s/${name}/SKILL.md`, { ...stat, storedAt: NOW, head: head(name, { rules: "r" }) });
+    }
+    await writeFile(file, `${oldDocument(2, entries)}\n`);
+    const cache = fileHeadCache(file, { now: clock, maxEntries: 3 });
+    cache.set(key("/s/d/SKILL.md"), head("d", { rules: "r" })); // evicts a
+    cache.delete?.("/s/b/SKILL.md");
+    // Past the share of records: written whole, in version 3.
+    await cache.flush();
+    const text = await readFile(file, "utf8");
+    expect(text.split("\n")).toHaveLength(2);
+    const written = entriesOf(text);
+    expect([...written.keys()]).toEqual(["/s/c/SKILL.md", "/s/d/SKILL.md"]);
+    expect(written.get("/s/c/SKILL.md")).toEqual(entries.get("/s/c/SKILL.md"));
+
+    // Read back (entries from the columns) and changed again: both kinds are written alike.
+    const next = fileHeadCache(file, { now: clock });
+    next.set(key("/s/e/SKILL.md"), head("e", { rules: "r" }));
+    next.set(key("/s/f/SKILL.md"), head("f", { rules: "other" }));
+    next.delete?.("/s/d/SKILL.md");
+    await next.flush();
+    const last = entriesOf(await readFile(file, "utf8"));
+    expect([...last.keys()]).toEqual(["/s/c/SKILL.md", "/s/e/SKILL.md", "/s/f/SKILL.md"]);
+    expect(last.get("/s/c/SKILL.md")).toEqual(entries.get("/s/c/SKILL.md"));
+    expect(last.get("/s/f/SKILL.md")?.head).toEqual(head("f", { rules: "other" }));
+    expect(JSON.parse(await readFile(file, "utf8")).shared).toHaveLength(2);
   });
 
   it("hits for a real file's stat and misses once the file changes", async () => {
@@ -208,8 +307,7 @@ describe("fileHeadCache", () => {
     second.delete?.("/s/a/SKILL.md");
     expect(second.get(key("/s/a/SKILL.md"))).toBeUndefined();
     await second.flush();
-    const doc = JSON.parse(await readFile(file, "utf8"));
-    expect(Object.keys(doc.entries)).toEqual(["/s/b/SKILL.md"]);
+    expect([...entriesOf(await readFile(file, "utf8")).keys()]).toEqual(["/s/b/SKILL.md"]);
   });
 
   it("writes nothing when nothing changed", async () => {
@@ -244,8 +342,11 @@ describe("fileHeadCache", () => {
     expect(cache.get(key("/s/b/SKILL.md"))).toBeUndefined();
     for (const name of ["a", "c", "d"]) expect(cache.get(key(`/s/${name}/SKILL.md`))).toBeDefined();
     await cache.flush();
-    const doc = JSON.parse(await readFile(file, "utf8"));
-    expect(Object.keys(doc.entries)).toEqual(["/s/a/SKILL.md", "/s/c/SKILL.md", "/s/d/SKILL.md"]);
+    expect([...entriesOf(await readFile(file, "utf8")).keys()]).toEqual([
+      "/s/a/SKILL.md",
+      "/s/c/SKILL.md",
+      "/s/d/SKILL.md",
+    ]);
 
     // A smaller limit on load keeps the most recently used.
     const small = fileHeadCache(file, { maxEntries: 2, now: clock });
@@ -267,7 +368,7 @@ describe("fileHeadCache", () => {
     const order = (text: string, paths: string[]) =>
       [...paths].sort((x, y) => text.indexOf(JSON.stringify(x)) - text.indexOf(JSON.stringify(y)));
     expect(order(await readFile(file, "utf8"), ["/s/a", "/s/b", "/s/c"])).toEqual(["/s/a", "/s/c", "/s/b"]);
-    // A JSON object puts index-like keys first; the file keeps the order of use all the same.
+    // Paths that would be index-like keys of a JSON object keep the order of use too.
     for (const path of ["9", "/s/d", "10"]) cache.set(key(path), head(path));
     await cache.flush();
     const text = await readFile(file, "utf8");
@@ -279,7 +380,7 @@ describe("fileHeadCache", () => {
       "/s/d",
       "10",
     ]);
-    expect(Object.keys(JSON.parse(text).entries)).toHaveLength(6);
+    expect([...entriesOf(text).keys()]).toEqual(["/s/a", "/s/c", "/s/b", "9", "/s/d", "10"]);
   });
 
   it("refuses an invalid maxEntries or file with INVALID_FIELD", () => {
@@ -346,14 +447,14 @@ describe("fileHeadCache with a bad cache file", () => {
 
   it("ignores another version quietly", async () => {
     const doc = JSON.parse(await validFile());
-    const { cache, logger } = await cacheWith(JSON.stringify({ ...doc, version: 3 }));
+    const { cache, logger } = await cacheWith(JSON.stringify({ ...doc, version: 4 }));
     expect(cache.get(key("/s/a/SKILL.md"))).toBeUndefined();
     expect(logger.lines.filter((l) => l.level === "warn")).toEqual([]);
   });
 
-  it("drops each malformed entry alone and keeps the good ones", async () => {
-    const doc = JSON.parse(await validFile());
-    const good = doc.entries["/s/a/SKILL.md"];
+  it("drops each malformed entry of a version 2 file alone and keeps the good ones", async () => {
+    const entries = entriesOf(await validFile());
+    const good = entries.get("/s/a/SKILL.md") as StoredEntry;
     const bad: Record<string, unknown> = {
       "/s/dev-string/SKILL.md": { ...good, dev: "2049" },
       "/s/ino-missing/SKILL.md": { ...good, ino: undefined },
@@ -370,15 +471,64 @@ describe("fileHeadCache with a bad cache file", () => {
       "/s/entry-null/SKILL.md": null,
       "": good,
     };
-    const { cache, logger } = await cacheWith(
-      JSON.stringify({ ...doc, entries: { ...bad, ...doc.entries } }),
-    );
+    const { cache, logger } = await cacheWith(oldDocument(2, { ...bad, ...Object.fromEntries(entries) }));
     for (const path of Object.keys(bad)) expect(cache.get(key(path)), path).toBeUndefined();
     for (const name of ["a", "b", "c"]) expect(cache.get(key(`/s/${name}/SKILL.md`))).toEqual(head(name));
     expect(logger.lines.filter((l) => l.level === "warn")).toEqual([]);
     expect(logger.lines.find((l) => l.fields?.code === "head-cache-corrupt")?.message).toContain(
       `dropped ${Object.keys(bad).length} malformed entries`,
     );
+  });
+
+  it("drops each malformed entry of a version 3 file alone and keeps the good ones", async () => {
+    const doc = JSON.parse(await validFile());
+    const good = doc.keys.slice(0, 6);
+    const bad: [string, unknown[], unknown][] = [
+      ["/s/dev-string/SKILL.md", ["2049", ...good.slice(1)], {}],
+      ["/s/ino-null/SKILL.md", [good[0], null, ...good.slice(2)], {}],
+      ["/s/size-negative/SKILL.md", [...good.slice(0, 2), -1, ...good.slice(3)], {}],
+      ["/s/mtime-text/SKILL.md", [...good.slice(0, 3), "1", ...good.slice(4)], {}],
+      ["/s/stored-null/SKILL.md", [...good.slice(0, 4), null, good[5]], {}],
+      ["/s/shared-beyond/SKILL.md", [...good.slice(0, 5), 2 * doc.shared.length], {}],
+      ["/s/shared-fraction/SKILL.md", [...good.slice(0, 5), 0.5], {}],
+      ["/s/shared-bad/SKILL.md", [...good.slice(0, 5), 2 * doc.shared.length + 2], {}],
+      ["/s/frontmatter-list/SKILL.md", good, []],
+      ["/s/frontmatter-null/SKILL.md", good, null],
+      ["", good, {}],
+    ];
+    const shared = [...doc.shared, { frontmatter: {} }, { digest: 5 }];
+    const { cache, logger } = await cacheWith(
+      JSON.stringify({
+        ...doc,
+        paths: [...bad.map(([path]) => path), ...doc.paths],
+        keys: [...bad.flatMap(([, keys]) => keys), ...doc.keys],
+        shared,
+        frontmatter: [...bad.map(([, , fields]) => fields), ...doc.frontmatter],
+      }),
+    );
+    for (const [path] of bad) expect(cache.get(key(path)), path).toBeUndefined();
+    for (const name of ["a", "b", "c"]) expect(cache.get(key(`/s/${name}/SKILL.md`))).toEqual(head(name));
+    expect(logger.lines.filter((l) => l.level === "warn")).toEqual([]);
+    expect(logger.lines.find((l) => l.fields?.code === "head-cache-corrupt")?.message).toContain(
+      `dropped ${bad.length} malformed entries`,
+    );
+  });
+
+  it.each([
+    [
+      "columns of different lengths",
+      (doc: Record<string, unknown[]>) => ({ ...doc, keys: doc.keys?.slice(1) }),
+    ],
+    ["frontmatter missing", (doc: Record<string, unknown[]>) => ({ ...doc, frontmatter: undefined })],
+    ["paths as an object", (doc: Record<string, unknown[]>) => ({ ...doc, paths: {} })],
+    ["no writtenAt", (doc: Record<string, unknown[]>) => ({ ...doc, writtenAt: undefined })],
+  ])("starts empty from a version 3 document with %s, with a warning", async (_kind, damage) => {
+    const doc = JSON.parse(await validFile());
+    const { cache, logger } = await cacheWith(JSON.stringify(damage(doc)));
+    expect(cache.get(key("/s/a/SKILL.md"))).toBeUndefined();
+    expect(logger.lines.filter((l) => l.level === "warn").map((l) => l.fields?.code)).toEqual([
+      "head-cache-corrupt",
+    ]);
   });
 
   it("never blocks on a FIFO and never throws on a folder at the cache path", async () => {
@@ -467,9 +617,9 @@ describe("fileHeadCache appends a few changes as records", () => {
       // 3, 6 and 9 records fit in a quarter of 40; 12 do not: the fourth flush compacts.
       expect(await lines(file)).toHaveLength(round < 3 ? 1 + (round + 1) * 3 : 1);
     }
-    const doc = JSON.parse((await lines(file))[0] as string);
-    expect(Object.keys(doc.entries)).toHaveLength(40);
-    expect(doc.entries["/s/0/SKILL.md"].ino).toBe(1000);
+    const entries = entriesOf((await lines(file))[0] as string);
+    expect(entries.size).toBe(40);
+    expect(entries.get("/s/0/SKILL.md")?.ino).toBe(1000);
     // A small cache is always written whole.
     const small = await filled(3);
     const cache = fileHeadCache(small, { now: clock });
@@ -525,10 +675,10 @@ describe("fileHeadCache appends a few changes as records", () => {
     expect(fileHeadCache(file, { now: clock }).get(key("/s/1/SKILL.md", { ino: 1, size: 5 }))).toBeDefined();
   });
 
-  it("reads a version 1 file and appends to it", async () => {
+  it.each([1, 2] as const)("reads a version %i file and appends to it", async (version) => {
     const file = await filled(100);
     const [document] = await lines(file);
-    await writeFile(file, `${JSON.stringify({ ...JSON.parse(document as string), version: 1 })}\n`);
+    await writeFile(file, `${oldDocument(version, entriesOf(document as string))}\n`);
     const cache = fileHeadCache(file, { now: clock });
     expect(cache.get(key("/s/1/SKILL.md", { ino: 1 }))).toBeDefined();
     cache.set(key("/s/1/SKILL.md", { ino: 1, size: 5 }), head("one"));
@@ -634,7 +784,7 @@ describe("fileHeadCache writes", () => {
       ["warn", "head-cache-write-failed", "EACCES"],
     ]);
     expect(await readdir(locked)).toEqual(["heads.json"]);
-    expect(JSON.parse(readFileSync(join(locked, "heads.json"), "utf8")).entries).toHaveProperty([
+    expect([...entriesOf(readFileSync(join(locked, "heads.json"), "utf8")).keys()]).toEqual([
       "/s/a/SKILL.md",
     ]);
   });

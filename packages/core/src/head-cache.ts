@@ -8,12 +8,18 @@ import { guardLogger } from "./logger.js";
 import type { FileKey, HeadCache, Logger, SkillHead } from "./types.js";
 
 /**
- * Version of the cache file's format; a file of another version is an empty cache. Version 2
- * is version 1's document on the first line, followed by appended records (one per line);
- * version 1 files (the document alone) are read as they are.
+ * Version of the cache file's format; a file of another version is an empty cache.
+ * - 1: one document, `entries` an object of path → entry.
+ * - 2: version 1's document on the first line, followed by appended records (one per line).
+ * - 3: the document in columns (paths, stat keys, frontmatter, shared head fields), so that a
+ *   warm start parses one number array and one list of frontmatter instead of an object per
+ *   entry, and a field every head repeats (the load rules' fingerprint) is stored once.
+ * Records are the same in versions 2 and 3. Versions 1 and 2 are still read.
  */
-const FORMAT_VERSION = 2;
-const READ_VERSIONS: readonly number[] = [1, FORMAT_VERSION];
+const FORMAT_VERSION = 3;
+const READ_VERSIONS: readonly number[] = [1, 2, FORMAT_VERSION];
+/** Numbers per entry in a version 3 document's `keys`: dev, ino, size, mtimeMs, storedAt, shared. */
+const KEY_WIDTH = 6;
 /** A file whose mtime is this close to (or after) the moment its head was stored is not trusted. */
 const RACY_MS = 2_000;
 const DEFAULT_MAX_ENTRIES = 100_000;
@@ -105,6 +111,103 @@ function isEntry(value: unknown): value is Entry {
   );
 }
 
+/**
+ * Head fields a version 3 document stores once for every entry that has them: everything of a
+ * head but `frontmatter`, and but `size` when it is the file's own size (most heads).
+ */
+function isShared(value: unknown): value is Record<string, unknown> {
+  return (
+    isMapping(value) &&
+    !Object.hasOwn(value, "frontmatter") &&
+    (value.digest === undefined || typeof value.digest === "string") &&
+    (value.size === undefined || isCount(value.size))
+  );
+}
+
+/** A version 3 document's columns as read; an entry still in them is held by its position. */
+interface Columns {
+  /** {@link KEY_WIDTH} numbers per entry: dev, ino, size, mtimeMs, storedAt, and `shared` × 2 (+ 1: `size` is the file's). */
+  readonly keys: readonly number[];
+  readonly frontmatter: readonly Readonly<Record<string, unknown>>[];
+  readonly shared: readonly Readonly<Record<string, unknown>>[];
+}
+
+/** What the cache holds for a path: an entry, or the position of one still in the file's columns. */
+type Held = Entry | number;
+
+const NO_COLUMNS: Columns = { keys: [], frontmatter: [], shared: [] };
+
+/** The head of the entry at `at` of `columns`, made and frozen on use. */
+function headAt(columns: Columns, at: number): SkillHead {
+  const code = columns.keys[at * KEY_WIDTH + 5] as number;
+  const shared = columns.shared[Math.floor(code / 2)];
+  const frontmatter = columns.frontmatter[at] as Readonly<Record<string, unknown>>;
+  // Copied first, then given its own fields: the engine copies a whole object fastest.
+  const head: { -readonly [K in keyof SkillHead]: SkillHead[K] } = { ...shared, frontmatter };
+  if (code % 2 === 1) head.size = columns.keys[at * KEY_WIDTH + 2] as number;
+  return deepFreeze(head);
+}
+
+/** The entry at `at` of `columns`, as the other versions hold it. */
+function entryAt(columns: Columns, at: number): Entry {
+  const k = at * KEY_WIDTH;
+  const keys = columns.keys as number[];
+  return {
+    dev: keys[k] as number,
+    ino: keys[k + 1] as number,
+    size: keys[k + 2] as number,
+    mtimeMs: keys[k + 3] as number,
+    storedAt: keys[k + 4] as number,
+    head: headAt(columns, at),
+  };
+}
+
+/**
+ * Takes the entries of a version 3 document into `entries`, each a position in the columns
+ * returned; a malformed entry is dropped alone (counted in `dropped`). A string: why the
+ * document as a whole is unusable.
+ */
+function readColumns(
+  doc: Readonly<Record<string, unknown>>,
+  entries: Map<string, Held>,
+): { columns: Columns; dropped: number } | string {
+  const { paths, keys, shared, frontmatter } = doc;
+  if (
+    !Array.isArray(paths) ||
+    !Array.isArray(keys) ||
+    !Array.isArray(shared) ||
+    !Array.isArray(frontmatter) ||
+    keys.length !== paths.length * KEY_WIDTH ||
+    frontmatter.length !== paths.length
+  ) {
+    return `expected { version: ${FORMAT_VERSION}, writtenAt, paths, keys, shared, frontmatter } of matching lengths`;
+  }
+  const usable = shared.map((value) => isShared(value) && deepFreeze(value) !== undefined);
+  let dropped = 0;
+  for (let at = 0; at < paths.length; at++) {
+    const path: unknown = paths[at];
+    const k = at * KEY_WIDTH;
+    const code: unknown = keys[k + 5];
+    if (
+      typeof path === "string" &&
+      path !== "" &&
+      isId(keys[k]) &&
+      isId(keys[k + 1]) &&
+      isCount(keys[k + 2]) &&
+      isTime(keys[k + 3]) &&
+      isTime(keys[k + 4]) &&
+      isCount(code) &&
+      usable[Math.floor(code / 2)] === true &&
+      isMapping(frontmatter[at])
+    ) {
+      entries.set(path, at);
+    } else {
+      dropped++;
+    }
+  }
+  return { columns: { keys, frontmatter, shared }, dropped };
+}
+
 function errnoOf(error: unknown): string | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return typeof code === "string" ? code : undefined;
@@ -135,11 +238,16 @@ function readCacheText(file: string): string {
  * the cache holds, `{"path"}` for one it dropped. `undefined` when an entry cannot be
  * serialized (a head nested deeper than JSON.stringify recurses): a full write drops it.
  */
-function recordsOf(entries: Map<string, Entry>, dirty: readonly string[]): string | undefined {
+function recordsOf(
+  entries: Map<string, Held>,
+  columns: Columns,
+  dirty: readonly string[],
+): string | undefined {
   let text = "";
   try {
     for (const path of dirty) {
-      const entry = entries.get(path);
+      const held = entries.get(path);
+      const entry = typeof held === "number" ? entryAt(columns, held) : held;
       text +=
         entry === undefined
           ? `{"path":${JSON.stringify(path)}}\n`
@@ -156,8 +264,10 @@ class FileHeadCache implements HeadCache {
   readonly #maxEntries: number;
   readonly #now: () => number;
   readonly #logger: Logger;
-  /** Path → entry, least recently used first; `undefined` until the file is read. */
-  #entries: Map<string, Entry> | undefined;
+  /** Path → entry (or its place in `#columns`), least recently used first; `undefined` until the file is read. */
+  #entries: Map<string, Held> | undefined;
+  /** The columns of the version 3 document read, which entries not changed since are held in. */
+  #columns: Columns = NO_COLUMNS;
   /** Paths whose entry (or its absence) the file does not hold yet. */
   readonly #dirty = new Set<string>();
   /**
@@ -183,6 +293,22 @@ class FileHeadCache implements HeadCache {
     if (!isKey(key)) return undefined;
     const entries = this.#load();
     const entry = entries.get(key.path);
+    if (typeof entry === "number") {
+      const keys = this.#columns.keys;
+      const k = entry * KEY_WIDTH;
+      const mtimeMs = keys[k + 3] as number;
+      if (
+        keys[k] !== key.dev ||
+        keys[k + 1] !== key.ino ||
+        keys[k + 2] !== key.size ||
+        mtimeMs !== key.mtimeMs ||
+        mtimeMs >= (keys[k + 4] as number) - RACY_MS
+      ) {
+        return undefined;
+      }
+      this.#touch(entries, key.path);
+      return headAt(this.#columns, entry);
+    }
     if (
       entry === undefined ||
       entry.dev !== key.dev ||
@@ -247,13 +373,13 @@ class FileHeadCache implements HeadCache {
    * applied when the order is read (eviction, a full write) or the notes grow past the entries.
    * Replaying them in order gives the order that moving each at once would have.
    */
-  #touch(entries: Map<string, Entry>, path: string): void {
+  #touch(entries: Map<string, Held>, path: string): void {
     this.#uses.push(path);
     if (this.#uses.length > 2 * entries.size + 64) this.#ordered(entries);
   }
 
   /** Applies the noted uses: each used entry moves to the end, in the order of use. */
-  #ordered(entries: Map<string, Entry>): Map<string, Entry> {
+  #ordered(entries: Map<string, Held>): Map<string, Held> {
     const uses = this.#uses;
     if (uses.length === 0) return entries;
     this.#uses = [];
@@ -267,7 +393,7 @@ class FileHeadCache implements HeadCache {
   }
 
   /** Drops the least recently used entries beyond the limit; `record`: the file must drop them too. */
-  #trim(entries: Map<string, Entry>, record: boolean): void {
+  #trim(entries: Map<string, Held>, record: boolean): void {
     if (entries.size <= this.#maxEntries) return;
     this.#ordered(entries);
     for (const path of entries.keys()) {
@@ -277,9 +403,9 @@ class FileHeadCache implements HeadCache {
     }
   }
 
-  #load(): Map<string, Entry> {
+  #load(): Map<string, Held> {
     if (this.#entries) return this.#entries;
-    const entries = new Map<string, Entry>();
+    const entries = new Map<string, Held>();
     this.#entries = entries;
     let text: string;
     try {
@@ -312,16 +438,25 @@ class FileHeadCache implements HeadCache {
       );
       return entries;
     }
-    if (!isMapping(doc) || !isTime(doc.writtenAt) || !isMapping(doc.entries)) {
-      this.#corrupt(`expected { version: ${FORMAT_VERSION}, writtenAt, entries }`);
-      return entries;
-    }
     let dropped = 0;
-    const stored = doc.entries;
-    for (const path of Object.keys(stored)) {
-      const entry = stored[path];
-      if (path !== "" && isEntry(entry)) entries.set(path, entry);
-      else dropped++;
+    if (isMapping(doc) && doc.version === FORMAT_VERSION && isTime(doc.writtenAt)) {
+      const read = readColumns(doc, entries);
+      if (typeof read === "string") {
+        this.#corrupt(read);
+        return entries;
+      }
+      this.#columns = read.columns;
+      dropped = read.dropped;
+    } else if (isMapping(doc) && isTime(doc.writtenAt) && isMapping(doc.entries)) {
+      const stored = doc.entries;
+      for (const path of Object.keys(stored)) {
+        const entry = stored[path];
+        if (path !== "" && isEntry(entry)) entries.set(path, entry);
+        else dropped++;
+      }
+    } else {
+      this.#corrupt(`expected { version: ${FORMAT_VERSION}, writtenAt, paths, keys, shared, frontmatter }`);
+      return entries;
     }
     if (end !== -1 && end < text.length - 1) dropped += this.#replay(text, end + 1, entries);
     // A document without its closing newline was cut short where a record would follow.
@@ -341,7 +476,7 @@ class FileHeadCache implements HeadCache {
    * recently used), `{"path"}` deletes. Returns how many were malformed (a record cut short by
    * a crash is one), each dropped alone.
    */
-  #replay(text: string, from: number, entries: Map<string, Entry>): number {
+  #replay(text: string, from: number, entries: Map<string, Held>): number {
     let dropped = 0;
     let start = from;
     while (start < text.length) {
@@ -380,36 +515,96 @@ class FileHeadCache implements HeadCache {
     });
   }
 
-  #serialize(entries: Map<string, Entry>): string {
-    // One JSON.stringify of the whole map is several times faster than one per entry; it keeps
-    // the map's order unless a path looks like an array index (objects put those first).
-    let indexLike = false;
-    for (const path of entries.keys()) {
-      const c = path.charCodeAt(0);
-      if (c >= 0x30 && c <= 0x39) indexLike = true;
-    }
-    if (!indexLike) {
-      try {
-        const all = JSON.stringify(Object.fromEntries(entries));
-        return `{"version":${FORMAT_VERSION},"writtenAt":${JSON.stringify(this.#now())},"entries":${all}}\n`;
-      } catch {
-        // A head nested deeper than JSON.stringify recurses: found and dropped entry by entry below.
+  /**
+   * The version 3 document of `entries`, in their order. An entry whose head is nested deeper
+   * than JSON.stringify recurses is dropped (and reported); nothing else is.
+   */
+  #serialize(entries: Map<string, Held>): string {
+    const columns = this.#columns;
+    const paths: string[] = [];
+    const keys: number[] = [];
+    const frontmatter: Readonly<Record<string, unknown>>[] = [];
+    // Each distinct set of shared fields once, by its JSON text.
+    const shared: string[] = [];
+    const sharedAt = new Map<string, number>();
+    const intern = (text: string): number => {
+      let at = sharedAt.get(text);
+      if (at === undefined) {
+        at = shared.length;
+        shared.push(text);
+        sharedAt.set(text, at);
       }
-    }
-    const parts: string[] = [];
-    for (const [path, entry] of entries) {
+      return at;
+    };
+    // A set of the columns read → its place in `shared`.
+    const fromColumns = new Map<number, number>();
+    for (const [path, held] of entries) {
+      if (typeof held === "number") {
+        const k = held * KEY_WIDTH;
+        const code = columns.keys[k + 5] as number;
+        const old = Math.floor(code / 2);
+        let at = fromColumns.get(old);
+        if (at === undefined) {
+          at = intern(JSON.stringify(columns.shared[old]));
+          fromColumns.set(old, at);
+        }
+        paths.push(path);
+        for (let i = 0; i < 5; i++) keys.push(columns.keys[k + i] as number);
+        keys.push(at * 2 + (code % 2));
+        frontmatter.push(columns.frontmatter[held] as Readonly<Record<string, unknown>>);
+        continue;
+      }
+      const { frontmatter: fields, ...rest } = held.head as SkillHead & Record<string, unknown>;
+      const own = rest.size === held.size;
+      if (own) delete rest.size;
+      let text: string;
       try {
-        parts.push(`${JSON.stringify(path)}:${JSON.stringify(entry)}`);
+        text = JSON.stringify(rest);
       } catch (error) {
-        // Only a head nested deeper than JSON.stringify recurses gets here: it is not kept.
-        entries.delete(path);
-        this.#logger.debug?.(`head cache: dropped the head of ${path} (${reasonOf(error)})`, {
-          code: "head-cache-invalid-head",
-          path,
-        });
+        this.#dropUnwritable(entries, path, error);
+        continue;
       }
+      paths.push(path);
+      keys.push(held.dev, held.ino, held.size, held.mtimeMs, held.storedAt, intern(text) * 2 + (own ? 1 : 0));
+      frontmatter.push(fields);
     }
-    return `{"version":${FORMAT_VERSION},"writtenAt":${JSON.stringify(this.#now())},"entries":{${parts.join(",")}}}\n`;
+    let fields: string;
+    try {
+      // One JSON.stringify of every frontmatter is several times faster than one each.
+      fields = JSON.stringify(frontmatter);
+    } catch {
+      // A frontmatter nested deeper than JSON.stringify recurses: found and dropped one by one.
+      const texts: string[] = [];
+      let kept = 0;
+      for (let at = 0; at < paths.length; at++) {
+        try {
+          texts.push(JSON.stringify(frontmatter[at]));
+        } catch (error) {
+          this.#dropUnwritable(entries, paths[at] as string, error);
+          continue;
+        }
+        paths[kept] = paths[at] as string;
+        for (let i = 0; i < KEY_WIDTH; i++) keys[kept * KEY_WIDTH + i] = keys[at * KEY_WIDTH + i] as number;
+        kept++;
+      }
+      paths.length = kept;
+      keys.length = kept * KEY_WIDTH;
+      fields = `[${texts.join(",")}]`;
+    }
+    return (
+      `{"version":${FORMAT_VERSION},"writtenAt":${JSON.stringify(this.#now())},` +
+      `"paths":${JSON.stringify(paths)},"keys":${JSON.stringify(keys)},` +
+      `"shared":[${shared.join(",")}],"frontmatter":${fields}}\n`
+    );
+  }
+
+  /** Drops an entry whose head JSON.stringify cannot write (nested too deep): it is not kept. */
+  #dropUnwritable(entries: Map<string, Held>, path: string, error: unknown): void {
+    entries.delete(path);
+    this.#logger.debug?.(`head cache: dropped the head of ${path} (${reasonOf(error)})`, {
+      code: "head-cache-invalid-head",
+      path,
+    });
   }
 
   async #write(): Promise<void> {
@@ -420,7 +615,7 @@ class FileHeadCache implements HeadCache {
     this.#dirty.clear();
     const records = this.#records + dirty.length;
     if (this.#appendable && records <= Math.min(MAX_RECORDS, entries.size * RECORD_SHARE)) {
-      const text = recordsOf(entries, dirty);
+      const text = recordsOf(entries, this.#columns, dirty);
       const appended = text === undefined ? "absent" : await this.#append(text);
       if (appended === "appended") {
         this.#records = records;
@@ -512,11 +707,16 @@ class FileHeadCache implements HeadCache {
  *   failed write is reported to `logger` as `head-cache-write-failed` and never rejects; the
  *   next flush writes the file anew.
  *
- * File format: a first line `{ "version": 2, "writtenAt": <ms>, "entries": { "<path>": {
- * "dev", "ino", "size", "mtimeMs", "storedAt": <ms>, "head": { "frontmatter", … } } } }`,
- * entries least recently used first; then zero or more records, one JSON object a line, in
- * order: `{ "path", "entry" }` stores an entry as the most recently used, `{ "path" }` drops
- * one. A version 1 file (the document alone) is read as it is.
+ * File format: a first line `{ "version": 3, "writtenAt": <ms>, "paths": [<path>, …], "keys":
+ * [dev, ino, size, mtimeMs, storedAt, shared, …], "shared": [{ <head fields> }, …],
+ * "frontmatter": [{ … }, …] }`, entries least recently used first, in columns: entry `i` is
+ * `paths[i]`, the six numbers from `keys[6 i]` and `frontmatter[i]`. Its head is that
+ * frontmatter with the fields of `shared[⌊s / 2⌋]` (everything else the head held, stored once
+ * for all heads that hold the same), plus `size` set to the file's size when `s` is odd. Then
+ * zero or more records, one JSON object a line, in order: `{ "path", "entry": { "dev", "ino",
+ * "size", "mtimeMs", "storedAt", "head" } }` stores an entry as the most recently used,
+ * `{ "path" }` drops one. Files of versions 1 and 2 (a first line `{ "version", "writtenAt",
+ * "entries": { "<path>": <entry> } }`) are read as they are.
  *
  * @example
  * const service = new SkillService({ sources, headCache: fileHeadCache(join(cacheDir, "heads.json")) });
