@@ -384,16 +384,9 @@ export function analyzeFields(
 ): Analysis {
   const { diagnostics } = context;
   const frontmatter = raw;
-  const lineOf = (field: string | undefined) => (field === undefined ? undefined : context.lineOf?.(field));
   const byFolder = options.identity === "folder";
   const fallback = (options.nameFallback === "folder" || byFolder) && isBlank(frontmatter.name);
-  const check = () =>
-    checkFrontmatter(
-      frontmatter,
-      location,
-      { strict: !options.lenient, ...(options.target === undefined ? {} : { target: options.target }) },
-      context.body === undefined ? {} : { body: context.body },
-    );
+  // No closure is made per skill unless it is needed: a bulk load runs this thousands of times.
   const findings: readonly Diagnostic[] =
     context.check === false
       ? []
@@ -403,74 +396,23 @@ export function analyzeFields(
             context.body,
             location,
             `${!options.lenient}:${options.target ?? ""}`,
-            check,
+            () => findingsOf(frontmatter, location, options, context),
           )
-        : check();
-  // A description the rules let be missing (or take from the body) is a warning, not a failure.
-  const require = options.requireDescription ?? true;
-  const optionalDescription =
-    options.descriptionFallback === "body" ||
-    require === false ||
-    (require === "field" && typeof frontmatter.description === "string");
-  for (const d of findings) {
-    if (optionalDescription && (d.code === "description-missing" || d.code === "description-empty")) {
-      diagnostics.push({ ...d, severity: "warning", line: lineOf(d.field) ?? 1 });
-      continue;
-    }
-    // A name taken from the folder is a warning, not a failure, and trivially matches it.
-    if (fallback && d.field === "name") {
-      if (d.code === "name-missing" || d.code === "name-empty") {
-        diagnostics.push({
-          ...d,
-          code: "name-missing",
-          severity: "warning",
-          message: `Missing frontmatter field 'name' in ${location}; the folder name ${quote(folderName(location))} is used`,
-          line: 1,
-        });
-      }
-      continue;
-    }
-    const line = lineOf(d.field) ?? (d.field === "name" || d.field === "description" ? 1 : undefined);
-    diagnostics.push(line === undefined ? d : { ...d, line });
-  }
-
-  // Worked out only for an error: most skills have none.
-  const found = () => {
-    const keys = Object.keys(frontmatter);
-    return keys.length > 0 ? `found fields: ${keys.map((k) => printable(k)).join(", ")}` : "no fields found";
-  };
-  const missing = (field: string, value: unknown) => {
-    const why = value === undefined || value === null ? found() : `the value is empty; ${found()}`;
-    const error = new SkillError(
-      "MISSING_FIELD",
-      `Missing frontmatter field '${field}' in ${location} (${why})`,
-      {
-        path: location,
-        field,
-      },
-    );
-    return { diagnostics, frontmatter: stored, error };
-  };
-  const notString = (field: string, value: unknown) => {
-    const error = new SkillError(
-      "INVALID_FIELD",
-      `Invalid frontmatter field '${field}' in ${location}: expected a string, found ${describeKind(value)} ${quote(value)}`,
-      { path: location, field },
-    );
-    return { diagnostics, frontmatter: stored, error };
-  };
+        : findingsOf(frontmatter, location, options, context);
+  if (findings.length > 0) placeFindings(findings, frontmatter, location, options, context, fallback);
 
   const rawName = frontmatter.name;
   if (!fallback && !byFolder) {
-    if (isBlank(rawName)) return missing("name", rawName);
-    if (typeof rawName !== "string") return notString("name", rawName);
+    if (isBlank(rawName)) return missing(context, stored, frontmatter, location, "name", rawName);
+    if (typeof rawName !== "string") return notString(context, stored, location, "name", rawName);
   }
   const rawDescription = frontmatter.description;
   let description: string;
   let needsBody = false;
   if (rawDescription !== undefined && rawDescription !== null && typeof rawDescription !== "string") {
-    return notString("description", rawDescription);
+    return notString(context, stored, location, "description", rawDescription);
   }
+  const require = options.requireDescription ?? true;
   if (isBlank(rawDescription) && options.descriptionFallback === "body") {
     if (context.body === undefined) needsBody = true;
     description = firstLine(context.body ?? "");
@@ -482,7 +424,7 @@ export function analyzeFields(
       require === true ||
       (require === "field" && (rawDescription === undefined || rawDescription === null))
     ) {
-      return missing("description", rawDescription);
+      return missing(context, stored, frontmatter, location, "description", rawDescription);
     }
   }
 
@@ -498,12 +440,12 @@ export function analyzeFields(
         `Invalid frontmatter field 'name' in ${location}: ${invalid.message}; the skill is not loaded (rejectInvalidName)`,
         { path: location, field: "name" },
       );
-      return fail(diagnostics, error, invalid.code, lineOf("name") ?? 1);
+      return fail(diagnostics, error, invalid.code, lineIn(context, "name") ?? 1);
     }
   }
   if (options.rejectLongFields) {
     const error = longFieldError(name, description, location);
-    if (error) return fail(diagnostics, error, `${error.field}-too-long`, lineOf(error.field) ?? 1);
+    if (error) return fail(diagnostics, error, `${error.field}-too-long`, lineIn(context, error.field) ?? 1);
   }
 
   const made: { -readonly [K in keyof SkillInfo]?: SkillInfo[K] } = {
@@ -521,6 +463,110 @@ export function analyzeFields(
   if (!options.metadataOnly) made.content = context.body ?? "";
   const skill = Object.freeze(made) as SkillInfo;
   return { skill, frontmatter: stored, diagnostics, ...(needsBody ? { needsBody } : {}) };
+}
+
+/** The line of a field in the text parsed, when known. */
+function lineIn(context: FieldContext, field: string | undefined): number | undefined {
+  return field === undefined ? undefined : context.lineOf?.(field);
+}
+
+/** The specification's findings on the fields (what `checkFrontmatter` says under the load rules). */
+function findingsOf(
+  frontmatter: Readonly<Record<string, unknown>>,
+  location: string,
+  options: AnalyzeOptions,
+  context: FieldContext,
+): Diagnostic[] {
+  return checkFrontmatter(
+    frontmatter,
+    location,
+    { strict: !options.lenient, ...(options.target === undefined ? {} : { target: options.target }) },
+    context.body === undefined ? {} : { body: context.body },
+  );
+}
+
+/**
+ * Adds the findings to the context's diagnostics, as the load rules read them: a description
+ * the rules let be missing (or take from the body) is a warning, not a failure; a name taken
+ * from the folder is a warning, and trivially matches it. Each gets its line where known.
+ */
+function placeFindings(
+  findings: readonly Diagnostic[],
+  frontmatter: Readonly<Record<string, unknown>>,
+  location: string,
+  options: AnalyzeOptions,
+  context: FieldContext,
+  fallback: boolean,
+): void {
+  const { diagnostics } = context;
+  const require = options.requireDescription ?? true;
+  const optionalDescription =
+    options.descriptionFallback === "body" ||
+    require === false ||
+    (require === "field" && typeof frontmatter.description === "string");
+  for (const d of findings) {
+    if (optionalDescription && (d.code === "description-missing" || d.code === "description-empty")) {
+      diagnostics.push({ ...d, severity: "warning", line: lineIn(context, d.field) ?? 1 });
+      continue;
+    }
+    if (fallback && d.field === "name") {
+      if (d.code === "name-missing" || d.code === "name-empty") {
+        diagnostics.push({
+          ...d,
+          code: "name-missing",
+          severity: "warning",
+          message: `Missing frontmatter field 'name' in ${location}; the folder name ${quote(folderName(location))} is used`,
+          line: 1,
+        });
+      }
+      continue;
+    }
+    const line =
+      lineIn(context, d.field) ?? (d.field === "name" || d.field === "description" ? 1 : undefined);
+    diagnostics.push(line === undefined ? d : { ...d, line });
+  }
+}
+
+/** The fields a frontmatter holds, for an error message. */
+function foundFields(frontmatter: Readonly<Record<string, unknown>>): string {
+  const keys = Object.keys(frontmatter);
+  return keys.length > 0 ? `found fields: ${keys.map((k) => printable(k)).join(", ")}` : "no fields found";
+}
+
+function missing(
+  context: FieldContext,
+  stored: Readonly<Record<string, unknown>>,
+  frontmatter: Readonly<Record<string, unknown>>,
+  location: string,
+  field: string,
+  value: unknown,
+): Analysis {
+  const found = foundFields(frontmatter);
+  const why = value === undefined || value === null ? found : `the value is empty; ${found}`;
+  const error = new SkillError(
+    "MISSING_FIELD",
+    `Missing frontmatter field '${field}' in ${location} (${why})`,
+    {
+      path: location,
+      field,
+    },
+  );
+  return { diagnostics: context.diagnostics, frontmatter: stored, error };
+}
+
+function notString(
+  context: FieldContext,
+  stored: Readonly<Record<string, unknown>>,
+  location: string,
+  field: string,
+  value: unknown,
+): Analysis {
+  const error = new SkillError(
+    "INVALID_FIELD",
+    `Invalid frontmatter field '${field}' in ${location}: expected a string, found ${describeKind(value)} ${quote(value)}`,
+    { path: location, field },
+  );
+  return { diagnostics: context.diagnostics, frontmatter: stored, error };
 }
 
 /** The first non-blank line of a body, trimmed: the description Claude Code falls back to. */
@@ -573,6 +619,7 @@ function lineAt(text: string, n: number): string {
  * rule ids in the message. The one place this rule lives; `undefined` when it may load.
  */
 export function strictRejection(analysis: Analysis, location: string): SkillError | undefined {
+  if (analysis.diagnostics.length === 0) return undefined;
   const errors = analysis.diagnostics.filter((d) => d.severity === "error");
   if (errors.length === 0) return undefined;
   const first = errors[0] as Diagnostic;

@@ -251,10 +251,13 @@ export class EntryLoader {
     origin: string,
     checked = false,
   ): Analysis {
-    return analyzeFields(head.frontmatter, head.frontmatter, location, this.#options(source, origin), {
-      diagnostics: [],
-      ...(checked ? { check: false } : {}),
-    });
+    return analyzeFields(
+      head.frontmatter,
+      head.frontmatter,
+      location,
+      this.#options(source, origin),
+      checked ? { diagnostics: [], check: false } : { diagnostics: [] },
+    );
   }
 
   #options(source: string | undefined, origin: string, metadataOnly = true): AnalyzeOptions {
