@@ -213,28 +213,47 @@ class Grow {
 
 /**
  * What a one-pass fill records: per (term, field, document) the count, in document order, with
- * each word looked up once in a table of the fill. A class of small methods, so that the engine
- * compiles the per-word work early in a process's first fill.
+ * each word looked up once in a table of the fill. A record of the document being filled is
+ * found again through the last record of its key, which is the document's when it comes at or
+ * after the document's first. A class of small methods, so that the engine compiles the
+ * per-word work early in a process's first fill.
  */
 class Records {
   /** Word as the tokenizer found it (case kept) → its term's number (-1: a stop word). */
   readonly #byWord = new Map<string, number>();
   readonly #byTerm = new Map<string, number>();
   readonly terms: string[] = [];
-  /** Per (term × fields + field): the last document recorded and where. */
-  readonly #lastDoc = new Grow(4096 * FIELDS.length, -1);
-  readonly #lastAt = new Grow(4096 * FIELDS.length);
+  /** Per key (term × fields + field): its last record, -1 before the first. */
+  readonly #lastAt = new Grow(4096 * FIELDS.length, -1);
+  /** Per record: its key, and how often its term is in its document's field. */
   readonly keyOf = new Grow(1 << 16);
-  readonly docOf = new Grow(1 << 16);
   readonly countOf = new Grow(1 << 16);
   count = 0;
 
-  /** Records the words of one field of one document; returns how many distinct terms it has. */
-  field(words: readonly string[], fieldId: number, shortId: number): number {
+  /**
+   * Records the words of one field of the document whose records start at `first`; returns how
+   * many distinct terms the field has.
+   */
+  field(words: readonly string[], fieldId: number, first: number): number {
+    // Room for a record per word, so that recording needs no check.
+    const keyOf = this.keyOf.reserve(this.count + words.length);
+    const countOf = this.countOf.reserve(this.count + words.length);
     let distinct = 0;
     for (let w = 0; w < words.length; w++) {
       const n = this.#number(words[w] as string);
-      if (n >= 0 && this.#record(n * FIELDS.length + fieldId, shortId)) distinct++;
+      if (n < 0) continue;
+      const key = n * FIELDS.length + fieldId;
+      const lastAt = this.#lastAt.array;
+      const at = lastAt[key] as number;
+      if (at >= first) {
+        countOf[at] = (countOf[at] as number) + 1;
+      } else {
+        const i = this.count++;
+        lastAt[key] = i;
+        keyOf[i] = key;
+        countOf[i] = 1;
+        distinct++;
+      }
     }
     return distinct;
   }
@@ -250,29 +269,11 @@ class Records {
         n = this.terms.length;
         this.terms.push(t);
         this.#byTerm.set(t, n);
+        this.#lastAt.reserve(n * FIELDS.length + FIELDS.length - 1, -1);
       }
     }
     this.#byWord.set(word, n);
     return n;
-  }
-
-  /** Counts one more of `key` in `shortId`; true when it is the document's first. */
-  #record(key: number, shortId: number): boolean {
-    const last = this.#lastDoc.reserve(key, -1);
-    const at = this.#lastAt.reserve(key);
-    if (last[key] === shortId) {
-      const counts = this.countOf.array;
-      const i = at[key] as number;
-      counts[i] = (counts[i] as number) + 1;
-      return false;
-    }
-    const i = this.count++;
-    last[key] = shortId;
-    at[key] = i;
-    this.keyOf.reserve(i)[i] = key;
-    this.docOf.reserve(i)[i] = shortId;
-    this.countOf.reserve(i)[i] = 1;
-    return true;
   }
 }
 
@@ -297,19 +298,23 @@ export class SkillMiniSearch extends MiniSearch<Doc> {
     const records = new Records();
     const ids: string[] = [];
     const lengths: number[][] = [];
+    // Per document: where its records start, and (last) where they end.
+    const firstOf = new Int32Array(docs.length + 1);
     for (let shortId = 0; shortId < docs.length; shortId++) {
       const doc = docs[shortId] as Doc;
       ids.push(doc.id);
-      const counts: number[] = [];
+      const first = records.count;
+      firstOf[shortId] = first;
+      const counts = new Array<number>(F);
       for (let fieldId = 0; fieldId < F; fieldId++) {
         const field = FIELDS[fieldId] as (typeof FIELDS)[number];
-        counts.push(records.field(fieldWords(doc[field], field), fieldId, shortId));
+        counts[fieldId] = records.field(fieldWords(doc[field], field), fieldId, first);
       }
       lengths.push(counts);
     }
+    firstOf[docs.length] = records.count;
     const { terms, count } = records;
     const keyOf = records.keyOf;
-    const docOf = records.docOf;
     const countOf = records.countOf;
     // Counting sort by key; records are in document order, so each key's ids come out ascending.
     const keys = terms.length * F;
@@ -323,14 +328,16 @@ export class SkillMiniSearch extends MiniSearch<Doc> {
     const shortIds = new Int32Array(count);
     const frequencies = new Int32Array(count);
     const fill = starts.slice(0, keys);
-    const docArray = docOf.array;
     const countArray = countOf.array;
-    for (let i = 0; i < count; i++) {
-      const k = keyArray[i] as number;
-      const to = fill[k] as number;
-      fill[k] = to + 1;
-      shortIds[to] = docArray[i] as number;
-      frequencies[to] = countArray[i] as number;
+    for (let shortId = 0; shortId < docs.length; shortId++) {
+      const end = firstOf[shortId + 1] as number;
+      for (let i = firstOf[shortId] as number; i < end; i++) {
+        const k = keyArray[i] as number;
+        const to = fill[k] as number;
+        fill[k] = to + 1;
+        shortIds[to] = shortId;
+        frequencies[to] = countArray[i] as number;
+      }
     }
     mini.#documents(ids, lengths);
     for (let n = 0; n < terms.length; n++) {
