@@ -1,10 +1,8 @@
-import { execFileSync } from "node:child_process";
-import { chmod, lstat, mkdir, mkdtemp, readFile, readlink, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { lstat, mkdir, readFile, readlink, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { computedHash } from "@skill/lock";
 import { afterEach, describe, expect, it } from "vitest";
-import { git, put, removeWorlds, skillMd, taggedRepo, type World, world } from "../test/install-world.js";
+import { put, removeWorlds, skillMd, taggedRepo, world } from "../test/install-world.js";
 
 afterEach(removeWorlds);
 
