@@ -117,6 +117,47 @@ describe("dataOf", () => {
     expect(Object.hasOwn(dataOf(cases[2] as object, 10_000).data ?? {}, "__proto__")).toBe(true);
   });
 
+  it("makes lists and mappings of plain values one level down the same frozen data as the full copy", () => {
+    const cases: object[] = [
+      { name: "pdf", metadata: { author: "a", version: "1.0" }, "allowed-tools": ["Read", "Bash(git:*)"] },
+      { name: "n", count: 3, flag: false, none: null, ratio: 0.5, tags: [], meta: {} },
+      { name: "n", list: [1, "two", true, null] },
+      JSON.parse('{"name":"x","metadata":{"a":"1"},"__proto__":"own field"}'),
+      // Anything else takes the full copy, and still comes out equal.
+      { name: "n", zero: -0 },
+      // biome-ignore lint/suspicious/noSparseArray: a hole is what this case is about
+      { name: "n", list: [1, , 3] },
+      { name: "n", metadata: { deeper: { x: "1" } } },
+      { name: "n", list: [["a"]] },
+      { name: "n", big: Number.POSITIVE_INFINITY },
+      JSON.parse('{"name":"x","metadata":{"__proto__":"own field"}}'),
+      JSON.parse('{"name":"x","__proto__":{"a":"1"}}'),
+      { name: "n", when: new Date(Date.UTC(2026, 0, 2)), metadata: { when: new Date(0) } },
+      { name: "n", metadata: Object.assign(Object.create({ inherited: "x" }), { own: "y" }) },
+    ];
+    for (const value of cases) {
+      const made = dataOf(value, 10_000);
+      expect(made.tooLarge).toBe(false);
+      expect(made.data).toEqual(full(value));
+      expect(JSON.stringify(made.data)).toBe(JSON.stringify(full(value)));
+      expect(Object.keys(made.data ?? {})).toEqual(Object.keys(full(value)));
+      expect(Object.isFrozen(made.data)).toBe(true);
+      for (const field of Object.values(made.data ?? {})) {
+        if (typeof field === "object" && field !== null) expect(Object.isFrozen(field)).toBe(true);
+      }
+    }
+    // The copies are new objects: the parser's values are never frozen or shared.
+    const given = { name: "n", metadata: { a: "1" }, list: ["x"] };
+    const made = dataOf(given, 10_000).data as Record<string, object>;
+    expect(made.metadata).not.toBe(given.metadata);
+    expect(made.list).not.toBe(given.list);
+    expect(Object.isFrozen(given.metadata)).toBe(false);
+    // Values one level down count against the limit as exceedsNodeLimit counts them.
+    const nested = { name: "n", metadata: { a: "1", b: "2" } };
+    expect(dataOf(nested, 4).tooLarge).toBe(true);
+    expect(dataOf(nested, 5).tooLarge).toBe(false);
+  });
+
   it("copies anything else in full, and counts a flat mapping's fields against the limit", () => {
     const date = new Date(Date.UTC(2026, 0, 2));
     const nested = { name: "x", metadata: { version: "1" }, when: date, count: 3, list: ["a"] };
