@@ -531,6 +531,40 @@ describe("fileHeadCache with a bad cache file", () => {
     ]);
   });
 
+  it("serves, then drops when it writes the file anew, heads nested deeper than JSON.stringify recurses", async () => {
+    const doc = JSON.parse(await validFile());
+    const deep = (depth: number) => `${'{"x":'.repeat(depth)}1${"}".repeat(depth)}`;
+    const a = doc.keys.slice(0, 6);
+    // One entry whose shared fields are that deep, one whose frontmatter is.
+    const text = `{"version":3,"writtenAt":${NOW},"paths":${JSON.stringify([
+      "/s/deep-shared/SKILL.md",
+      "/s/deep-fields/SKILL.md",
+      ...doc.paths,
+    ])},"keys":${JSON.stringify([
+      ...a.slice(0, 5),
+      2 * doc.shared.length,
+      ...a,
+      ...doc.keys,
+    ])},"shared":[${doc.shared.map((x: unknown) => JSON.stringify(x)).join(",")},{"deep":${deep(100_000)}}],"frontmatter":[{"name":"s"},{"name":"f","deep":${deep(100_000)}},${doc.frontmatter
+      .map((x: unknown) => JSON.stringify(x))
+      .join(",")}]}\n`;
+    const { file, cache, logger } = await cacheWith(text);
+    expect(cache.get(key("/s/deep-shared/SKILL.md"))?.frontmatter.name).toBe("s");
+    expect(cache.get(key("/s/deep-fields/SKILL.md"))?.frontmatter.name).toBe("f");
+    // A change past a quarter of the entries writes the file anew: the deep heads cannot be written.
+    cache.set(key("/s/new/SKILL.md"), head("new"));
+    cache.set(key("/s/newer/SKILL.md"), head("newer"));
+    await cache.flush();
+    expect(logger.lines.filter((l) => l.level === "warn")).toEqual([]);
+    expect(
+      logger.lines.filter((l) => l.fields?.code === "head-cache-invalid-head").map((l) => l.fields?.path),
+    ).toEqual(["/s/deep-shared/SKILL.md", "/s/deep-fields/SKILL.md"]);
+    const written = entriesOf(await readFile(file, "utf8"));
+    expect([...written.keys()].sort()).toEqual(
+      ["/s/a/SKILL.md", "/s/b/SKILL.md", "/s/c/SKILL.md", "/s/new/SKILL.md", "/s/newer/SKILL.md"].sort(),
+    );
+  });
+
   it("never blocks on a FIFO and never throws on a folder at the cache path", async () => {
     const dir = await tempDir();
     const fifo = join(dir, "fifo.json");

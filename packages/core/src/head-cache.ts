@@ -545,7 +545,13 @@ class FileHeadCache implements HeadCache {
         const old = Math.floor(code / 2);
         let at = fromColumns.get(old);
         if (at === undefined) {
-          at = intern(JSON.stringify(columns.shared[old]));
+          try {
+            at = intern(JSON.stringify(columns.shared[old]));
+          } catch (error) {
+            // Read from a file, but nested deeper than JSON.stringify recurses: not kept.
+            this.#dropUnwritable(entries, path, error);
+            continue;
+          }
           fromColumns.set(old, at);
         }
         paths.push(path);
