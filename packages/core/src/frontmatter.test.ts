@@ -171,7 +171,8 @@ describe("line endings and delimiters that are not", () => {
         }
       }
     }
-  });
+    // Some 60,000 texts: seconds on a slow or shared machine.
+  }, 60_000);
 
   it("finds the same closing line in bytes (the listing's head read) as in text, on every corpus file", async () => {
     const { readdirSync, readFileSync } = await import("node:fs");
