@@ -815,7 +815,7 @@ export function renderReport(results: BenchResults, charts: Charts = {}): string
     "```",
     "",
     "Options (after `pnpm bench`): `--runs N` (default 5), `--warmup N` (1), `--seed N` (42), `--delay MS` (20),",
-    "`--only load,changes,startup,doctor,mcp,search,remote` (a partial run writes `bench/.trees/BENCHMARKS-partial.md`), `--profile` (profile ours at every size), `--check`, `--note TEXT`, `--out FILE`.",
+    "`--only load,changes,startup,doctor,mcp,search,remote` (a partial run writes `bench/.trees/BENCHMARKS-partial.md`), `--profile` (profile ours at every size), `--check`, `--note TEXT`, `--out FILE`, `--render FILE` (write the report again from an earlier run's `bench/.trees/results.json`, measuring nothing).",
     "",
     "## Method",
     "",

@@ -62,6 +62,7 @@ import {
 
 const USAGE = `Usage: pnpm bench [--size S|L] [--runs N] [--warmup N] [--seed N] [--delay MS]
                   [--only GROUP[,GROUP]] [--profile] [--check] [--note TEXT] [--out FILE]
+       pnpm bench --render FILE [--check] [--out FILE]
 
   --size S|L     S: 100 and 1,000 skills (default); L adds 10,000 skills (~200,000 files)
   --runs N       measured runs per approach (default 5, at least 5 for the report)
@@ -74,7 +75,10 @@ const USAGE = `Usage: pnpm bench [--size S|L] [--runs N] [--warmup N] [--seed N]
   --check        exit 1 when a target of the targets table is missed
   --note TEXT    a line for the report (e.g. "machine shared with other jobs")
   --out FILE     where to write the report (default: BENCHMARKS.md at the repository root;
-                 with --only, bench/.trees/BENCHMARKS-partial.md)`;
+                 with --only, bench/.trees/BENCHMARKS-partial.md)
+  --render FILE  measure nothing: write the report (and its charts) again from the results of
+                 an earlier run (bench/.trees/results.json), e.g. after its findings were
+                 edited; --check then checks those results`;
 
 const SIZES: readonly { readonly size: string; readonly skills: number }[] = [
   { size: "XS", skills: 100 },
@@ -123,6 +127,7 @@ function parseOptions(argv: readonly string[]) {
       check: { type: "boolean", default: false },
       note: { type: "string", multiple: true, default: [] },
       out: { type: "string" },
+      render: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -160,6 +165,8 @@ function parseOptions(argv: readonly string[]) {
     profile: values.profile,
     check: values.check,
     notes: values.note,
+    render:
+      values.render === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), values.render),
     out: values.out
       ? resolve(process.env.INIT_CWD ?? process.cwd(), values.out)
       : values.only === undefined
@@ -998,6 +1005,7 @@ async function main(): Promise<number> {
     log(USAGE);
     return 0;
   }
+  if (options.render !== undefined) return render(options.render, options.out, options.check);
   const started = performance.now();
   const loadStart = loadavg()[0] ?? 0;
   const local: LocalSeries[] = [];
@@ -1107,6 +1115,17 @@ async function main(): Promise<number> {
   for (const p of problems) log(`MISMATCH ${p}`);
   if (problems.length > 0) return 1;
   return options.check ? check.code : 0;
+}
+
+/** `--render`: the report of an earlier run's results, written again; nothing is measured. */
+function render(file: string, out: string, check: boolean): number {
+  const results = JSON.parse(readFileSync(file, "utf8")) as BenchResults;
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, renderReport(results, writeCharts(out, results)));
+  log(`wrote ${out} from ${file}`);
+  const checked = checkTargets(evaluateTargets(results));
+  for (const line of checked.lines) log(`  ${line}`);
+  return check ? checked.code : 0;
 }
 
 main().then(
