@@ -62,7 +62,7 @@ import {
 
 const USAGE = `Usage: pnpm bench [--size S|L] [--runs N] [--warmup N] [--seed N] [--delay MS]
                   [--only GROUP[,GROUP]] [--profile] [--check] [--note TEXT] [--out FILE]
-       pnpm bench --render FILE [--check] [--out FILE]
+       pnpm bench --render FILE [--check] [--note TEXT] [--out FILE]
 
   --size S|L     S: 100 and 1,000 skills (default); L adds 10,000 skills (~200,000 files)
   --runs N       measured runs per approach (default 5, at least 5 for the report)
@@ -78,7 +78,7 @@ const USAGE = `Usage: pnpm bench [--size S|L] [--runs N] [--warmup N] [--seed N]
                  with --only, bench/.trees/BENCHMARKS-partial.md)
   --render FILE  measure nothing: write the report (and its charts) again from the results of
                  an earlier run (bench/.trees/results.json), e.g. after its findings were
-                 edited; --check then checks those results`;
+                 edited; --check then checks those results, --note replaces the run's notes`;
 
 const SIZES: readonly { readonly size: string; readonly skills: number }[] = [
   { size: "XS", skills: 100 },
@@ -1005,7 +1005,7 @@ async function main(): Promise<number> {
     log(USAGE);
     return 0;
   }
-  if (options.render !== undefined) return render(options.render, options.out, options.check);
+  if (options.render !== undefined) return render(options.render, options);
   const started = performance.now();
   const loadStart = loadavg()[0] ?? 0;
   const local: LocalSeries[] = [];
@@ -1118,8 +1118,11 @@ async function main(): Promise<number> {
 }
 
 /** `--render`: the report of an earlier run's results, written again; nothing is measured. */
-function render(file: string, out: string, check: boolean): number {
-  const results = JSON.parse(readFileSync(file, "utf8")) as BenchResults;
+function render(file: string, options: Options): number {
+  const { out, check } = options;
+  const read = JSON.parse(readFileSync(file, "utf8")) as BenchResults;
+  // Notes are words about the run, not measurements: given again, they replace the run's.
+  const results: BenchResults = options.notes.length > 0 ? { ...read, notes: options.notes } : read;
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, renderReport(results, writeCharts(out, results)));
   log(`wrote ${out} from ${file}`);
