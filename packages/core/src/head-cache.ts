@@ -142,7 +142,7 @@ function headAt(columns: Columns, at: number): SkillHead {
   const code = columns.keys[at * KEY_WIDTH + 5] as number;
   const shared = columns.shared[Math.floor(code / 2)];
   const frontmatter = columns.frontmatter[at] as Readonly<Record<string, unknown>>;
-  // Copied first, then given its own fields: the engine copies a whole object fastest.
+  // The shared fields, then the head's own.
   const head: { -readonly [K in keyof SkillHead]: SkillHead[K] } = { ...shared, frontmatter };
   if (code % 2 === 1) head.size = columns.keys[at * KEY_WIDTH + 2] as number;
   return deepFreeze(head);
@@ -182,7 +182,11 @@ function readColumns(
   ) {
     return `expected { version: ${FORMAT_VERSION}, writtenAt, paths, keys, shared, frontmatter } of matching lengths`;
   }
-  const usable = shared.map((value) => isShared(value) && deepFreeze(value) !== undefined);
+  const usable = shared.map((value) => {
+    if (!isShared(value)) return false;
+    deepFreeze(value); // every head made from it shares it
+    return true;
+  });
   let dropped = 0;
   for (let at = 0; at < paths.length; at++) {
     const path: unknown = paths[at];
