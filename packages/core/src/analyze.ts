@@ -136,7 +136,7 @@ function leavesIn(value: unknown): number {
 function simpleData(value: object, limit: number): Record<string, unknown> | undefined {
   if (Array.isArray(value) || !isPlainMapping(value)) return undefined;
   let count = 1;
-  const nested: string[] = [];
+  let nested: string[] | undefined;
   for (const key in value) {
     if (!Object.hasOwn(value, key)) return undefined;
     const field = value[key];
@@ -145,11 +145,12 @@ function simpleData(value: object, limit: number): Record<string, unknown> | und
     const leaves = leavesIn(field);
     if (leaves < 0 || key === "__proto__") return undefined;
     count += leaves;
-    nested.push(key);
+    if (nested === undefined) nested = [key];
+    else nested.push(key);
   }
   if (count > limit) return undefined;
   const out = { ...value };
-  if (nested) {
+  if (nested !== undefined) {
     for (const key of nested) {
       const field = value[key];
       out[key] = Object.freeze(
