@@ -6,7 +6,7 @@ import {
   missingDelimitersError,
   normalizeText,
 } from "./frontmatter.js";
-import { deepFreeze, toJsonValue } from "./json-value.js";
+import { deepFreeze, simpleJsonValue, toJsonValue } from "./json-value.js";
 import { singleLineLength } from "./text.js";
 import type { Diagnostic, LoadRules, SkillInfo, ValidationTarget } from "./types.js";
 import { checkFrontmatter, SPEC_LIMITS } from "./validate.js";
@@ -84,81 +84,15 @@ export function splitText(text: string): { normalized: string; bounds: Frontmatt
   return { normalized, bounds: locateFrontmatter(normalized) };
 }
 
+/**
+ * A parsed frontmatter as the frozen JSON data a skill keeps, or `tooLarge` past `limit`
+ * values: in one pass for the common shapes (`simpleJsonValue`), else the full copy.
+ */
 export function dataOf(value: object, limit: number): { tooLarge: boolean; data?: Record<string, unknown> } {
-  const simple = simpleData(value, limit);
+  const simple = simpleJsonValue(value, limit);
   if (simple) return { tooLarge: false, data: simple };
   if (exceedsNodeLimit(value, limit)) return { tooLarge: true };
   return { tooLarge: false, data: deepFreeze(toJsonValue(value) as Record<string, unknown>) };
-}
-
-/** A value JSON data keeps as it is: a string, a boolean, `null` or a finite number but -0. */
-function isPlainLeaf(value: unknown): boolean {
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-      return true;
-    case "number":
-      return Number.isFinite(value) && !Object.is(value, -0);
-    default:
-      return value === null;
-  }
-}
-
-function isPlainMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
-}
-
-/**
- * The values in a list, or in a mapping, of plain leaves; -1 for anything else (a hole, a
- * nested container, a `__proto__` key, an inherited field).
- */
-function leavesIn(value: unknown): number {
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (!(i in value) || !isPlainLeaf(value[i])) return -1;
-    return value.length;
-  }
-  if (!isPlainMapping(value)) return -1;
-  let count = 0;
-  for (const key in value) {
-    if (!Object.hasOwn(value, key) || key === "__proto__" || !isPlainLeaf(value[key])) return -1;
-    count++;
-  }
-  return count;
-}
-
-/**
- * The JSON data of a mapping of plain leaves, and of lists and mappings of plain leaves (most
- * frontmatter: strings, a `metadata` mapping, an `allowed-tools` list), frozen: what
- * `toJsonValue` and `deepFreeze` would make of it, without walking it twice. `undefined` for
- * anything else, or past `limit` values (counted as `exceedsNodeLimit` counts them). Spread
- * defines own properties, so a `__proto__` key stays a field.
- */
-function simpleData(value: object, limit: number): Record<string, unknown> | undefined {
-  if (Array.isArray(value) || !isPlainMapping(value)) return undefined;
-  let count = 1;
-  let nested: string[] | undefined;
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) return undefined;
-    const field = value[key];
-    count++;
-    if (isPlainLeaf(field)) continue;
-    const leaves = leavesIn(field);
-    if (leaves < 0 || key === "__proto__") return undefined;
-    count += leaves;
-    if (nested === undefined) nested = [key];
-    else nested.push(key);
-  }
-  if (count > limit) return undefined;
-  const out = { ...value };
-  if (nested !== undefined) {
-    for (const key of nested) {
-      const field = value[key];
-      out[key] = Object.freeze(
-        Array.isArray(field) ? field.slice() : { ...(field as Record<string, unknown>) },
-      );
-    }
-  }
-  return Object.freeze(out);
 }
 
 /** The load rules an analysis reads, in a fixed order (a cache fingerprint lists them so). */

@@ -188,6 +188,69 @@ export function firstDifference(a: unknown, b: unknown): string | undefined {
   return undefined;
 }
 
+/** Whether JSON data keeps `value` as it is: a string, a boolean, `null`, a finite number but -0. */
+function isKeptLeaf(value: unknown): boolean {
+  return Object.is(leaf(value), value);
+}
+
+function isPlainMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/**
+ * The values in a list, or in a mapping, of kept leaves; -1 for anything else (a hole, a
+ * nested container, a `__proto__` key, an inherited field).
+ */
+function leavesIn(value: unknown): number {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!(i in value) || !isKeptLeaf(value[i])) return -1;
+    return value.length;
+  }
+  if (!isPlainMapping(value)) return -1;
+  let count = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || key === "__proto__" || !isKeptLeaf(value[key])) return -1;
+    count++;
+  }
+  return count;
+}
+
+/**
+ * `deepFreeze(toJsonValue(value))` in one pass, for the shapes most frontmatter has: a mapping
+ * of kept leaves (strings, booleans, `null`, finite numbers), and of lists and mappings of kept
+ * leaves (a `metadata` mapping, an `allowed-tools` list). `undefined` for anything else, or for
+ * more than `limit` values (counted as every value and container, the mapping itself
+ * included). The copies are new objects; spread defines own properties, so a `__proto__` key
+ * stays a field.
+ */
+export function simpleJsonValue(value: object, limit: number): Record<string, unknown> | undefined {
+  if (!isPlainMapping(value)) return undefined;
+  let count = 1;
+  let nested: string[] | undefined;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) return undefined;
+    const field = value[key];
+    count++;
+    if (isKeptLeaf(field)) continue;
+    const leaves = leavesIn(field);
+    if (leaves < 0 || key === "__proto__") return undefined;
+    count += leaves;
+    if (nested === undefined) nested = [key];
+    else nested.push(key);
+  }
+  if (count > limit) return undefined;
+  const out = { ...value };
+  if (nested !== undefined) {
+    for (const key of nested) {
+      const field = value[key];
+      out[key] = Object.freeze(
+        Array.isArray(field) ? field.slice() : { ...(field as Record<string, unknown>) },
+      );
+    }
+  }
+  return Object.freeze(out);
+}
+
 /** Freezes JSON data all the way down, in place, and returns it. */
 export function deepFreeze<T>(value: T): T {
   if (typeof value !== "object" || value === null) return value;
