@@ -124,6 +124,29 @@ function isShared(value: unknown): value is Record<string, unknown> {
   );
 }
 
+/**
+ * Whether a head stored for a file in the state `dev`, `ino`, `size`, `mtimeMs` at `storedAt`
+ * still holds for `key`: the same state, and not racily clean (git's rule: a file modified
+ * within the timestamp granularity of the moment it was read may have changed again since
+ * without its mtime showing it).
+ */
+function stillHolds(
+  key: FileKey,
+  dev: number | undefined,
+  ino: number | undefined,
+  size: number | undefined,
+  mtimeMs: number | undefined,
+  storedAt: number | undefined,
+): boolean {
+  return (
+    dev === key.dev &&
+    ino === key.ino &&
+    size === key.size &&
+    mtimeMs === key.mtimeMs &&
+    key.mtimeMs < (storedAt as number) - RACY_MS
+  );
+}
+
 /** A version 3 document's columns as read; an entry still in them is held by its position. */
 interface Columns {
   /** {@link KEY_WIDTH} numbers per entry: dev, ino, size, mtimeMs, storedAt, and `shared` × 2 (+ 1: `size` is the file's). */
@@ -297,37 +320,20 @@ class FileHeadCache implements HeadCache {
     if (!isKey(key)) return undefined;
     const entries = this.#load();
     const entry = entries.get(key.path);
+    if (entry === undefined) return undefined;
+    let head: SkillHead;
     if (typeof entry === "number") {
-      const keys = this.#columns.keys;
+      const keys = this.#columns.keys as number[];
       const k = entry * KEY_WIDTH;
-      const mtimeMs = keys[k + 3] as number;
-      if (
-        keys[k] !== key.dev ||
-        keys[k + 1] !== key.ino ||
-        keys[k + 2] !== key.size ||
-        mtimeMs !== key.mtimeMs ||
-        mtimeMs >= (keys[k + 4] as number) - RACY_MS
-      ) {
-        return undefined;
-      }
-      this.#touch(entries, key.path);
-      return headAt(this.#columns, entry);
-    }
-    if (
-      entry === undefined ||
-      entry.dev !== key.dev ||
-      entry.ino !== key.ino ||
-      entry.size !== key.size ||
-      entry.mtimeMs !== key.mtimeMs ||
-      // Racily clean (git's rule): a file modified within the timestamp granularity of the
-      // moment it was read may have changed again since without its mtime showing it.
-      entry.mtimeMs >= entry.storedAt - RACY_MS
-    ) {
-      return undefined;
+      if (!stillHolds(key, keys[k], keys[k + 1], keys[k + 2], keys[k + 3], keys[k + 4])) return undefined;
+      head = headAt(this.#columns, entry);
+    } else {
+      if (!stillHolds(key, entry.dev, entry.ino, entry.size, entry.mtimeMs, entry.storedAt)) return undefined;
+      head = deepFreeze(entry.head);
     }
     // Most recently used last, once the order is needed (`#touch`). Not a change worth a write on its own.
     this.#touch(entries, key.path);
-    return deepFreeze(entry.head);
+    return head;
   }
 
   set(key: FileKey, head: SkillHead): void {
