@@ -277,10 +277,9 @@ function docOf(skill: SkillMetadata): Doc {
   const frontmatter = isRecord(skill.frontmatter) ? skill.frontmatter : undefined;
   const metadata = isRecord(frontmatter?.metadata) ? frontmatter.metadata : undefined;
   // The texts of `when_to_use`, then of the metadata keywords and tags, a line each.
-  const keywords = joinTexts(
-    joinTexts(joinTexts(undefined, frontmatter?.when_to_use), metadata?.keywords),
-    metadata?.tags,
-  );
+  let keywords = joinTexts(undefined, frontmatter?.when_to_use);
+  keywords = joinTexts(keywords, metadata?.keywords);
+  keywords = joinTexts(keywords, metadata?.tags);
   return {
     id: skill.name,
     name: cut(skill.name),
