@@ -80,6 +80,17 @@ export function term(word: string): string | null {
   return out;
 }
 
+const ASCII_CAPITAL = /[A-Z]/;
+
+/**
+ * Whether the words of a field are simply the runs of ASCII letters and digits of its text:
+ * the text is plain (printable ASCII, tabs and line breaks, no apostrophe), and, for a name,
+ * has no capital to split a camelCase word at. True for most fields.
+ */
+export function asciiRuns(text: string, field: string | undefined): boolean {
+  return !NOT_PLAIN.test(text) && (field !== "name" || !ASCII_CAPITAL.test(text));
+}
+
 /**
  * The words of a field that {@link term} turns into its terms, as typed: {@link term} lower-cases
  * each word (once per distinct word), as it does a query's, so both read a word alike.

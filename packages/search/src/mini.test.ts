@@ -1,7 +1,7 @@
 import MiniSearch from "minisearch";
 import { describe, expect, it } from "vitest";
 import { catalogSkills, requests } from "./__fixtures__/skills.js";
-import { type Doc, miniSearchOptions, Postings, SkillMiniSearch } from "./mini.js";
+import { type Doc, miniSearchOptions, Postings, SkillMiniSearch, type Snapshot } from "./mini.js";
 
 const docs: Doc[] = catalogSkills()
   .slice(0, 400)
@@ -45,6 +45,81 @@ describe("SkillMiniSearch", () => {
     expect(mini.documentCount).toBe(oracle.documentCount);
     expect(vocabulary.has("pdf")).toBe(true);
     for (const query of queries) expectSame(mini, oracle, query);
+  });
+
+  it("holds exactly what MiniSearch#add holds, for texts of every kind", () => {
+    // A seeded mix of what the words of a field are made of and cut at: ASCII words and digits,
+    // capitals (names split camelCase), apostrophes of both kinds, controls, other scripts,
+    // letters outside the BMP, and enough distinct words that the build's word table grows.
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const pieces = [
+      " ",
+      " ",
+      " ",
+      "-",
+      "_",
+      ".",
+      ", ",
+      "\t",
+      "\n",
+      "\r\n",
+      "'",
+      "\u2019",
+      "\u0000",
+      "\u007f",
+      "pdf",
+      "PDF",
+      "form",
+      "forms",
+      "the",
+      "and",
+      "XMLParser",
+      "pdfFormFiller",
+      "v2",
+      "2024",
+      "don't",
+      "café",
+      "naïve",
+      "日本語",
+      "слово",
+      "\u{1d400}\u{1d401}",
+      "😀",
+      "e\u0301",
+    ];
+    const text = (parts: number, plain: boolean) => {
+      let out = "";
+      for (let i = 0; i < parts; i++) {
+        const k = random(plain ? 24 : pieces.length + 3);
+        out +=
+          k < pieces.length && !(plain && k >= 10 && k <= 13)
+            ? (pieces[k] as string)
+            : `w${random(30_000).toString(36)}${" -."[random(3)]}`;
+      }
+      return out;
+    };
+    const mixed: Doc[] = [];
+    for (let i = 0; i < 3_000; i++) {
+      const plain = i % 3 !== 0;
+      mixed.push({
+        id: `doc-${i}`,
+        name: i % 5 === 0 ? text(3, false) : `skill-${text(2, true).replace(/[^a-z0-9]+/g, "-")}${i}`,
+        description: text(1 + random(40), plain),
+        keywords: i % 4 === 0 ? "" : text(random(8), plain),
+      });
+    }
+    const ours = SkillMiniSearch.of(mixed).mini.snapshot();
+    const added = new SkillMiniSearch();
+    added.addAll(mixed);
+    const theirs = added.snapshot();
+    const byTerm = (terms: Snapshot["terms"]) =>
+      [...terms].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+    expect(ours.docs).toEqual(theirs.docs);
+    expect(theirs.terms.length).toBeGreaterThan(10_000);
+    expect(byTerm(ours.terms)).toEqual(byTerm(theirs.terms));
   });
 
   it("loads its snapshot back, leaving out the documents it is told to", () => {
