@@ -235,6 +235,83 @@ describe("replace", () => {
   });
 });
 
+describe("replace of the list given last, some skills replaced in place", () => {
+  const QUERIES = ["topic records", "revised", "item3", "topic 4", "moved", "licence"];
+  const expectFresh = (index: ReturnType<typeof createSkillIndex>, skills: readonly SkillMetadata[]) => {
+    const fresh = createSkillIndex(skills);
+    expect(index.size).toBe(fresh.size);
+    for (const query of QUERIES) {
+      expect(index.search(query, { limit: 20 }), query).toEqual(fresh.search(query, { limit: 20 }));
+    }
+  };
+  const start = () =>
+    Array.from({ length: 80 }, (_, i) => skill(`s${i}`, `Topic ${i % 7} handles item${i} records.`));
+
+  it("counts each kind of change and agrees with a fresh build, round after round", () => {
+    let current = start();
+    const index = createSkillIndex(current);
+    for (let round = 0; round < 30; round++) {
+      const next = [...current];
+      const i = (round * 7) % 80;
+      const old = next[i] as SkillMetadata;
+      next[i] = skill(old.name, `${old.description} Revised ${round}.`);
+      // The same skill as a new object, and one moved to another folder: only the move counts.
+      next[(i + 1) % 80] = { ...(next[(i + 1) % 80] as SkillMetadata) };
+      const moved = next[(i + 2) % 80] as SkillMetadata;
+      next[(i + 2) % 80] = { ...moved, location: `/moved${round}/SKILL.md` };
+      expect(index.replace(next)).toEqual({ added: 0, changed: 2, removed: 0 });
+      current = next;
+    }
+    expectFresh(index, current);
+    // Frontmatter alone.
+    const next = [...current];
+    next[5] = skill("s5", (current[5] as SkillMetadata).description, { license: "MIT licence" });
+    expect(index.replace(next)).toEqual({ added: 0, changed: 1, removed: 0 });
+    expectFresh(index, next);
+    // By name again (one fewer), and through a snapshot: both see only what was replaced.
+    expect(index.replace(next.slice(1))).toEqual({ added: 0, changed: 0, removed: 1 });
+    expectFresh(index, next.slice(1));
+    expectFresh(loadSkillIndex(JSON.parse(JSON.stringify(index)), next.slice(1)), next.slice(1));
+  });
+
+  it("reads the caller's list afresh each time, even when the same array is changed and given again", () => {
+    const list = start();
+    const index = createSkillIndex(list);
+    list[3] = skill("s3", "Moved elsewhere entirely.");
+    expect(index.replace(list)).toEqual({ added: 0, changed: 1, removed: 0 });
+    list[3] = skill("s3", "Topic 3 handles item3 records.");
+    expect(index.replace(list)).toEqual({ added: 0, changed: 1, removed: 0 });
+    expectFresh(index, list);
+  });
+
+  it("still goes by name when a position holds another name, a repeated name or no skill", () => {
+    const list = start();
+    const index = createSkillIndex(list);
+    // Another name at the same position: one removed, one added.
+    const renamed = [...list];
+    renamed[10] = skill("moved-skill", "A skill moved here.");
+    expect(index.replace(renamed)).toEqual({ added: 1, changed: 0, removed: 1 });
+    expectFresh(index, renamed);
+    // A repeated name: the first one counts, whatever happens to the second.
+    const repeated = [...renamed];
+    repeated[20] = skill("s0", "A second s0, shadowed.");
+    expect(index.replace(repeated)).toEqual({ added: 0, changed: 0, removed: 1 });
+    const shadowedChange = [...repeated];
+    shadowedChange[20] = skill("s0", "The shadowed s0 changed again.");
+    expect(index.replace(shadowedChange)).toEqual({ added: 0, changed: 0, removed: 0 });
+    expect(index.search("shadowed")).toEqual([]);
+    const firstChange = [...shadowedChange];
+    firstChange[0] = skill("s0", "The first s0, revised.");
+    expect(index.replace(firstChange)).toEqual({ added: 0, changed: 1, removed: 0 });
+    expectFresh(index, firstChange);
+    // An entry that is not a skill is left out.
+    const holed = [...firstChange] as (SkillMetadata | null)[];
+    holed[30] = null;
+    expect(index.replace(holed as SkillMetadata[])).toEqual({ added: 0, changed: 0, removed: 1 });
+    expectFresh(index, holed as SkillMetadata[]);
+  });
+});
+
 describe("toJSON + loadSkillIndex", () => {
   const QUERIES = ["fill in a PDF form", "pdff", "creator", "format python", "kube", "logo", "shipping"];
   const roundTrip = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;

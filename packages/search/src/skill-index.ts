@@ -88,7 +88,8 @@ export function createSkillIndex(
   skills: readonly SkillMetadata[],
   options: SkillIndexOptions = {},
 ): SkillIndex {
-  return new Index(rankingOf(options)).rebuild(byName(checkList(skills)));
+  const list = checkList(skills);
+  return new Index(rankingOf(options)).rebuild(byName(list), list);
 }
 
 /**
@@ -105,7 +106,8 @@ export function loadSkillIndex(
   options: SkillIndexOptions = {},
 ): SkillIndex {
   const ranking = rankingOf(options);
-  const wanted = byName(checkList(skills));
+  const list = checkList(skills);
+  const wanted = byName(list);
   const persisted = readPersisted(json);
   if (persisted) {
     try {
@@ -116,12 +118,12 @@ export function loadSkillIndex(
         return skill !== undefined && persisted.fingerprints[position] === fingerprint(skill);
       });
       const fresh = [...wanted.values()].filter((skill) => !mini.has(skill.name));
-      return new Index(ranking).adopt(mini, vocabulary, wanted, fresh);
+      return new Index(ranking).adopt(mini, vocabulary, wanted, list, fresh);
     } catch {
       // Not an index this version can read: build afresh below.
     }
   }
-  return new Index(ranking).rebuild(wanted);
+  return new Index(ranking).rebuild(wanted, list);
 }
 
 class Index implements SkillIndex {
@@ -131,6 +133,8 @@ class Index implements SkillIndex {
   #vocabulary = new Set<string>();
   /** What each indexed name was indexed from. */
   #held = new Map<string, SkillMetadata>();
+  /** A copy of the list the index was last made to hold. */
+  #list: readonly SkillMetadata[] = [];
 
   constructor(ranking: Ranking) {
     this.#ranking = ranking;
@@ -186,7 +190,9 @@ class Index implements SkillIndex {
   }
 
   replace(skills: readonly SkillMetadata[]): { added: number; changed: number; removed: number } {
-    const next = byName(checkList(skills));
+    const inPlace = this.#inPlace(checkList(skills));
+    if (inPlace !== undefined) return inPlace;
+    const next = byName(skills);
     const gone: string[] = [];
     for (const name of this.#held.keys()) if (!next.has(name)) gone.push(name);
     const fresh: SkillMetadata[] = [];
@@ -205,7 +211,7 @@ class Index implements SkillIndex {
     }
     const counts = { added: fresh.length - stale.length, changed, removed: gone.length };
     if (gone.length + fresh.length > Math.max(64, next.size / 4)) {
-      this.rebuild(next);
+      this.rebuild(next, skills);
       return counts;
     }
     // `remove` (not `discard`) takes every term of the old document out now: a discarded one
@@ -214,7 +220,43 @@ class Index implements SkillIndex {
     for (const old of stale) this.#mini.remove(docOf(old));
     for (const skill of fresh) this.#add(docOf(skill));
     this.#held = next;
+    this.#list = skills.slice();
     return counts;
+  }
+
+  /**
+   * {@link replace} for the common call: the list given last time with a few skills replaced
+   * by others of the same name, found by comparing the two lists position by position (a
+   * registry keeps the objects of unchanged skills). Works only while every entry of the list
+   * is a distinct, valid name that the index holds; `undefined` for anything else, which the
+   * caller handles by name.
+   */
+  #inPlace(skills: readonly SkillMetadata[]): { added: 0; changed: number; removed: 0 } | undefined {
+    const list = this.#list;
+    const held = this.#held;
+    if (skills.length !== list.length || held.size !== list.length) return undefined;
+    const at: number[] = [];
+    for (let i = 0; i < list.length; i++) {
+      if (skills[i] === list[i]) continue;
+      const name = (skills[i] as Partial<SkillMetadata> | null)?.name;
+      if (name !== (list[i] as SkillMetadata).name || at.length === 64) return undefined;
+      at.push(i);
+    }
+    let changed = 0;
+    for (const i of at) {
+      const old = list[i] as SkillMetadata;
+      const skill = skills[i] as SkillMetadata;
+      if (sameSkill(old, skill)) continue;
+      changed++;
+      const doc = docOf(skill);
+      if (!sameText(docOf(old), doc)) {
+        this.#mini.remove(docOf(old));
+        this.#add(doc);
+      }
+    }
+    for (const i of at) held.set((skills[i] as SkillMetadata).name, skills[i] as SkillMetadata);
+    this.#list = skills.slice();
+    return { added: 0, changed, removed: 0 };
   }
 
   toJSON(): Persisted {
@@ -228,12 +270,13 @@ class Index implements SkillIndex {
     };
   }
 
-  /** Indexes `skills` from scratch, in one pass (much faster than adding them one by one). */
-  rebuild(skills: Map<string, SkillMetadata>): this {
+  /** Indexes `skills` (by name, from `list`) from scratch, in one pass (much faster than adding them one by one). */
+  rebuild(skills: Map<string, SkillMetadata>, list: readonly SkillMetadata[]): this {
     const { mini, vocabulary } = SkillMiniSearch.of(Array.from(skills.values(), docOf));
     this.#mini = mini;
     this.#vocabulary = vocabulary;
     this.#held = skills;
+    this.#list = list.slice();
     return this;
   }
 
@@ -242,12 +285,14 @@ class Index implements SkillIndex {
     mini: SkillMiniSearch,
     vocabulary: Set<string>,
     skills: Map<string, SkillMetadata>,
+    list: readonly SkillMetadata[],
     fresh: readonly SkillMetadata[],
   ): this {
-    if (fresh.length > Math.max(64, skills.size / 4)) return this.rebuild(skills);
+    if (fresh.length > Math.max(64, skills.size / 4)) return this.rebuild(skills, list);
     this.#mini = mini;
     this.#vocabulary = vocabulary;
     this.#held = skills;
+    this.#list = list.slice();
     for (const skill of fresh) this.#add(docOf(skill));
     return this;
   }
