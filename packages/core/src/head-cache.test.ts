@@ -143,6 +143,27 @@ describe("fileHeadCache", () => {
     });
   });
 
+  it("reads back text of every script, in paths and heads, from the document and from records", async () => {
+    const file = join(await tempDir(), "heads.json");
+    const first = fileHeadCache(file, { now: clock });
+    const texts = ["café crème", "日本語のスキル", "emoji 😀 and 𝐀", "Ελληνικά", "line\u2028separator"];
+    texts.forEach((text, i) => {
+      first.set(key(`/s/${text}/SKILL.md`, { ino: i }), head(text, { note: text }));
+    });
+    await first.flush();
+    // One more, appended as a record after the document.
+    const second = fileHeadCache(file, { now: clock });
+    second.set(key("/s/ünïcödé/SKILL.md", { ino: 99 }), head("ünïcödé"));
+    await second.flush();
+    expect((await readFile(file, "utf8")).split("\n").filter(Boolean)).toHaveLength(2);
+
+    const third = fileHeadCache(file, { now: clock });
+    texts.forEach((text, i) => {
+      expect(third.get(key(`/s/${text}/SKILL.md`, { ino: i }))).toEqual(head(text, { note: text }));
+    });
+    expect(third.get(key("/s/ünïcödé/SKILL.md", { ino: 99 }))).toEqual(head("ünïcödé"));
+  });
+
   it("stores fields that heads share once, and each head as it was given", async () => {
     const file = join(await tempDir(), "heads.json");
     const cache = fileHeadCache(file, { now: clock });
