@@ -31,6 +31,9 @@ export const CLAUDE_CODE_FIELDS: readonly string[] = [
   "shell",
 ];
 
+const SPEC_KNOWN: ReadonlySet<string> = new Set(SPEC_FIELDS);
+const CLAUDE_CODE_KNOWN: ReadonlySet<string> = new Set([...SPEC_FIELDS, ...CLAUDE_CODE_FIELDS]);
+
 /** Limits of the Agent Skills specification, in code points. */
 export const SPEC_LIMITS = { name: 64, description: 1024, compatibility: 500 } as const;
 
@@ -351,10 +354,10 @@ export function checkFrontmatter(
     }
   }
 
-  const known = target === "claude-code" ? [...SPEC_FIELDS, ...CLAUDE_CODE_FIELDS] : SPEC_FIELDS;
+  const known = target === "claude-code" ? CLAUDE_CODE_KNOWN : SPEC_KNOWN;
   const unknownLevel: Level = target === "skills-ref" ? "error" : "finding";
   for (const key of Object.keys(frontmatter)) {
-    if (!known.includes(key)) {
+    if (!known.has(key)) {
       const which = target === "claude-code" ? "known to Claude Code" : "in the Agent Skills specification";
       add(
         `unknown-field:${key}`,
