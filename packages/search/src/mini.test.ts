@@ -89,6 +89,14 @@ describe("SkillMiniSearch", () => {
       "\u{1d400}\u{1d401}",
       "😀",
       "e\u0301",
+      "''",
+      "\u2019s",
+      "—",
+      "«",
+      "Éé",
+      "٣",
+      "\u00a0",
+      "\u2028",
     ];
     const text = (parts: number, plain: boolean) => {
       let out = "";
