@@ -42,6 +42,10 @@ Changes, each in its own commit, in the package that owns the cost:
 | \`@skill/core\` \`fileHeadCache\`: the document is written in columns (format version 3): the paths, six numbers per entry (dev, ino, size, mtimeMs, storedAt, shared), each frontmatter, and the other head fields once for every head that holds the same (the service's load-rules fingerprint was repeated in all 10,000 heads; a head's \`size\` is left out when it is the file's). Entries read stay in the columns until used; a head is made and frozen when \`get\` returns it. Versions 1 and 2 are still read | the cache file at 10,000 skills: 6.5 → 5.2 MB; reading, parsing and checking it, alone: about 250 → 125 ms on a slow machine (one array of numbers and one of frontmatter instead of an entry, a head and a frontmatter object per path). The core's warm path over a listed tree (stat, cache, registry; no crawl), interleaved fresh processes, load average 2–4: 633 → 611 ms at 10,000 (medians of 11), 71.5 → 67.9 ms at 1,000 (21). |
 | \`@skill/core\`: \`analyzeFields\` makes no closure per skill (five, for line lookup, the check and three error builders used only on failure), a skill without findings skips placing them, and \`strictRejection\` returns at once when there are none; frontmatter whose values are plain, or lists and mappings of plain values one level down (a \`metadata\` mapping, an \`allowed-tools\` list), becomes frozen data in one pass | the same warm path, against the code before the column cache: 107 → 91.6 ms at 1,000 (medians of 21), and with the one-pass data too, 564 → 535 ms at 10,000 (9); a cold load of 1,000 listed skills 309 → 303 ms wall, then with the one-pass data 272 → 257 ms CPU (15); of 100, 23.4 → 21.2 ms (25). The machine was loaded (a second job on the other core) during these measurements. |
 | \`@skill/search\`: a first build makes fewer throwaway arrays (a name without capitals skips the camelCase split, keywords are joined without lists), hands MiniSearch its documents' ids and field lengths as arrays by short id instead of two \`Map\`s of 10,000 entries, puts each term's per-field lists straight into its term tree, and records each word with fewer steps (two arrays fewer, room made once per field) | \`createSkillIndex\` of 10,000 skills, first in a fresh process, the bench's timed steps, 21 interleaved pairs against the build before: wall 346 → 255 ms, CPU 466 → 336 ms (allocation during a build 57 → about 42 MB); later builds 196 → 143 ms; query 1.15 → 0.92 ms; \`replace\` unchanged; results and scores identical. Tried and dropped: pre-sized record arrays and one function per phase of the fill (each under 5%), reading plain text in place without a words array (slower). |
+| \`@skill/search\`: a build finds the words of a field that is plain ASCII (and of a name without capitals) by one scan of its characters, and looks each word up in a table of the build hashed on those characters; only a word the build has not met becomes a string and goes through the \`Map\`s and the stemmer. Other text still takes the regular expressions. | \`createSkillIndex\` of 10,000 skills, first in a fresh process: 258 → 237 ms (medians of 14 interleaved pairs, median paired difference −20 ms); later builds in the same process 141 → 157 ms. The variant measured and dropped before (see below) ran one larger scanning function; this one keeps the per-word steps in small methods, which the engine compiles early. A scan that also took apostrophes, other scripts and punctuation (no regular expression for 10% more of the fields) was 11–22 ms slower in a first build and was dropped. |
+| \`@skill/search\`: \`replace\` compares the list given last time with the new one position by position when they differ only in skills replaced by new objects of the same names (every name distinct and valid); anything else still goes by name | \`replace\` of one changed skill among 10,000: 4.4–4.5 → 0.2 ms (medians of 350 calls). A \`Map\` of every name was built on each call: about 4 ms of it. |
+| \`@skill/core\` \`fileHeadCache\`: the file is read into one buffer of the size \`fstat\` gives and decoded at once, instead of \`readFileSync(fd, "utf8")\` | reading the 5.2 MB file of 10,000 heads on Node 20: 71–99 → 51–66 ms (fresh processes); the bench's warm start at 10,000: 1,300 → 1,249 ms (medians of 8 interleaved pairs); no change at 1,000. |
+| \`@skill/core\`: \`codePoints\` counts units less surrogate pairs (one regular-expression scan tells when there are none) instead of iterating the text; the validation's known fields are sets made once | cold load of 100 skills: 37.2 → 36.4 ms (medians of 14 interleaved pairs): iterating each name and description ran interpreted on a first load, about 2 of the 58 sampled ms. |
 
 What is left at 100 skills, after these changes (wall, medians of 9–11, load average below 2):
 the floor takes about 9 ms, of which its crawl is 7; ours takes 19–23 ms, of which discovery's
@@ -189,4 +193,40 @@ Elsewhere, from the same kind of measurements (load average about 3):
   runs above (142–172 ms) would be about 105–130 ms. The three rows missed in every run —
   the cold and warm starts at 100 skills and \`skill list\` against \`node -e 0\` (2.86× in
   this run: 196 against 68.5 ms) — are first-run costs of compiling and running code once,
-  as described above.`;
+  as described above.
+- **After the word scan, the in-place \`replace\`, the buffered cache read and the cheaper
+  code-point count** (the table's last four rows). The report is the third of three full runs
+  of \`pnpm bench --size L --check --runs 7\` made one after another on the same slower machine
+  as the run above (\`node -e 0\` 79–87 ms in the start-up rows); the first was of the code
+  before the last three changes. Met in all three: cold 1,000 and 10,000, peak RSS, every
+  update row, \`skills list\`, the pulls, \`skill add\`, MCP, query, \`skillTools\` and
+  recall. \`replace\` went from 5.17 ms (missed) to 0.49 and 0.45 ms. The rows at their limit
+  moved with the machine more than with the code: cold 100 skills 1.66×, 1.54×, 1.31× (≤ 1.5);
+  warm 1,000 1.25×, 1.57×, 1.25× (≤ 1.3; a fourth run of the load group alone,
+  \`pnpm bench --only load --runs 9\`, gave 1.32×); warm 10,000 1.33×, 1.32×, 1.27× (≤ 1.3);
+  one changed file among 10,000 1.02×, 1.08×, 1.24× (≤ 1.1); \`skill doctor\` 3.10×, 3.08×,
+  3.06× (≤ 3, 2.70× in the run above). Within a run, whole rounds ran slow: in the third run
+  crawl + stat at 10,000 took 1,401–1,406 ms in its first two rounds and 981–1,049 in four of
+  the other five, and the one-changed row's median fell on slow rounds; in the second, the
+  1,000-skill warm runs took 170–225 ms while the same runs with one file changed took
+  170–211, and the code before and after this session's core changes, interleaved on the same
+  tree, measured 161.7 against 159.6 ms (12 pairs). At 1,000 skills a warm start makes the
+  system calls crawl + stat makes (\`strace -c\`: 10,324 \`getdents64\`, 5,174
+  \`newfstatat\` in both; 175 more \`statx\`, from resolving modules at import), discovery's
+  crawl costs what fdir's does, and the rest is the core, sampled at 25 µs over 8 fresh
+  processes each: decoding the 500 KB cache file about 6 of 291 sampled ms, precedence 6,
+  garbage collection 21 against 15, then the registry, freezing and the hits at 1–2 ms each,
+  most of it still interpreted at this size. \`createSkillIndex\` at 10,000 measured 256, 275
+  and 276 ms here (≤ 150): interleaved against the build before the word scan on this machine,
+  258 → 237 ms (14 pairs); with the changes of the run above, a first build here takes about
+  70% of what it took before them, so on the machine of the earlier runs (142–172 ms for the
+  code before) it would be about 100–120 ms — a projection, not a measurement. What a first
+  build spends now (10,000 skills, sampled at 100 µs): the per-word scan and its table about
+  45 of 226 ms, the build's own loops (sorting the records, the term lists) 35, the \`Map\`s,
+  lower-casing and stemming of the words met for the first time about 50 (stemming itself
+  11), the plain-text test of each field 26 (most of it making the bench's concatenated
+  descriptions flat strings), the regular expressions for the fields that are not plain
+  ASCII (one description in ten, and the names with capitals) 21, MiniSearch's term tree 10, and about 25 ms of garbage collection (three
+  scavenges and a mark-compact). The other missed rows are the first-run costs described above:
+  the warm start at 100 skills (+5.5 to +9.0 ms over crawl + stat; ≤ +3) and \`skill list\`
+  against \`node -e 0\` (2.65× to 3.15×; ≤ 2).`;
