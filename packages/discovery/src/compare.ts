@@ -181,13 +181,17 @@ export async function compareAgents(options: CompareOptions): Promise<Visibility
   const stubs = await stubsFound;
   for (const location of stubs.keys()) locations.add(location);
 
-  const skills = await Promise.all(
-    [...locations].map(async (location) => {
-      const cells: Record<string, VisibilityCell> = {};
-      for (const [agent, run] of runs) cells[agent] = cellOf(location, run, stubs);
-      return { name: await rowName(location, cells, runs), location, cells };
-    }),
-  );
+  const skills: { name: string; location: string; cells: Record<string, VisibilityCell> }[] = [];
+  // A row's name is nearly always known from the loads; the file is read only when it is not.
+  const unnamed: Promise<void>[] = [];
+  for (const location of locations) {
+    const cells: Record<string, VisibilityCell> = {};
+    for (const [agent, run] of runs) cells[agent] = cellOf(location, run, stubs);
+    const name = knownName(location, cells, runs);
+    if (name !== undefined) skills.push({ name, location, cells });
+    else unnamed.push(ownName(location).then((own) => void skills.push({ name: own, location, cells })));
+  }
+  await Promise.all(unnamed);
   skills.sort((a, b) => compareCodeUnits(a.name, b.name) || compareCodeUnits(a.location, b.location));
   return { agents, skills };
 }
@@ -475,14 +479,15 @@ async function rootStubs(dirs: ReadonlySet<string>): Promise<Map<string, string>
 }
 
 /**
- * The name a row goes by: the name the first agent loading it gives it, else a name an agent
- * gave it, else (a skill no agent reached) its own as core reads it, else its folder's.
+ * The name a row goes by, as the loads tell it: the name the first agent loading it gives it,
+ * else a name an agent gave it, else its file's or (a SKILL.md some agent reached) its
+ * folder's name. `undefined` for a SKILL.md no agent reached: {@link ownName} reads it.
  */
-async function rowName(
+function knownName(
   location: string,
   cells: Readonly<Record<string, VisibilityCell>>,
   runs: ReadonlyMap<DiscoveryPreset, AgentRun>,
-): Promise<string> {
+): string | undefined {
   for (const cell of Object.values(cells)) if (cell.loaded) return cell.name;
   for (const run of runs.values()) {
     const name = run.names.get(location);
@@ -490,14 +495,16 @@ async function rowName(
   }
   if (basename(location) !== SKILL_FILE) return basename(location);
   const reached = [...runs.values()].some((run) => run.cells.has(location));
-  if (!reached) {
-    const own = await loadSkillFile(location).then(
-      ({ skill }) => skill.name,
-      () => undefined,
-    );
-    if (own !== undefined) return own;
-  }
-  return basename(dirname(location));
+  return reached ? basename(dirname(location)) : undefined;
+}
+
+/** The name a SKILL.md no agent reached gives itself, else its folder's. */
+async function ownName(location: string): Promise<string> {
+  const own = await loadSkillFile(location).then(
+    ({ skill }) => skill.name,
+    () => undefined,
+  );
+  return own ?? basename(dirname(location));
 }
 
 /** Reasons a scan gives for a folder it did not enter because of the agent's own limits. */
