@@ -47,6 +47,8 @@ export interface Registry {
   readonly report: LoadReport;
   /** `dirs()`, sorted on first use: an update should not pay for a sort nobody reads. */
   sortedDirs?: string[];
+  /** The winners by skill name (code-unit order, ties in registry order), sorted on first use by `all()`. */
+  sortedWinners?: readonly Winner[];
 }
 
 const NO_SLOTS: readonly Slot[] = [];
@@ -179,12 +181,17 @@ export class Lookups {
   }
 
   all(agent: AgentInfo | undefined): SkillMetadata[] {
+    // Sorted once per registry: a harness asks for the list on every turn, a doctor per agent.
+    const registry = this.#registry;
+    registry.sortedWinners ??= [...registry.resolution.winners.values()].sort((a, b) =>
+      compareCodeUnits(a.skill.name, b.skill.name),
+    );
     const out: SkillMetadata[] = [];
-    for (const winner of this.#registry.resolution.winners.values()) {
+    for (const winner of registry.sortedWinners) {
       if (actionOf(this.#policy, agent, winner) === "deny") continue;
       out.push(winner.skill);
     }
-    return out.sort((a, b) => compareCodeUnits(a.name, b.name));
+    return out;
   }
 
   notFound(name: string, agent: AgentInfo | undefined): SkillError {

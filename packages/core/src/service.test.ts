@@ -212,6 +212,18 @@ describe("SkillService", () => {
       "b-skill",
       "é-skill",
     ]);
+    // Each call gives a list of its own: changing one changes no later answer.
+    const first = service.all();
+    first.reverse().pop();
+    expect(service.all().map((s) => s.name)).toEqual([
+      "Z-skill",
+      "a-skill",
+      "a10",
+      "a9",
+      "b-skill",
+      "é-skill",
+    ]);
+    expect(service.all()).not.toBe(service.all());
   });
 
   it("all(agent) hides denied skills and keeps ask ones", async () => {
