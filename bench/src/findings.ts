@@ -196,18 +196,20 @@ Elsewhere, from the same kind of measurements (load average about 3):
   the cold and warm starts at 100 skills and \`skill list\` against \`node -e 0\` (2.86× in
   this run: 196 against 68.5 ms) — are first-run costs of compiling and running code once,
   as described above.
-- **After the word scan, the in-place \`replace\`, the buffered cache read and the cheaper
-  code-point count** (the table's last four rows). The report is the third of three full runs
-  of \`pnpm bench --size L --check --runs 7\` made one after another on the same slower machine
-  as the run above (\`node -e 0\` 79–87 ms in the start-up rows); the first was of the code
-  before the last three changes. Met in all three: cold 1,000 and 10,000, peak RSS, every
-  update row, \`skills list\`, the pulls, \`skill add\`, MCP, query, \`skillTools\` and
-  recall. \`replace\` went from 5.17 ms (missed) to 0.49 and 0.45 ms. The rows at their limit
-  moved with the machine more than with the code: cold 100 skills 1.66×, 1.54×, 1.31× (≤ 1.5);
-  warm 1,000 1.25×, 1.57×, 1.25× (≤ 1.3; a fourth run of the load group alone,
-  \`pnpm bench --only load --runs 9\`, gave 1.32×); warm 10,000 1.33×, 1.32×, 1.27× (≤ 1.3);
-  one changed file among 10,000 1.02×, 1.08×, 1.24× (≤ 1.1); \`skill doctor\` 3.10×, 3.08×,
-  3.06× (≤ 3, 2.70× in the run above). Within a run, whole rounds ran slow: in the third run
+- **After the word scan, the in-place \`replace\`, the buffered cache read, the cheaper
+  code-point count, the row naming of \`compareAgents\` and the sorted winners** (the table's
+  last six rows). The report is the fourth of four full runs of
+  \`pnpm bench --size L --check --runs 7\` made one after another on the same slower machine as
+  the run above (\`node -e 0\` 79–87 ms in the start-up rows): the first of the code with the
+  word scan only, the second and third before the last two changes, the fourth of the final
+  code. Met in all four: cold 1,000 and 10,000, peak RSS, the \`service.update\` rows,
+  \`skills list\`, the pulls, \`skill add\`, MCP, query, \`skillTools\` and recall.
+  \`replace\` went from 5.17 ms (missed) to 0.45–0.49 ms. The rows at their limit moved with
+  the machine more than with the code: cold 100 skills 1.66×, 1.54×, 1.31×, 1.69× (≤ 1.5);
+  warm 1,000 1.25×, 1.57×, 1.25×, 1.32× (≤ 1.3; the load group alone after the second,
+  \`pnpm bench --only load --runs 9\`, gave 1.32×); warm 10,000 1.33×, 1.32×, 1.27×, 1.32×
+  (≤ 1.3); one changed file among 10,000 1.02×, 1.08×, 1.24×, 1.04× (≤ 1.1); \`skill doctor\`
+  3.10×, 3.08×, 3.06×, 2.82× (≤ 3; 2.70× in the run above). Within a run, whole rounds ran slow: in the third run
   crawl + stat at 10,000 took 1,401–1,406 ms in its first two rounds and 981–1,049 in four of
   the other five, and the one-changed row's median fell on slow rounds; in the second, the
   1,000-skill warm runs took 170–225 ms while the same runs with one file changed took
@@ -218,8 +220,8 @@ Elsewhere, from the same kind of measurements (load average about 3):
   crawl costs what fdir's does, and the rest is the core, sampled at 25 µs over 8 fresh
   processes each: decoding the 500 KB cache file about 6 of 291 sampled ms, precedence 6,
   garbage collection 21 against 15, then the registry, freezing and the hits at 1–2 ms each,
-  most of it still interpreted at this size. \`createSkillIndex\` at 10,000 measured 256, 275
-  and 276 ms here (≤ 150): interleaved against the build before the word scan on this machine,
+  most of it still interpreted at this size. \`createSkillIndex\` at 10,000 measured 256, 275,
+  276 and 254 ms here (≤ 150): interleaved against the build before the word scan on this machine,
   258 → 237 ms (14 pairs); with the changes of the run above, a first build here takes about
   70% of what it took before them, so on the machine of the earlier runs (142–172 ms for the
   code before) it would be about 100–120 ms — a projection, not a measurement. What a first
@@ -230,5 +232,5 @@ Elsewhere, from the same kind of measurements (load average about 3):
   descriptions flat strings), the regular expressions for the fields that are not plain
   ASCII (one description in ten, and the names with capitals) 21, MiniSearch's term tree 10, and about 25 ms of garbage collection (three
   scavenges and a mark-compact). The other missed rows are the first-run costs described above:
-  the warm start at 100 skills (+5.5 to +9.0 ms over crawl + stat; ≤ +3) and \`skill list\`
+  the warm start at 100 skills (+5.5 to +10.6 ms over crawl + stat; ≤ +3) and \`skill list\`
   against \`node -e 0\` (2.65× to 3.15×; ≤ 2).`;
