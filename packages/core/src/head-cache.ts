@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync } from "node:fs";
 import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { SkillError } from "./errors.js";
 import { deepFreeze, toJsonValue } from "./json-value.js";
 import { guardLogger } from "./logger.js";
+import { readFullySync } from "./read-file.js";
 import type { FileKey, HeadCache, Logger, SkillHead } from "./types.js";
 
 /**
@@ -258,13 +259,7 @@ function readCacheText(file: string): string {
     if (!stats.isFile()) throw new Error("it is not a regular file");
     if (stats.size > MAX_FILE_BYTES) throw new Error(`it is ${stats.size} bytes, more than a cache holds`);
     const bytes = Buffer.allocUnsafe(stats.size);
-    let read = 0;
-    while (read < bytes.length) {
-      const n = readSync(fd, bytes, read, bytes.length - read, null);
-      if (n === 0) break;
-      read += n;
-    }
-    return bytes.toString("utf8", 0, read);
+    return bytes.toString("utf8", 0, readFullySync(fd, bytes));
   } finally {
     closeSync(fd);
   }

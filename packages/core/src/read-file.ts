@@ -147,6 +147,20 @@ export async function readSkillFile(
 }
 
 /**
+ * Reads `fd` from its start into `buffer` until it is full or the file ends; returns the bytes
+ * read (fewer than the buffer holds when the file shrank since it was measured).
+ */
+export function readFullySync(fd: number, buffer: Buffer): number {
+  let filled = 0;
+  while (filled < buffer.length) {
+    const bytesRead = readSync(fd, buffer, filled, buffer.length - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled;
+}
+
+/**
  * The synchronous twin of {@link readSkillFile}, for bulk loads: on local disks a sync read
  * of a small file costs a fraction of the promise round trips (the service yields to the
  * event loop between batches).
@@ -175,14 +189,9 @@ export function readSkillFileSync(
       const end = frontmatterEndInBytes(head, got);
       if (end > 0) return { ...decode(head, end, stats), complete: false };
     }
-    const buffer = scratchBuffer(stats.size);
-    let filled = 0;
-    while (filled < stats.size) {
-      const bytesRead = readSync(fd, buffer, filled, stats.size - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return { ...decode(buffer.subarray(0, stats.size), filled, stats), complete: true };
+    const buffer = scratchBuffer(stats.size).subarray(0, stats.size);
+    const filled = readFullySync(fd, buffer);
+    return { ...decode(buffer, filled, stats), complete: true };
   } catch (error) {
     throw SkillError.isInstance(error) ? error : readError(path, error);
   } finally {
