@@ -204,25 +204,12 @@ describe("SkillService", () => {
     for (const name of ["b-skill", "a-skill", "Z-skill", "a10", "a9", "é-skill"]) await skill("s", name);
     const service = new SkillService({ sources: [folderSource("s", "s")] });
     await service.discoverAndLoad();
-    expect(service.all().map((s) => s.name)).toEqual([
-      "Z-skill",
-      "a-skill",
-      "a10",
-      "a9",
-      "b-skill",
-      "é-skill",
-    ]);
+    const sorted = ["Z-skill", "a-skill", "a10", "a9", "b-skill", "é-skill"];
+    expect(service.all().map((s) => s.name)).toEqual(sorted);
     // Each call gives a list of its own: changing one changes no later answer.
     const first = service.all();
     first.reverse().pop();
-    expect(service.all().map((s) => s.name)).toEqual([
-      "Z-skill",
-      "a-skill",
-      "a10",
-      "a9",
-      "b-skill",
-      "é-skill",
-    ]);
+    expect(service.all().map((s) => s.name)).toEqual(sorted);
     expect(service.all()).not.toBe(service.all());
   });
 

@@ -248,9 +248,10 @@ class Index implements SkillIndex {
       const skill = skills[i] as SkillMetadata;
       if (sameSkill(old, skill)) continue;
       changed++;
+      const before = docOf(old);
       const doc = docOf(skill);
-      if (!sameText(docOf(old), doc)) {
-        this.#mini.remove(docOf(old));
+      if (!sameText(before, doc)) {
+        this.#mini.remove(before);
         this.#add(doc);
       }
     }
