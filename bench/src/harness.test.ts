@@ -168,6 +168,16 @@ describe("every approach in a child process, on a tiny tree", () => {
     ).rejects.toThrow(/exited with 3/);
   }, 60_000);
 
+  it("the minimal list process lists every skill of the tree's roots in the form `skill list` is counted by", async () => {
+    const script = join(dirname(fileURLToPath(import.meta.url)), "floor-list.ts");
+    const result = await runChild({
+      approach: "startup",
+      input: { args: ["--import", "tsx", script, ...layout().roots, join(base, "no-such-root")], env: {} },
+    });
+    expect(result.found).toBe(30);
+    expect(result.found).toBe(layout().roots.flatMap((root) => crawlSkillFiles(root)).length);
+  }, 60_000);
+
   it("the add child times a whole process and counts what it installed; the copy floor copies every skill folder", async () => {
     const from = mkdtempSync(join(base, "add-pack-"));
     for (const name of ["alpha", "beta"]) {

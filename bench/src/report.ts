@@ -90,6 +90,11 @@ export interface StartupResults {
   readonly skills: number;
   readonly cli: ApproachStats;
   readonly node: ApproachStats;
+  /**
+   * The least a list process does, interleaved with the others: crawl the roots, read each
+   * SKILL.md, print its name and description (`bench/src/floor-list.ts`).
+   */
+  readonly floor?: ApproachStats;
   /** Vercel's `skills list` on the same tree, interleaved with the others. */
   readonly peer?: PeerStartup;
   /** Why Vercel's `skills` was not measured (it could not be installed or run here). */
@@ -174,6 +179,11 @@ export interface SearchResults {
   /** `skillTools` built over the same skills (catalog and definitions read), and its baseline. */
   readonly tools: readonly number[];
   readonly toolsBaseline: readonly number[];
+  /**
+   * References' first builds of the same skills, each in a fresh process interleaved with ours:
+   * a bare word map (word → skills) and untuned MiniSearch's `addAll`.
+   */
+  readonly floor?: { readonly wordMap: readonly number[]; readonly miniSearch: readonly number[] };
   readonly problem?: string;
 }
 
@@ -520,7 +530,13 @@ function changesSection(changes: readonly ChangeSeries[], charts: Charts): strin
 function startupSection(startup: StartupResults): string {
   const r = startup.cli.time.median / startup.node.time.median;
   const peer = startup.peer;
-  const processes = [startup.cli, startup.node, ...(peer ? [peer.vercel, peer.cli] : [])];
+  const floor = startup.floor;
+  const processes = [
+    startup.cli,
+    startup.node,
+    ...(floor ? [floor] : []),
+    ...(peer ? [peer.vercel, peer.cli] : []),
+  ];
   return [
     `\`node apps/demo/dist/cli.js list --home <tree>/home --cwd <tree>/project --config <file naming the configured path>\` on the ${int(startup.skills)}-skill tree, each a whole process spawned with an empty environment, timed from spawn to exit by the parent; against \`node -e 0\` spawned the same way, interleaved.`,
     "",
@@ -542,6 +558,16 @@ function startupSection(startup: StartupResults): string {
     ),
     "",
     `skill list / node -e 0: ${ratio(r)} wall time; the difference, ${ms(startup.cli.time.median - startup.node.time.median)} ms, is what the CLI adds: loading its modules, reading the config, discovering and loading ${int(startup.skills)} skills, writing the list.`,
+    ...(floor
+      ? [
+          "",
+          `The minimal list (the floor's fdir crawl of the same roots, \`readFileSync\` of each SKILL.md, its name and description read without YAML, one line each; no option parsing, config, permissions, validation or precedence) / node -e 0: ${ratio(floor.time.median / startup.node.time.median)}. ${
+            floor.time.median < 2 * startup.node.time.median
+              ? `Of the ${ms(2 * startup.node.time.median)} ms that 2× \`node -e 0\` allows, it leaves ${ms(2 * startup.node.time.median - floor.time.median)} ms for all the rest of \`skill list\`.`
+              : `It takes more than the ${ms(2 * startup.node.time.median)} ms that 2× \`node -e 0\` allows before any of the rest of \`skill list\`: on this machine the target is below its floor.`
+          }`,
+        ]
+      : []),
     ...(peer
       ? [
           "",
@@ -649,6 +675,18 @@ function searchSection(r: SearchResults): string {
         row("`loadSkillIndex` of the saved index, nothing changed", r.load),
         row("`skillTools` over a registry of them: built, catalog and definitions read", r.tools),
         row("baseline: `createSkillIndex` of them plus one `formatCatalog`", r.toolsBaseline),
+        ...(r.floor
+          ? [
+              row(
+                "reference: a bare word map (name and description lower-cased, split into words, one `Map` of word → skills), first in a fresh process",
+                r.floor.wordMap,
+              ),
+              row(
+                "reference: untuned MiniSearch `addAll` (name, description), first in a fresh process",
+                r.floor.miniSearch,
+              ),
+            ]
+          : []),
       ],
     ),
     "",

@@ -357,27 +357,52 @@ export const SEARCH = { skills: 10_000, builds: 5, replaces: 50, queryRounds: 3 
 async function measureSearch(options: Options): Promise<SearchResults> {
   log(`search: ${SEARCH.skills.toLocaleString("en-US")} skills, recall over the request set`);
   const samples: SearchSamples[] = [];
+  // The references' first builds, in fresh processes interleaved with ours.
+  const floor = { wordMap: [] as number[], miniSearch: [] as number[] };
   try {
     for (let round = 0; round < options.warmup + options.runs; round++) {
       const result = await runChild({ approach: "search", input: { ...SEARCH, seed: options.seed } });
       const s = result.samples as unknown as SearchSamples;
-      if (round >= options.warmup) samples.push(s);
+      const built: Record<"word-map" | "minisearch", number> = { "word-map": 0, minisearch: 0 };
+      for (const kind of ["word-map", "minisearch"] as const) {
+        const reference = await runChild({
+          approach: "index-floor",
+          input: { skills: SEARCH.skills, seed: options.seed, kind },
+        });
+        if (reference.found !== SEARCH.skills) {
+          return searchResults(
+            samples,
+            floor,
+            `${kind} indexed ${reference.found} skills, expected ${SEARCH.skills}`,
+          );
+        }
+        built[kind] = reference.ms;
+      }
+      if (round >= options.warmup) {
+        samples.push(s);
+        floor.wordMap.push(built["word-map"]);
+        floor.miniSearch.push(built.minisearch);
+      }
       log(
-        `  search ${round < options.warmup ? "warm-up" : `run ${round - options.warmup + 1}/${options.runs}`}: cold build ${s.coldBuild.toFixed(1)} ms, found ${result.found}`,
+        `  search ${round < options.warmup ? "warm-up" : `run ${round - options.warmup + 1}/${options.runs}`}: cold build ${s.coldBuild.toFixed(1)} ms (word map ${built["word-map"].toFixed(1)}, MiniSearch ${built.minisearch.toFixed(1)}), found ${result.found}`,
       );
       if (result.found !== SEARCH.skills) {
-        return searchResults(samples, `indexed ${result.found} skills, expected ${SEARCH.skills}`);
+        return searchResults(samples, floor, `indexed ${result.found} skills, expected ${SEARCH.skills}`);
       }
     }
-    return searchResults(samples);
+    return searchResults(samples, floor);
   } catch (error) {
     const problem = `the search child failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`;
     log(`search: ${problem}`);
-    return searchResults(samples, problem);
+    return searchResults(samples, floor, problem);
   }
 }
 
-function searchResults(samples: readonly SearchSamples[], problem?: string): SearchResults {
+function searchResults(
+  samples: readonly SearchSamples[],
+  floor: SearchResults["floor"],
+  problem?: string,
+): SearchResults {
   const first = samples[0];
   return {
     skills: SEARCH.skills,
@@ -392,6 +417,7 @@ function searchResults(samples: readonly SearchSamples[], problem?: string): Sea
     load: samples.flatMap((s) => s.load),
     tools: samples.flatMap((s) => s.tools ?? []),
     toolsBaseline: samples.flatMap((s) => s.toolsBaseline ?? []),
+    ...(floor && floor.wordMap.length > 0 ? { floor } : {}),
     // The same numbers in every run: the request set and the catalog are fixed.
     recall: first?.recall ?? {
       ours: { at1: Number.NaN, at5: Number.NaN },
@@ -435,6 +461,8 @@ async function measureDoctor(manifest: TreeManifest, size: string, options: Opti
 }
 
 const CLI = join(BENCH_DIR, "..", "apps", "demo", "dist", "cli.js");
+/** The start-up group's reference: the least a list process does (`src/floor-list.ts`). */
+const FLOOR_LIST = join(BENCH_DIR, "dist", "floor-list.js");
 
 /** Why the CLI cannot be run, or `undefined`. */
 function cliMissing(): string | undefined {
@@ -602,6 +630,10 @@ async function measureStartup(manifest: TreeManifest, options: Options): Promise
     const plans: Plan[] = [
       { id: "cli", task: () => ({ approach: "startup", input: { args: cliArgs, env: {} } }) },
       { id: "node", task: () => ({ approach: "startup", input: { args: ["-e", "0"], env: {} } }) },
+      {
+        id: "floor",
+        task: () => ({ approach: "startup", input: { args: [FLOOR_LIST, ...layout.roots], env: {} } }),
+      },
     ];
     if (typeof peer !== "string") {
       // Ours on Node 22 keeps its compile cache in a folder of this run, warmed by the warm-up.
@@ -658,11 +690,18 @@ async function measureStartup(manifest: TreeManifest, options: Options): Promise
       records.get("node") ?? [],
       () => undefined,
     );
-    if (typeof peer === "string") return { skills: manifest.skills, cli, node, peerMissing: peer };
+    const floor = approachStats(
+      "floor",
+      `a minimal list: crawl, read each SKILL.md, print (\`bench/dist/floor-list.js\`, ${process.version})`,
+      records.get("floor") ?? [],
+      listed(manifest.skills),
+    );
+    if (typeof peer === "string") return { skills: manifest.skills, cli, node, floor, peerMissing: peer };
     return {
       skills: manifest.skills,
       cli,
       node,
+      floor,
       peer: {
         nodeVersion: peer.nodeVersion,
         skillsVersion: peer.skillsVersion,

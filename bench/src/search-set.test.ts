@@ -1,5 +1,6 @@
 import type { SkillMetadata } from "@skill/core";
 import { describe, expect, it } from "vitest";
+import { run as indexFloor } from "./approaches/index-floor.js";
 import { run } from "./approaches/search.js";
 import {
   catalogSkills,
@@ -83,5 +84,18 @@ describe("the search child", () => {
     const { ours, substring, minisearch } = samples.recall;
     expect(ours.at5).toBeGreaterThanOrEqual(0.85);
     expect(ours.at5).toBeGreaterThan(Math.max(substring.at5, minisearch.at5));
+  });
+
+  it("times the references' builds of the same skills: a bare word map and untuned MiniSearch", async () => {
+    const map = await indexFloor({ skills: 500, seed: 1, kind: "word-map" });
+    const mini = await indexFloor({ skills: 500, seed: 1, kind: "minisearch" });
+    for (const built of [map, mini]) {
+      expect(built.found).toBe(500);
+      expect(built.wallMs).toBeGreaterThan(0);
+      expect(built.cpuMs).toBeGreaterThanOrEqual(0);
+    }
+    // The same words either way: MiniSearch keeps each word of both fields, lower-cased.
+    expect(map.samples.terms).toBeGreaterThan(500);
+    expect(mini.samples.terms).toBeGreaterThanOrEqual(map.samples.terms * 0.9);
   });
 });

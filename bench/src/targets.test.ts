@@ -252,6 +252,15 @@ describe("the targets table", () => {
       }),
     );
     expect(row(rows, "startup")).toMatchObject({ verdict: "met", value: 2 });
+    const floored = evaluateTargets(
+      run({
+        startup: { skills: 100, cli: stats("cli", 99), node: stats("node", 45), floor: stats("floor", 54) },
+      }),
+    );
+    expect(row(floored, "startup")).toMatchObject({
+      verdict: "missed",
+      measured: "2.20× (99.0 / 45.0 ms; a minimal list process 1.20×)",
+    });
     expect(row(rows, "startup-vercel").measured).toBe("not measured: Vercel's skills was not run");
     expect(row(rows, "pull-cold")).toMatchObject({
       verdict: "not measured",
@@ -388,6 +397,20 @@ describe("the search rows", () => {
     for (const id of ["search-build", "search-replace", "search-query", "search-recall"]) {
       expect(row(level, id).verdict, id).toBe("missed");
     }
+  });
+
+  it("gives the references' first builds beside the build's samples, and judges ours alone", () => {
+    const measured = row(
+      evaluateTargets(
+        run({ search: search({ floor: { wordMap: [170, 180, 230], miniSearch: [900, 800, 1000] } }) }),
+      ),
+      "search-build",
+    );
+    expect(measured).toMatchObject({
+      verdict: "met",
+      value: 150,
+      measured: "150 ms (p90 158 ms, 3 samples; a bare word map 180 ms, untuned MiniSearch 900 ms)",
+    });
   });
 
   it("says why search was not measured", () => {

@@ -11,6 +11,7 @@ export const APPROACHES = {
   update: () => import("./update.js"),
   doctor: () => import("./doctor.js"),
   search: () => import("./search.js"),
+  "index-floor": () => import("./index-floor.js"),
   startup: () => import("./startup.js"),
   pull: () => import("./pull.js"),
   "sequential-fetch": () => import("./sequential-fetch.js"),
