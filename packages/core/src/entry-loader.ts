@@ -27,9 +27,10 @@ import type {
 const HEAD_BYTES = 8 * 1024;
 /**
  * Bumped when what a cached head means changes, so older caches are misses. 2: a head without
- * `diagnostics` had none (every head of this format keeps its parse's findings).
+ * `diagnostics` had none (every head of this format keeps its parse's findings). 3: a finding's
+ * text that names the file is kept as the parts around its path ({@link pathFree}).
  */
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 3;
 
 /** Who an entry came from: what a slot records besides the entry. */
 export interface EntryOwner {
@@ -38,9 +39,43 @@ export interface EntryOwner {
   readonly firstWins?: boolean;
 }
 
+/**
+ * A finding as a cached head keeps it: a field whose text holds the file's path is the list of
+ * the parts around it, so that files with the same findings have heads with the same findings
+ * (a `fileHeadCache` stores those once).
+ */
+type StoredDiagnostic = { readonly [K in keyof Diagnostic]: Diagnostic[K] | readonly string[] };
+
+/** `d` as a cached head keeps it for the file at `location`. */
+function pathFree(d: Diagnostic, location: string): StoredDiagnostic {
+  let stored: Record<string, unknown> | undefined;
+  for (const key of Object.keys(d)) {
+    const value = (d as unknown as Record<string, unknown>)[key];
+    if (typeof value === "string" && value.includes(location)) {
+      stored ??= { ...d };
+      stored[key] = value.split(location);
+    }
+  }
+  return (stored ?? d) as StoredDiagnostic;
+}
+
+/** A finding of a cached head, for the file at `location` again; `undefined` when it is not one. */
+function located(d: StoredDiagnostic, location: string): Diagnostic | undefined {
+  if (typeof d !== "object" || d === null) return undefined;
+  let found: Record<string, unknown> | undefined;
+  for (const key of Object.keys(d)) {
+    const value = (d as Record<string, unknown>)[key];
+    if (Array.isArray(value)) {
+      found ??= { ...d };
+      found[key] = value.join(location);
+    }
+  }
+  return found ? (Object.freeze(found) as unknown as Diagnostic) : (d as Diagnostic);
+}
+
 /** A head as the service stores it in a {@link HeadCache}: the head plus what the parse found. */
 interface CachedHead extends SkillHead {
-  readonly diagnostics?: readonly Diagnostic[];
+  readonly diagnostics?: readonly StoredDiagnostic[];
   /** Fingerprint of the load rules the head was parsed under. */
   readonly rules?: string;
 }
@@ -144,7 +179,9 @@ export class EntryLoader {
         const head: CachedHead = {
           frontmatter: outcome.skill.frontmatter,
           size: file.stat.size,
-          ...(outcome.diagnostics.length > 0 ? { diagnostics: outcome.diagnostics } : {}),
+          ...(outcome.diagnostics.length > 0
+            ? { diagnostics: outcome.diagnostics.map((d) => pathFree(d, location)) }
+            : {}),
           rules: this.#fingerprint,
         };
         this.#cache.set({ path: location, ...file.stat }, head);
@@ -317,7 +354,13 @@ export class EntryLoader {
     // The head keeps the findings of its parse (none when it has no `diagnostics`): they are not
     // looked for again (a failure's own findings are moot: the file is read).
     const analysis = this.#fromFields(head, location, owner.id, origin, true);
-    if (found !== undefined && analysis.skill) for (const d of found) analysis.diagnostics.push(d);
+    if (found !== undefined && analysis.skill) {
+      for (const stored of found) {
+        const d = located(stored, location);
+        if (d === undefined) return undefined;
+        analysis.diagnostics.push(d);
+      }
+    }
     const outcome = this.accept(analysis, location);
     if (!outcome.ok || analysis.needsBody) return undefined;
     return newSlot(entry, owner, origin, outcome, `${key.dev}:${key.ino}`, { head, from: "cache", key });

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,7 +39,7 @@ const service = new SkillService({ sources: [source], headCache: fileHeadCache(p
 const report = await service.discoverAndLoad();
 const watched = service.get(process.env.WATCH ?? "s0000");
 const body = process.env.READ ? await service.read(process.env.READ).then((s) => s.content, (e) => e.code) : undefined;
-const diagnostics = report.diagnostics.map((d) => [d.code, d.severity, d.message, d.line ?? null]);
+const diagnostics = report.diagnostics.map((d) => JSON.stringify(d));
 console.log(JSON.stringify({ opens, loaded: report.loaded, failed: report.failed.length, description: watched?.description, body, diagnostics }));
 `;
 
@@ -99,6 +99,7 @@ describe("a warm start with fileHeadCache", () => {
         s1: "---\nname: s1\ndescription: Clean\n---\n",
         s2: "---\nname: s2\ndescription: Has a field the spec does not know\nversion: 1.0.0\n---\n",
         s3: "---\nname: S3\ndescription: Upper-case name, folder mismatch\nauthor: x\n---\n",
+        s4: "---\nname: s4\ndescription: The same unknown field as s2\nversion: 2.0.0\n---\n",
       };
       for (const [dir, body] of Object.entries(files)) {
         await mkdir(join(tree, dir));
@@ -110,8 +111,25 @@ describe("a warm start with fileHeadCache", () => {
       const warm = run(env);
       expect(cold.opens).toBeGreaterThanOrEqual(3);
       expect(warm.opens).toBe(0);
-      expect(cold.diagnostics.length).toBeGreaterThanOrEqual(3);
+      expect(cold.diagnostics.length).toBeGreaterThanOrEqual(4);
+      // Every field of every finding, in the same order, each naming its own file.
       expect(warm.diagnostics).toEqual(cold.diagnostics);
+      const version = cold.diagnostics.filter((d) => String(d).includes("unknown-field:version"));
+      expect(version.map((d) => JSON.parse(String(d)).path)).toEqual(
+        ["s2", "s4"].map((dir) => join(tree, dir, "SKILL.md")),
+      );
+      // The cache keeps the findings s2 and s4 share once, without either file's path.
+      const doc = JSON.parse((await readFile(join(tree, "heads.json"), "utf8")).split("\n")[0] as string);
+      const shared = JSON.stringify(doc.shared);
+      expect(shared.split("unknown-field:version").length - 1).toBe(1);
+      expect(shared).not.toContain(tree);
+      // A head whose kept findings are not findings costs a read, never a wrong report.
+      const stored = doc.shared as { diagnostics?: unknown[] }[];
+      for (const set of stored) if (set.diagnostics) set.diagnostics = [42];
+      await writeFile(join(tree, "heads.json"), `${JSON.stringify(doc)}\n`);
+      const broken = run(env);
+      expect(broken.diagnostics).toEqual(cold.diagnostics);
+      expect(broken.opens).toBeGreaterThanOrEqual(3);
     } finally {
       await rm(tree, { recursive: true, force: true });
     }
