@@ -76,6 +76,9 @@ describe("every approach in a child process, on a tiny tree", () => {
       const warm = await runChild({ approach: "warm", input: { layout: layout(), cache } });
       expect(mismatch(warm, manifest)).toBeUndefined();
       expect(warm.samples).toEqual({ hits: 30, misses: 0 });
+      // The reference reads the same file: every skill found in it, as the generator wrote it.
+      const reference = await runChild({ approach: "crawl-stat-cache", input: { layout: layout(), cache } });
+      expect(mismatch(reference, manifest)).toBeUndefined();
 
       copyFileSync(cache, join(dir, "before.json"));
       writeFileSync(file as string, editDescription(original.toString("utf8"), 1));
@@ -83,6 +86,12 @@ describe("every approach in a child process, on a tiny tree", () => {
       expect(changed.found).toBe(30);
       expect(changed.samples).toEqual({ hits: 29, misses: 1 });
       expect(changed.checksum).not.toBe(manifest.checksum);
+      // A file whose stat no longer matches its entry is not taken from the file by the reference either.
+      const stale = await runChild({
+        approach: "crawl-stat-cache",
+        input: { layout: layout(), cache: join(dir, "before.json") },
+      });
+      expect(stale.found).toBe(29);
 
       // Restored with its stat key (same bytes, same mtime), the file is answered by the earlier cache again.
       writeFileSync(file as string, original);

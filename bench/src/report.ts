@@ -440,12 +440,16 @@ function localSection(series: LocalSeries): string {
   const warm = find(series, "warm");
   const stat = find(series, WARM_REFERENCE);
   const changed = find(series, "warm-changed");
+  const cached = find(series, "crawl-stat-cache");
   if (warm && stat) {
     lines.push(
       "",
       `Warm start / crawl + stat: ${ratio(warm.time.median / stat.time.median)} (${moreOrLess(warm.time.median - stat.time.median)})` +
         (floor ? `; warm / synchronous floor: ${ratio(warm.time.median / floor.time.median)}` : "") +
         (ours ? `; warm / cold (ours): ${ratio(warm.time.median / ours.time.median)}` : "") +
+        (cached
+          ? `; crawl + stat with the cache file read, parsed and looked up: ${ratio(cached.time.median / stat.time.median)} of crawl + stat, and the warm start ${ratio(warm.time.median / cached.time.median)} of it (${moreOrLess(warm.time.median - cached.time.median)})`
+          : "") +
         (changed
           ? `. One SKILL.md changed: ${ratio(changed.time.median / warm.time.median)} the unchanged warm start (${moreOrLess(changed.time.median - warm.time.median)}; its cost is the file read, parsed and its head stored, and the cache file written again).`
           : "."),

@@ -97,6 +97,11 @@ const LOCAL_APPROACHES = [
   { id: "floor", label: "line-reader floor (+ name/description by line regex)" },
   { id: "crawl", label: "fdir crawl only (reference)" },
   { id: "crawl-stat", label: "fdir crawl + `statSync` of each SKILL.md (warm-start reference)" },
+  {
+    id: "crawl-stat-cache",
+    label:
+      "fdir crawl + `statSync` + the head cache file read, parsed and each SKILL.md looked up (reference)",
+  },
   { id: "opencode-style", label: "opencode-style (glob + gray-matter)" },
   { id: "ours", label: "ours (discoverySources + SkillService)" },
   { id: "warm", label: "ours, warm start (`fileHeadCache` of an earlier start, tree unchanged)" },
@@ -217,6 +222,7 @@ async function measureLocal(manifest: TreeManifest, size: string, options: Optio
     log(`  ${size} head cache written by an untimed load: ${prime.ms.toFixed(1)} ms, found ${prime.found}`);
     const task = (id: (typeof LOCAL_APPROACHES)[number]["id"]): ChildTask => {
       if (id === "warm") return { approach: "warm", input: { layout, cache: heads } };
+      if (id === "crawl-stat-cache") return { approach: "crawl-stat-cache", input: { layout, cache: heads } };
       if (id === "warm-changed") {
         copyFileSync(heads, changedHeads);
         writeFileSync(edited, editDescription(original.toString("utf8"), ++edits));

@@ -172,7 +172,7 @@ const SHORT: Readonly<Record<string, string>> = {
 };
 
 /** Approaches of a series left out of the scaling chart (told in the tables instead). */
-const NOT_CHARTED: ReadonlySet<string> = new Set(["warm-changed"]);
+const NOT_CHARTED: ReadonlySet<string> = new Set(["warm-changed", "crawl-stat-cache"]);
 
 /** A dashed target line: `limitMs(size, reference median)` per size, drawn in the colour of `of`. */
 export interface ChartTarget {

@@ -144,6 +144,16 @@ describe("the targets table", () => {
     expect(row(slow, "warm-XS").verdict).toBe("missed");
     expect(row(slow, "warm-changed-L").verdict).toBe("missed");
     expect(row(slow, "warm-S").measured).toBe("not measured: size S not run");
+
+    // The reference with the cache file read is named beside the ratio; the verdict is the ratio's.
+    const withCache = {
+      ...warm("S", 1000, 50, 65.5),
+      approaches: [stats("crawl-stat", 50), stats("crawl-stat-cache", 58), stats("warm", 64)],
+    };
+    expect(row(evaluateTargets(run({ local: [withCache] })), "warm-S")).toMatchObject({
+      verdict: "met",
+      measured: "1.28× (64.0 / 50.0 ms; crawl + stat with the cache file read and looked up: 58.0 ms)",
+    });
   });
 
   it("never counts a warm start that read what the cache should have answered", () => {

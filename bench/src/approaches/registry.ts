@@ -4,6 +4,7 @@ export const APPROACHES = {
   floor: () => import("./floor.js"),
   crawl: () => import("./crawl.js"),
   "crawl-stat": () => import("./crawl-stat.js"),
+  "crawl-stat-cache": () => import("./crawl-stat-cache.js"),
   "opencode-style": () => import("./opencode-style.js"),
   ours: () => import("./ours.js"),
   warm: () => import("./warm.js"),
