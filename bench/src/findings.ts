@@ -48,6 +48,7 @@ Changes, each in its own commit, in the package that owns the cost:
 | \`@skill/core\`: \`codePoints\` counts units less surrogate pairs (one regular-expression scan tells when there are none) instead of iterating the text; the validation's known fields are sets made once | cold load of 100 skills: 37.2 → 36.4 ms (medians of 14 interleaved pairs): iterating each name and description ran interpreted on a first load, about 2 of the 58 sampled ms. |
 | \`@skill/discovery\` (\`compareAgents\`): rows are named without an async function and a promise per location; only a SKILL.md no agent reached is read for its name | \`compareAgents\` at 1,000 skills, interleaved fresh processes: CPU 1,034 → 1,005 and 1,177 → 1,132 ms (12 and 16 pairs); wall times within the machine's noise. |
 | \`@skill/core\`: \`all()\` sorts a registry's winners once, on first use, and filters that list per call | for a harness that asks for the list on every turn; \`compareAgents\` at 1,000 skills showed no change beyond the noise (634 against 619 ms, 14 pairs). |
+| \`@skill/core\`: a head the service stores in its cache keeps its findings without the file's path (a text that names the file is kept as the parts around it, put together again on a hit), so files with the same findings have heads with the same findings, and the cache file stores that set once | the cache file of the 10,000-skill tree: 5.2 → 4.1 MB (its \`shared\` column 1,919 sets of about 1 MB → 29 sets of 11 KB: each of the 1,918 skills with an unknown field had its own set, because the finding's message and path named its file). The bench's warm start at 10,000, interleaved fresh processes against the build before: 1,226 → 1,199 ms (medians of 8 pairs; every pair lower, median paired difference −30 ms), crawl + stat 970 ms beside them. |
 
 What is left at 100 skills, after these changes (wall, medians of 9–11, load average below 2):
 the floor takes about 9 ms, of which its crawl is 7; ours takes 19–23 ms, of which discovery's
@@ -233,4 +234,54 @@ Elsewhere, from the same kind of measurements (load average about 3):
   ASCII (one description in ten, and the names with capitals) 21, MiniSearch's term tree 10, and about 25 ms of garbage collection (three
   scavenges and a mark-compact). The other missed rows are the first-run costs described above:
   the warm start at 100 skills (+5.5 to +10.6 ms over crawl + stat; ≤ +3) and \`skill list\`
-  against \`node -e 0\` (2.65× to 3.15×; ≤ 2).`;
+  against \`node -e 0\` (2.65× to 3.15×; ≤ 2).
+- **References beside the rows that miss, and the run of this report** (the table's last row;
+  the run of this report is of that code, on the same slower machine: \`node -e 0\` 68 ms in the
+  start-up rows). Three references now run in the same interleaved series as the rows they
+  explain. *Start-up*: a minimal list process (\`bench/src/floor-list.ts\`: the floor's crawl
+  of the same roots, \`readFileSync\` of each SKILL.md, name and description read without YAML,
+  a line each) took 1.89× \`node -e 0\` in this run and 2.15× and 2.21× in two runs before it
+  the same day: of the 137 ms that 2× allows here, it leaves 7.6 ms for everything else
+  \`skill list\` does. \`skill --version\` alone (commander and the context, no skills) took
+  140 ms against 67 for \`node -e 0\` (medians of 21, the bench's empty environment); imported
+  one by one in a fresh process, the core's chunk took 14.5 ms, discovery's with picomatch 11,
+  commander's with the CLI 12, the output's 5.4 (medians of 6). Ten ES modules of one line cost
+  0.7 ms each over one module (79.8 against 72.7 ms, medians of 25); a minified bundle
+  (whitespace and syntax only, or whole) made no measurable difference (\`--version\` 140 against
+  140 ms, medians of 21) and was not kept; js-yaml's 106 KB, bundled but not evaluated, compile
+  in 2 ms. What 2× would take here is a start that loads a few milliseconds of modules at most,
+  and skills not read (a head cache kept between starts: crawl + stat takes 16.6 ms at 100
+  skills where the read floor takes 20.8) — with under 8 ms left for the rest. (This machine's
+  shell sets \`NODE_EXTRA_CA_CERTS\`, which costs \`node -e 0\` about 40 ms at start: 106 against
+  67 ms. The bench spawns every process with an empty environment, so its rows do not pay it.)
+  *Search*: a bare word map (name and description lower-cased, split, one \`Map\` of word →
+  skills) built first thing in a fresh process took 164 ms (183 in the run before), untuned
+  MiniSearch's \`addAll\` 842 ms (923): the 150 ms target is below what a first build that only
+  splits and counts words costs on this machine. Ours, at 239 ms, also keeps fields, counts,
+  stems and MiniSearch's term tree, 3.5× faster than MiniSearch itself; on the machine of the
+  earlier runs it measured 142–172 ms before the last two changes to it. *Warm start*: crawl +
+  stat with the head cache file read, parsed and each SKILL.md looked up in it (no records, no
+  checks, no registry) took 19.5 ms at 100 skills against 16.6 for crawl + stat — 2.9 of the
+  3 ms the row allows, before a single skill is made — 129 against 118 ms at 1,000 (1.09×; ours
+  160, 1.36×) and 1,103 against 1,000 ms at 10,000 (1.10×; ours 1,242, 1.24×, met with the
+  smaller cache file of the table's last row).
+- **How much is the first run of the code.** The cold load of 100 skills four times in one
+  process (the bench's child, five processes): 32–51 ms the first time, 16–20 ms the third and
+  fourth, while the synchronous floor takes 16–30 ms each time: at 100 skills the whole gap
+  to the floor is the first run of the core's code (compiled on first call, interpreted while
+  it warms up); once compiled, a load of 100 costs what the floor does. At 1,000 skills warm,
+  the same way: 145–151 ms first, 110–128 after; crawl + stat 113–130 first, 84–97 after — about
+  1.3× either way, so at 1,000 the warm start is not only first-run cost. Sampled after three
+  warm-up loads (ten loads at 50 µs, one process), what a warm load of 1,000 spends beyond crawl
+  + stat: garbage collection 2.2 ms, the \`stat\` calls 3.8 (the same calls; the kernel's time),
+  decoding the cache file 1.9 and parsing it 1.4, discovery's directory entries 1.2, precedence
+  1.8, the hits 1.2, then the registry, freezing and the fields' checks under 1 ms each. What
+  would give it a margin: fewer objects per skill on a hit (head, frozen frontmatter, slot,
+  metadata, winner), precedence without a string identity per file, and a cache read without
+  one string of the whole file.
+- **This run**: 19 of 24 rows met. Missed: \`createSkillIndex\` and \`skill list\` against
+  \`node -e 0\`, each against the reference above it; the cold and warm starts at 100 skills
+  (1.62× against ≤ 1.5; +10.1 ms against ≤ +3), the first run of the code; the warm start at
+  1,000 (1.36× against ≤ 1.3; 1.25×, 1.57×, 1.25×, 1.32×, 1.34× and 1.36× in the last six full
+  runs).
+  \`skill doctor\` 2.73× (≤ 3), warm 10,000 1.24× (≤ 1.3), one changed among 10,000 1.01×.`;
