@@ -3,13 +3,13 @@
 // with the floor's reader (no YAML, no validation), print a line each and the count. The start-up
 // group runs it beside `skill list` and `node -e 0`: Node's start-up plus reading the skills,
 // with nothing of a CLI around them.
-import { readFileSync, statSync } from "node:fs";
-import { crawlSkillFiles, readNameAndDescription } from "./approaches/floor.js";
+import { readFileSync } from "node:fs";
+import { crawlSkillFiles, isDirectory, readNameAndDescription } from "./approaches/floor.js";
 
 let out = "";
 let listed = 0;
 for (const root of process.argv.slice(2)) {
-  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) continue;
+  if (!isDirectory(root)) continue;
   for (const path of crawlSkillFiles(root)) {
     const pair = readNameAndDescription(readFileSync(path, "utf8"));
     if (!pair) continue;

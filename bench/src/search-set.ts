@@ -102,12 +102,20 @@ export function substringRanker(skills: readonly SkillMetadata[]): Ranker {
 }
 
 /** MiniSearch as its README sets it up: name and description fields, every option at its default. */
-export function untunedMiniSearchRanker(skills: readonly SkillMetadata[]): Ranker {
+export function untunedMiniSearch(
+  docs: readonly { name: string; description: string }[],
+): MiniSearch<{ name: string; description: string }> {
   const mini = new MiniSearch<{ name: string; description: string }>({
     idField: "name",
     fields: ["name", "description"],
   });
-  mini.addAll(skills.map((s) => ({ name: s.name, description: s.description })));
+  mini.addAll(docs);
+  return mini;
+}
+
+/** Ranks with {@link untunedMiniSearch} over the skills' names and descriptions. */
+export function untunedMiniSearchRanker(skills: readonly SkillMetadata[]): Ranker {
+  const mini = untunedMiniSearch(skills.map((s) => ({ name: s.name, description: s.description })));
   return (query, limit) =>
     mini
       .search(query)

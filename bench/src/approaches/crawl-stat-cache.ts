@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import type { SkillPair } from "../checksum.js";
 import type { TreeLayout } from "../tree.js";
-import { crawlSkillFiles } from "./floor.js";
+import { crawlSkillFiles, isDirectory } from "./floor.js";
 import type { LocalOutput } from "./types.js";
 
 export interface CrawlStatCacheInput {
@@ -30,7 +30,7 @@ export async function run(input: CrawlStatCacheInput): Promise<LocalOutput> {
   for (let i = 0; i < doc.paths.length; i++) at.set(doc.paths[i] as string, i);
   const pairs: SkillPair[] = [];
   for (const root of input.layout.roots) {
-    if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) continue;
+    if (!isDirectory(root)) continue;
     for (const path of crawlSkillFiles(root)) {
       const stats = statSync(path);
       const i = at.get(path);

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import type { TreeLayout } from "../tree.js";
-import { crawlSkillFiles } from "./floor.js";
+import { crawlSkillFiles, isDirectory } from "./floor.js";
 import type { LocalOutput } from "./types.js";
 
 /**
@@ -10,7 +10,7 @@ import type { LocalOutput } from "./types.js";
 export async function run(layout: TreeLayout): Promise<LocalOutput> {
   let found = 0;
   for (const root of layout.roots) {
-    if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) continue;
+    if (!isDirectory(root)) continue;
     for (const path of crawlSkillFiles(root)) if (statSync(path).isFile()) found++;
   }
   return { found };

@@ -8,7 +8,8 @@ import type { LocalOutput } from "./types.js";
 const SKILL_FILE = `${sep}SKILL.md`;
 const FIELD = /^(name|description):[ \t]*(.*)$/;
 
-function isDirectory(path: string): boolean {
+/** Whether `path` is a folder (a missing path is not). */
+export function isDirectory(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 

@@ -1,6 +1,5 @@
 import { performance } from "node:perf_hooks";
-import MiniSearch from "minisearch";
-import { scaledCatalog } from "../search-set.js";
+import { scaledCatalog, untunedMiniSearch } from "../search-set.js";
 import type { LocalOutput } from "./types.js";
 
 export interface IndexFloorInput {
@@ -43,12 +42,7 @@ export async function run(input: IndexFloorInput): Promise<LocalOutput & { sampl
     }
     terms = words.size;
   } else {
-    const mini = new MiniSearch<{ name: string; description: string }>({
-      idField: "name",
-      fields: ["name", "description"],
-    });
-    mini.addAll(docs);
-    terms = mini.termCount;
+    terms = untunedMiniSearch(docs).termCount;
   }
   const wallMs = performance.now() - start;
   const used = process.cpuUsage(cpu);
