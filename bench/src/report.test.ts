@@ -185,6 +185,17 @@ describe("the report", () => {
     const missing = renderReport({ ...results(150), startup: { ...startup, peerMissing: "npm failed" } });
     expect(missing).toContain("Vercel's `skills list`: not measured: npm failed.");
     expect(missing).not.toContain("| vercel |");
+    expect(missing).not.toContain("| version |");
+
+    // The CLI's start-up alone splits what `skill list` adds to `node -e 0`.
+    const versioned = renderReport({
+      ...results(150),
+      startup: { ...startup, version: stats("version", 45, 60) },
+    });
+    expect(versioned).toContain("| version | 45.0 | 40.5 | 49.5 | – | ✓ |");
+    expect(versioned).toContain(
+      "Of it, `skill --version` (the CLI's start-up alone: its command parser and the context every command shares, no skill read) takes 15.0 ms (1.50× `node -e 0`), and the list itself 15.0 ms.",
+    );
   });
 
   it("renders `skill add` against the copy floor, with its row and the method behind its target", () => {

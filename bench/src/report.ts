@@ -95,6 +95,11 @@ export interface StartupResults {
    * SKILL.md, print its name and description (`bench/src/floor-list.ts`).
    */
   readonly floor?: ApproachStats;
+  /**
+   * `skill --version`, interleaved with the others: the CLI's own start-up (its command parser
+   * and the context every command shares) with no skill read.
+   */
+  readonly version?: ApproachStats;
   /** Vercel's `skills list` on the same tree, interleaved with the others. */
   readonly peer?: PeerStartup;
   /** Why Vercel's `skills` was not measured (it could not be installed or run here). */
@@ -430,11 +435,16 @@ function localSection(series: LocalSeries): string {
     "",
     table(APPROACH_HEADER, APPROACH_ALIGN, series.approaches.map(approachRow)),
   ];
+  const oursEager = find(series, "ours-eager");
+  const warmEager = find(series, "warm-eager");
   if (ours && floor && opencode) {
     lines.push(
       "",
       `ours / synchronous floor: ${ratio(ours.time.median / floor.time.median)} wall time, ${ratio(ours.rssMB.median / floor.rssMB.median)} peak RSS. ` +
-        `ours / opencode-style: ${ratio(ours.time.median / opencode.time.median)} wall time, ${ratio(ours.rssMB.median / opencode.rssMB.median)} peak RSS.`,
+        `ours / opencode-style: ${ratio(ours.time.median / opencode.time.median)} wall time, ${ratio(ours.rssMB.median / opencode.rssMB.median)} peak RSS.` +
+        (oursEager
+          ? ` With every function compiled before the clock (\`node --no-lazy\`), ours takes ${ms(oursEager.time.median)} ms, ${ratio(oursEager.time.median / floor.time.median)} the floor (${moreOrLess(oursEager.time.median - ours.time.median)} than compiling each function on its first call).`
+          : ""),
     );
   }
   const warm = find(series, "warm");
@@ -449,6 +459,9 @@ function localSection(series: LocalSeries): string {
         (ours ? `; warm / cold (ours): ${ratio(warm.time.median / ours.time.median)}` : "") +
         (cached
           ? `; crawl + stat with the cache file read, parsed and looked up: ${ratio(cached.time.median / stat.time.median)} of crawl + stat, and the warm start ${ratio(warm.time.median / cached.time.median)} of it (${moreOrLess(warm.time.median - cached.time.median)})`
+          : "") +
+        (warmEager
+          ? `; with every function compiled before the clock, the warm start is ${ratio(warmEager.time.median / stat.time.median)} of crawl + stat (${moreOrLess(warmEager.time.median - stat.time.median)})`
           : "") +
         (changed
           ? `. One SKILL.md changed: ${ratio(changed.time.median / warm.time.median)} the unchanged warm start (${moreOrLess(changed.time.median - warm.time.median)}; its cost is the file read, parsed and its head stored, and the cache file written again).`
@@ -539,8 +552,10 @@ function startupSection(startup: StartupResults): string {
     startup.cli,
     startup.node,
     ...(floor ? [floor] : []),
+    ...(startup.version ? [startup.version] : []),
     ...(peer ? [peer.vercel, peer.cli] : []),
   ];
+  const version = startup.version;
   return [
     `\`node apps/demo/dist/cli.js list --home <tree>/home --cwd <tree>/project --config <file naming the configured path>\` on the ${int(startup.skills)}-skill tree, each a whole process spawned with an empty environment, timed from spawn to exit by the parent; against \`node -e 0\` spawned the same way, interleaved.`,
     "",
@@ -556,12 +571,16 @@ function startupSection(startup: StartupResults): string {
         ms(a.time.median),
         ms(a.time.min),
         ms(a.time.max),
-        a.id === "node" ? "–" : a.found,
+        a.id === "node" || a.id === "version" ? "–" : a.found,
         mark(a),
       ]),
     ),
     "",
-    `skill list / node -e 0: ${ratio(r)} wall time; the difference, ${ms(startup.cli.time.median - startup.node.time.median)} ms, is what the CLI adds: loading its modules, reading the config, discovering and loading ${int(startup.skills)} skills, writing the list.`,
+    `skill list / node -e 0: ${ratio(r)} wall time; the difference, ${ms(startup.cli.time.median - startup.node.time.median)} ms, is what the CLI adds: loading its modules, reading the config, discovering and loading ${int(startup.skills)} skills, writing the list.${
+      version
+        ? ` Of it, \`skill --version\` (the CLI's start-up alone: its command parser and the context every command shares, no skill read) takes ${ms(version.time.median - startup.node.time.median)} ms (${ratio(version.time.median / startup.node.time.median)} \`node -e 0\`), and the list itself ${ms(startup.cli.time.median - version.time.median)} ms.`
+        : ""
+    }`,
     ...(floor
       ? [
           "",

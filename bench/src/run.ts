@@ -106,7 +106,25 @@ const LOCAL_APPROACHES = [
   { id: "ours", label: "ours (discoverySources + SkillService)" },
   { id: "warm", label: "ours, warm start (`fileHeadCache` of an earlier start, tree unchanged)" },
   { id: "warm-changed", label: "ours, warm start, one SKILL.md changed since" },
+  {
+    id: "ours-eager",
+    label: "ours, every function compiled before the clock (`node --no-lazy`; reference)",
+  },
+  {
+    id: "warm-eager",
+    label: "ours, warm start, every function compiled before the clock (`node --no-lazy`; reference)",
+  },
 ] as const;
+
+/**
+ * The references run as ours, under `node --no-lazy`: V8 then compiles every function of the
+ * modules when they load (before the clock) instead of on its first call, so the difference to
+ * ours is about what compiling the library's code on first use costs a fresh process. Measured
+ * at 100 skills only, where that fixed cost is the question: with more skills the eagerly
+ * compiled process was slower than ours (every function of every module compiled, so more to
+ * keep and collect), which says nothing about compiling.
+ */
+const EAGER: ReadonlySet<string> = new Set(["ours-eager", "warm-eager"]);
 
 const BENCH_DIR = resolve(fileURLToPath(import.meta.url), "../..");
 const TREES_DIR = join(BENCH_DIR, ".trees");
@@ -221,7 +239,8 @@ async function measureLocal(manifest: TreeManifest, size: string, options: Optio
     const prime = await runChild({ approach: "warm", input: { layout, cache: heads } });
     log(`  ${size} head cache written by an untimed load: ${prime.ms.toFixed(1)} ms, found ${prime.found}`);
     const task = (id: (typeof LOCAL_APPROACHES)[number]["id"]): ChildTask => {
-      if (id === "warm") return { approach: "warm", input: { layout, cache: heads } };
+      if (id === "warm" || id === "warm-eager") return { approach: "warm", input: { layout, cache: heads } };
+      if (id === "ours-eager") return { approach: "ours", input: layout };
       if (id === "crawl-stat-cache") return { approach: "crawl-stat-cache", input: { layout, cache: heads } };
       if (id === "warm-changed") {
         copyFileSync(heads, changedHeads);
@@ -230,9 +249,11 @@ async function measureLocal(manifest: TreeManifest, size: string, options: Optio
       }
       return { approach: id, input: layout };
     };
-    const plans: Plan[] = LOCAL_APPROACHES.map(({ id }) => ({
+    const approaches = LOCAL_APPROACHES.filter(({ id }) => size === "XS" || !EAGER.has(id));
+    const plans: Plan[] = approaches.map(({ id }) => ({
       id,
       task: () => task(id),
+      ...(EAGER.has(id) ? { nodeArgs: ["--no-lazy"] } : {}),
       ...(id === "warm-changed"
         ? {
             after: () => {
@@ -244,7 +265,7 @@ async function measureLocal(manifest: TreeManifest, size: string, options: Optio
     }));
     const records = await interleave(plans, { ...options, onRun: progress(size, options) });
     const check = (id: string) => (r: RunRecord) => {
-      if (id === "warm") return mismatch(r, manifest) ?? warmProblem(r, 0);
+      if (id === "warm" || id === "warm-eager") return mismatch(r, manifest) ?? warmProblem(r, 0);
       if (id === "warm-changed") {
         // The edited description changes the checksum: the count and the cache's answers are checked.
         const found =
@@ -258,7 +279,7 @@ async function measureLocal(manifest: TreeManifest, size: string, options: Optio
       skills: manifest.skills,
       files: manifest.files,
       decoys: manifest.decoys,
-      approaches: LOCAL_APPROACHES.map(({ id, label }) =>
+      approaches: approaches.map(({ id, label }) =>
         approachStats(id, label, records.get(id) ?? [], check(id)),
       ),
     };
@@ -640,6 +661,7 @@ async function measureStartup(manifest: TreeManifest, options: Options): Promise
         id: "floor",
         task: () => ({ approach: "startup", input: { args: [FLOOR_LIST, ...layout.roots], env: {} } }),
       },
+      { id: "version", task: () => ({ approach: "startup", input: { args: [CLI, "--version"], env: {} } }) },
     ];
     if (typeof peer !== "string") {
       // Ours on Node 22 keeps its compile cache in a folder of this run, warmed by the warm-up.
@@ -702,12 +724,20 @@ async function measureStartup(manifest: TreeManifest, options: Options): Promise
       records.get("floor") ?? [],
       listed(manifest.skills),
     );
-    if (typeof peer === "string") return { skills: manifest.skills, cli, node, floor, peerMissing: peer };
+    const version = approachStats(
+      "version",
+      `\`skill --version\` (the CLI's start-up alone, ${process.version})`,
+      records.get("version") ?? [],
+      () => undefined,
+    );
+    if (typeof peer === "string")
+      return { skills: manifest.skills, cli, node, floor, version, peerMissing: peer };
     return {
       skills: manifest.skills,
       cli,
       node,
       floor,
+      version,
       peer: {
         nodeVersion: peer.nodeVersion,
         skillsVersion: peer.skillsVersion,

@@ -172,7 +172,12 @@ const SHORT: Readonly<Record<string, string>> = {
 };
 
 /** Approaches of a series left out of the scaling chart (told in the tables instead). */
-const NOT_CHARTED: ReadonlySet<string> = new Set(["warm-changed", "crawl-stat-cache"]);
+const NOT_CHARTED: ReadonlySet<string> = new Set([
+  "warm-changed",
+  "crawl-stat-cache",
+  "ours-eager",
+  "warm-eager",
+]);
 
 /** A dashed target line: `limitMs(size, reference median)` per size, drawn in the colour of `of`. */
 export interface ChartTarget {

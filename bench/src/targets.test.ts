@@ -154,6 +154,30 @@ describe("the targets table", () => {
       verdict: "met",
       measured: "1.28× (64.0 / 50.0 ms; crawl + stat with the cache file read and looked up: 58.0 ms)",
     });
+
+    // So are ours compiled before the clock (`node --no-lazy`), cold and warm; the verdicts stay ours.
+    const eager = {
+      ...warm("XS", 100, 10, 14),
+      approaches: [
+        stats("sync-floor", 10),
+        stats("ours", 18),
+        stats("ours-eager", 14),
+        stats("crawl-stat", 9),
+        stats("warm", 13),
+        stats("warm-eager", 10.5),
+      ],
+    };
+    const eagerRows = evaluateTargets(run({ local: [eager] }));
+    expect(row(eagerRows, "load-XS")).toMatchObject({
+      verdict: "missed",
+      measured:
+        "1.80× (18.0 / 10.0 ms; with every function compiled before the clock: 14.0 ms, 1.40×, +4.00 ms)",
+    });
+    expect(row(eagerRows, "warm-XS")).toMatchObject({
+      verdict: "missed",
+      measured:
+        "+4.00 ms (13.0 / 9.00 ms, 1.44×; with every function compiled before the clock: 10.5 ms, 1.17×, +1.50 ms)",
+    });
   });
 
   it("never counts a warm start that read what the cache should have answered", () => {
@@ -271,6 +295,20 @@ describe("the targets table", () => {
       verdict: "missed",
       measured: "2.20× (99.0 / 45.0 ms; a minimal list process 1.20×)",
     });
+    const versioned = evaluateTargets(
+      run({
+        startup: {
+          skills: 100,
+          cli: stats("cli", 99),
+          node: stats("node", 45),
+          floor: stats("floor", 54),
+          version: stats("version", 72),
+        },
+      }),
+    );
+    expect(row(versioned, "startup").measured).toBe(
+      "2.20× (99.0 / 45.0 ms; a minimal list process 1.20×; `skill --version` 1.60×)",
+    );
     expect(row(rows, "startup-vercel").measured).toBe("not measured: Vercel's skills was not run");
     expect(row(rows, "pull-cold")).toMatchObject({
       verdict: "not measured",
