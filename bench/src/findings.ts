@@ -235,9 +235,8 @@ Elsewhere, from the same kind of measurements (load average about 3):
   scavenges and a mark-compact). The other missed rows are the first-run costs described above:
   the warm start at 100 skills (+5.5 to +10.6 ms over crawl + stat; ≤ +3) and \`skill list\`
   against \`node -e 0\` (2.65× to 3.15×; ≤ 2).
-- **References beside the rows that miss, and the run of this report** (the table's last row;
-  the run of this report is of that code, on the same slower machine: \`node -e 0\` 68 ms in the
-  start-up rows). Three references now run in the same interleaved series as the rows they
+- **References beside the rows that miss** (the table's last row; the run before this report's
+  is of that code, on the same slower machine: \`node -e 0\` 68 ms in the start-up rows). Three references now run in the same interleaved series as the rows they
   explain. *Start-up*: a minimal list process (\`bench/src/floor-list.ts\`: the floor's crawl
   of the same roots, \`readFileSync\` of each SKILL.md, name and description read without YAML,
   a line each) took 1.89× \`node -e 0\` in this run and 2.15× and 2.21× in two runs before it
@@ -279,9 +278,41 @@ Elsewhere, from the same kind of measurements (load average about 3):
   would give it a margin: fewer objects per skill on a hit (head, frozen frontmatter, slot,
   metadata, winner), precedence without a string identity per file, and a cache read without
   one string of the whole file.
-- **This run**: 19 of 24 rows met. Missed: \`createSkillIndex\` and \`skill list\` against
+- **The run before this report's** (the slower machine, \`node -e 0\` 68 ms): 19 of 24 rows met. Missed: \`createSkillIndex\` and \`skill list\` against
   \`node -e 0\`, each against the reference above it; the cold and warm starts at 100 skills
   (1.62× against ≤ 1.5; +10.1 ms against ≤ +3), the first run of the code; the warm start at
   1,000 (1.36× against ≤ 1.3; 1.25×, 1.57×, 1.25×, 1.32×, 1.34× and 1.36× in the last six full
   runs).
-  \`skill doctor\` 2.73× (≤ 3), warm 10,000 1.24× (≤ 1.3), one changed among 10,000 1.01×.`;
+  \`skill doctor\` 2.73× (≤ 3), warm 10,000 1.24× (≤ 1.3), one changed among 10,000 1.01×.
+- **What the three missed rows need (this report's run).** The run of this report is of the
+  code with two more references beside the rows that miss, on a quiet machine about three times
+  faster than the one of the runs above (\`node -e 0\` 23 ms; load average 0.64 at the start,
+  1.13 at the end; \`--runs 9\`). 21 of 24 rows met, \`createSkillIndex\` (128 ms), warm
+  1,000 (1.19×) and \`skill doctor\` (2.95×) among them. The three missed are the fixed costs
+  of a fresh process. *Cold and warm starts at 100 skills*: beside them runs ours under
+  \`node --no-lazy\`, which compiles every function when its module loads, before the clock,
+  instead of on its first call: 15.8 ms cold (1.64× the floor, against ours 18.6 ms, 1.93×) and
+  11.5 ms warm (+2.76 ms over crawl + stat, inside the 3 ms the row allows, against ours
+  +5.53). V8's own log of a cold load of 100 (\`--log-function-events\`, three fresh processes)
+  names about 125 functions of the core and discovery compiled on their first call, the largest
+  under 0.5 ms (the crawl loop, the scan's set-up, the cache's columns, precedence): the cost is
+  the size of the path that finds, reads, checks and ranks a skill, spread thin, not one
+  function to cut. Node's compile cache does not hold these: on Node 22.23.5 with
+  \`NODE_COMPILE_CACHE\`, the cold load of 100 in a fresh process took 16.1 against 16.7 ms
+  without (medians of 8), since it keeps what compiles when a module loads, not what compiles
+  on first call. So the warm row needs the library's code compiled before a process first calls
+  it — a code cache made after a first run (V8 can make one; Node offers none for ES modules)
+  or a start-up snapshot — and the cold row needs that and more: compiled, it is still 1.64× the
+  floor, its per-skill work (the read, the frontmatter reader, the checks, precedence) running
+  in the interpreter while it warms; in one process a later load of 100 costs what the floor
+  does (above). *\`skill list\`*: 2× \`node -e 0\` allows 46.4 ms here. The minimal list
+  process (no CLI) took 52.4 ms (2.26×) and \`skill --version\` alone 55.7 ms (2.40×): the
+  CLI's start-up, before a skill is read, is already past the row. Imported one at a time in a
+  fresh process (medians of 15): an empty ES module 24.5 ms, the core's chunk 31.8, with
+  discovery's 36.1, with the context's 39.0, and \`skill --version\` (commander and the command
+  definitions on top) 48.1; under \`--cpu-prof\` the largest single item of the CLI's own time
+  is compiling those modules (\`compileSourceTextModule\`). On Node 22 with its compile cache
+  \`skill list\` took 75.8 ms against 85.3 on Node 20 (same run). What 2× would need here: a
+  start that loads almost no code and reads no skill — the resident \`skill serve-mcp\` and
+  \`skill watch\` answer from memory — or a V8 start-up snapshot, which a process started as
+  \`node cli.js\` cannot use.`;
