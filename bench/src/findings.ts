@@ -236,8 +236,8 @@ Elsewhere, from the same kind of measurements (load average about 3):
   the warm start at 100 skills (+5.5 to +10.6 ms over crawl + stat; ≤ +3) and \`skill list\`
   against \`node -e 0\` (2.65× to 3.15×; ≤ 2).
 - **References beside the rows that miss** (the table's last row; the run before this report's
-  is of that code, on the same slower machine: \`node -e 0\` 68 ms in the start-up rows). Three references now run in the same interleaved series as the rows they
-  explain. *Start-up*: a minimal list process (\`bench/src/floor-list.ts\`: the floor's crawl
+  is of that code, on the same slower machine: \`node -e 0\` 68 ms in the start-up rows). Three
+  references now run in the same interleaved series as the rows they explain. *Start-up*: a minimal list process (\`bench/src/floor-list.ts\`: the floor's crawl
   of the same roots, \`readFileSync\` of each SKILL.md, name and description read without YAML,
   a line each) took 1.89× \`node -e 0\` in this run and 2.15× and 2.21× in two runs before it
   the same day: of the 137 ms that 2× allows here, it leaves 7.6 ms for everything else
@@ -278,8 +278,8 @@ Elsewhere, from the same kind of measurements (load average about 3):
   would give it a margin: fewer objects per skill on a hit (head, frozen frontmatter, slot,
   metadata, winner), precedence without a string identity per file, and a cache read without
   one string of the whole file.
-- **The run before this report's** (the slower machine, \`node -e 0\` 68 ms): 19 of 24 rows met. Missed: \`createSkillIndex\` and \`skill list\` against
-  \`node -e 0\`, each against the reference above it; the cold and warm starts at 100 skills
+- **The run before this report's** (the slower machine, \`node -e 0\` 68 ms): 19 of 24 rows
+  met. Missed: \`createSkillIndex\` and \`skill list\` against \`node -e 0\`, each against the reference above it; the cold and warm starts at 100 skills
   (1.62× against ≤ 1.5; +10.1 ms against ≤ +3), the first run of the code; the warm start at
   1,000 (1.36× against ≤ 1.3; 1.25×, 1.57×, 1.25×, 1.32×, 1.34× and 1.36× in the last six full
   runs).

@@ -548,14 +548,14 @@ function startupSection(startup: StartupResults): string {
   const r = startup.cli.time.median / startup.node.time.median;
   const peer = startup.peer;
   const floor = startup.floor;
+  const version = startup.version;
   const processes = [
     startup.cli,
     startup.node,
     ...(floor ? [floor] : []),
-    ...(startup.version ? [startup.version] : []),
+    ...(version ? [version] : []),
     ...(peer ? [peer.vercel, peer.cli] : []),
   ];
-  const version = startup.version;
   return [
     `\`node apps/demo/dist/cli.js list --home <tree>/home --cwd <tree>/project --config <file naming the configured path>\` on the ${int(startup.skills)}-skill tree, each a whole process spawned with an empty environment, timed from spawn to exit by the parent; against \`node -e 0\` spawned the same way, interleaved.`,
     "",

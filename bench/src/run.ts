@@ -124,7 +124,14 @@ const LOCAL_APPROACHES = [
  * compiled process was slower than ours (every function of every module compiled, so more to
  * keep and collect), which says nothing about compiling.
  */
-const EAGER: ReadonlySet<string> = new Set(["ours-eager", "warm-eager"]);
+const EAGER: Readonly<Record<string, "ours" | "warm">> = { "ours-eager": "ours", "warm-eager": "warm" };
+
+type LocalId = (typeof LOCAL_APPROACHES)[number]["id"];
+
+/** The approach a local series entry runs: an eager reference runs the one it is named after. */
+function runsAs(id: LocalId): Exclude<LocalId, "ours-eager" | "warm-eager"> {
+  return EAGER[id] ?? (id as Exclude<LocalId, "ours-eager" | "warm-eager">);
+}
 
 const BENCH_DIR = resolve(fileURLToPath(import.meta.url), "../..");
 const TREES_DIR = join(BENCH_DIR, ".trees");
@@ -238,9 +245,9 @@ async function measureLocal(manifest: TreeManifest, size: string, options: Optio
   try {
     const prime = await runChild({ approach: "warm", input: { layout, cache: heads } });
     log(`  ${size} head cache written by an untimed load: ${prime.ms.toFixed(1)} ms, found ${prime.found}`);
-    const task = (id: (typeof LOCAL_APPROACHES)[number]["id"]): ChildTask => {
-      if (id === "warm" || id === "warm-eager") return { approach: "warm", input: { layout, cache: heads } };
-      if (id === "ours-eager") return { approach: "ours", input: layout };
+    const task = (planned: LocalId): ChildTask => {
+      const id = runsAs(planned);
+      if (id === "warm") return { approach: "warm", input: { layout, cache: heads } };
       if (id === "crawl-stat-cache") return { approach: "crawl-stat-cache", input: { layout, cache: heads } };
       if (id === "warm-changed") {
         copyFileSync(heads, changedHeads);
@@ -249,11 +256,11 @@ async function measureLocal(manifest: TreeManifest, size: string, options: Optio
       }
       return { approach: id, input: layout };
     };
-    const approaches = LOCAL_APPROACHES.filter(({ id }) => size === "XS" || !EAGER.has(id));
+    const approaches = LOCAL_APPROACHES.filter(({ id }) => size === "XS" || !EAGER[id]);
     const plans: Plan[] = approaches.map(({ id }) => ({
       id,
       task: () => task(id),
-      ...(EAGER.has(id) ? { nodeArgs: ["--no-lazy"] } : {}),
+      ...(EAGER[id] ? { nodeArgs: ["--no-lazy"] } : {}),
       ...(id === "warm-changed"
         ? {
             after: () => {
@@ -264,8 +271,9 @@ async function measureLocal(manifest: TreeManifest, size: string, options: Optio
         : {}),
     }));
     const records = await interleave(plans, { ...options, onRun: progress(size, options) });
-    const check = (id: string) => (r: RunRecord) => {
-      if (id === "warm" || id === "warm-eager") return mismatch(r, manifest) ?? warmProblem(r, 0);
+    const check = (planned: LocalId) => (r: RunRecord) => {
+      const id = runsAs(planned);
+      if (id === "warm") return mismatch(r, manifest) ?? warmProblem(r, 0);
       if (id === "warm-changed") {
         // The edited description changes the checksum: the count and the cache's answers are checked.
         const found =
