@@ -25,13 +25,16 @@ import { isWithin } from "./paths.js";
 import { type Listings, scanRoots } from "./scan.js";
 import {
   agentProfile,
+  DEFAULT_MAX_DIRS,
   DISCOVERY_PRESETS,
   type DiscoveryOptions,
   type DiscoveryPreset,
   presetDuplicates,
+  presetLimits,
   type RootLimits,
   scanListed,
   scanPlanOf,
+  sharedScanOptions,
 } from "./sources.js";
 
 /** Why an agent does not load a skill; when several apply, the first in this list is given. */
@@ -83,7 +86,16 @@ export type VisibilityCell =
        * `nondeterministic` (opencode's winner changes between runs).
        */
       readonly detail?: string;
+      /**
+       * A deliberate difference from the agent, which follows such links and has no such bound:
+       * the preset did not follow a link to the filesystem root, the home folder or above its
+       * root (`link-to-ancestor`), or stopped at the folder bound it adds (`max-dirs`).
+       */
+      readonly deliberate?: DeliberateSkip;
     };
+
+/** Why a preset stops where its agent goes on, on purpose (see {@link VisibilityReport.deliberate}). */
+export type DeliberateSkip = "link-to-ancestor" | "max-dirs";
 
 /** Which agent sees which skill, and why not. */
 export interface VisibilityReport {
@@ -93,6 +105,16 @@ export interface VisibilityReport {
     readonly name: string;
     readonly location: string;
     readonly cells: Readonly<Record<string, VisibilityCell>>;
+  }[];
+  /**
+   * Where a preset stopped on purpose and its agent would go on, sorted by agent then path: a
+   * link not followed (`link-to-ancestor`; nothing behind it was read, so the skills there have
+   * no rows) or a folder past the preset's own folder bound (`max-dirs`).
+   */
+  readonly deliberate: readonly {
+    readonly agent: string;
+    readonly path: string;
+    readonly reason: DeliberateSkip;
   }[];
 }
 
@@ -120,8 +142,10 @@ interface AgentRun {
   readonly skipped: ReadonlyMap<string, readonly SkippedPath[]>;
   /** The depth and dot-folder limits of each scanned folder that has some. */
   readonly limits: ReadonlyMap<string, RootLimits>;
-  /** The scanned folders with no depth, dot-folder or folder-count limit: every skill below is found. */
+  /** The scanned folders with no depth, dot-folder or leaf limit, not cut by a folder bound: every skill below is found. */
   readonly complete: ReadonlySet<string>;
+  /** True when the folder bound is the preset's own safety bound, not one the agent has. */
+  readonly boundIsOurs: boolean;
 }
 
 /**
@@ -155,7 +179,7 @@ export async function compareAgents(options: CompareOptions): Promise<Visibility
   const shared = new SharedWork();
   const runs = new Map<DiscoveryPreset, AgentRun>();
   for (const [agent, profile] of profiles) {
-    runs.set(agent, await loadAs(profile, shared, permission, who, presetDuplicates(agent)));
+    runs.set(agent, await loadAs(profile, shared, permission, who, agent));
   }
 
   // Every location some agent's scan returned, or a place that stands for a skill it could not use.
@@ -193,7 +217,28 @@ export async function compareAgents(options: CompareOptions): Promise<Visibility
   }
   await Promise.all(unnamed);
   skills.sort((a, b) => compareCodeUnits(a.name, b.name) || compareCodeUnits(a.location, b.location));
-  return { agents, skills };
+  return { agents, skills, deliberate: deliberateSkips(runs) };
+}
+
+/** Every skipped path of each agent that {@link deliberateOf} calls deliberate. */
+function deliberateSkips(runs: ReadonlyMap<DiscoveryPreset, AgentRun>): VisibilityReport["deliberate"] {
+  const out: { agent: string; path: string; reason: DeliberateSkip }[] = [];
+  for (const [agent, run] of runs) {
+    for (const [path, list] of run.skipped) {
+      for (const s of list) {
+        const reason = deliberateOf(s, run);
+        if (reason !== undefined) out.push({ agent, path, reason });
+      }
+    }
+  }
+  return out.sort((a, b) => compareCodeUnits(a.agent, b.agent) || compareCodeUnits(a.path, b.path));
+}
+
+/** The deliberate reason of a skipped path, if it is one. */
+function deliberateOf(s: SkippedPath, run: AgentRun): DeliberateSkip | undefined {
+  if (s.reason === "link-to-ancestor") return "link-to-ancestor";
+  if (s.reason === "max-dirs" && run.boundIsOurs) return "max-dirs";
+  return undefined;
 }
 
 /** Loads the skills `agent` sees, as that agent does, and reads a verdict per location off the result. */
@@ -202,18 +247,18 @@ async function loadAs(
   shared: SharedWork,
   permission: PermissionPolicy | undefined,
   who: AgentInfo | undefined,
-  duplicates: "duplicate-listed" | "nondeterministic" | undefined,
+  preset: DiscoveryPreset,
 ): Promise<AgentRun> {
+  const duplicates = presetDuplicates(preset);
   const found = new Set<string>();
   const dirs = new Set<string>();
   const limits = new Map<string, RootLimits>();
-  const complete = new Set<string>();
+  const unlimited: string[] = [];
   for (const source of sources) {
     const plan = scanPlanOf(source);
-    const { maxDepth, maxDirs, skipDotDirs, leafSkills, minDepth } = plan?.options ?? {};
-    if (plan && maxDepth === undefined && maxDirs === undefined && !skipDotDirs && !leafSkills && !minDepth) {
-      for (const dir of plan.dirs) complete.add(dir);
-    }
+    const { maxDepth, skipDotDirs, leafSkills, minDepth } = plan?.options ?? {};
+    if (plan && maxDepth === undefined && !skipDotDirs && !leafSkills && !minDepth)
+      unlimited.push(...plan.dirs);
     if (!plan || (maxDepth === undefined && !skipDotDirs)) continue;
     for (const dir of plan.dirs) {
       limits.set(dir, {
@@ -300,7 +345,11 @@ async function loadAs(
     if (list) list.push(s);
     else skipped.set(s.path, [s]);
   }
-  return { dirs, cells, names, skipped, limits, complete };
+  // A folder bound that cut a root leaves skills below it unfound.
+  const cut = (report.skipped ?? []).filter((s) => s.reason === "max-dirs").map((s) => s.path);
+  const complete = new Set(unlimited.filter((dir) => !cut.some((path) => isWithin(path, dir))));
+  const boundIsOurs = presetLimits(preset)?.maxDirs === undefined;
+  return { dirs, cells, names, skipped, limits, complete, boundIsOurs };
 }
 
 /** The verdict on a file the agent's load refused, from the error the load gave. */
@@ -339,10 +388,10 @@ function cellOf(location: string, run: AgentRun, stubs: ReadonlyMap<string, stri
   const known = run.cells.get(location);
   if (known) return known;
   // The location itself, or a folder holding it, that the agent's scan passed over.
-  let best: { reason: VisibilityReason; detail?: string } | undefined;
+  let best: { reason: VisibilityReason; detail?: string; deliberate?: DeliberateSkip } | undefined;
   for (let path = location; ; path = dirname(path)) {
     for (const s of run.skipped.get(path) ?? []) {
-      const why = skipReason(s);
+      const why = skipReason(s, run);
       if (best === undefined || rank(why.reason) < rank(best.reason)) best = why;
     }
     if (run.dirs.has(path) || dirname(path) === path) break;
@@ -363,7 +412,10 @@ function cellOf(location: string, run: AgentRun, stubs: ReadonlyMap<string, stri
 }
 
 /** What a skipped path (the location itself, or a folder holding it) says about the location. */
-function skipReason(s: SkippedPath): { reason: VisibilityReason; detail?: string } {
+function skipReason(
+  s: SkippedPath,
+  run: AgentRun,
+): { reason: VisibilityReason; detail?: string; deliberate?: DeliberateSkip } {
   switch (s.reason) {
     case "too-deep":
     case "dot-folder":
@@ -373,10 +425,16 @@ function skipReason(s: SkippedPath): { reason: VisibilityReason; detail?: string
       const target = linkTarget(s.path);
       return { reason: "dangling-symlink", ...(target === undefined ? {} : { detail: target }) };
     }
-    default:
-      // node-modules, ignored, max-dirs, symlink-loop, leaf (inside a skill folder), too-shallow
-      // (a SKILL.md directly in a root): the agent never looked there.
-      return { reason: "not-scanned", detail: `${s.reason}: ${s.path}` };
+    default: {
+      // node-modules, ignored, max-dirs, symlink-loop, link-to-ancestor, leaf (inside a skill
+      // folder), too-shallow (a SKILL.md directly in a root): the agent never looked there.
+      const deliberate = deliberateOf(s, run);
+      return {
+        reason: "not-scanned",
+        detail: `${s.reason}: ${s.path}`,
+        ...(deliberate === undefined ? {} : { deliberate }),
+      };
+    }
   }
 }
 
@@ -536,9 +594,11 @@ async function pastLimits(
     return true;
   });
   if (outer.length === 0) return [];
+  // One folder bound for all of them: what the agents passed over cannot make this cost more.
   return scanRoots(outer.sort(compareCodeUnits), {
-    ...(discovery.ignore === undefined ? {} : { ignore: discovery.ignore }),
-    ...(discovery.followSymlinks === undefined ? {} : { followSymlinks: discovery.followSymlinks }),
+    ...sharedScanOptions(discovery),
+    maxDirs: DEFAULT_MAX_DIRS,
+    sharedBudget: true,
     onWarning: () => {},
     onMissingRoot: () => {},
     listings,

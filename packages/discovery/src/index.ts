@@ -1,12 +1,19 @@
-export type { CompareOptions, VisibilityCell, VisibilityReason, VisibilityReport } from "./compare.js";
+export type {
+  CompareOptions,
+  DeliberateSkip,
+  VisibilityCell,
+  VisibilityReason,
+  VisibilityReport,
+} from "./compare.js";
 export { compareAgents, VISIBILITY_REASONS } from "./compare.js";
 export { DEFAULT_IGNORE } from "./ignore.js";
 export { findWorktreeRoot, foldersBetween } from "./paths.js";
-export type { ScanOptions } from "./scan.js";
+export type { ScanOptions, SkipReason } from "./scan.js";
 export { SKILL_FILE, scanSkillFiles } from "./scan.js";
 export type { DiscoveryOptions, DiscoveryPreset, DiscoveryRoot, RootLimits } from "./sources.js";
 export {
   agentProfile,
+  DEFAULT_MAX_DIRS,
   DISCOVERY_PRESETS,
   discoveryRoots,
   discoverySources,

@@ -60,3 +60,67 @@ describe("scanSkillFiles on hostile layouts", () => {
     expect(warning?.message).not.toContain("vanished");
   });
 });
+
+describe("scans are bounded: links back up are not followed (link-to-ancestor)", () => {
+  /** `base/home` (a skill the user keeps), `base/work/root/a/one`, `base/shared/linked` (a skill elsewhere). */
+  async function world() {
+    const base = await tempDir();
+    const home = join(base, "home");
+    const root = join(base, "work", "root");
+    mkdirSync(join(home, "secret"), { recursive: true });
+    writeFileSync(join(home, "secret", "SKILL.md"), skillText("secret"));
+    mkdirSync(join(root, "a", "one"), { recursive: true });
+    writeFileSync(join(root, "a", "one", "SKILL.md"), skillText("one"));
+    mkdirSync(join(base, "shared", "linked"), { recursive: true });
+    writeFileSync(join(base, "shared", "linked", "SKILL.md"), skillText("linked"));
+    return { base, home, root };
+  }
+
+  it("skips links to the filesystem root, the home folder and above it, and the scan root and above it; follows the rest", async () => {
+    const { base, home, root } = await world();
+    symlinkSync("/", join(root, "all"));
+    symlinkSync(home, join(root, "home"));
+    symlinkSync(base, join(root, "a", "above-home"));
+    symlinkSync(root, join(root, "a", "itself"));
+    symlinkSync(join(base, "work"), join(root, "a", "above-root"));
+    symlinkSync(join(base, "shared", "linked"), join(root, "linked"));
+    const skipped: string[] = [];
+    const logger = memoryLogger();
+    const files = await scanSkillFiles(root, {
+      home,
+      logger,
+      onSkip: (s) => skipped.push(`${s.reason} ${s.path.slice(root.length + 1)}`),
+    });
+    expect(files).toEqual([join(root, "a", "one", "SKILL.md"), join(root, "linked", "SKILL.md")]);
+    expect(skipped.sort()).toEqual([
+      "link-to-ancestor a/above-home",
+      "link-to-ancestor a/above-root",
+      "link-to-ancestor a/itself",
+      "link-to-ancestor all",
+      "link-to-ancestor home",
+    ]);
+    const messages = logger.warnings.map((w) => w.message).sort();
+    expect(messages).toContain(
+      `Not following symlink ${join(root, "all")}: it points to /, the filesystem root; skills there are not looked for`,
+    );
+    expect(messages).toContain(
+      `Not following symlink ${join(root, "home")}: it points to ${home}, the home folder; skills there are not looked for`,
+    );
+    expect(messages.join("\n")).toContain(`it points to ${base}, a folder holding the home folder`);
+    expect(messages.join("\n")).toContain(`it points to ${root}, the skill folder it is in`);
+    expect(logger.warnings.every((w) => w.fields?.code === "link-to-ancestor")).toBe(true);
+  });
+
+  it("judges the home folder by its real path (a home reached through a link is still the home)", async () => {
+    const { base, home, root } = await world();
+    symlinkSync(home, join(base, "home-link"));
+    symlinkSync(home, join(root, "home"));
+    const skipped: string[] = [];
+    const files = await scanSkillFiles(root, {
+      home: join(base, "home-link"),
+      onSkip: (s) => skipped.push(s.reason),
+    });
+    expect(files).toEqual([join(root, "a", "one", "SKILL.md")]);
+    expect(skipped).toEqual(["link-to-ancestor"]);
+  });
+});

@@ -161,14 +161,14 @@ describe("scanSkillFiles and symlinks", () => {
   it("ends symlink loops with a warning", async () => {
     const root = await tempDir();
     await writeSkill(join(root, "a", "one"));
-    await symlink(root, join(root, "a", "up")); // to an ancestor
+    await symlink(join(root, "a"), join(root, "a", "up")); // to an ancestor below the root
     await symlink(join(root, "self"), join(root, "self")); // to itself
     await symlink(join(root, "pong"), join(root, "ping"));
     await symlink(join(root, "ping"), join(root, "pong"));
     const logger = memoryLogger();
     expect(await scanSkillFiles(root, { logger })).toEqual([join(root, "a", "one", "SKILL.md")]);
     expect(warned(logger).sort()).toEqual([
-      `Skipping symlink loop ${join(root, "a", "up")}: it points to ${root}, which holds the link itself`,
+      `Skipping symlink loop ${join(root, "a", "up")}: it points to ${join(root, "a")}, which holds the link itself`,
       `Skipping symlink loop ${join(root, "ping")}: it resolves back to itself`,
       `Skipping symlink loop ${join(root, "pong")}: it resolves back to itself`,
       `Skipping symlink loop ${join(root, "self")}: it resolves back to itself`,
@@ -357,10 +357,10 @@ describe("scanSkillFiles: what it passed over (onSkip)", () => {
     });
   });
 
-  it("symlink-loop: links back to a folder holding them, and links to themselves", async () => {
+  it("symlink-loop: links back to a folder holding them below the root, and links to themselves", async () => {
     const root = await tempDir();
     await writeSkill(join(root, "a", "one"));
-    await symlink(root, join(root, "a", "up"));
+    await symlink(join(root, "a"), join(root, "a", "up"));
     await mkdir(join(root, "self"), { recursive: true });
     await symlink("SKILL.md", join(root, "self", "SKILL.md"));
     expect(await scanWithSkips(root, { logger: memoryLogger() })).toEqual({

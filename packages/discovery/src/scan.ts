@@ -1,6 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { type Dirent, readdirSync, readlinkSync, realpathSync, type Stats, statSync } from "node:fs";
-import { basename, dirname, resolve, sep } from "node:path";
+import { homedir } from "node:os";
+import { basename, dirname, parse, resolve, sep } from "node:path";
 import {
   compareCodeUnits,
   type Diagnostic,
@@ -69,6 +70,12 @@ export interface ScanOptions {
    * directly in a root (reported `too-shallow`), as Claude Code does.
    */
   readonly minDepth?: number;
+  /**
+   * The home folder (default `os.homedir()`). A symlinked folder whose real target is the home
+   * folder or a folder above it is not followed (`link-to-ancestor`), whichever root the link
+   * is in: such a link would make the scan read every skill of the user's, or the machine.
+   */
+  readonly home?: string;
   /** Receives a warning for every folder or file that could not be used. */
   readonly logger?: Logger;
   /**
@@ -86,8 +93,10 @@ export interface ScanOptions {
  * (`skipDotDirs`), `node-modules` and `ignored` (an `ignore` glob matched the folder; the first
  * when it is named `node_modules`), `max-dirs` (the folder budget was spent), `symlinked-file`
  * (a `SKILL.md` symlink not followed), `dangling-symlink` (a link to nothing) and `symlink-loop`
- * (a link back into a folder the link is in), `leaf` (a folder inside a skill folder, with
- * `leafSkills`) and `too-shallow` (a `SKILL.md` above `minDepth`).
+ * (a link back into a folder the link is in, below the root), `link-to-ancestor` (a link to the
+ * filesystem root, the home folder or a folder above it, or the scan root or a folder above
+ * it: see {@link ScanOptions.home}), `leaf` (a folder inside a skill folder, with `leafSkills`)
+ * and `too-shallow` (a `SKILL.md` above `minDepth`).
  */
 export type SkipReason =
   | "too-deep"
@@ -98,12 +107,22 @@ export type SkipReason =
   | "symlinked-file"
   | "dangling-symlink"
   | "symlink-loop"
+  | "link-to-ancestor"
   | "leaf"
   | "too-shallow";
 
 /** Internal: several roots in one pass (shared de-duplication) and a hook for missing roots. */
 export interface RootsScanOptions extends ScanOptions {
   readonly onMissingRoot?: (root: string) => void;
+  /**
+   * The roots come from an agent's layout, not from the user: a root whose real path is the
+   * filesystem root, the home folder or above it, or the folder the root sits in or above it (a
+   * link climbing up, such as `.agents/skills -> ..`) is not scanned (`link-to-ancestor`).
+   * Configured paths are scanned wherever they lead.
+   */
+  readonly layoutRoots?: boolean;
+  /** `maxDirs` counts the folders of all roots together instead of each root's (default `false`). */
+  readonly sharedBudget?: boolean;
   /** Receives each warning as a diagnostic instead of the logger (a source returns them). */
   readonly onWarning?: (diagnostic: Diagnostic) => void;
   /** Called for every folder entered: its path as reached and its real path (for watchers). */
@@ -246,6 +265,11 @@ class Scan {
   readonly #minDepth: number;
   readonly #onSkip: ((skipped: SkippedPath) => void) | undefined;
   readonly #listings: Listings | undefined;
+  readonly #home: string;
+  readonly #layoutRoots: boolean;
+  readonly #sharedBudget: boolean;
+  /** The real path of the home folder, looked up at the first link that needs it. */
+  #homeReal: string | undefined;
   readonly #files: string[] = [];
   /** Real paths of SKILL.md files returned through a link because no tree holds them. */
   readonly #linkedFiles = new Set<string>();
@@ -253,6 +277,8 @@ class Scan {
   readonly #trees = new Map<string, Tree>();
   /** Folders entered per scan root, and whether that root's cap was hit. */
   #dirCounts: number[] = [];
+  /** The real path of each scan root (a link may not lead to it or above it). */
+  #rootReals: (string | undefined)[] = [];
   #truncated: boolean[] = [];
   #links: Link[] = [];
   #sliceStart = 0;
@@ -276,6 +302,9 @@ class Scan {
     this.#minDepth = limitOf(options.minDepth ?? 0, "minDepth");
     this.#onSkip = options.onSkip;
     this.#listings = options.listings;
+    this.#home = resolve(options.home ?? homedir());
+    this.#layoutRoots = options.layoutRoots ?? false;
+    this.#sharedBudget = options.sharedBudget ?? false;
   }
 
   async run(roots: readonly string[]): Promise<string[]> {
@@ -286,6 +315,7 @@ class Scan {
     this.#roots = roots;
     this.#dirCounts = roots.map(() => 0);
     this.#truncated = roots.map(() => false);
+    this.#rootReals = roots.map(() => undefined);
     const trees = roots.map((root, i) => this.#rootTree(root, i)).filter((tree) => tree !== undefined);
     const direct = trees.filter((tree) => tree.path === tree.real);
     for (const tree of [...direct, ...trees.filter((tree) => tree.path !== tree.real)]) {
@@ -326,11 +356,24 @@ class Scan {
       this.#addLinkedFile(root, real);
       return undefined;
     }
-    if (stats.isDirectory() && this.#onDir) this.#onDir(root, real);
     if (!stats.isDirectory()) {
       this.#warn("root-not-a-folder", `Cannot scan ${root}: expected a folder, found ${kindOf(stats)}`, root);
       return undefined;
     }
+    const climb = this.#layoutRoots
+      ? this.#climb(real, this.#parentReal(root), "the folder it is in")
+      : undefined;
+    if (climb !== undefined) {
+      this.#skip(root, "link-to-ancestor");
+      this.#warn(
+        "link-to-ancestor",
+        `Not scanning skill folder ${root}: it leads to ${real}, ${climb}; name it in the configured paths to scan it`,
+        root,
+      );
+      return undefined;
+    }
+    this.#rootReals[index] = real;
+    this.#onDir?.(root, real);
     return { path: root, real, rel: "", depth: 0, root: index };
   }
 
@@ -454,16 +497,18 @@ class Scan {
     return listed;
   }
 
-  /** Counts one folder entered under scan root `root`; false (with one warning) past `maxDirs`. */
-  #enter(root: number): boolean {
+  /** Counts one folder entered under scan root `index`; false (with one warning) past `maxDirs`. */
+  #enter(index: number): boolean {
+    const root = this.#sharedBudget ? 0 : index;
     const count = this.#dirCounts[root] ?? 0;
     if (count >= this.#maxDirs) {
       if (!this.#truncated[root]) {
         this.#truncated[root] = true;
         const path = this.#roots[root] ?? "";
+        const what = this.#sharedBudget && this.#roots.length > 1 ? `${path} and the other folders` : path;
         this.#warn(
           "scan-truncated",
-          `Stopped scanning ${path} after ${this.#maxDirs} folders (maxDirs); skills in the rest are not found`,
+          `Stopped scanning ${what} after ${this.#maxDirs} folders (maxDirs); skills in the rest are not found`,
           path,
         );
       }
@@ -533,6 +578,16 @@ class Scan {
       }
       const real = this.#realpath(link.path);
       if (real === undefined) return undefined;
+      const climb = this.#climb(real, this.#rootReals[link.root], "the skill folder it is in");
+      if (climb !== undefined) {
+        this.#skip(link.path, "link-to-ancestor");
+        this.#warn(
+          "link-to-ancestor",
+          `Not following symlink ${link.path}: it points to ${real}, ${climb}; skills there are not looked for`,
+          link.path,
+        );
+        return undefined;
+      }
       if (!this.#covered(real)) {
         this.#onDir?.(link.path, real);
         return { path: link.path, real, rel: link.rel, depth: link.depth, root: link.root };
@@ -571,6 +626,34 @@ class Scan {
     const real = this.#realpath(link.path);
     if (real !== undefined) this.#addLinkedFile(link.path, real);
     return undefined;
+  }
+
+  /**
+   * Why the real folder `real` may not be scanned below `top` (a real path, called `topName` in
+   * the reason), or `undefined` when it may: it is the filesystem root, holds the home folder,
+   * or is or holds `top`.
+   */
+  #climb(real: string, top: string | undefined, topName: string): string | undefined {
+    if (parse(real).root === real) return "the filesystem root";
+    this.#homeReal ??= this.#realOrSelf(this.#home);
+    if (real === this.#homeReal) return "the home folder";
+    if (isWithin(this.#homeReal, real)) return "a folder holding the home folder";
+    if (top !== undefined && isWithin(top, real))
+      return real === top ? topName : `a folder holding ${topName}`;
+    return undefined;
+  }
+
+  /** The real path of the folder holding `path`, or that folder as given when it cannot be resolved. */
+  #parentReal(path: string): string {
+    return this.#realOrSelf(dirname(path));
+  }
+
+  #realOrSelf(path: string): string {
+    try {
+      return realpathSync(path);
+    } catch {
+      return path;
+    }
   }
 
   /** Adds a SKILL.md reached through a link unless a tree holds it or another link gave it. */

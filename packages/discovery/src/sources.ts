@@ -176,6 +176,12 @@ const PRESET_DUPLICATES: Readonly<Partial<Record<DiscoveryPreset, "duplicate-lis
     opencode: "nondeterministic",
   };
 
+/** The limits the agent of `preset` applies inside each root, as measured (copied; `undefined`: none). */
+export function presetLimits(preset: DiscoveryPreset): RootLimits | undefined {
+  const limits = PRESET_LIMITS[preset];
+  return limits === undefined ? undefined : { ...limits };
+}
+
 /** How the agent of `preset` treats duplicate names, when no single winner says it (see {@link compareAgents}). */
 export function presetDuplicates(
   preset: DiscoveryPreset,
@@ -404,13 +410,37 @@ function keepLastById(roots: readonly DiscoveryRoot[]): DiscoveryRoot[] {
   return kept.reverse();
 }
 
-/** The scan options every source of one discovery shares. */
-function scanOptionsOf(options: DiscoveryOptions): RootsScanOptions {
+/**
+ * Folders a scan enters per root of an agent's layout when the agent has no bound of its own
+ * (Codex keeps its 2,000), so that a checkout cannot make a scan cost what it likes. Configured
+ * paths are the user's choice and have no bound.
+ */
+export const DEFAULT_MAX_DIRS = 20_000;
+
+/** The scan options every source of one discovery (or watcher) shares. */
+export function sharedScanOptions(options: {
+  readonly ignore?: readonly string[];
+  readonly followSymlinks?: boolean;
+  readonly logger?: Logger;
+  readonly home?: string;
+}): RootsScanOptions {
   return {
     ...(options.ignore === undefined ? {} : { ignore: options.ignore }),
     ...(options.followSymlinks === undefined ? {} : { followSymlinks: options.followSymlinks }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.home === undefined ? {} : { home: options.home }),
   };
+}
+
+/**
+ * How one root is scanned: the shared options and the agent's limits; for a root of the agent's
+ * layout (not a configured path), a folder budget ({@link DEFAULT_MAX_DIRS} unless the agent has
+ * one) and the rule that it may not lead to the filesystem root, the home folder or above the
+ * folder it sits in.
+ */
+export function rootScanOptions(root: DiscoveryRoot, shared: RootsScanOptions): RootsScanOptions {
+  if (root.configured !== undefined) return { ...shared, ...root.limits };
+  return { maxDirs: DEFAULT_MAX_DIRS, ...shared, ...root.limits, layoutRoots: true };
 }
 
 /**
@@ -423,11 +453,11 @@ function scanOptionsOf(options: DiscoveryOptions): RootsScanOptions {
  * await service.discoverAndLoad();
  */
 export function discoverySources(options: DiscoveryOptions): SkillSource[] {
-  const shared = scanOptionsOf(options);
+  const shared = sharedScanOptions(options);
   return discoveryRoots(options).map((root): SkillSource & { readonly dirs: readonly string[] } => {
     const dirs = [...root.dirs];
     const configured = root.configured;
-    const base: RootsScanOptions = { ...shared, ...root.limits };
+    const base = rootScanOptions(root, shared);
     const source: SkillSource & { readonly dirs: readonly string[] } = {
       id: root.id,
       ...(root.precedence === undefined ? {} : { precedence: root.precedence }),

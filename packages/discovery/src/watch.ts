@@ -9,8 +9,15 @@ import {
   type SkillService,
   type SkillSource,
 } from "@skill/core";
-import { type RootsScanOptions, SKILL_FILE, scanRoots } from "./scan.js";
-import { type DiscoveryOptions, discoveryRoots, type ScanPlan, scanPlanOf } from "./sources.js";
+import { SKILL_FILE, scanRoots } from "./scan.js";
+import {
+  type DiscoveryOptions,
+  discoveryRoots,
+  rootScanOptions,
+  type ScanPlan,
+  scanPlanOf,
+  sharedScanOptions,
+} from "./sources.js";
 
 /** What happened to one `SKILL.md`. */
 export interface SkillChange {
@@ -82,19 +89,9 @@ export function watchSkillFiles(
   const logger = options.logger ?? noopLogger;
   const shared = sharedScanOptions(options);
   const plans = discoveryRoots({ ...options, logger }).map(
-    (root): ScanPlan => ({ dirs: root.dirs, options: { ...shared, ...root.limits } }),
+    (root): ScanPlan => ({ dirs: root.dirs, options: rootScanOptions(root, shared) }),
   );
   return watchPlans(plans, options, listener);
-}
-
-function sharedScanOptions(options: {
-  readonly ignore?: readonly string[];
-  readonly followSymlinks?: boolean;
-}): RootsScanOptions {
-  return {
-    ...(options.ignore === undefined ? {} : { ignore: options.ignore }),
-    ...(options.followSymlinks === undefined ? {} : { followSymlinks: options.followSymlinks }),
-  };
 }
 
 /** Options of {@link watchSkills}. */
