@@ -84,6 +84,21 @@ describe("skill list", () => {
     expect(stdout).toContain("8 skills, 2 shadowed, 1 failed — run with --verbose");
   });
 
+  it("does not follow a checkout's link to / and names it, even without --verbose", async () => {
+    const dir = join(root, "link-to-root");
+    await mkdir(join(dir, ".agents", "skills", "ok"), { recursive: true });
+    await mkdir(join(dir, ".git"), { recursive: true });
+    await writeFile(join(dir, ".agents", "skills", "ok", "SKILL.md"), "---\nname: ok\ndescription: Fine.\n---\n");
+    await symlink("/", join(dir, ".agents", "skills", "all"));
+    const { code, stdout, stderr } = await run(["--cwd", dir, "--home", home, "--cache", cache, "list"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^ok +Fine\./m);
+    expect(stdout).toMatch(/ skills?, 1 warning/);
+    expect(stderr).toContain(
+      `Not following symlink ${join(dir, ".agents", "skills", "all")}: it points to /, the filesystem root`,
+    );
+  });
+
   it("--json gives skills, shadowed and failed entries", async () => {
     const { code, stdout } = await run([...base, "list", "--json"]);
     expect(code).toBe(0);

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { agentsWorld, DOCTOR_AGENTS, EXPECTED_CELLS, removeTempDirs } from "@skill/test-utils";
@@ -57,6 +57,28 @@ describe("--preset", () => {
 });
 
 describe("skill doctor", () => {
+  it("names a checkout's link to / that the presets do not follow and the agents would", async () => {
+    const world = await agentsWorld();
+    const link = join(world.cwd, ".agents", "skills", "everything");
+    await symlink("/", link);
+    const result = doctor(
+      ["--cwd", world.cwd, "--home", world.home, "--agents", "agents,codex,claude-code"],
+      world.home,
+      200,
+    );
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(
+      ".agents/skills/everything: a link to /, the home folder or above its root, not followed (agents, codex; the agents follow it)",
+    );
+    const json = doctor(
+      ["--json", "--cwd", world.cwd, "--home", world.home, "--agents", "agents"],
+      world.home,
+    );
+    expect(JSON.parse(json.stdout).deliberate).toEqual([
+      { agent: "agents", path: link, reason: "link-to-ancestor" },
+    ]);
+  });
+
   it("--json gives every (skill, agent) cell's reason on a tree laid out for every agent", async () => {
     const world = await agentsWorld();
     const result = doctor(["--json", "--cwd", world.cwd, "--home", world.home], world.home);

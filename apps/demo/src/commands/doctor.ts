@@ -1,6 +1,7 @@
 import { printable } from "@skill/core";
 import {
   compareAgents,
+  DEFAULT_MAX_DIRS,
   DISCOVERY_PRESETS,
   type DiscoveryPreset,
   VISIBILITY_REASONS,
@@ -79,6 +80,31 @@ function summaries(report: VisibilityReport): string[][] {
 }
 
 /**
+ * Where the presets stopped on purpose and the agents would go on: a line per link not followed
+ * (a link to `/` or home is worth seeing even when nothing was found), and one for the folders
+ * left past the folder bound, with the agents each concerns.
+ */
+function deliberateLines(report: VisibilityReport, ctx: Context): string[] {
+  const links = new Map<string, string[]>();
+  const past = new Map<string, Set<string>>();
+  for (const d of report.deliberate) {
+    if (d.reason === "link-to-ancestor") links.set(d.path, [...(links.get(d.path) ?? []), d.agent]);
+    else past.set(d.agent, (past.get(d.agent) ?? new Set()).add(d.path));
+  }
+  const lines = [...links].map(
+    ([path, agents]) =>
+      `  ${printable(displayPath(path, ctx.cwd, ctx.home))}: a link to /, the home folder or above its root, not followed (${agents.join(", ")}; the agents follow it)`,
+  );
+  if (past.size > 0) {
+    const folders = new Set([...past.values()].flatMap((set) => [...set]));
+    lines.push(
+      `  ${plural(folders.size, "folder")} past the ${DEFAULT_MAX_DIRS}-folder bound of a root not scanned (${[...past.keys()].join(", ")}; the agents have no such bound)`,
+    );
+  }
+  return lines;
+}
+
+/**
  * `skill doctor`: which agent loads which skill from here, and why not. Agent columns are split
  * into blocks that fit the terminal, each block repeating the skill column.
  */
@@ -100,8 +126,10 @@ export async function doctor(ctx: Context, opts: { agents?: string }): Promise<n
     return 0;
   }
   const c = out.color;
+  const bounds = deliberateLines(report, ctx);
   if (report.skills.length === 0) {
     out.line(`No skills found from ${ctx.cwd} by any of: ${report.agents.join(", ")}.`);
+    for (const line of bounds) out.line(c.yellow(line));
     return 0;
   }
 
@@ -179,6 +207,7 @@ export async function doctor(ctx: Context, opts: { agents?: string }): Promise<n
   )) {
     out.line(line);
   }
+  for (const line of bounds) out.line(c.yellow(line));
   out.line(c.dim(cut(ctx.configNote(ctx.configFiles.map((f) => displayPath(f, ctx.cwd, ctx.home))), width)));
   return 0;
 }

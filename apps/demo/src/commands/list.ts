@@ -64,6 +64,9 @@ function fitTable(
   });
 }
 
+/** Warnings of a scan that stopped on purpose. */
+const BOUNDS: ReadonlySet<string> = new Set(["link-to-ancestor", "scan-truncated"]);
+
 /** `skill list`: what this agent sees from here, with shadowed and failed skills summarised. */
 export async function list(ctx: Context): Promise<number> {
   const service = createService(ctx);
@@ -77,6 +80,9 @@ export async function list(ctx: Context): Promise<number> {
   // What the sources reported (unreadable folders, missing paths, packs served from cache…).
   const sourceWarnings = report.diagnostics.filter((d) => d.source !== undefined && d.severity === "warning");
   const { out } = ctx;
+  // Where the scan stopped on purpose (a link to / or home, a folder bound): said even without
+  // --verbose, since a checkout arranged it and skills may be missing because of it.
+  for (const d of sourceWarnings) if (BOUNDS.has(d.code)) out.error(printable(d.message));
 
   if (out.json) {
     out.data({
