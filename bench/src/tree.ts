@@ -69,6 +69,11 @@ export interface TreeOptions {
   /** Skills to generate; noise scales with it (5 `node_modules` files and 4 `.git` files per skill). */
   readonly skills: number;
   readonly seed?: number;
+  /**
+   * Write the tree as a scan sees it: every folder and every `SKILL.md`, the same as the full
+   * tree's, but no bundled file and no `node_modules` or `.git` noise (default `false`).
+   */
+  readonly skeleton?: boolean;
 }
 
 export const DEFAULT_SEED = 42;
@@ -97,12 +102,15 @@ class Writer {
   bytes = 0;
   readonly #dirs = new Set<string>();
 
+  constructor(readonly skeleton = false) {}
+
   write(path: string, text: string): void {
     const dir = dirname(path);
     if (!this.#dirs.has(dir)) {
       mkdirSync(dir, { recursive: true });
       this.#dirs.add(dir);
     }
+    if (this.skeleton && !path.endsWith("SKILL.md")) return;
     writeFileSync(path, text);
     this.files++;
     this.bytes += Buffer.byteLength(text);
@@ -242,7 +250,7 @@ export function generateTree(dir: string, options: TreeOptions): TreeManifest {
   const seed = options.seed ?? DEFAULT_SEED;
   const random = new Random(seed * 7919 + options.skills);
   const pool = textPool(random);
-  const w = new Writer();
+  const w = new Writer(options.skeleton);
 
   const layout = layoutOf(dir);
   const { home, cwd, roots } = layout;
@@ -301,8 +309,10 @@ export function generateTree(dir: string, options: TreeOptions): TreeManifest {
     }
   }
 
-  decoys += writeNodeModules(random, w, pool, join(team, "node_modules"), options.skills * 5 - nestedNoise);
-  writeGitDir(random, w, pool, join(team, ".git"), options.skills * 4);
+  if (!options.skeleton) {
+    decoys += writeNodeModules(random, w, pool, join(team, "node_modules"), options.skills * 5 - nestedNoise);
+    writeGitDir(random, w, pool, join(team, ".git"), options.skills * 4);
+  }
 
   return {
     version: GENERATOR_VERSION,
