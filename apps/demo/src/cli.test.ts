@@ -162,7 +162,7 @@ describe("skill show", () => {
     const show = await run([...base, "show", "pdf-tool"]);
     expect(show.stderr).toContain('Skill "pdf-tool" not found. Did you mean "pdf-tools"?');
     const why = await run([...base, "why", "git-helpr"]);
-    expect(why.stdout).toContain("Did you mean 'git-helper'?");
+    expect(why.stdout).toContain("No skill named 'git-helpr' is installed here. Did you mean 'git-helper'?");
     const audit = await run([...base, "audit", "comit-messages"]);
     expect(audit.stderr).toContain('Did you mean "commit-messages"?');
   });
@@ -469,6 +469,18 @@ describe("skill why", () => {
     const data = JSON.parse((await run([...base, "why", "release-notes", "--json"])).stdout);
     expect(data).toMatchObject({ agent: "build", action: "ask", layer: "config", visible: true });
     expect(data.rule).toEqual({ permission: "skill", pattern: "release-*", action: "ask" });
+  });
+
+  it("says a missing name is missing, exits 1, and gives the rule that would apply", async () => {
+    const { code, stdout } = await run([...base, "why", "nosuch"]);
+    expect(code).toBe(1);
+    expect(stdout.split("\n")[0]).toBe("No skill named 'nosuch' is installed here.");
+    expect(stdout).toContain("skill search 'nosuch' finds skills by what they do");
+    expect(stdout).toContain("Agent 'build' would see a skill named 'nosuch'.");
+    expect(stdout).not.toContain("sees 'nosuch'");
+    const json = await run([...base, "why", "nosuch", "--json"]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ skill: "nosuch", exists: false });
   });
 });
 

@@ -9,17 +9,32 @@ export async function why(ctx: Context, name: string): Promise<number> {
   const explanation = policy(ctx).explain(ctx.agent, "skill", name);
   const visible = explanation.action !== "deny";
   const { out } = ctx;
+  // No such skill: exit 1, as `show` does, and say so before the rule that would apply.
+  const status = skill === undefined ? 1 : 0;
   if (out.json) {
     out.data({ skill: name, agent: ctx.agent.name, exists: skill !== undefined, visible, ...explanation });
-    return 0;
+    return status;
   }
   const c = out.color;
-  const verdict = visible
-    ? explanation.action === "ask"
-      ? c.yellow(`sees '${name}', and asks before loading it`)
-      : c.green(`sees '${name}'`)
-    : c.red(`does not see '${name}'`);
-  out.line(`Agent '${ctx.agent.name}' ${verdict}.`);
+  if (skill === undefined) {
+    const similar = similarNames(
+      name,
+      service.all(ctx.agent).map((s) => s.name),
+    ).slice(0, 3);
+    const hint = similar.length > 0 ? ` Did you mean ${similar.map((n) => `'${n}'`).join(", ")}?` : "";
+    out.line(printable(`No skill named '${name}' is installed here.${hint}`));
+    out.line(c.dim(printable(`(skill search '${name}' finds skills by what they do)`)));
+  }
+  const [see, ask, hide] =
+    skill === undefined
+      ? [`would see a skill named '${name}'`, "and ask before loading it", `would not see a skill named '${name}'`]
+      : [`sees '${name}'`, "and asks before loading it", `does not see '${name}'`];
+  const verdict = !visible
+    ? c.red(hide)
+    : explanation.action === "ask"
+      ? c.yellow(`${see}, ${ask}`)
+      : c.green(see);
+  out.line(printable(`Agent '${ctx.agent.name}' ${verdict}.`));
   const rule = explanation.rule;
   const layer =
     explanation.layer === "agent"
@@ -34,17 +49,5 @@ export async function why(ctx: Context, name: string): Promise<number> {
       `Deciding rule: ${rule.permission} ${JSON.stringify(rule.pattern)} → ${rule.action}  (from ${layer})`,
     );
   else out.line(`No rule matched '${name}'; the fallback is ${explanation.action}.`);
-  if (!skill) {
-    const similar = similarNames(
-      name,
-      service.all(ctx.agent).map((s) => s.name),
-    ).slice(0, 3);
-    const hint = similar.length > 0 ? ` Did you mean ${similar.map((n) => `'${n}'`).join(", ")}?` : "";
-    out.line(
-      c.dim(
-        printable(`(no skill named '${name}' is installed here; the rule above applies once one is)${hint}`),
-      ),
-    );
-  }
-  return 0;
+  return status;
 }
