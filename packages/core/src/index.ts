@@ -62,3 +62,5 @@ export {
   validateFrontmatter,
   validateSkill,
 } from "./validate.js";
+export type { SkillFolderStage } from "./write-inside.js";
+export { linkInside, stageSkillFolder, writeInside } from "./write-inside.js";
