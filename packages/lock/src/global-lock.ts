@@ -46,7 +46,8 @@ export function globalLockPath(options: {
 const WHAT = "global lock";
 
 /**
- * Reads the global lock; undefined when the file does not exist.
+ * Reads the global lock; undefined when the file does not exist. Like `readProjectLock`, the
+ * lock and every object in it have no prototype: every skill name is an own key.
  *
  * @throws SkillError `PARSE_ERROR` or `INVALID_FIELD` (a `version` other than 3 — `gh skill`
  *   resets such a file, `skills` ignores it; here it is an error that names the file),

@@ -165,3 +165,28 @@ describe("atomic writes", () => {
     expect((await readProjectLock(file))?.skills).toEqual({});
   });
 });
+
+describe("locks are plain data", () => {
+  const names = ["__proto__", "constructor", "hasOwnProperty", "toString"];
+  const entry = (name: string) =>
+    `    ${JSON.stringify(name)}: {\n      "source": "o/r",\n      "sourceType": "github",\n      "computedHash": "${HASH}",\n      "extra": { "__proto__": { "x": 1 } }\n    }`;
+  const text = `{\n  "version": 1,\n  "skills": {\n${names.map(entry).join(",\n")}\n  }\n}\n`;
+
+  it("reads every name as an own key of objects without a prototype, and writes them all back byte for byte", async () => {
+    const dir = await temp();
+    const file = join(dir, "skills-lock.json");
+    await writeFile(file, text);
+    const lock = (await readProjectLock(file)) as ProjectLock;
+    expect(Object.getPrototypeOf(lock)).toBeNull();
+    expect(Object.getPrototypeOf(lock.skills)).toBeNull();
+    expect(Object.keys(lock.skills)).toEqual(names);
+    for (const name of names) expect(lock.skills[name]?.source).toBe("o/r");
+    expect(lock.skills.valueOf).toBeUndefined(); // no Object.prototype behind a missing name
+    await writeProjectLock(file, lock);
+    const sorted = [...names].sort();
+    expect(Object.keys(JSON.parse(await readFile(file, "utf8")).skills)).toEqual(sorted);
+    const again = (await readProjectLock(file)) as ProjectLock;
+    expect(Object.keys(again.skills)).toEqual(sorted);
+    expect(Object.keys(again.skills["__proto__"]?.extra as object)).toEqual(["__proto__"]);
+  });
+});

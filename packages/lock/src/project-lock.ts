@@ -58,6 +58,10 @@ function checkEntry(file: string, name: string, entry: unknown): ProjectLockEntr
  * when the file does not exist. Local sources are returned as written (relative to the
  * lock's folder; {@link lockedSourcePath} resolves them).
  *
+ * The lock and every object in it have no prototype (`Object.create(null)`): look a skill up
+ * with `lock.skills[name]` or `Object.hasOwn`, whatever its name (`constructor`, `__proto__`);
+ * `lock.skills.hasOwnProperty(…)` does not exist on them.
+ *
  * @throws SkillError `PARSE_ERROR` (not JSON, not an object) or `INVALID_FIELD` (a `version`
  *   other than 1, a field of the wrong type), naming the file: a broken lock is never read
  *   as an empty one. `READ_ERROR` when it cannot be read.
@@ -89,7 +93,8 @@ export function lockedSourcePath(lockFile: string, entry: ProjectLockEntry): str
 
 /** The exact text {@link writeProjectLock} writes. */
 export function formatProjectLock(lock: ProjectLock, lockDir: string): string {
-  const skills: Record<string, ProjectLockEntry> = {};
+  // Without a prototype, `skills["__proto__"] = …` is an entry like any other.
+  const skills: Record<string, ProjectLockEntry> = Object.create(null);
   for (const name of Object.keys(lock.skills).sort(compareCodeUnits)) {
     const entry = lock.skills[name] as ProjectLockEntry;
     skills[name] =

@@ -34,7 +34,20 @@ export async function readJsonObject(
       { path: file },
     );
   }
-  return value;
+  return plainData(value) as Record<string, unknown>;
+}
+
+/**
+ * `value` with every object made anew without a prototype: a lookup by a skill's name is an
+ * own-property lookup whatever the name (`constructor`, `__proto__`, `hasOwnProperty` are
+ * skills like any other), and a `__proto__` key stays a key.
+ */
+export function plainData(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plainData);
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = Object.create(null);
+  for (const [key, field] of Object.entries(value)) out[key] = plainData(field);
+  return out;
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {
