@@ -51,7 +51,7 @@ export interface SkillInput {
   readonly location: string;
   /** SKILL.md's bytes, with its frontmatter when the source parsed it already. */
   readonly skillMd: { readonly bytes: Uint8Array; readonly frontmatter?: Readonly<Record<string, unknown>> };
-  /** Bundled files, sorted, SKILL.md left out. */
+  /** Bundled files, SKILL.md left out, in the order the source lists them (shallow first, for a folder). */
   readonly files: readonly ListedFile[];
   /** Why the list is not the whole skill (a listing refused by a bound, an unreadable folder). */
   readonly notes: readonly Note[];
@@ -249,9 +249,32 @@ class Tally {
 }
 
 /**
- * The one analysis of a skill, whatever it is read through: SKILL.md first, then every
- * listed file in order, within `maxFiles` files and `maxBytes` bytes (`maxFileBytes` of
- * each); links that are never followed go to `linkFinding`, unread.
+ * The files in the order they are read: those whose name or mode says they run first (no
+ * read needed to tell), then the rest as listed. Padding a skill with filler files then costs
+ * `maxFiles` and `maxBytes` the filler, not the scripts.
+ */
+function readOrder(files: readonly ListedFile[]): ListedFile[] {
+  const runs = (file: ListedFile) => isExecutable(file.path, new Uint8Array(0), file.execBit);
+  return [...files.filter(runs), ...files.filter((file) => !runs(file))];
+}
+
+/** The note that stops reading before `entry`, when `maxFiles` or `maxBytes` is used up. */
+function budgetSpent(tally: Tally, limits: AuditLimits, entry: ListedFile): Note | undefined {
+  if (tally.files >= limits.maxFiles) {
+    return { path: entry.path, message: `stopped after ${limits.maxFiles} files (maxFiles)` };
+  }
+  if (limits.maxBytes - tally.bytes <= 0) {
+    return { path: entry.path, message: `stopped after ${tally.bytes} bytes (maxBytes)` };
+  }
+  return undefined;
+}
+
+/**
+ * The one analysis of a skill, whatever it is read through: SKILL.md first, then the listed
+ * files (those that run by name or mode first), within `maxFiles` files and `maxBytes` bytes
+ * (`maxFileBytes` of each). Links that are never followed go to `linkFinding`, unread; past
+ * the budget, what needs no read is still said: every link's finding, and every file whose
+ * name or mode says it runs.
  */
 export async function analyseSkill(input: SkillInput, limits: AuditLimits): Promise<AuditResult> {
   const { signal } = limits;
@@ -273,23 +296,18 @@ export async function analyseSkill(input: SkillInput, limits: AuditLimits): Prom
   tally.hooks = result.hooks;
   tally.text(SKILL_MD, skillFile, "markdown", result.code);
 
-  let stopped = false;
-  for (const entry of input.files) {
+  let stopped: Note | undefined;
+  for (const entry of readOrder(input.files)) {
     if (signal?.aborted) throw abortedError(signal);
     if (entry.link === "outside" || entry.link === "dangling") {
       const finding = await input.linkFinding?.(entry);
       if (finding) tally.findings.push(finding);
       continue;
     }
-    if (tally.files >= limits.maxFiles) {
-      tally.notes.push({ path: entry.path, message: `stopped after ${limits.maxFiles} files (maxFiles)` });
-      stopped = true;
-      break;
-    }
-    if (limits.maxBytes - tally.bytes <= 0) {
-      tally.notes.push({ path: entry.path, message: `stopped after ${tally.bytes} bytes (maxBytes)` });
-      stopped = true;
-      break;
+    stopped ??= budgetSpent(tally, limits, entry);
+    if (stopped) {
+      if (isExecutable(entry.path, new Uint8Array(0), entry.execBit)) tally.executables.push(entry.path);
+      continue;
     }
     let bytes: Uint8Array;
     try {
@@ -307,6 +325,7 @@ export async function analyseSkill(input: SkillInput, limits: AuditLimits): Prom
     const file = new TextFile(decode(data));
     tally.text(entry.path, file, kindOf(entry.path, file.text));
   }
+  if (stopped) tally.notes.push(stopped);
   const notes = [...input.notes, ...tally.notes];
   if (!stopped && input.cut) notes.push(input.cut);
   for (const note of notes) {

@@ -39,11 +39,12 @@ function limitsOf(options: AuditOptions): AuditLimits {
 /**
  * Audits one skill folder (or the folder of a SKILL.md path) without running anything:
  * what it can do ({@link Capabilities}) and what it hides (findings with rule ids, file and
- * line). Lists the folder with core's `skillFiles` (dot-files included, nested skills left
- * to their own audit) and reads with core's `readInside`: at most `maxFiles` files and
- * `maxBytes` bytes, never a link out of the folder (a `symlink-outside` finding), never a
- * FIFO or device. `complete: false` and an `audit-incomplete` finding say when a limit cut
- * the audit short.
+ * line). Lists the folder with core's `listSkillFiles` (shallow files first, dot-files
+ * included, nested skills left to their own audit) and reads with core's `readInside`: files
+ * that run by name or mode first, at most `maxFiles` files and `maxBytes` bytes, never a link
+ * out of the folder (a `symlink-outside` finding), never a FIFO or device. `complete: false`
+ * and an `audit-incomplete` finding say when a limit cut the audit short (the walker's own
+ * bounds on a folder too deep or too wide included); what was found before it is kept.
  *
  * @throws SkillError `NOT_FOUND` (no folder or no SKILL.md), `READ_ERROR`, `UNSAFE_PATH`
  * (SKILL.md is a symlink leaving the folder), `LIMIT_EXCEEDED` (SKILL.md over the largest

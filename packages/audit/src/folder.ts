@@ -3,12 +3,11 @@ import { basename, dirname, relative, resolve, sep } from "node:path";
 import {
   DEFAULT_MAX_FILE_BYTES,
   isInside,
+  listSkillFiles,
   printable,
   readInside,
   resolveInside,
   SkillError,
-  type SkillFile,
-  skillFiles,
 } from "@skill/core";
 import type { AuditLimits, ListedFile, Note, SkillInput } from "./analyse.js";
 import type { AuditFinding } from "./types.js";
@@ -88,10 +87,13 @@ async function linkFinding(root: string, file: ListedFile): Promise<AuditFinding
 }
 
 /**
- * A skill folder as the analyser reads it: listed by core's one walker (`skillFiles`, dot-files
- * and `node_modules` included, nested skills left to themselves, links that are never followed
- * listed so they can be reported) and read by core's one safe reader (`readInside`), each file
- * whole up to the larger of `maxFileBytes` and core's per-file cap.
+ * A skill folder as the analyser reads it: listed by core's one walker (`listSkillFiles`,
+ * shallow files first, dot-files and `node_modules` included, nested skills left to
+ * themselves, links that are never followed listed so they can be reported) and read by
+ * core's one safe reader (`readInside`), each file whole up to the larger of `maxFileBytes`
+ * and core's per-file cap. The listing reads no file, so it is not cut at `maxFiles`: only the
+ * walker's own bounds on a hostile tree stop it, and then what it listed before is kept and
+ * the bound is a note.
  */
 export async function folderInput(dir: string, limits: AuditLimits): Promise<SkillInput> {
   const root = await skillRoot(dir);
@@ -100,24 +102,21 @@ export async function folderInput(dir: string, limits: AuditLimits): Promise<Ski
   const readCap = Math.max(limits.maxFileBytes, DEFAULT_MAX_FILE_BYTES);
   const bytes = await readSkillMd(root, readCap, signal);
 
-  // SKILL.md is listed too; one more entry than the audit reads says whether there is more.
-  const limit = limits.maxFiles + 1;
+  const listing = await listSkillFiles(root, {
+    order: "shallow-first",
+    hidden: true,
+    links: true,
+    limit: Number.POSITIVE_INFINITY,
+    maxBytes: Number.POSITIVE_INFINITY,
+    ...withSignal,
+  });
   const notes: Note[] = [];
-  let listed: SkillFile[] = [];
-  try {
-    listed = await skillFiles(root, {
-      hidden: true,
-      links: true,
-      limit,
-      maxBytes: Number.POSITIVE_INFINITY,
-      ...withSignal,
-    });
-  } catch (error) {
-    if (!SkillError.isInstance(error) || error.code === "ABORTED") throw error;
-    // A tree too deep or too wide to list: what SKILL.md says is still worth knowing.
-    notes.push({ path: relativeTo(root, error.path), message: `not listed: ${printable(error.message)}` });
+  if (listing.stopped) {
+    // A tree too deep or too wide to list whole: what was listed before is still audited.
+    const { path, message } = listing.stopped;
+    notes.push({ path: relativeTo(root, path), message: `not listed: ${printable(message)}` });
   }
-  const files: ListedFile[] = listed
+  const files: ListedFile[] = listing.files
     .filter((f) => f.path !== SKILL_MD)
     .map((f) => ({
       path: f.path,
@@ -125,15 +124,11 @@ export async function folderInput(dir: string, limits: AuditLimits): Promise<Ski
       size: f.size,
       ...(f.link === undefined ? {} : { link: f.link }),
     }));
-  const last = listed[listed.length - 1];
   return {
     location: resolveInside(root, SKILL_MD),
     skillMd: { bytes },
     files,
     notes,
-    ...(listed.length >= limit && last
-      ? { cut: { path: last.path, message: `stopped after listing ${limit} entries (maxFiles)` } }
-      : {}),
     read: async (file) => {
       if (file.size !== undefined && file.size > readCap) {
         throw new SkillError(

@@ -1,6 +1,7 @@
 export { DEFAULT_MAX_BYTES, SKILL_FILE } from "./constants.js";
 export type { SkillErrorCode, SkillErrorDetails } from "./errors.js";
 export { describeKind, printable, quote, SkillError } from "./errors.js";
+export type { SkillFilesBound, SkillFilesOrder } from "./folder-walk.js";
 export { splitFrontmatter } from "./frontmatter.js";
 export type { FileHeadCacheOptions } from "./head-cache.js";
 export { fileHeadCache } from "./head-cache.js";
@@ -17,8 +18,13 @@ export { SkillService } from "./service.js";
 export type { SharedReads } from "./shared-reads.js";
 export { sharedReads } from "./shared-reads.js";
 export { similarNames } from "./similar.js";
-export type { SkillFilesOptions } from "./skill-files.js";
-export { DEFAULT_SKILL_FILES_BYTES, DEFAULT_SKILL_FILES_LIMIT, skillFiles } from "./skill-files.js";
+export type { ListSkillFilesOptions, SkillFileList, SkillFilesOptions } from "./skill-files.js";
+export {
+  DEFAULT_SKILL_FILES_BYTES,
+  DEFAULT_SKILL_FILES_LIMIT,
+  listSkillFiles,
+  skillFiles,
+} from "./skill-files.js";
 export { compareCodeUnits, formatBytes } from "./text.js";
 export type {
   AgentInfo,

@@ -59,6 +59,7 @@ describe("built package", () => {
         "formatBytes",
         "isInside",
         "isNonLocal",
+        "listSkillFiles",
         "loadSkillFile",
         "memorySource",
         "noopLogger",

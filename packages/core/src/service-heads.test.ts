@@ -305,3 +305,78 @@ describe("a head cache shared by services", () => {
     }
   });
 });
+
+describe("a skill over maxBytes", () => {
+  const big = `${TEXT}${"x".repeat(8 * 1024 * 1024 - TEXT.length)}`;
+
+  it("rejects read() of a listed skill over maxBytes with LIMIT_EXCEEDED naming size and limit, not as changed on disk", async () => {
+    const { source, reads } = listedSource(() => big, headOf(big, LISTED));
+    const service = new SkillService({ sources: [source] });
+    expect((await service.discoverAndLoad()).loaded).toBe(1);
+    const message = "Skill file too large: skill://pdf/SKILL.md is 8.0 MiB, the limit is 1.0 MiB (maxBytes)";
+    for (const read of [() => service.read("pdf"), () => service.readFile("pdf", "SKILL.md")]) {
+      const error = await errorOf(read);
+      expect({ code: error.code, message: error.message }).toEqual({ code: "LIMIT_EXCEEDED", message });
+    }
+    expect(reads()).toBe(2);
+    // The skill is there, only too large to read: the registry keeps it.
+    expect(service.get("pdf")?.description).toBe("Fill in PDF forms");
+    // A limit that fits it reads it.
+    const roomy = new SkillService({ sources: [source], maxBytes: 16 * 1024 * 1024 });
+    await roomy.discoverAndLoad();
+    expect((await roomy.read("pdf")).content).toHaveLength(big.length - TEXT.indexOf("# PDF"));
+  });
+
+  it("says LIMIT_EXCEEDED for an entry read without a head, too", async () => {
+    let served = TEXT;
+    const source: SkillSource = {
+      id: "builtin",
+      scan: async () => ({ entries: [{ location: "builtin:pdf", read: async () => served }], dirs: [] }),
+    };
+    const service = new SkillService({ sources: [source] });
+    await service.discoverAndLoad();
+    served = big;
+    await expect(service.read("pdf")).rejects.toMatchObject({
+      code: "LIMIT_EXCEEDED",
+      message: "Skill file too large: builtin:pdf is 8.0 MiB, the limit is 1.0 MiB (maxBytes)",
+    });
+  });
+
+  it("says LIMIT_EXCEEDED for a file whose cached head was taken, once it grew past maxBytes, and drops that head", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "skill-core-grown-"));
+    try {
+      const location = join(dir, "pdf", "SKILL.md");
+      await mkdir(dirname(location), { recursive: true });
+      await writeFile(location, TEXT);
+      const heads = new Map<string, SkillHead>();
+      let hits = 0;
+      const cache: HeadCache = {
+        get: (key) => {
+          const head = heads.get(key.path);
+          if (head) hits++;
+          return head;
+        },
+        set: (key, head) => void heads.set(key.path, head),
+        delete: (path) => void heads.delete(path),
+        flush: async () => {},
+      };
+      const source: SkillSource = {
+        id: "project",
+        scan: async () => ({ entries: [{ location }], dirs: [dir] }),
+      };
+      await new SkillService({ sources: [source], headCache: cache }).discoverAndLoad();
+      const service = new SkillService({ sources: [source], headCache: cache });
+      await service.discoverAndLoad();
+      expect(hits).toBe(1);
+      await writeFile(location, big);
+      const error = await errorOf(() => service.read("pdf"));
+      expect({ code: error.code, message: error.message }).toEqual({
+        code: "LIMIT_EXCEEDED",
+        message: `Skill file too large: ${location} is 8.0 MiB, the limit is 1.0 MiB (maxBytes)`,
+      });
+      expect(heads.has(location)).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -356,7 +356,10 @@ export class SkillService {
    * whose file is gone, no longer parses or no longer carries this name rejects `NOT_FOUND`
    * ("changed on disk since it was loaded"); the registry is left for the next load to fix.
    * A skill registered from a head its source gave (an MCP listing) is verified against it:
-   * size, digest and every frontmatter field, `INTEGRITY_ERROR` on a mismatch.
+   * size, digest and every frontmatter field, `INTEGRITY_ERROR` on a mismatch. A SKILL.md
+   * over `maxBytes` rejects `LIMIT_EXCEEDED` naming its size and the limit, whoever gave its
+   * head (a source, or the head cache for a file that grew since): the skill is there, too
+   * large to read, and stays in the registry.
    *
    * @throws SkillError `NOT_FOUND` for a missing or denied name, exactly as {@link require}
    */

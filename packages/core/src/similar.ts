@@ -3,30 +3,49 @@ import { compareCodeUnits } from "./text.js";
 /** Most names a "similar:" list holds. */
 const MAX_SIMILAR = 5;
 
-/** Levenshtein distance with adjacent transpositions (optimal string alignment). */
-function distance(a: string, b: string): number {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) =>
-    Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
+/**
+ * Levenshtein distance with adjacent transpositions (optimal string alignment), exact up to
+ * `max`; any larger distance is `max + 1`. Only the cells within `max` of the diagonal are
+ * computed (a cell further out is already more than `max` away), in three rows, and the walk
+ * stops at the first row whose every cell passes `max`: O(length × max) time, O(length) memory,
+ * however long the names.
+ */
+function boundedDistance(a: string, b: string, max: number): number {
+  const n = a.length;
+  const m = b.length;
+  const over = max + 1;
+  if (Math.abs(n - m) > max) return over;
+  // Rows i - 2, i - 1 and i of the matrix, reused in turn.
+  let before = new Uint32Array(m + 2);
+  let above = new Uint32Array(m + 2);
+  let row = new Uint32Array(m + 2);
+  for (let j = 0; j <= m + 1; j++) above[j] = Math.min(j, over);
+  for (let i = 1; i <= n; i++) {
+    const from = Math.max(1, i - max);
+    const to = Math.min(m, i + max);
+    // The cells just outside the band read as "too far".
+    row[from - 1] = from === 1 ? Math.min(i, over) : over;
+    row[to + 1] = over;
+    let least = row[from - 1] as number;
+    for (let j = from; j <= to; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const row = d[i] as number[];
-      const above = d[i - 1] as number[];
       let best = Math.min(
         (above[j] as number) + 1,
         (row[j - 1] as number) + 1,
         (above[j - 1] as number) + cost,
       );
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        best = Math.min(best, ((d[i - 2] as number[])[j - 2] as number) + 1);
+        best = Math.min(best, (before[j - 2] as number) + 1);
       }
-      row[j] = best;
+      row[j] = Math.min(best, over);
+      if (best < least) least = best;
     }
+    // No cell of a later row can come back under `max` (a transposition reaches back two rows,
+    // but a cell of row i - 2 within `max - 1` would put one of row i - 1 within `max`).
+    if (least > max) return over;
+    [before, above, row] = [above, row, before];
   }
-  return (d[rows - 1] as number[])[cols - 1] as number;
+  return above[m] as number;
 }
 
 function sharedPrefix(a: string, b: string): number {
@@ -40,6 +59,8 @@ function sharedPrefix(a: string, b: string): number {
  * other (`pdf` for `pdf-forms`), or sharing the first half of the name (`internal-docs` for
  * `internal-deploy`). Closest first, then in code-unit order. Only the names
  * given are candidates, so a caller that passes what the agent may see leaks nothing else.
+ * Time grows with the names' lengths, not with their product: a name of thousands of
+ * characters (a model's mistake, or an attack) costs no more than reading it a few times.
  */
 export function similarNames(wanted: string, names: readonly string[]): string[] {
   const w = wanted.trim().toLowerCase();
@@ -52,7 +73,7 @@ export function similarNames(wanted: string, names: readonly string[]): string[]
       scored.push({ name, score: 0 });
       continue;
     }
-    const d = Math.abs(n.length - w.length) > allowed + 8 ? Number.POSITIVE_INFINITY : distance(w, n);
+    const d = boundedDistance(w, n, allowed);
     if (d <= allowed) scored.push({ name, score: d });
     else if (w.length >= 3 && (n.startsWith(w) || w.startsWith(n)) && n.length >= 2) {
       scored.push({ name, score: allowed + 1 });

@@ -1,10 +1,15 @@
-import type { Dir, Dirent, Stats } from "node:fs";
-import { lstat, opendir, realpath, stat } from "node:fs/promises";
+import { lstat, realpath, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { SKILL_FILE } from "./constants.js";
 import { describeKind, SkillError } from "./errors.js";
+import {
+  folderError,
+  MAX_DEPTH,
+  type SkillFilesBound,
+  type SkillFilesOrder,
+  walkFolder,
+} from "./folder-walk.js";
 import { isInside, resolveInside } from "./inside.js";
-import { compareCodeUnits } from "./text.js";
 import type { SkillFile } from "./types.js";
 
 /** Options of {@link skillFiles}. */
@@ -34,40 +39,52 @@ export interface SkillFilesOptions {
   readonly maxDepth?: number;
 }
 
+/**
+ * Options of {@link listSkillFiles}: those of {@link skillFiles}, and the order of the list.
+ */
+export interface ListSkillFilesOptions extends SkillFilesOptions {
+  /**
+   * `"sorted"` (default): whole paths in code-unit order, as {@link skillFiles} lists them.
+   * `"shallow-first"`: the files of the folder itself, then those one folder down, then two,
+   * and so on, each level in code-unit order of the whole path. The walk goes level by level,
+   * so whatever stops it (`limit`, `maxBytes`, a folder too deep or too many entries) leaves
+   * out files only from the level where it stopped and below, never a shallower one: what an
+   * audit wants, since padding a skill with a deep or wide tree cannot push its top-level
+   * files out of the list.
+   */
+  readonly order?: SkillFilesOrder;
+}
+
+/** What {@link listSkillFiles} found, and whether it looked at everything. */
+export interface SkillFileList {
+  /** The files listed, in the order asked for: always a prefix of the whole list in that order. */
+  readonly files: SkillFile[];
+  /**
+   * True when every entry of the folder (within `maxDepth`) was looked at. False when a bound
+   * stopped the walk with entries not looked at (which may hold no file: a list that is full
+   * exactly at `limit` before an empty folder reads as not complete).
+   */
+  readonly complete: boolean;
+  /**
+   * Set exactly when `complete` is false: the bound that ended the list — `limit`, `maxBytes`,
+   * `depth` (a folder more than 16 levels below) or `entries` (more than 100,000 directory
+   * entries looked at). Shallow-first, a folder too deep ends the list only after every
+   * shallower file, so another bound met before the last level is the one named.
+   */
+  readonly bound?: SkillFilesBound;
+  /**
+   * Set exactly when `complete` is false: a `LIMIT_EXCEEDED` error for people that names the
+   * bound and, as `path`, the absolute path where the walk stopped (the folder too deep, the
+   * folder whose entries passed the bound, the first file or folder not looked at). The error
+   * {@link skillFiles} throws for `depth` and `entries`.
+   */
+  readonly stopped?: SkillError;
+}
+
 /** Default `limit` of {@link skillFiles}: files listed. */
 export const DEFAULT_SKILL_FILES_LIMIT = 512;
 /** Default `maxBytes` of {@link skillFiles}: bytes listed (16 MiB). */
 export const DEFAULT_SKILL_FILES_BYTES = 16 * 1024 * 1024;
-/** Folders below the skill folder the walk may enter, whatever the options. */
-const MAX_DEPTH = 16;
-/** Directory entries the walk may look at, whatever the options. */
-const MAX_ENTRIES = 100_000;
-/** Entries read from the system per call: small folders cost one read, huge ones stop early. */
-const DIR_BUFFER = 128;
-
-/** What one directory entry turned out to be. */
-type Found =
-  | { readonly kind: "file"; readonly name: string; readonly stats: Stats; readonly link: boolean }
-  | { readonly kind: "folder"; readonly name: string; readonly real: string; readonly link: boolean }
-  | { readonly kind: "outside" | "dangling"; readonly name: string };
-
-interface Walk {
-  readonly base: string;
-  readonly realRoot: string;
-  readonly limit: number;
-  readonly maxBytes: number;
-  readonly hidden: boolean;
-  readonly nested: boolean;
-  readonly links: boolean;
-  readonly maxDepth: number;
-  readonly signal: AbortSignal | undefined;
-  readonly files: SkillFile[];
-  /** Real folder → holds a SKILL.md (so is a skill of its own). */
-  readonly skillFolders: Map<string, Promise<boolean>>;
-  bytes: number;
-  entries: number;
-  done: boolean;
-}
 
 function checkCount(value: unknown, field: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -81,205 +98,64 @@ function checkCount(value: unknown, field: string, fallback: number): number {
   return value;
 }
 
-function errno(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code ?? (error as Error).message ?? String(error);
-}
-
-function throwIfAborted(walk: Walk): void {
-  if (walk.signal?.aborted) {
-    throw new SkillError("ABORTED", `Listing the files of ${walk.base} was aborted`, {
-      path: walk.base,
-      cause: walk.signal.reason,
-    });
-  }
-}
-
-function skipped(walk: Walk, name: string): boolean {
-  if (name === ".git") return true;
-  return !walk.hidden && (name.startsWith(".") || name === "node_modules");
-}
-
-/** The error for the skill folder itself; `opened`: the error came from opening it as a folder. */
-function folderError(path: string, error: unknown, opened: boolean): SkillError {
-  const code = (error as NodeJS.ErrnoException).code;
-  // ENOTDIR before the open: a file on the way (`notes.txt/pdf`), so no such folder.
-  if (code === "ENOENT" || (code === "ENOTDIR" && !opened)) {
-    return new SkillError("NOT_FOUND", `Skill folder not found: ${path}`, { path, cause: error });
-  }
-  const why = code === "ENOTDIR" ? "expected a folder, found a file" : errno(error);
-  return new SkillError("READ_ERROR", `Failed to read skill folder: ${path} (${why})`, {
-    path,
-    cause: error,
-  });
-}
-
-/**
- * A folder's entries, counting every entry seen. A subfolder that is unreadable or gone
- * gives undefined; for the skill folder itself (`root`) that is an error.
- */
-async function readFolder(
-  walk: Walk,
-  real: string,
-  shown: string,
-  root = false,
-): Promise<Dirent[] | undefined> {
-  throwIfAborted(walk);
-  let dir: Dir;
-  try {
-    dir = await opendir(real, { bufferSize: DIR_BUFFER });
-  } catch (error) {
-    if (root) throw folderError(shown, error, true);
-    return undefined;
-  }
-  const entries: Dirent[] = [];
-  try {
-    for (let entry = await dir.read(); entry !== null; entry = await dir.read()) {
-      if (++walk.entries > MAX_ENTRIES) {
-        throw new SkillError(
-          "LIMIT_EXCEEDED",
-          `Skill folder too large: ${walk.base} has more than ${MAX_ENTRIES} entries to look at (stopped in ${shown})`,
-          { path: shown },
-        );
-      }
-      entries.push(entry);
-    }
-  } catch (error) {
-    if (SkillError.isInstance(error)) throw error;
-    if (root) throw folderError(shown, error, true);
-    return undefined; // the folder went away while it was read
-  } finally {
-    // Not awaited: nothing depends on it, and a round trip per folder is most of a small walk.
-    dir.close().catch(() => {});
-  }
-  return entries;
-}
-
-function holdsSkill(entries: readonly Dirent[]): boolean {
-  return entries.some((entry) => entry.name === SKILL_FILE && !entry.isDirectory());
-}
-
-/** Whether the real folder `dir` holds a SKILL.md (a link named so counts, whatever its target). */
-function isSkillFolder(walk: Walk, dir: string): Promise<boolean> {
-  let known = walk.skillFolders.get(dir);
-  if (known === undefined) {
-    known = lstat(join(dir, SKILL_FILE)).then(
-      (stats) => !stats.isDirectory(),
-      () => false,
-    );
-    walk.skillFolders.set(dir, known);
-  }
-  return known;
-}
-
-/** Where a link leads, judged against the skill: inside it, out of it, or nowhere. */
-async function followLink(walk: Walk, path: string, name: string): Promise<Found | undefined> {
-  let target: string;
-  let stats: Stats;
-  try {
-    target = await realpath(path);
-    stats = await stat(target);
-  } catch {
-    return { kind: "dangling", name };
-  }
-  if (!isInside(walk.realRoot, target)) return { kind: "outside", name };
-  const parts = target === walk.realRoot ? [] : target.slice(walk.realRoot.length + 1).split(sep);
-  // Git's own files are never part of a skill, whatever name a link gives them.
-  if (parts.includes(".git")) return { kind: "outside", name };
-  if (!walk.nested) {
-    // A folder on the way to the target (or the target folder itself) that holds a SKILL.md
-    // belongs to another skill.
-    const folders = stats.isDirectory() ? parts.length : parts.length - 1;
-    for (let i = 1; i <= folders; i++) {
-      if (await isSkillFolder(walk, join(walk.realRoot, ...parts.slice(0, i)))) {
-        return { kind: "outside", name };
-      }
-    }
-  }
-  if (stats.isFile()) return { kind: "file", name, stats, link: true };
-  if (stats.isDirectory()) return { kind: "folder", name, real: target, link: true };
-  return undefined; // a FIFO, socket or device is not a file of a skill
-}
-
-async function classify(walk: Walk, real: string, entry: Dirent): Promise<Found | undefined> {
-  const path = join(real, entry.name);
-  if (entry.isDirectory()) return { kind: "folder", name: entry.name, real: path, link: false };
-  if (entry.isSymbolicLink()) return followLink(walk, path, entry.name);
-  if (!entry.isFile()) return undefined;
-  // lstat, not stat: an entry swapped for a link since it was listed is not followed.
-  const stats = await lstat(path).catch(() => undefined);
-  return stats?.isFile() ? { kind: "file", name: entry.name, stats, link: false } : undefined;
-}
-
-// Folders sort as `name/`: walking each folder in this order lists the files already in
-// code-unit order of their whole paths, so the walk can stop as soon as the list is full.
-function sortKey(found: Found): string {
-  return found.kind === "folder" ? `${found.name}/` : found.name;
-}
-
-function add(walk: Walk, file: SkillFile): void {
-  if (walk.files.length >= walk.limit || walk.bytes + file.size > walk.maxBytes) {
-    walk.done = true;
-    return;
-  }
-  walk.files.push(file);
-  walk.bytes += file.size;
-  if (walk.files.length >= walk.limit) walk.done = true;
-}
-
-/**
- * Lists one folder, depth first. `chain` holds the real paths of the folders on the way
- * here, this one included: a link back to any of them is a loop and is not entered.
- */
-async function walkFolder(
-  walk: Walk,
-  entries: readonly Dirent[],
-  real: string,
-  rel: string,
-  depth: number,
-  chain: readonly string[],
-  viaLink: boolean,
-): Promise<void> {
-  throwIfAborted(walk);
-  const found = await Promise.all(
-    entries.filter((entry) => !skipped(walk, entry.name)).map((entry) => classify(walk, real, entry)),
+function checkOrder(value: unknown): SkillFilesOrder {
+  if (value === undefined || value === "sorted" || value === "shallow-first") return value ?? "sorted";
+  throw new SkillError(
+    "INVALID_FIELD",
+    `Invalid order: expected "sorted" or "shallow-first", found ${typeof value === "string" ? JSON.stringify(value.slice(0, 40)) : describeKind(value)}`,
+    { field: "order" },
   );
-  const kept = found.filter((f): f is Found => f !== undefined);
-  kept.sort((a, b) => compareCodeUnits(sortKey(a), sortKey(b)));
-  for (const item of kept) {
-    if (walk.done) return;
-    const path = rel === "" ? item.name : `${rel}/${item.name}`;
-    if (item.kind === "file") {
-      const { size, mode } = item.stats;
-      const file: SkillFile = { path, size, executable: (mode & 0o111) !== 0 };
-      add(walk, viaLink || item.link ? { ...file, link: "inside" } : file);
-    } else if (item.kind === "folder") {
-      if (chain.includes(item.real) || depth + 1 > walk.maxDepth) continue;
-      const shown = join(walk.base, path);
-      if (depth + 1 > MAX_DEPTH) {
-        throw new SkillError(
-          "LIMIT_EXCEEDED",
-          `Skill folder too deep: ${shown} is ${depth + 1} folders below ${walk.base}, the limit is ${MAX_DEPTH}`,
-          { path: shown },
-        );
-      }
-      const children = await readFolder(walk, item.real, shown);
-      if (children === undefined) continue; // unreadable or gone: nothing to list
-      const isSkill = holdsSkill(children);
-      if (!walk.skillFolders.has(item.real)) walk.skillFolders.set(item.real, Promise.resolve(isSkill));
-      if (isSkill && !walk.nested) continue;
-      await walkFolder(
-        walk,
-        children,
-        item.real,
-        path,
-        depth + 1,
-        [...chain, item.real],
-        viaLink || item.link,
-      );
-    } else if (walk.links) {
-      add(walk, { path, size: 0, executable: false, link: item.kind });
-    }
+}
+
+/**
+ * The walk of {@link skillFiles}, in the order asked for, that keeps what it listed when a
+ * bound stops it: the files, whether the walk looked at everything, and if not, which bound
+ * ended it and where. Nothing is thrown for a bound, the hostile-tree ones included (a folder
+ * more than 16 levels below `dir`, more than 100,000 entries): the list holds the files met
+ * before, and `stopped` says what happened. `skillFiles` is this walk, sorted, throwing on
+ * the hostile-tree bounds.
+ *
+ * What is listed, how links are judged and what is left out are exactly as in
+ * {@link skillFiles}; `order: "shallow-first"` lists level by level, so a bound cuts the
+ * deepest files first.
+ *
+ * @throws SkillError `NOT_FOUND` when `dir` does not exist, `READ_ERROR` when it is not a
+ *   folder or cannot be read, `ABORTED` when `signal` aborts, `INVALID_FIELD` for a bad
+ *   `limit`, `maxBytes`, `maxDepth` or `order`.
+ *
+ * @example
+ * const { files, complete, bound, stopped } = await listSkillFiles(dir, { order: "shallow-first" });
+ * if (!complete) report(`${bound}: ${stopped?.message}`); // "depth: Skill folder too deep: …"
+ */
+export async function listSkillFiles(
+  dir: string,
+  options: ListSkillFilesOptions = {},
+): Promise<SkillFileList> {
+  const limit = checkCount(options.limit, "limit", DEFAULT_SKILL_FILES_LIMIT);
+  const maxBytes = checkCount(options.maxBytes, "maxBytes", DEFAULT_SKILL_FILES_BYTES);
+  const maxDepth = checkCount(options.maxDepth, "maxDepth", Number.POSITIVE_INFINITY);
+  const order = checkOrder(options.order);
+  const base = resolve(dir);
+  let realRoot: string;
+  try {
+    realRoot = await realpath(base);
+  } catch (error) {
+    throw folderError(base, error, false);
   }
+  const { files, stop } = await walkFolder({
+    base,
+    realRoot,
+    order,
+    limit,
+    maxBytes,
+    hidden: options.hidden === true,
+    nested: options.nested === true,
+    links: options.links === true,
+    maxDepth,
+    signal: options.signal,
+  });
+  if (stop === undefined) return { files, complete: true };
+  return { files, complete: false, bound: stop.bound, stopped: stop.error };
 }
 
 /**
@@ -307,7 +183,8 @@ async function walkFolder(
  * and the walk stops there. `{ limit: Infinity, maxBytes: Infinity }` lists everything.
  * Whatever the options, a walk refuses a hostile tree with `LIMIT_EXCEEDED` naming the folder:
  * entering a folder more than 16 levels below `dir`, or looking at more than 100,000
- * directory entries (skipped ones count) before the list is complete.
+ * directory entries (skipped ones count) before the list is complete. To keep what was
+ * listed before such a bound, and to list shallow files first, use {@link listSkillFiles}.
  *
  * A subfolder that cannot be read (permissions) or that vanishes during the walk, and a file
  * that vanishes, are left out without an error.
@@ -322,35 +199,9 @@ async function walkFolder(
  * //  { path: "scripts/fill.py", size: 3120, executable: true }]
  */
 export async function skillFiles(dir: string, options: SkillFilesOptions = {}): Promise<SkillFile[]> {
-  const limit = checkCount(options.limit, "limit", DEFAULT_SKILL_FILES_LIMIT);
-  const maxBytes = checkCount(options.maxBytes, "maxBytes", DEFAULT_SKILL_FILES_BYTES);
-  const maxDepth = checkCount(options.maxDepth, "maxDepth", Number.POSITIVE_INFINITY);
-  const base = resolve(dir);
-  let realRoot: string;
-  try {
-    realRoot = await realpath(base);
-  } catch (error) {
-    throw folderError(base, error, false);
-  }
-  const walk: Walk = {
-    base,
-    realRoot,
-    limit,
-    maxBytes,
-    hidden: options.hidden === true,
-    nested: options.nested === true,
-    links: options.links === true,
-    maxDepth,
-    signal: options.signal,
-    files: [],
-    skillFolders: new Map(),
-    bytes: 0,
-    entries: 0,
-    done: limit === 0,
-  };
-  const entries = (await readFolder(walk, realRoot, base, true)) as Dirent[];
-  if (!walk.done) await walkFolder(walk, entries, realRoot, "", 0, [realRoot], false);
-  return walk.files;
+  const { files, bound, stopped } = await listSkillFiles(dir, { ...options, order: "sorted" });
+  if (stopped !== undefined && (bound === "depth" || bound === "entries")) throw stopped;
+  return files;
 }
 
 /**

@@ -59,7 +59,8 @@ function checkBytes(name: string, location: string, value: string | Uint8Array, 
  * The skill with its body, read now: metadata and body from the same bytes, checked against
  * what the registry holds. A head a source gave must match byte size, digest and every
  * frontmatter field (`INTEGRITY_ERROR` otherwise); a cached head that no longer matches is
- * dropped and the skill reads as changed on disk.
+ * dropped and the skill reads as changed on disk. Bytes over `maxBytes` are `LIMIT_EXCEEDED`,
+ * whatever the head (a cached one is dropped).
  */
 export async function readSkill(winner: Winner, loader: EntryLoader, ctx: ScanContext): Promise<SkillInfo> {
   return (await readVerified(winner, loader, ctx)).skill;
@@ -80,9 +81,10 @@ async function readVerified(
       : (await raceAbort(readSkillFile(location, loader.maxBytes), ctx.signal)).bytes;
   } catch (error) {
     if (isAbortOf(error, ctx.signal)) throw error;
-    // What a source says of its own failure (tampering, a server down) is not "changed on disk".
-    if (SkillError.isInstance(error) && SOURCE_FAILURES.has(error.code)) throw error;
     await loader.dropCached(head);
+    // What a source says of its own failure (tampering, a server down), and a file grown past
+    // maxBytes, is not "changed on disk": the skill is there, it is not read.
+    if (SkillError.isInstance(error) && SOURCE_FAILURES.has(error.code)) throw error;
     throw changedOnDisk(key, location, toSkillError(error, location).message, error);
   }
   if (head?.from === "source") checkBytes(key, location, value, head.head);
@@ -91,6 +93,9 @@ async function readVerified(
   try {
     ({ text, invalidUtf8 } = decodeEntry(value, location, loader.maxBytes));
   } catch (error) {
+    // Over maxBytes is what the file is, whoever listed it (DESIGN §3: LIMIT_EXCEEDED); the
+    // caller must not be told the skill is gone.
+    if (SkillError.isInstance(error) && error.code === "LIMIT_EXCEEDED") throw error;
     throw changedOnDisk(key, location, toSkillError(error, location).message, error);
   }
   const analysis = loader.analyze(location, winner.source, winner.origin, text, invalidUtf8);

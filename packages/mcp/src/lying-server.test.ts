@@ -147,6 +147,24 @@ describe("mcpSource against a hand-written server", () => {
     await close();
   });
 
+  it("reads a listed skill over maxBytes as LIMIT_EXCEEDED, naming its size and the limit, not as missing", async () => {
+    const head = skillMd("big", "The big skill");
+    const big = {
+      ...good("big"),
+      text: `${head}${"x".repeat(8 * 1024 * 1024)}`,
+      frontmatter: frontmatterOf(head),
+    };
+    const { service, report, close } = await load([[big]]);
+    expect(report.failed).toEqual([]);
+    const error = await service.read("big").catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: "LIMIT_EXCEEDED",
+      message: "Skill file too large: skill://x/big/SKILL.md is 8.0 MiB, the limit is 1.0 MiB (maxBytes)",
+    });
+    expect(service.get("big")?.name).toBe("big");
+    await close();
+  });
+
   it("fails the read of a skill whose frontmatter differs from the listed one, field by field", async () => {
     const listed = { name: "a", description: "What the listing claims" };
     const { service, report, close } = await load([[{ ...good("a"), frontmatter: listed }]]);
