@@ -59,6 +59,7 @@ describe("built package", () => {
         "formatBytes",
         "isInside",
         "isNonLocal",
+        "linkInside",
         "listSkillFiles",
         "loadSkillFile",
         "memorySource",
@@ -75,9 +76,11 @@ describe("built package", () => {
         "similarNames",
         "skillFiles",
         "splitFrontmatter",
+        "stageSkillFolder",
         "validateFrontmatter",
         "validateSkill",
         "validateSkillFile",
+        "writeInside",
       ].sort(),
     );
   });
