@@ -28,11 +28,16 @@ function hashed(file: SkillFile): boolean {
  * a worktree's pointer file, is hashed by `skills` and never listed by core's walker.
  */
 export async function hashedFiles(dir: string): Promise<string[]> {
+  return (await hashedSkillFiles(dir)).map((file) => file.path);
+}
+
+/**
+ * The files `computedHash` covers, as core's walker lists them (path, size, exec bit), in the
+ * order {@link hashedFiles} gives: what an installer copies so that the copy hashes the same.
+ */
+export async function hashedSkillFiles(dir: string): Promise<SkillFile[]> {
   const files = await skillFiles(dir, { hidden: true, nested: true, limit: Infinity, maxBytes: Infinity });
-  return files
-    .filter(hashed)
-    .map((file) => file.path)
-    .sort((a, b) => collator.compare(a, b));
+  return files.filter(hashed).sort((a, b) => collator.compare(a.path, b.path));
 }
 
 /**
@@ -51,10 +56,12 @@ export async function computedHash(dir: string): Promise<string> {
   return (await hashFolder(dir)).hash;
 }
 
-/** One file {@link hashFolder} hashed: its relative `/`-separated path and the bytes it hashed. */
+/** One file {@link hashFolder} hashed: its relative `/`-separated path, the bytes it hashed, and its exec bit. */
 export interface HashedFile {
   readonly path: string;
   readonly bytes: Uint8Array;
+  /** Any execute bit set (not part of the hash; a copy keeps it). */
+  readonly executable: boolean;
 }
 
 /** Options of {@link hashFolder}. */
@@ -92,7 +99,8 @@ export async function hashFolder(dir: string, options: HashFolderOptions = {}): 
     );
   }
   const hash = createHash("sha256");
-  const paths = await hashedFiles(dir);
+  const listed = await hashedSkillFiles(dir);
+  const paths = listed.map((file) => file.path);
   // A few files are read ahead while the hash takes them in order: the reads overlap, and no
   // more than READ_AHEAD files are held at once (besides those kept).
   const reads: Promise<Uint8Array>[] = [];
@@ -113,7 +121,7 @@ export async function hashFolder(dir: string, options: HashFolderOptions = {}): 
     hash.update(bytes);
     if (kept !== undefined) {
       keptBytes += bytes.length;
-      if (keptBytes <= keepBytes) kept.push({ path, bytes });
+      if (keptBytes <= keepBytes) kept.push({ path, bytes, executable: listed[i]?.executable === true });
       else kept = undefined;
     }
     start(i + READ_AHEAD);

@@ -1,5 +1,5 @@
 export type { HashedFile, HashedFolder, HashFolderOptions } from "./computed-hash.js";
-export { computedHash, hashedFiles, hashFolder } from "./computed-hash.js";
+export { computedHash, hashedFiles, hashedSkillFiles, hashFolder } from "./computed-hash.js";
 export { skillFolderName } from "./folder-name.js";
 export type { GlobalLock, GlobalLockEntry } from "./global-lock.js";
 export { globalLockPath, readGlobalLock, writeGlobalLock } from "./global-lock.js";

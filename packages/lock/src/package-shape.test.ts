@@ -67,6 +67,7 @@ describe("built package", () => {
       "globalLockPath",
       "hashFolder",
       "hashedFiles",
+      "hashedSkillFiles",
       "lockedSourcePath",
       "portableSource",
       "readGlobalLock",
