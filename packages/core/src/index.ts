@@ -69,4 +69,4 @@ export {
   validateSkill,
 } from "./validate.js";
 export type { SkillFolderStage } from "./write-inside.js";
-export { linkInside, stageSkillFolder, writeInside } from "./write-inside.js";
+export { checkInside, linkInside, stageSkillFolder, writeInside } from "./write-inside.js";

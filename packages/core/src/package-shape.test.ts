@@ -53,6 +53,7 @@ describe("built package", () => {
         "VALIDATION_TARGETS",
         "SkillError",
         "SkillService",
+        "checkInside",
         "compareCodeUnits",
         "describeKind",
         "fileHeadCache",

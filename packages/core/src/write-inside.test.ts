@@ -14,7 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { linkInside, stageSkillFolder, writeInside } from "./write-inside.js";
+import { checkInside, linkInside, stageSkillFolder, writeInside } from "./write-inside.js";
 
 const made: string[] = [];
 afterEach(async () => {
@@ -176,5 +176,26 @@ describe("linkInside", () => {
     });
     expect(await listing(outside)).toEqual(["keep.txt"]);
     expect(await lstat(join(project, "pdf")).catch(() => undefined)).toBeUndefined();
+  });
+});
+
+describe("checkInside", () => {
+  it("says, writing nothing, what the writer would refuse; a `within` not made yet is made by the writer", async () => {
+    const { base, project, outside } = await world();
+    await symlink(outside, join(project, ".agents"));
+    await expect(
+      checkInside(join(project, ".agents", "skills", "pdf"), { within: project }),
+    ).rejects.toMatchObject({
+      code: "UNSAFE_PATH",
+      path: join(project, ".agents"),
+    });
+    await expect(checkInside(join(project, "other", "pdf"), { within: project })).resolves.toBeUndefined();
+    const later = join(base, "config", "claude");
+    await expect(checkInside(join(later, "skills", "pdf"), { within: later })).resolves.toBeUndefined();
+    expect(await lstat(later).catch(() => undefined)).toBeUndefined();
+    const stage = await stageSkillFolder(join(later, "skills", "pdf"), { within: later });
+    await stage.write("SKILL.md", bytes("x"));
+    await stage.commit();
+    expect(await readFile(join(later, "skills", "pdf", "SKILL.md"), "utf8")).toBe("x");
   });
 });

@@ -25,16 +25,34 @@ function checkSignal(signal: AbortSignal | undefined, what: string): void {
   if (signal?.aborted) throw abortedError(signal, what);
 }
 
-async function boundOf(within: string): Promise<Bound> {
+/**
+ * `within` and its real path. A `within` that does not exist yet is made when `make` (it is the
+ * caller's own folder, e.g. a `CLAUDE_CONFIG_DIR` not created yet); otherwise its real path is
+ * its nearest existing folder's, plus the rest.
+ */
+async function boundOf(within: string, make = true): Promise<Bound> {
   const lexical = resolve(within);
   try {
-    return { within: lexical, real: await realpath(lexical) };
+    if (make) await mkdir(lexical, { recursive: true });
+    return { within: lexical, real: await realOrNearest(lexical) };
   } catch (error) {
     throw new SkillError(
       "WRITE_ERROR",
-      `Cannot write inside ${lexical}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "it does not exist" : ((error as NodeJS.ErrnoException).code ?? String(error))}`,
+      `Cannot write inside ${lexical}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
       { path: lexical, cause: error },
     );
+  }
+}
+
+/** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
+async function realOrNearest(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const parent = dirname(path);
+    if ((code !== "ENOENT" && code !== "ENOTDIR") || parent === path) throw error;
+    return join(await realOrNearest(parent), basename(path));
   }
 }
 
@@ -132,6 +150,18 @@ async function replace(fresh: string, dest: string): Promise<void> {
     throw error;
   }
   if (old !== undefined) await rm(old, { recursive: true, force: true });
+}
+
+/**
+ * Checks, without writing anything, what {@link stageSkillFolder}, {@link writeInside} and
+ * {@link linkInside} check before they write to `path`: that it and every folder above it up to
+ * `within` stay inside `within` by real path (a link on the way leading inside is fine). For a
+ * plan that must refuse before anything of it is written.
+ *
+ * @throws SkillError `UNSAFE_PATH` naming the link (or path) that leaves `within`.
+ */
+export async function checkInside(path: string, options: { readonly within: string }): Promise<void> {
+  await checkChain(await boundOf(options.within, false), path);
 }
 
 /** A skill folder being written beside its destination, then put in place whole (see {@link stageSkillFolder}). */
