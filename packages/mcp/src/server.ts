@@ -16,6 +16,7 @@ import {
   type SkillMetadata,
   type SkillService,
 } from "@skill/core";
+import { invalidOption, wholeOption } from "./options.js";
 import {
   DIRECTORY_MIME_TYPE,
   DirectoryReadParams,
@@ -207,12 +208,29 @@ function page<T>(items: readonly T[], cursor: string | undefined, size: number) 
   };
 }
 
-function checkCount(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new TypeError(`registerSkills: ${name} must be a whole number >= 1, found ${String(value)}`);
+/** The options of {@link registerSkills}, checked: `INVALID_FIELD` for one it cannot use. */
+function checkOptions(options: RegisterSkillsOptions) {
+  const fn = "registerSkills";
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  if (
+    typeof prefix !== "string" ||
+    !PREFIX_PATTERN.test(prefix) ||
+    prefix.split("/").some((segment) => segment === "." || segment === "..")
+  ) {
+    const expected = 'URI path segments of letters, digits and . _ ~ - (not . or ..), or ""';
+    throw invalidOption(fn, "prefix", expected, prefix);
   }
-  return value;
+  const cacheScope = options.cacheScope ?? "public";
+  if (cacheScope !== "public" && cacheScope !== "private") {
+    throw invalidOption(fn, "cacheScope", '"public" or "private"', cacheScope);
+  }
+  return {
+    prefix,
+    pageSize: wholeOption(fn, "pageSize", options.pageSize, DEFAULT_PAGE_SIZE, 1),
+    maxFiles: wholeOption(fn, "maxFiles", options.maxFiles, DEFAULT_MAX_FILES, 1),
+    maxFileBytes: wholeOption(fn, "maxFileBytes", options.maxFileBytes, DEFAULT_MAX_FILE_BYTES, 1),
+    caching: { ttlMs: wholeOption(fn, "ttlMs", options.ttlMs, 0, 0), cacheScope } as const,
+  };
 }
 
 /**
@@ -244,6 +262,10 @@ function checkCount(value: number | undefined, fallback: number, name: string): 
  * const server = new McpServer({ name: "docs", version: "1.0.0" });
  * registerSkills(server, service, { agent: { name: "build" }, prefix: "docs" });
  * await server.connect(new StdioServerTransport());
+ *
+ * @throws SkillError `INVALID_FIELD` for an option it cannot use (a `prefix` that is not URI
+ *   segments, a `pageSize`, `maxFiles`, `maxFileBytes` or `ttlMs` that is not a whole number
+ *   in range, a `cacheScope` other than `"public"` or `"private"`)
  */
 export function registerSkills(
   server: McpServerLike,
@@ -252,31 +274,8 @@ export function registerSkills(
 ): void {
   const low: Server =
     "server" in server && typeof server.server === "object" ? server.server : (server as Server);
-  const prefix = options.prefix ?? DEFAULT_PREFIX;
-  if (
-    typeof prefix !== "string" ||
-    !PREFIX_PATTERN.test(prefix) ||
-    prefix.split("/").some((segment) => segment === "." || segment === "..")
-  ) {
-    throw new TypeError(
-      `registerSkills: prefix must be URI path segments of letters, digits and . _ ~ - (not . or ..), or "" (found ${JSON.stringify(prefix)})`,
-    );
-  }
+  const { prefix, pageSize, maxFiles, maxFileBytes, caching } = checkOptions(options);
   const agent = options.agent;
-  const pageSize = checkCount(options.pageSize, DEFAULT_PAGE_SIZE, "pageSize");
-  const maxFiles = checkCount(options.maxFiles, DEFAULT_MAX_FILES, "maxFiles");
-  const maxFileBytes = checkCount(options.maxFileBytes, DEFAULT_MAX_FILE_BYTES, "maxFileBytes");
-  const ttlMs = options.ttlMs ?? 0;
-  if (!Number.isSafeInteger(ttlMs) || ttlMs < 0) {
-    throw new TypeError(`registerSkills: ttlMs must be a whole number >= 0, found ${String(options.ttlMs)}`);
-  }
-  const cacheScope = options.cacheScope ?? "public";
-  if (cacheScope !== "public" && cacheScope !== "private") {
-    throw new TypeError(
-      `registerSkills: cacheScope must be "public" or "private", found ${JSON.stringify(cacheScope)}`,
-    );
-  }
-  const caching = { ttlMs, cacheScope } as const;
   const logger = options.logger;
   // Each warning once per skill and state: a listing is asked for again and again.
   const warned = new Set<string>();

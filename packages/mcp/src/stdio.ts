@@ -9,7 +9,7 @@ import {
   type SkillSource,
 } from "@skill/core";
 import { createSkillsServer, type SkillsServerOptions } from "./server.js";
-import { DEFAULT_TIMEOUT_MS, type McpSourceOptions, mcpSource } from "./source.js";
+import { type McpSourceOptions, mcpSource, sourceLimits } from "./source.js";
 
 /** Options of {@link mcpStdioSource}. */
 export interface McpStdioSourceOptions extends McpSourceOptions {
@@ -64,6 +64,9 @@ function firstLines(stderr: string): string {
  * await service.discoverAndLoad();
  * // … later
  * await docs.close();
+ *
+ * @throws SkillError `INVALID_FIELD` for a `timeoutMs`, `maxPages` or `maxSkills` that is not a
+ *   whole number >= 1
  */
 export function mcpStdioSource(
   command: string,
@@ -71,7 +74,8 @@ export function mcpStdioSource(
   options: McpStdioSourceOptions = {},
 ): McpStdioSource {
   const id = options.id ?? `mcp:${[command, ...args].join(" ")}`;
-  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // Checked now, not at the first scan: a wrong option is the caller's mistake, not the server's.
+  const { timeout } = sourceLimits(options, "mcpStdioSource");
   type Connection = Promise<{ client: Client; transport: StdioClientTransport }>;
   let connecting: Connection | undefined;
   let stderr = "";
@@ -184,7 +188,7 @@ export interface ServeStdioOptions extends SkillsServerOptions {
  * a peer dependency): a 2026-07-28 client is served through `server/discover`, a 2025-11-25 one
  * through `initialize`. Nothing else may write to stdout meanwhile.
  *
- * @throws TypeError for options `registerSkills` refuses (before anything is served)
+ * @throws SkillError `INVALID_FIELD` for an option `registerSkills` refuses (before anything is served)
  */
 export async function serveStdio(service: SkillService, options: ServeStdioOptions = {}): Promise<void> {
   // Bad options (a prefix that is not URI segments…) throw here, before anything is served,
