@@ -1,7 +1,7 @@
 import { describeKind, quote, SkillError } from "@skill/core";
 
-/** What a refused option was: a number as written (`NaN`, `-1`, `1.5`), anything else by its kind and a quote. */
-function found(value: unknown): string {
+/** What a refused value was: a number as written (`NaN`, `-1`, `1.5`), anything else by its kind and a quote. */
+export function found(value: unknown): string {
   if (typeof value === "number" || typeof value === "bigint" || value == null) return String(value);
   return `${describeKind(value)} ${quote(value)}`;
 }

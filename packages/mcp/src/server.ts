@@ -1,29 +1,19 @@
 import { isUtf8 } from "node:buffer";
 import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute } from "node:path";
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import {
-  type McpServer,
-  ProtocolError,
-  Server,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "@modelcontextprotocol/server";
+import { type McpServer, Server, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import {
   type AgentInfo,
-  compareCodeUnits,
   type Logger,
   resolveInside,
   type SkillMetadata,
   type SkillService,
 } from "@skill/core";
+import { answerSkills, type Catalog, type Described, METHODS, type ServedFile } from "./handlers.js";
 import { invalidOption, wholeOption } from "./options.js";
 import {
-  DIRECTORY_MIME_TYPE,
-  DirectoryReadParams,
   decodeSegment,
   encodePath,
-  INVALID_PARAMS,
-  mimeTypeOf,
   SKILL_FILE,
   SKILL_LIMITS,
   SKILL_SCHEME,
@@ -31,8 +21,6 @@ import {
   type SkillCacheScope,
   type SkillEntry,
   type SkillResourceRef,
-  SkillsGetParams,
-  SkillsListParams,
   sha256Digest,
 } from "./protocol.js";
 
@@ -73,23 +61,6 @@ const DEFAULT_PAGE_SIZE = 50;
 const DEFAULT_MAX_FILES = SKILL_LIMITS.files - 1;
 const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 const PREFIX_PATTERN = /^([A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*)?$/;
-const METHODS = [
-  "skills/list",
-  "skills/get",
-  "resources/list",
-  "resources/read",
-  "resources/directory/read",
-] as const;
-
-/** One file served: its URI and its path as the skill lists it. */
-interface ServedFile {
-  readonly uri: string;
-  /** Relative to the skill folder, `/`-separated, as `service.files` gives it; the SKILL.md file name for the skill file. */
-  readonly rel: string;
-  /** The skill file itself: `rel` is its own file name, and it is read as `readFile(name, "SKILL.md")`. */
-  readonly skillFile: boolean;
-}
-
 /** A path and its stat key when it was looked at. */
 interface Stamp {
   readonly path: string;
@@ -106,14 +77,6 @@ interface Known {
   entry?: SkillEntry;
   /** Each of `files` with the stat key its listed digest was taken at. */
   entryKeys?: readonly Stamp[];
-}
-
-/** What is known of a file's bytes, valid while its stat key holds. */
-interface Described {
-  readonly key: string;
-  readonly digest: string;
-  readonly size: number;
-  readonly text: boolean;
 }
 
 /** What servers of one service and listing shape (agent, prefix, limits) know of its skills. */
@@ -183,31 +146,6 @@ function stampOf(path: string): string | undefined {
   }
 }
 
-function invalid(message: string): ProtocolError {
-  return new ProtocolError(INVALID_PARAMS, message);
-}
-
-/** A cursor is an offset into a sorted listing, opaque to clients. */
-function encodeCursor(offset: number): string {
-  return Buffer.from(`o:${offset}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string | undefined): number {
-  if (cursor === undefined) return 0;
-  const match = /^o:(\d+)$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!match) throw invalid(`Invalid cursor: ${JSON.stringify(cursor.slice(0, 80))}`);
-  return Number(match[1]);
-}
-
-function page<T>(items: readonly T[], cursor: string | undefined, size: number) {
-  const offset = decodeCursor(cursor);
-  const end = offset + size;
-  return {
-    items: items.slice(offset, end),
-    ...(end < items.length ? { nextCursor: encodeCursor(end) } : {}),
-  };
-}
-
 /** The options of {@link registerSkills}, checked: `INVALID_FIELD` for one it cannot use. */
 function checkOptions(options: RegisterSkillsOptions) {
   const fn = "registerSkills";
@@ -274,9 +212,21 @@ export function registerSkills(
 ): void {
   const low: Server =
     "server" in server && typeof server.server === "object" ? server.server : (server as Server);
-  const { prefix, pageSize, maxFiles, maxFileBytes, caching } = checkOptions(options);
-  const agent = options.agent;
-  const logger = options.logger;
+  const checked = checkOptions(options);
+  for (const method of METHODS) low.assertCanSetRequestHandler(method);
+  low.registerCapabilities({ resources: {}, extensions: { [SKILLS_EXTENSION_ID]: { directoryRead: true } } });
+  answerSkills(low, catalogOf(service, checked, options), checked);
+}
+
+/**
+ * The skills a server of `service` serves and what it knows of their files, kept (see
+ * {@link registerSkills}) in what every server of the service and shape shares.
+ */
+function catalogOf(
+  service: SkillService,
+  { prefix, maxFiles, maxFileBytes }: { prefix: string; maxFiles: number; maxFileBytes: number },
+  { agent, logger }: RegisterSkillsOptions,
+): Catalog {
   // Each warning once per skill and state: a listing is asked for again and again.
   const warned = new Set<string>();
   function warn(key: string, message: string, fields: Record<string, unknown>): void {
@@ -290,9 +240,6 @@ export function registerSkills(
   const { shared, view } = viewOf(service, agent, JSON.stringify([prefix, maxFiles, maxFileBytes]));
   const digests = shared.digests;
   const known = view.known;
-
-  for (const method of METHODS) low.assertCanSetRequestHandler(method);
-  low.registerCapabilities({ resources: {}, extensions: { [SKILLS_EXTENSION_ID]: { directoryRead: true } } });
 
   const folderUri = (name: string) => `${base}${encodeURIComponent(name)}`;
   const skillUri = (skill: SkillMetadata) => `${folderUri(skill.name)}/${SKILL_FILE}`;
@@ -496,92 +443,7 @@ export function registerSkills(
     return entry;
   }
 
-  low.setRequestHandler("skills/list", { params: SkillsListParams }, async (params) => {
-    const { items, ...rest } = page(servable(), params?.cursor, pageSize);
-    const skills: SkillEntry[] = [];
-    for (const skill of items) {
-      const entry = await entryOf(skill);
-      if (entry) skills.push(entry);
-      await yieldToEventLoop();
-    }
-    return { ...caching, skills, ...rest };
-  });
-
-  low.setRequestHandler("skills/get", { params: SkillsGetParams }, async (params) => {
-    const uri = params.uri;
-    const skill = skillOf(uri);
-    const entry = skill && uri === skillUri(skill) ? await entryOf(skill) : undefined;
-    if (!entry) throw invalid(`Unknown skill: ${uri}`);
-    return { ...caching, skill: entry };
-  });
-
-  low.setRequestHandler("resources/list", async (request) => {
-    const all: { uri: string; name: string; mimeType: string; size: number; description?: string }[] = [];
-    for (const skill of servable()) {
-      await yieldToEventLoop();
-      for (const { file, info } of (await describedFiles(skill)) ?? []) {
-        all.push({
-          uri: file.uri,
-          name: file.skillFile ? skill.name : `${skill.name}/${file.rel}`,
-          mimeType: mimeTypeOf(file.rel, info.text),
-          size: info.size,
-          ...(file.skillFile ? { description: skill.description } : {}),
-        });
-      }
-    }
-    const { items, ...rest } = page(all, request.params?.cursor, pageSize);
-    return { resources: items, ...rest };
-  });
-
-  low.setRequestHandler("resources/read", async (request) => {
-    const uri = request.params.uri;
-    const skill = skillOf(uri);
-    const file = !skill
-      ? undefined
-      : uri === skillUri(skill)
-        ? skillFile(skill)
-        : (await filesOf(skill)).find((f) => f.uri === uri);
-    const served = skill && file ? await serve(skill, file) : undefined;
-    if (!file || !served) throw invalid(`Unknown resource: ${uri}`);
-    const { bytes, described } = served;
-    const mimeType = mimeTypeOf(file.rel, described.text);
-    return {
-      contents: [
-        described.text
-          ? { uri, mimeType, text: Buffer.from(bytes).toString("utf8") }
-          : { uri, mimeType, blob: Buffer.from(bytes).toString("base64") },
-      ],
-    };
-  });
-
-  low.setRequestHandler("resources/directory/read", { params: DirectoryReadParams }, async (params) => {
-    const request = { params };
-    const uri = params.uri.replace(/\/$/, "");
-    const skill = skillOf(uri);
-    if (!skill) throw invalid(`Unknown directory: ${params.uri}`);
-    const folder = folderUri(skill.name);
-    const dir = uri === folder ? "" : uri.startsWith(`${folder}/`) ? uri.slice(folder.length + 1) : undefined;
-    if (dir === undefined) throw invalid(`Unknown directory: ${request.params.uri}`);
-    const rel = dir === "" ? "" : `${dir.split("/").map(decodeSegment).join("/")}/`;
-    const children = new Map<string, { uri: string; name: string; mimeType: string }>();
-    for (const file of await filesOf(skill)) {
-      const path = file.skillFile ? SKILL_FILE : file.rel;
-      if (!path.startsWith(rel)) continue;
-      const rest = path.slice(rel.length);
-      const slash = rest.indexOf("/");
-      const name = slash === -1 ? rest : rest.slice(0, slash);
-      if (children.has(name)) continue;
-      children.set(name, {
-        uri: `${folder}/${encodePath(rel + name)}`,
-        name,
-        mimeType: slash === -1 ? mimeTypeOf(path, true) : DIRECTORY_MIME_TYPE,
-      });
-    }
-    if (children.size === 0) throw invalid(`Unknown directory: ${request.params.uri}`);
-    const sorted = [...children.values()].sort((a, b) => compareCodeUnits(a.name, b.name));
-    const { items, ...rest } = page(sorted, request.params.cursor, pageSize);
-    return { ...caching, resources: items, ...rest };
-  });
+  return { servable, skillOf, folderUri, skillUri, skillFile, filesOf, entryOf, describedFiles, serve };
 }
 
 /** The protocol versions a server of {@link createSkillsServer} answers: 2026-07-28, and the 2025 line. */
