@@ -1,11 +1,12 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type { Server } from "@modelcontextprotocol/server";
+import { ProtocolError, type Server } from "@modelcontextprotocol/server";
 import { compareCodeUnits, type SkillMetadata } from "@skill/core";
 import { AnyParams, cursorParam, invalid, quoteParam, uriParam } from "./params.js";
 import {
   DIRECTORY_MIME_TYPE,
   decodeSegment,
   encodePath,
+  INTERNAL_ERROR,
   mimeTypeOf,
   SKILL_FILE,
   type SkillCacheScope,
@@ -38,6 +39,11 @@ export interface Described {
   readonly text: boolean;
 }
 
+/** Why a file the agent may see cannot be served now, in words that name no path on the server. */
+export interface Refusal {
+  readonly reason: string;
+}
+
 /** The skills a server serves and what it knows of their files (see `registerSkills`). */
 export interface Catalog {
   /** The skills served, sorted by name. */
@@ -50,11 +56,11 @@ export interface Catalog {
   filesOf(skill: SkillMetadata): Promise<readonly ServedFile[]>;
   entryOf(skill: SkillMetadata): Promise<SkillEntry | undefined>;
   describedFiles(skill: SkillMetadata): Promise<{ file: ServedFile; info: Described }[] | undefined>;
-  /** A file's bytes read now; `undefined` when it is gone, refused or too large. */
+  /** A file's bytes read now; why not, when it cannot be read; `undefined` when it is gone. */
   serve(
     skill: SkillMetadata,
     file: ServedFile,
-  ): Promise<{ bytes: Uint8Array; described: Described } | undefined>;
+  ): Promise<{ bytes: Uint8Array; described: Described } | Refusal | undefined>;
 }
 
 /** A cursor is an offset into a sorted listing, opaque to clients. */
@@ -88,6 +94,11 @@ async function readAnswer(catalog: Catalog, uri: string) {
       : (await catalog.filesOf(skill)).find((f) => f.uri === uri);
   const served = skill && file ? await catalog.serve(skill, file) : undefined;
   if (!file || !served) throw invalid(`Unknown resource: ${quoteParam(uri)}`);
+  // A file the agent may see that cannot be read now says so: "unknown" would send a client
+  // looking for a file that is there.
+  if ("reason" in served) {
+    throw new ProtocolError(INTERNAL_ERROR, `Could not read ${quoteParam(uri)}: ${served.reason}`);
+  }
   const { bytes, described } = served;
   const mimeType = mimeTypeOf(file.rel, described.text);
   return {

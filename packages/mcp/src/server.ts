@@ -6,10 +6,18 @@ import {
   type AgentInfo,
   type Logger,
   resolveInside,
+  SkillError,
   type SkillMetadata,
   type SkillService,
 } from "@skill/core";
-import { answerSkills, type Catalog, type Described, METHODS, type ServedFile } from "./handlers.js";
+import {
+  answerSkills,
+  type Catalog,
+  type Described,
+  METHODS,
+  type Refusal,
+  type ServedFile,
+} from "./handlers.js";
 import { invalidOption, wholeOption } from "./options.js";
 import {
   decodeSegment,
@@ -134,6 +142,25 @@ function keyOf(stats: {
   readonly mtimeMs: number;
 }): string {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+}
+
+const UNREADABLE: Refusal = { reason: "the server cannot read it now" };
+
+/**
+ * Why core refused to read a file, in words that name no path on the server; `undefined`
+ * when core says it is not there (gone, or no longer the agent's to see).
+ */
+function refusalOf(error: unknown, tooLarge: Refusal): Refusal | undefined {
+  switch (SkillError.isInstance(error) ? error.code : undefined) {
+    case "NOT_FOUND":
+      return undefined;
+    case "LIMIT_EXCEEDED":
+      return tooLarge;
+    case "INTEGRITY_ERROR":
+      return { reason: "it changed since the skill was loaded" };
+    default:
+      return UNREADABLE;
+  }
 }
 
 /** A file's or folder's stat key; `undefined` when it is gone. */
@@ -338,28 +365,38 @@ function catalogOf(
     return (await knownOf(skill)).files;
   }
 
-  /** The stat key of a listed file, for the digest cache; `undefined` when it is gone or too large. */
-  function statKey(skill: SkillMetadata, file: ServedFile): { path: string; key: string } | undefined {
+  const tooLarge: Refusal = { reason: `it is larger than the ${maxFileBytes} bytes this server serves` };
+
+  /**
+   * The stat key of a listed file, for the digest cache; why it cannot be served when it is
+   * not a file or too large now; `undefined` when it is gone.
+   */
+  function statKey(
+    skill: SkillMetadata,
+    file: ServedFile,
+  ): { path: string; key: string } | Refusal | undefined {
     try {
       const path = resolveInside(dirname(skill.location), file.rel);
       const stats = statSync(path);
-      if (!stats.isFile() || stats.size > maxFileBytes) return undefined;
+      if (!stats.isFile()) return { reason: "it is not a file now" };
+      if (stats.size > maxFileBytes) return tooLarge;
       return { path, key: keyOf(stats) };
-    } catch {
-      return undefined;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return code === "ENOENT" || code === "ENOTDIR" ? undefined : UNREADABLE;
     }
   }
 
-  /** The bytes of a file, read through core now; `undefined` when core refuses or it is too large. */
-  async function bytesOf(skill: SkillMetadata, file: ServedFile): Promise<Uint8Array | undefined> {
+  /** The bytes of a file, read through core now; why not, when core refuses; `undefined` when it is gone. */
+  async function bytesOf(skill: SkillMetadata, file: ServedFile): Promise<Uint8Array | Refusal | undefined> {
     try {
       // For SKILL.md, core gives the bytes `read` parses, verified the same way: a file that no
       // longer parses to the registered skill (swapped for a link to a nested skill, or to
       // anything else) is refused.
       const bytes = await service.readFile(skill.name, file.skillFile ? SKILL_FILE : file.rel, agent);
-      return bytes.byteLength > maxFileBytes ? undefined : bytes;
-    } catch {
-      return undefined;
+      return bytes.byteLength > maxFileBytes ? tooLarge : bytes;
+    } catch (error) {
+      return refusalOf(error, tooLarge);
     }
   }
 
@@ -367,14 +404,21 @@ function catalogOf(
   async function serve(
     skill: SkillMetadata,
     file: ServedFile,
-  ): Promise<{ bytes: Uint8Array; described: Described } | undefined> {
-    const stat = statKey(skill, file);
-    const bytes = stat && (await bytesOf(skill, file));
+  ): Promise<{ bytes: Uint8Array; described: Described } | Refusal | undefined> {
     // Gone, refused or changed since it was last described: the next listing walks the skill
     // again instead of listing what it knew.
-    const before = stat && digests.get(stat.path);
-    if (!stat || !bytes || (before !== undefined && before.key !== stat.key)) known.delete(skill.location);
-    if (!stat || !bytes) return undefined;
+    const stat = statKey(skill, file);
+    if (!stat || "reason" in stat) {
+      known.delete(skill.location);
+      return stat;
+    }
+    const bytes = await bytesOf(skill, file);
+    if (!(bytes instanceof Uint8Array)) {
+      known.delete(skill.location);
+      return bytes;
+    }
+    const before = digests.get(stat.path);
+    if (before !== undefined && before.key !== stat.key) known.delete(skill.location);
     const described: Described = {
       key: stat.key,
       digest: sha256Digest(bytes),
@@ -388,10 +432,11 @@ function catalogOf(
   /** Digest, size and text-ness; the bytes are read only when the digest cache is stale. */
   async function describeFile(skill: SkillMetadata, file: ServedFile): Promise<Described | undefined> {
     const stat = statKey(skill, file);
-    if (!stat) return undefined;
+    if (!stat || "reason" in stat) return undefined;
     const cached = digests.get(stat.path);
     if (cached?.key === stat.key) return cached;
-    return (await serve(skill, file))?.described;
+    const served = await serve(skill, file);
+    return served && "described" in served ? served.described : undefined;
   }
 
   /**
