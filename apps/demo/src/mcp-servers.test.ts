@@ -113,3 +113,28 @@ describe("skill and the MCP servers it starts", { timeout: 60_000 }, () => {
     expect(await lines(starts)).toHaveLength(1);
   });
 });
+
+describe("skill show --mcp when the skill cannot be shown", { timeout: 60_000 }, () => {
+  it("says only why a server asked for with --mcp failed, not that the skill was not found", async () => {
+    const failing = [process.execPath, "-e", "console.error('boom: bad config'); process.exit(3)"];
+    const result = await skill(["show", "demo", "--mcp", failing.map(quoted).join(" ")]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("could not start the MCP server");
+    expect(result.stderr).toContain("boom: bad config");
+    expect(result.stderr).not.toMatch(/not found|Available skills/);
+  });
+
+  it("says only why the server's skill could not be read, not that it was not found", async () => {
+    const result = await skill(["show", "demo", "--mcp", server("--no-head", "--fail-read")]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Could not read "skill://fixture/demo/SKILL.md"');
+    expect(result.stderr).not.toMatch(/not found|Available skills|may be it/);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("still says a name no server lists is not found, with the names there are", async () => {
+    const result = await skill(["show", "demp", "--mcp", server()]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Skill "demp" not found. Did you mean "demo"?');
+  });
+});
