@@ -138,3 +138,40 @@ describe("skill show --mcp when the skill cannot be shown", { timeout: 60_000 },
     expect(result.stderr).toContain('Skill "demp" not found. Did you mean "demo"?');
   });
 });
+
+describe("Ctrl-C while skill waits on an MCP server", { timeout: 60_000 }, () => {
+  it.skipIf(process.platform === "win32")(
+    "ends the server and what it started (they no longer share the terminal's process group), then ends as Ctrl-C would",
+    async () => {
+      const helperFile = join(dir, "helper.pid");
+      const child = spawn(
+        process.execPath,
+        [CLI, "--home", dir, "list", "--mcp", server("--helper", helperFile, "--hang-list")],
+        { cwd: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, NO_COLOR: "1" } },
+      );
+      const ended = new Promise<NodeJS.Signals | number | null>((resolve) =>
+        child.on("exit", (code, signal) => resolve(signal ?? code)),
+      );
+      let helpers: number[] = [];
+      try {
+        // The server has started (and started its helper) and is asked for skills/list.
+        for (let i = 0; i < 200 && helpers.length === 0; i++) {
+          await new Promise((r) => setTimeout(r, 50));
+          helpers = await lines(helperFile).then(
+            (l) => l.map(Number),
+            () => [],
+          );
+        }
+        expect(helpers).toHaveLength(1);
+        await new Promise((r) => setTimeout(r, 300));
+        child.kill("SIGINT");
+        const timeout = new Promise((r) => setTimeout(() => r("still running"), 10_000));
+        expect(await Promise.race([ended, timeout])).toBe("SIGINT");
+        for (const helper of helpers) expect(await gone(helper, 5_000)).toBe(true);
+      } finally {
+        child.kill("SIGKILL");
+        for (const helper of helpers) if (alive(helper)) process.kill(helper, "SIGKILL");
+      }
+    },
+  );
+});
