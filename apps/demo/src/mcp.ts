@@ -105,10 +105,35 @@ export function mcpSources(
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });
   });
-  return {
-    sources,
-    async close() {
-      await Promise.all(sources.map((s) => s.close()));
-    },
+  const close = async () => {
+    stopListening();
+    await Promise.all(sources.map((s) => s.close()));
   };
+  const stopListening = endOnSignal(close);
+  return { sources, close };
+}
+
+/** Signals that end a command run from a terminal or by a supervisor. */
+const ENDING_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/**
+ * Ends the servers when a signal ends the command: each leads a process group of its own, so
+ * Ctrl-C at the terminal no longer reaches them (or what they started). When nothing else
+ * handles the signal, it is raised again once they are ended, so the CLI ends as it would
+ * have (130 for Ctrl-C); a command that handles it (`skill watch`) ends on its own. Returns
+ * what stops listening.
+ */
+function endOnSignal(close: () => Promise<void>): () => void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    stop();
+    const handled = process.listenerCount(signal) > 0;
+    void close().finally(() => {
+      if (!handled) process.kill(process.pid, signal);
+    });
+  };
+  const stop = () => {
+    for (const signal of ENDING_SIGNALS) process.removeListener(signal, onSignal);
+  };
+  for (const signal of ENDING_SIGNALS) process.once(signal, onSignal);
+  return stop;
 }

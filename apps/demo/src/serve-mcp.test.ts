@@ -111,6 +111,34 @@ describe("skill serve-mcp", { timeout: 30_000 }, () => {
     },
   );
 
+  it("answers a uri of the wrong type with -32602 in one sentence, and quotes a 1 MiB URI cut short", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, "serve-mcp", "--cwd", project, "--home", home],
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "test", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(transport);
+    const failure = async (method: string, params: Record<string, unknown>) =>
+      (await client.request({ method, params }, anyResult).then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as ProtocolError;
+    try {
+      for (const method of ["skills/get", "resources/read"]) {
+        const error = await failure(method, { uri: 42 });
+        expect(error.code, method).toBe(ProtocolErrorCode.InvalidParams);
+        expect(error.message, method).toBe(`Invalid params for ${method}: uri must be a string, found 42`);
+      }
+      const long = await failure("resources/read", { uri: `skill://skills/${"x".repeat(1024 * 1024)}` });
+      expect(long.code).toBe(ProtocolErrorCode.InvalidParams);
+      expect(long.message.length).toBeLessThan(400);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("refuses a --prefix with a .. segment before serving anything", async () => {
     const { code, stdout, stderr } = await run(
       ["serve-mcp", "--cwd", project, "--home", home, "--prefix", "../x"],

@@ -135,11 +135,10 @@ describe("skills served by registerSkills and read back by mcpSource", () => {
     const source = mcpStdioSource(process.execPath, [child, list, "skills", pids]);
     try {
       expect((await source.scan({})).entries).toHaveLength(3);
-      // The SDK's v2 client probes the protocol era on a short-lived sibling process first
-      // (\`server/discover\`), so one connect may start the server twice: the last one serves.
       const pidsOf = async () => (await readFile(pids, "utf8")).trim().split("\n").map(Number);
       const before = await pidsOf();
-      const first = before.at(-1) as number;
+      expect(before).toHaveLength(1); // the era probe runs on the one process started
+      const first = before[0] as number;
       process.kill(first);
       let entries = 0;
       for (let i = 0; i < 100 && entries === 0; i++) {
@@ -148,7 +147,7 @@ describe("skills served by registerSkills and read back by mcpSource", () => {
       }
       expect(entries).toBe(3);
       const started = await pidsOf();
-      expect(started.length).toBeGreaterThan(before.length);
+      expect(started).toHaveLength(2);
       expect(started.at(-1)).not.toBe(first);
     } finally {
       await source.close();

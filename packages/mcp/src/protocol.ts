@@ -21,6 +21,7 @@ export { SKILL_FILE } from "@skill/core";
 /** JSON-RPC error codes the extension answers with. */
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
 export const REQUEST_TIMEOUT = -32001;
 
 /** One file of a skill as `skills/list` and `skills/get` describe it (SEP-2640 as accepted). */
@@ -50,13 +51,8 @@ export interface SkillEntry {
 // with the server's URI and what was found, and fails only the skill concerned.
 export const anyResult = z.looseObject({});
 
-const cursorParams = z.looseObject({ cursor: z.string().optional() }).optional();
-const uriParams = z.looseObject({ uri: z.string() });
-
-/** Params of the extension's methods, as the SDK's 3-argument `setRequestHandler` takes them. */
-export const SkillsListParams = cursorParams;
-export const SkillsGetParams = uriParams;
-export const DirectoryReadParams = z.looseObject({ uri: z.string(), cursor: z.string().optional() });
+/** Params of `skills/list`, as the SDK's 3-argument `setRequestHandler` takes them (for a server of a test's own). */
+export const SkillsListParams = z.looseObject({ cursor: z.string().optional() }).optional();
 
 export function sha256Digest(bytes: Uint8Array): string {
   return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;

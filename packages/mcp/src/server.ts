@@ -1,28 +1,27 @@
 import { isUtf8 } from "node:buffer";
 import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute } from "node:path";
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import {
-  type McpServer,
-  ProtocolError,
-  Server,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "@modelcontextprotocol/server";
+import { type McpServer, Server, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import {
   type AgentInfo,
-  compareCodeUnits,
   type Logger,
   resolveInside,
+  SkillError,
   type SkillMetadata,
   type SkillService,
 } from "@skill/core";
 import {
-  DIRECTORY_MIME_TYPE,
-  DirectoryReadParams,
+  answerSkills,
+  type Catalog,
+  type Described,
+  METHODS,
+  type Refusal,
+  type ServedFile,
+} from "./handlers.js";
+import { invalidOption, wholeOption } from "./options.js";
+import {
   decodeSegment,
   encodePath,
-  INVALID_PARAMS,
-  mimeTypeOf,
   SKILL_FILE,
   SKILL_LIMITS,
   SKILL_SCHEME,
@@ -30,8 +29,6 @@ import {
   type SkillCacheScope,
   type SkillEntry,
   type SkillResourceRef,
-  SkillsGetParams,
-  SkillsListParams,
   sha256Digest,
 } from "./protocol.js";
 
@@ -72,23 +69,6 @@ const DEFAULT_PAGE_SIZE = 50;
 const DEFAULT_MAX_FILES = SKILL_LIMITS.files - 1;
 const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 const PREFIX_PATTERN = /^([A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*)?$/;
-const METHODS = [
-  "skills/list",
-  "skills/get",
-  "resources/list",
-  "resources/read",
-  "resources/directory/read",
-] as const;
-
-/** One file served: its URI and its path as the skill lists it. */
-interface ServedFile {
-  readonly uri: string;
-  /** Relative to the skill folder, `/`-separated, as `service.files` gives it; the SKILL.md file name for the skill file. */
-  readonly rel: string;
-  /** The skill file itself: `rel` is its own file name, and it is read as `readFile(name, "SKILL.md")`. */
-  readonly skillFile: boolean;
-}
-
 /** A path and its stat key when it was looked at. */
 interface Stamp {
   readonly path: string;
@@ -105,14 +85,6 @@ interface Known {
   entry?: SkillEntry;
   /** Each of `files` with the stat key its listed digest was taken at. */
   entryKeys?: readonly Stamp[];
-}
-
-/** What is known of a file's bytes, valid while its stat key holds. */
-interface Described {
-  readonly key: string;
-  readonly digest: string;
-  readonly size: number;
-  readonly text: boolean;
 }
 
 /** What servers of one service and listing shape (agent, prefix, limits) know of its skills. */
@@ -172,6 +144,25 @@ function keyOf(stats: {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
 }
 
+const UNREADABLE: Refusal = { reason: "the server cannot read it now" };
+
+/**
+ * Why core refused to read a file, in words that name no path on the server; `undefined`
+ * when core says it is not there (gone, or no longer the agent's to see).
+ */
+function refusalOf(error: unknown, tooLarge: Refusal): Refusal | undefined {
+  switch (SkillError.isInstance(error) ? error.code : undefined) {
+    case "NOT_FOUND":
+      return undefined;
+    case "LIMIT_EXCEEDED":
+      return tooLarge;
+    case "INTEGRITY_ERROR":
+      return { reason: "it changed since the skill was loaded" };
+    default:
+      return UNREADABLE;
+  }
+}
+
 /** A file's or folder's stat key; `undefined` when it is gone. */
 function stampOf(path: string): string | undefined {
   try {
@@ -182,37 +173,29 @@ function stampOf(path: string): string | undefined {
   }
 }
 
-function invalid(message: string): ProtocolError {
-  return new ProtocolError(INVALID_PARAMS, message);
-}
-
-/** A cursor is an offset into a sorted listing, opaque to clients. */
-function encodeCursor(offset: number): string {
-  return Buffer.from(`o:${offset}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string | undefined): number {
-  if (cursor === undefined) return 0;
-  const match = /^o:(\d+)$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!match) throw invalid(`Invalid cursor: ${JSON.stringify(cursor.slice(0, 80))}`);
-  return Number(match[1]);
-}
-
-function page<T>(items: readonly T[], cursor: string | undefined, size: number) {
-  const offset = decodeCursor(cursor);
-  const end = offset + size;
-  return {
-    items: items.slice(offset, end),
-    ...(end < items.length ? { nextCursor: encodeCursor(end) } : {}),
-  };
-}
-
-function checkCount(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new TypeError(`registerSkills: ${name} must be a whole number >= 1, found ${String(value)}`);
+/** The options of {@link registerSkills}, checked: `INVALID_FIELD` for one it cannot use. */
+function checkOptions(options: RegisterSkillsOptions) {
+  const fn = "registerSkills";
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  if (
+    typeof prefix !== "string" ||
+    !PREFIX_PATTERN.test(prefix) ||
+    prefix.split("/").some((segment) => segment === "." || segment === "..")
+  ) {
+    const expected = 'URI path segments of letters, digits and . _ ~ - (not . or ..), or ""';
+    throw invalidOption(fn, "prefix", expected, prefix);
   }
-  return value;
+  const cacheScope = options.cacheScope ?? "public";
+  if (cacheScope !== "public" && cacheScope !== "private") {
+    throw invalidOption(fn, "cacheScope", '"public" or "private"', cacheScope);
+  }
+  return {
+    prefix,
+    pageSize: wholeOption(fn, "pageSize", options.pageSize, DEFAULT_PAGE_SIZE, 1),
+    maxFiles: wholeOption(fn, "maxFiles", options.maxFiles, DEFAULT_MAX_FILES, 1),
+    maxFileBytes: wholeOption(fn, "maxFileBytes", options.maxFileBytes, DEFAULT_MAX_FILE_BYTES, 1),
+    caching: { ttlMs: wholeOption(fn, "ttlMs", options.ttlMs, 0, 0), cacheScope } as const,
+  };
 }
 
 /**
@@ -244,6 +227,10 @@ function checkCount(value: number | undefined, fallback: number, name: string): 
  * const server = new McpServer({ name: "docs", version: "1.0.0" });
  * registerSkills(server, service, { agent: { name: "build" }, prefix: "docs" });
  * await server.connect(new StdioServerTransport());
+ *
+ * @throws SkillError `INVALID_FIELD` for an option it cannot use (a `prefix` that is not URI
+ *   segments, a `pageSize`, `maxFiles`, `maxFileBytes` or `ttlMs` that is not a whole number
+ *   in range, a `cacheScope` other than `"public"` or `"private"`)
  */
 export function registerSkills(
   server: McpServerLike,
@@ -252,32 +239,21 @@ export function registerSkills(
 ): void {
   const low: Server =
     "server" in server && typeof server.server === "object" ? server.server : (server as Server);
-  const prefix = options.prefix ?? DEFAULT_PREFIX;
-  if (
-    typeof prefix !== "string" ||
-    !PREFIX_PATTERN.test(prefix) ||
-    prefix.split("/").some((segment) => segment === "." || segment === "..")
-  ) {
-    throw new TypeError(
-      `registerSkills: prefix must be URI path segments of letters, digits and . _ ~ - (not . or ..), or "" (found ${JSON.stringify(prefix)})`,
-    );
-  }
-  const agent = options.agent;
-  const pageSize = checkCount(options.pageSize, DEFAULT_PAGE_SIZE, "pageSize");
-  const maxFiles = checkCount(options.maxFiles, DEFAULT_MAX_FILES, "maxFiles");
-  const maxFileBytes = checkCount(options.maxFileBytes, DEFAULT_MAX_FILE_BYTES, "maxFileBytes");
-  const ttlMs = options.ttlMs ?? 0;
-  if (!Number.isSafeInteger(ttlMs) || ttlMs < 0) {
-    throw new TypeError(`registerSkills: ttlMs must be a whole number >= 0, found ${String(options.ttlMs)}`);
-  }
-  const cacheScope = options.cacheScope ?? "public";
-  if (cacheScope !== "public" && cacheScope !== "private") {
-    throw new TypeError(
-      `registerSkills: cacheScope must be "public" or "private", found ${JSON.stringify(cacheScope)}`,
-    );
-  }
-  const caching = { ttlMs, cacheScope } as const;
-  const logger = options.logger;
+  const checked = checkOptions(options);
+  for (const method of METHODS) low.assertCanSetRequestHandler(method);
+  low.registerCapabilities({ resources: {}, extensions: { [SKILLS_EXTENSION_ID]: { directoryRead: true } } });
+  answerSkills(low, catalogOf(service, checked, options), checked);
+}
+
+/**
+ * The skills a server of `service` serves and what it knows of their files, kept (see
+ * {@link registerSkills}) in what every server of the service and shape shares.
+ */
+function catalogOf(
+  service: SkillService,
+  { prefix, maxFiles, maxFileBytes }: { prefix: string; maxFiles: number; maxFileBytes: number },
+  { agent, logger }: RegisterSkillsOptions,
+): Catalog {
   // Each warning once per skill and state: a listing is asked for again and again.
   const warned = new Set<string>();
   function warn(key: string, message: string, fields: Record<string, unknown>): void {
@@ -291,9 +267,6 @@ export function registerSkills(
   const { shared, view } = viewOf(service, agent, JSON.stringify([prefix, maxFiles, maxFileBytes]));
   const digests = shared.digests;
   const known = view.known;
-
-  for (const method of METHODS) low.assertCanSetRequestHandler(method);
-  low.registerCapabilities({ resources: {}, extensions: { [SKILLS_EXTENSION_ID]: { directoryRead: true } } });
 
   const folderUri = (name: string) => `${base}${encodeURIComponent(name)}`;
   const skillUri = (skill: SkillMetadata) => `${folderUri(skill.name)}/${SKILL_FILE}`;
@@ -392,28 +365,38 @@ export function registerSkills(
     return (await knownOf(skill)).files;
   }
 
-  /** The stat key of a listed file, for the digest cache; `undefined` when it is gone or too large. */
-  function statKey(skill: SkillMetadata, file: ServedFile): { path: string; key: string } | undefined {
+  const tooLarge: Refusal = { reason: `it is larger than the ${maxFileBytes} bytes this server serves` };
+
+  /**
+   * The stat key of a listed file, for the digest cache; why it cannot be served when it is
+   * not a file or too large now; `undefined` when it is gone.
+   */
+  function statKey(
+    skill: SkillMetadata,
+    file: ServedFile,
+  ): { path: string; key: string } | Refusal | undefined {
     try {
       const path = resolveInside(dirname(skill.location), file.rel);
       const stats = statSync(path);
-      if (!stats.isFile() || stats.size > maxFileBytes) return undefined;
+      if (!stats.isFile()) return { reason: "it is not a file now" };
+      if (stats.size > maxFileBytes) return tooLarge;
       return { path, key: keyOf(stats) };
-    } catch {
-      return undefined;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return code === "ENOENT" || code === "ENOTDIR" ? undefined : UNREADABLE;
     }
   }
 
-  /** The bytes of a file, read through core now; `undefined` when core refuses or it is too large. */
-  async function bytesOf(skill: SkillMetadata, file: ServedFile): Promise<Uint8Array | undefined> {
+  /** The bytes of a file, read through core now; why not, when core refuses; `undefined` when it is gone. */
+  async function bytesOf(skill: SkillMetadata, file: ServedFile): Promise<Uint8Array | Refusal | undefined> {
     try {
       // For SKILL.md, core gives the bytes `read` parses, verified the same way: a file that no
       // longer parses to the registered skill (swapped for a link to a nested skill, or to
       // anything else) is refused.
       const bytes = await service.readFile(skill.name, file.skillFile ? SKILL_FILE : file.rel, agent);
-      return bytes.byteLength > maxFileBytes ? undefined : bytes;
-    } catch {
-      return undefined;
+      return bytes.byteLength > maxFileBytes ? tooLarge : bytes;
+    } catch (error) {
+      return refusalOf(error, tooLarge);
     }
   }
 
@@ -421,14 +404,21 @@ export function registerSkills(
   async function serve(
     skill: SkillMetadata,
     file: ServedFile,
-  ): Promise<{ bytes: Uint8Array; described: Described } | undefined> {
-    const stat = statKey(skill, file);
-    const bytes = stat && (await bytesOf(skill, file));
+  ): Promise<{ bytes: Uint8Array; described: Described } | Refusal | undefined> {
     // Gone, refused or changed since it was last described: the next listing walks the skill
     // again instead of listing what it knew.
-    const before = stat && digests.get(stat.path);
-    if (!stat || !bytes || (before !== undefined && before.key !== stat.key)) known.delete(skill.location);
-    if (!stat || !bytes) return undefined;
+    const stat = statKey(skill, file);
+    if (!stat || "reason" in stat) {
+      known.delete(skill.location);
+      return stat;
+    }
+    const bytes = await bytesOf(skill, file);
+    if (!(bytes instanceof Uint8Array)) {
+      known.delete(skill.location);
+      return bytes;
+    }
+    const before = digests.get(stat.path);
+    if (before !== undefined && before.key !== stat.key) known.delete(skill.location);
     const described: Described = {
       key: stat.key,
       digest: sha256Digest(bytes),
@@ -442,10 +432,11 @@ export function registerSkills(
   /** Digest, size and text-ness; the bytes are read only when the digest cache is stale. */
   async function describeFile(skill: SkillMetadata, file: ServedFile): Promise<Described | undefined> {
     const stat = statKey(skill, file);
-    if (!stat) return undefined;
+    if (!stat || "reason" in stat) return undefined;
     const cached = digests.get(stat.path);
     if (cached?.key === stat.key) return cached;
-    return (await serve(skill, file))?.described;
+    const served = await serve(skill, file);
+    return served && "described" in served ? served.described : undefined;
   }
 
   /**
@@ -497,92 +488,7 @@ export function registerSkills(
     return entry;
   }
 
-  low.setRequestHandler("skills/list", { params: SkillsListParams }, async (params) => {
-    const { items, ...rest } = page(servable(), params?.cursor, pageSize);
-    const skills: SkillEntry[] = [];
-    for (const skill of items) {
-      const entry = await entryOf(skill);
-      if (entry) skills.push(entry);
-      await yieldToEventLoop();
-    }
-    return { ...caching, skills, ...rest };
-  });
-
-  low.setRequestHandler("skills/get", { params: SkillsGetParams }, async (params) => {
-    const uri = params.uri;
-    const skill = skillOf(uri);
-    const entry = skill && uri === skillUri(skill) ? await entryOf(skill) : undefined;
-    if (!entry) throw invalid(`Unknown skill: ${uri}`);
-    return { ...caching, skill: entry };
-  });
-
-  low.setRequestHandler("resources/list", async (request) => {
-    const all: { uri: string; name: string; mimeType: string; size: number; description?: string }[] = [];
-    for (const skill of servable()) {
-      await yieldToEventLoop();
-      for (const { file, info } of (await describedFiles(skill)) ?? []) {
-        all.push({
-          uri: file.uri,
-          name: file.skillFile ? skill.name : `${skill.name}/${file.rel}`,
-          mimeType: mimeTypeOf(file.rel, info.text),
-          size: info.size,
-          ...(file.skillFile ? { description: skill.description } : {}),
-        });
-      }
-    }
-    const { items, ...rest } = page(all, request.params?.cursor, pageSize);
-    return { resources: items, ...rest };
-  });
-
-  low.setRequestHandler("resources/read", async (request) => {
-    const uri = request.params.uri;
-    const skill = skillOf(uri);
-    const file = !skill
-      ? undefined
-      : uri === skillUri(skill)
-        ? skillFile(skill)
-        : (await filesOf(skill)).find((f) => f.uri === uri);
-    const served = skill && file ? await serve(skill, file) : undefined;
-    if (!file || !served) throw invalid(`Unknown resource: ${uri}`);
-    const { bytes, described } = served;
-    const mimeType = mimeTypeOf(file.rel, described.text);
-    return {
-      contents: [
-        described.text
-          ? { uri, mimeType, text: Buffer.from(bytes).toString("utf8") }
-          : { uri, mimeType, blob: Buffer.from(bytes).toString("base64") },
-      ],
-    };
-  });
-
-  low.setRequestHandler("resources/directory/read", { params: DirectoryReadParams }, async (params) => {
-    const request = { params };
-    const uri = params.uri.replace(/\/$/, "");
-    const skill = skillOf(uri);
-    if (!skill) throw invalid(`Unknown directory: ${params.uri}`);
-    const folder = folderUri(skill.name);
-    const dir = uri === folder ? "" : uri.startsWith(`${folder}/`) ? uri.slice(folder.length + 1) : undefined;
-    if (dir === undefined) throw invalid(`Unknown directory: ${request.params.uri}`);
-    const rel = dir === "" ? "" : `${dir.split("/").map(decodeSegment).join("/")}/`;
-    const children = new Map<string, { uri: string; name: string; mimeType: string }>();
-    for (const file of await filesOf(skill)) {
-      const path = file.skillFile ? SKILL_FILE : file.rel;
-      if (!path.startsWith(rel)) continue;
-      const rest = path.slice(rel.length);
-      const slash = rest.indexOf("/");
-      const name = slash === -1 ? rest : rest.slice(0, slash);
-      if (children.has(name)) continue;
-      children.set(name, {
-        uri: `${folder}/${encodePath(rel + name)}`,
-        name,
-        mimeType: slash === -1 ? mimeTypeOf(path, true) : DIRECTORY_MIME_TYPE,
-      });
-    }
-    if (children.size === 0) throw invalid(`Unknown directory: ${request.params.uri}`);
-    const sorted = [...children.values()].sort((a, b) => compareCodeUnits(a.name, b.name));
-    const { items, ...rest } = page(sorted, request.params.cursor, pageSize);
-    return { ...caching, resources: items, ...rest };
-  });
+  return { servable, skillOf, folderUri, skillUri, skillFile, filesOf, entryOf, describedFiles, serve };
 }
 
 /** The protocol versions a server of {@link createSkillsServer} answers: 2026-07-28, and the 2025 line. */

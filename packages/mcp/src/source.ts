@@ -11,6 +11,7 @@ import {
   type SkillSource,
   type SourceEntry,
 } from "@skill/core";
+import { wholeOption } from "./options.js";
 import {
   anyResult,
   DIGEST_PATTERN,
@@ -109,12 +110,16 @@ function errorCode(error: unknown): number | undefined {
   return typeof code === "number" ? code : undefined;
 }
 
-function checkWhole(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new TypeError(`mcpSource: ${name} must be a whole number >= 1, found ${String(value)}`);
-  }
-  return value;
+/**
+ * The numeric options of a source, checked: `fn` names the function given them in the
+ * `INVALID_FIELD` error for one that is not a whole number >= 1.
+ */
+export function sourceLimits(options: McpSourceOptions, fn: string) {
+  return {
+    timeout: wholeOption(fn, "timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS, 1),
+    maxPages: wholeOption(fn, "maxPages", options.maxPages, DEFAULT_MAX_PAGES, 1),
+    maxSkills: wholeOption(fn, "maxSkills", options.maxSkills, DEFAULT_MAX_SKILLS, 1),
+  };
 }
 
 /** Thrown inside a scan when the server's deadline passed. */
@@ -156,12 +161,13 @@ function combine(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortS
  * const client = new Client({ name: "my-agent", version: "1.0.0" });
  * await client.connect(new StdioClientTransport({ command: "my-mcp-server" }));
  * const service = new SkillService({ sources: [...discoverySources({ cwd }), mcpSource(client, { id: "mcp:docs" })] });
+ *
+ * @throws SkillError `INVALID_FIELD` for a `timeoutMs`, `maxPages` or `maxSkills` that is not a
+ *   whole number >= 1
  */
 export function mcpSource(client: McpClientLike, options: McpSourceOptions = {}): SkillSource {
   const id = options.id ?? "mcp";
-  const timeout = checkWhole(options.timeoutMs, DEFAULT_TIMEOUT_MS, "timeoutMs");
-  const maxPages = checkWhole(options.maxPages, DEFAULT_MAX_PAGES, "maxPages");
-  const maxSkills = checkWhole(options.maxSkills, DEFAULT_MAX_SKILLS, "maxSkills");
+  const { timeout, maxPages, maxSkills } = sourceLimits(options, "mcpSource");
   const origin = `mcp:${originLabel(id)}`;
   const ignoreFields: readonly string[] = options.trustAllowedTools ? [] : ["allowed-tools"];
 

@@ -1,5 +1,4 @@
 import type { Client } from "@modelcontextprotocol/client";
-import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import {
   type Diagnostic,
   printable,
@@ -8,8 +7,9 @@ import {
   type SkillService,
   type SkillSource,
 } from "@skill/core";
+import { type ChildConnection, connectChild } from "./child-connection.js";
 import { createSkillsServer, type SkillsServerOptions } from "./server.js";
-import { DEFAULT_TIMEOUT_MS, type McpSourceOptions, mcpSource } from "./source.js";
+import { type McpSourceOptions, mcpSource, sourceLimits } from "./source.js";
 
 /** Options of {@link mcpStdioSource}. */
 export interface McpStdioSourceOptions extends McpSourceOptions {
@@ -22,7 +22,10 @@ export interface McpStdioSourceOptions extends McpSourceOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-/** A source that owns the server process it started; `close()` ends it. */
+/**
+ * A source that owns the server process it started; `close()` ends it, and on POSIX every
+ * process it started in turn (its process group).
+ */
 export interface McpStdioSource extends SkillSource {
   close(): Promise<void>;
 }
@@ -54,9 +57,12 @@ function firstLines(stderr: string): string {
  * An {@link mcpSource} over an MCP server started as a child process and spoken to over its
  * stdin and stdout, with the SDK's v2 client (`@modelcontextprotocol/client`, a peer dependency
  * loaded at the first scan): protocol 2026-07-28 when the server offers it (`server/discover`),
- * else the 2025 handshake. The process starts at the first scan and stays up for reads until
- * `close()`. A server that cannot be started or fails the handshake is a scan diagnostic
- * (`mcp-connect-failed`, with the first lines of its stderr), never a crash.
+ * else the 2025 handshake, on the one process started. The process starts at the first scan
+ * and stays up for reads until `close()`, which closes its stdin, then ends its process group
+ * (POSIX; on Windows the server alone): SIGTERM, then SIGKILL after a second, so a process the
+ * server started cannot keep this one waiting. A server that cannot be started or fails the
+ * handshake is a scan diagnostic (`mcp-connect-failed`, with the first lines of its stderr),
+ * never a crash.
  *
  * @example
  * const docs = mcpStdioSource("npx", ["-y", "docs-mcp-server"], { id: "mcp:docs" });
@@ -64,6 +70,9 @@ function firstLines(stderr: string): string {
  * await service.discoverAndLoad();
  * // … later
  * await docs.close();
+ *
+ * @throws SkillError `INVALID_FIELD` for a `timeoutMs`, `maxPages` or `maxSkills` that is not a
+ *   whole number >= 1
  */
 export function mcpStdioSource(
   command: string,
@@ -71,66 +80,35 @@ export function mcpStdioSource(
   options: McpStdioSourceOptions = {},
 ): McpStdioSource {
   const id = options.id ?? `mcp:${[command, ...args].join(" ")}`;
-  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  type Connection = Promise<{ client: Client; transport: StdioClientTransport }>;
-  let connecting: Connection | undefined;
+  // Checked now, not at the first scan: a wrong option is the caller's mistake, not the server's.
+  const { timeout } = sourceLimits(options, "mcpStdioSource");
+  let connecting: Promise<ChildConnection> | undefined;
   let stderr = "";
 
-  function connect(signal: AbortSignal | undefined) {
+  function connect(signal: AbortSignal | undefined): Promise<ChildConnection> {
     if (connecting) return connecting;
-    const attempt: Connection = (async () => {
-      const [{ Client }, { StdioClientTransport }] = await Promise.all([
-        import("@modelcontextprotocol/client"),
-        import("@modelcontextprotocol/client/stdio"),
-      ]);
-      const transport = new StdioClientTransport({
+    stderr = "";
+    const attempt = (async () => {
+      const env = {
+        ...(await import("@modelcontextprotocol/client/stdio")).getDefaultEnvironment(),
+        ...options.env,
+      };
+      const connection = await connectChild({
         command,
-        args: [...args],
-        stderr: "pipe",
+        args,
+        env,
         ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-        ...(options.env === undefined ? {} : { env: { ...options.env } }),
+        timeout,
+        signal,
+        onStderr: (chunk) => {
+          if (stderr.length < STDERR_HEAD) stderr = (stderr + chunk.toString("utf8")).slice(0, STDERR_HEAD);
+        },
       });
-      stderr = "";
-      transport.stderr?.on("data", (chunk: Buffer) => {
-        if (stderr.length < STDERR_HEAD) stderr = (stderr + chunk.toString("utf8")).slice(0, STDERR_HEAD);
-      });
-      // One deadline for the whole start: the era probe (server/discover, on a sibling process)
-      // gets half of it, so a legacy server that ignores the probe still has time to answer
-      // initialize; a server that answers neither is given up on when it passes.
-      const client = new Client(
-        { name: "@skill/mcp", version: "0" },
-        { versionNegotiation: { mode: "auto", probe: { timeoutMs: Math.max(1, Math.floor(timeout / 2)) } } },
-      );
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        await Promise.race([
-          client.connect(transport, { timeout, ...(signal ? { signal } : {}) }),
-          new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no handshake within ${timeout} ms`)), timeout);
-          }),
-        ]);
-      } catch (error) {
-        // A server that did not answer in time is killed now: its stdin closing would take it
-        // seconds (or forever) to notice, and neither the scan nor this process should wait.
-        const pid = transport.pid;
-        if (pid !== null) {
-          try {
-            process.kill(pid, "SIGKILL");
-          } catch {
-            // already gone
-          }
-        }
-        void client.close().catch(() => undefined);
-        void transport.close().catch(() => undefined);
-        throw error;
-      } finally {
-        clearTimeout(timer);
-      }
       // A server that exits is started again by the next scan.
-      client.onclose = () => {
+      connection.client.onclose = () => {
         if (connecting === attempt) connecting = undefined;
       };
-      return { client, transport };
+      return connection;
     })();
     connecting = attempt;
     attempt.catch(() => {
@@ -165,8 +143,11 @@ export function mcpStdioSource(
       const open = connecting;
       connecting = undefined;
       if (!open) return;
-      const { client } = await open.catch(() => ({ client: undefined }));
-      await client?.close();
+      const connection = await open.catch(() => undefined);
+      // The client's close ends the transport: stdin closed, then the server's process group
+      // SIGTERM and SIGKILL, so nothing it started keeps this process waiting.
+      await connection?.client.close();
+      await connection?.transport.close();
     },
   };
 }
@@ -184,7 +165,7 @@ export interface ServeStdioOptions extends SkillsServerOptions {
  * a peer dependency): a 2026-07-28 client is served through `server/discover`, a 2025-11-25 one
  * through `initialize`. Nothing else may write to stdout meanwhile.
  *
- * @throws TypeError for options `registerSkills` refuses (before anything is served)
+ * @throws SkillError `INVALID_FIELD` for an option `registerSkills` refuses (before anything is served)
  */
 export async function serveStdio(service: SkillService, options: ServeStdioOptions = {}): Promise<void> {
   // Bad options (a prefix that is not URI segments…) throw here, before anything is served,

@@ -1,8 +1,11 @@
 import { basename, dirname } from "node:path";
 import { type LoadReport, printable, quote, SkillError, type SkillService, similarNames } from "@skill/core";
 import { formatSkillContent } from "@skill/format";
-import { type Context, createService, loadSkills } from "../context.js";
+import { type Context, createService, explicitMcpFailedInRun, loadSkills } from "../context.js";
 import { capList, displayPath, printableText } from "../output.js";
+
+/** Where a skill from an MCP server is: `skill://…/<name>/SKILL.md`. */
+const SKILL_SCHEME = "skill://";
 
 /**
  * `skill show NAME`: the block an agent receives when it loads the skill. Goes through
@@ -35,6 +38,16 @@ export async function show(ctx: Context, name: string, options: { limit?: number
     }
     return 0;
   } catch (error) {
+    if (
+      SkillError.isInstance(error) &&
+      error.code === "NOT_FOUND" &&
+      service.get(name, ctx.agent) === undefined
+    ) {
+      // An MCP server to blame: its cause alone, not "not found" and a list after it.
+      const cause = serverCause(name, report, ctx);
+      if (cause === "said") return 1;
+      if (cause) throw cause;
+    }
     if (SkillError.isInstance(error) && error.code === "NOT_FOUND") {
       // Core lists the first 20 names; --verbose lists them all.
       const visible = service.all(ctx.agent).map((s) => s.name);
@@ -57,6 +70,21 @@ export async function show(ctx: Context, name: string, options: { limit?: number
     }
     throw error;
   }
+}
+
+/**
+ * Why a skill is missing when an MCP server is to blame: the skill a server listed under that
+ * name failed to load (its URI ends in the name: that is the skill, not a guess), or `"said"`
+ * when a server asked for with `--mcp` gave no skills (stderr already says why). Never for a
+ * name the agent is denied, which must read as missing.
+ */
+function serverCause(name: string, report: LoadReport, ctx: Context): SkillError | "said" | undefined {
+  if (ctx.denied(name)) return undefined;
+  const failure = report.failed.find(
+    (f) => f.path.startsWith(SKILL_SCHEME) && basename(dirname(f.path)) === name,
+  );
+  if (failure) return new SkillError(failure.error.code, failure.error.message, { cause: failure.error });
+  return explicitMcpFailedInRun() ? "said" : undefined;
 }
 
 /**
