@@ -185,13 +185,17 @@ describe("wrong paths and names", () => {
 });
 
 describe("long lists", () => {
-  it("names 20 skills when one is missing, and all of them with --verbose", async () => {
+  it("points a missing name to similar names and skill search, not to 20 arbitrary names; all of them with --verbose", async () => {
     const names = Array.from({ length: 30 }, (_, i) => `skill-${String(i).padStart(2, "0")}`);
     const dir = await project(Object.fromEntries(names.map((n) => [n, skillMd(n)])));
     const { code, stderr } = await run(["show", "nope"], { cwd: dir });
     expect(code).toBe(1);
     expect(stderr).toBe(
-      `skill: Skill "nope" not found. Available skills: ${names.slice(0, 20).join(", ")} and 10 more (--verbose lists all)\n`,
+      'skill: Skill "nope" not found, and none of the 30 skills here has a similar name. `skill search "nope"` finds skills by what they do; `skill list` shows them all.\n',
+    );
+    const typo = await run(["show", "skill-1"], { cwd: dir });
+    expect(typo.stderr).toBe(
+      'skill: Skill "skill-1" not found. Did you mean "skill-01", "skill-10", "skill-11"? `skill search "skill-1"` finds skills by what they do.\n',
     );
     const verbose = await run(["show", "nope", "--verbose"], { cwd: dir });
     expect(verbose.stderr).toBe(`skill: Skill "nope" not found. Available skills: ${names.join(", ")}\n`);

@@ -49,13 +49,13 @@ export async function show(ctx: Context, name: string, options: { limit?: number
       if (cause) throw cause;
     }
     if (SkillError.isInstance(error) && error.code === "NOT_FOUND") {
-      // Core lists the first 20 names; --verbose lists them all.
-      const visible = service.all(ctx.agent).map((s) => s.name);
-      const similar = similarNames(name, visible).slice(0, 3);
-      const hint = similar.length > 0 ? ` Did you mean ${similar.map((n) => quote(n)).join(", ")}?` : "";
       const message =
         service.get(name, ctx.agent) === undefined
-          ? `Skill ${quote(name)} not found.${hint} Available skills: ${capList(visible, ctx.out.verbose)}`
+          ? missingMessage(
+              name,
+              service.all(ctx.agent).map((s) => s.name),
+              ctx.out.verbose,
+            )
           : error.message;
       // No cause: this message replaces core's, whose stack --verbose would print again.
       throw new SkillError("NOT_FOUND", withFailure(message, name, report, service, ctx));
@@ -70,6 +70,23 @@ export async function show(ctx: Context, name: string, options: { limit?: number
     }
     throw error;
   }
+}
+
+/** A catalog this small is listed whole when a name is missing; a bigger one is searched. */
+const LISTED = 10;
+
+/**
+ * What `show` says of a name no visible skill has: the few similar names and a pointer to
+ * `skill search`; the names themselves only for a small catalog (or with --verbose), never a
+ * screen of arbitrary ones.
+ */
+function missingMessage(name: string, visible: readonly string[], verbose: boolean): string {
+  const similar = similarNames(name, visible).slice(0, 3);
+  const search = `\`skill search ${quote(name)}\` finds skills by what they do`;
+  if (verbose) return `Skill ${quote(name)} not found. Available skills: ${capList(visible, true)}`;
+  if (similar.length > 0) return `Skill ${quote(name)} not found. Did you mean ${similar.map((n) => quote(n)).join(", ")}? ${search}.`;
+  if (visible.length <= LISTED) return `Skill ${quote(name)} not found. Available skills: ${capList(visible, false)}`;
+  return `Skill ${quote(name)} not found, and none of the ${visible.length} skills here has a similar name. ${search}; \`skill list\` shows them all.`;
 }
 
 /**
