@@ -313,6 +313,13 @@ function buildWorld(world, scenario) {
       description: "tag-TAG root-level SKILL.md in ~/.claude/skills",
     });
   }
+  if (scenario === "link-up") {
+    // A checkout's links to the home folder: the agents follow them; the presets do not, on
+    // purpose (link-to-ancestor). A skill under HOME outside every root is reached only so.
+    plain(join(home, "notes"), "only-via-link", "reached only through a project link to the home folder");
+    symlinkSync(home, join(proj, ".agents", "skills", "home-link"));
+    symlinkSync(home, join(proj, ".claude", "skills", "home-link"));
+  }
   // Gemini CLI reads workspace skills only in a trusted folder: trust every cwd, as a user would.
   const cwds = {
     proj,
@@ -556,8 +563,31 @@ async function doctor(cwd, home, preset) {
     const real = canonical(s.location);
     if (real) loaded.set(real, cell);
   }
-  return loaded;
+  // Where the preset stopped on purpose (a link to home or /, its folder bound): the real folders.
+  const deliberate = [];
+  for (const d of report.deliberate ?? []) {
+    try {
+      deliberate.push(realpathSync(d.path));
+    } catch {
+      // A link that went away meanwhile: nothing behind it to count.
+    }
+  }
+  return { loaded, deliberate };
 }
+
+/** True when the real file `real` lies in one of the real folders `folders`. */
+function within(real, folders) {
+  return folders.some((folder) => real === folder || real.startsWith(`${folder}/`));
+}
+
+/** What each scenario adds to the main tree, for the report's headings. */
+const SCENARIOS = {
+  main: "",
+  "root-skill":
+    " (the main tree plus a SKILL.md directly in project `.agents/skills` and `~/.claude/skills`)",
+  "link-up":
+    " (the main tree plus links to the home folder in project `.agents/skills` and `.claude/skills`, and a skill under the home folder that only they reach)",
+};
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
@@ -594,7 +624,7 @@ async function main() {
 
   const sections = [];
   const summary = [];
-  for (const scenario of ["main", "root-skill"]) {
+  for (const scenario of ["main", "root-skill", "link-up"]) {
     // The agents run side by side, each on its own fresh copy of the tree (they write into HOME:
     // caches, their own system skills), so that one agent never sees another's files.
     const measured = await Promise.all(
@@ -603,7 +633,7 @@ async function main() {
         const details = [];
         const spec = AGENTS[name];
         if (problems[name]) {
-          rows.push([`${name} ${spec.version}`, "–", "–", "–", "–", problems[name]]);
+          rows.push([`${name} ${spec.version}`, "–", "–", "–", "–", "–", problems[name]]);
           return { rows, details };
         }
         const world = join(worldTop, name);
@@ -615,6 +645,7 @@ async function main() {
         let disagree = 0;
         let nondet = 0;
         let flagged = 0;
+        let deliberate = 0;
         const unmapped = new Set();
         const failures = [];
         for (const [label, cwd] of Object.entries(cwds)) {
@@ -670,7 +701,7 @@ async function main() {
             }
             if (r === 1) firstKey = key;
           }
-          const preset = await doctor(cwd, home, spec.preset);
+          const { loaded: preset, deliberate: stoppedAt } = await doctor(cwd, home, spec.preset);
           const presetLoaded = new Map();
           for (const [real, cell] of preset) {
             const t = byReal.get(real);
@@ -693,7 +724,13 @@ async function main() {
                 `| ${name} | ${label} | \`${rel(t)}\` | ${files.get(t).note} | loaded in ${runs}/${args.runs} runs | ${verdict} |`,
               );
             } else if (runs > 0 === ours) agree++;
-            else if (cell?.detail === "nondeterministic") {
+            else if (runs > 0 && within(realpathSync(files.get(t).path), stoppedAt)) {
+              // The agent followed a link (or passed a bound) the preset stops at on purpose.
+              deliberate++;
+              details.push(
+                `| ${name} | ${label} | \`${rel(t)}\` | ${files.get(t).note} | loaded | ${verdict} (deliberate: behind a link or bound the preset stops at) |`,
+              );
+            } else if (cell?.detail === "nondeterministic") {
               // The agent kept the same copy in every run here, but which copy wins is a race in
               // the agent (opencode): the preset says so rather than guess.
               flagged++;
@@ -718,10 +755,11 @@ async function main() {
           String(disagree),
           String(nondet),
           String(flagged),
+          String(deliberate),
           note,
         ]);
         summary.push(
-          `${scenario} ${name}: ${agree} agree, ${disagree} disagree, ${nondet} nondeterministic, ${flagged} race-flagged`,
+          `${scenario} ${name}: ${agree} agree, ${disagree} disagree, ${nondet} nondeterministic, ${flagged} race-flagged, ${deliberate} deliberate`,
         );
         process.stderr.write(`${summary.at(-1)}\n`);
         return { rows, details };
@@ -730,10 +768,10 @@ async function main() {
     const rows = measured.flatMap((m) => m.rows);
     const details = measured.flatMap((m) => m.details);
     sections.push(
-      `## Scenario \`${scenario}\`${scenario === "root-skill" ? " (the main tree plus a SKILL.md directly in project `.agents/skills` and `~/.claude/skills`)" : ""}`,
+      `## Scenario \`${scenario}\`${SCENARIOS[scenario]}`,
       "",
-      "| agent (version) | agree | disagree | nondeterministic | race, same in every run | notes |",
-      "|---|---|---|---|---|---|",
+      "| agent (version) | agree | disagree | nondeterministic | race, same in every run | deliberate | notes |",
+      "|---|---|---|---|---|---|---|",
       ...rows.map((r) => `| ${r.join(" | ")} |`),
       "",
       "<details><summary>Disagreeing cells</summary>",
@@ -752,7 +790,7 @@ async function main() {
     "",
     `Written by \`node scripts/agents-real/run.mjs\` on ${new Date().toISOString().slice(0, 10)}: ${secs} s in all (${installSecs} s of it installing), ${args.runs} run(s) per agent and cwd.`,
     "A cell is one skill file (symlinks resolved) × one working directory, counted when the real agent or the preset loads it.",
-    "Nondeterministic: the real agent loaded it in some runs but not all. Race, same in every run: the real agent gave one answer in every run, the preset another, on a cell `compareAgents` marks `nondeterministic` (opencode keeps whichever same-named skill it parses last; the preset keeps one fixed winner). A preset cell `shadowed (duplicate-listed)` counts as loaded: the preset keeps one winner and says the agent lists every copy (Codex).",
+    "Nondeterministic: the real agent loaded it in some runs but not all. Race, same in every run: the real agent gave one answer in every run, the preset another, on a cell `compareAgents` marks `nondeterministic` (opencode keeps whichever same-named skill it parses last; the preset keeps one fixed winner). A preset cell `shadowed (duplicate-listed)` counts as loaded: the preset keeps one winner and says the agent lists every copy (Codex). Deliberate: the real agent loaded a file that lies behind a link the preset does not follow on purpose (a link to the home folder, the filesystem root or above its root) or past the folder bound the preset adds, as `skill doctor` reports them.",
     "cwds: `proj` (git root), `proj/sub/deep`, `proj/nested` (a nested git repository), `plain` (no git).",
     "",
     ...sections,
