@@ -39,9 +39,10 @@ describe("skill add", () => {
     expect((await stat(join(canonical, "scripts", "fill.sh"))).mode & 0o111).not.toBe(0);
     await expect(lstat(join(w.project, ".agents", "skills", "csv"))).rejects.toThrow();
     const lock = JSON.parse(await readFile(join(w.project, "skills-lock.json"), "utf8"));
+    // A local repository is locked by a path relative to the lock, never an absolute one.
     expect(lock.skills.pdf).toEqual({
-      source: dir,
-      sourceUrl: dir,
+      source: "../repo",
+      sourceUrl: "../repo",
       ref: "v1",
       sourceType: "git",
       skillPath: "skills/pdf/SKILL.md",
@@ -121,7 +122,7 @@ describe("skill add", () => {
     const lock = JSON.parse(text);
     expect(lock.version).toBe(3);
     expect(lock.skills.pdf).toMatchObject({
-      source: src,
+      source: "../../src/pdf",
       sourceType: "local",
       skillFolderHash: await computedHash(src),
     });
@@ -226,17 +227,21 @@ describe("skill add", () => {
     }
   });
 
-  it("places two skills of one name in the source's order: the later one is installed and locked", async () => {
+  it("refuses two skills of one name, naming both, installs the rest and exits 1", async () => {
     const w = await world();
     const pack = join(w.root, "pack");
     await put(join(pack, "a", "dup", "SKILL.md"), skillMd("dup", "First\n"));
     await put(join(pack, "b", "dup", "SKILL.md"), skillMd("dup", "Second\n"));
-    const r = await w.skill(["add", pack, "--for", "codex", "--json"], w.project);
-    expect(r.code).toBe(0);
-    const canonical = join(w.project, ".agents", "skills", "dup");
-    expect(await readFile(join(canonical, "SKILL.md"), "utf8")).toContain("Second");
+    await put(join(pack, "c", "other", "SKILL.md"), skillMd("other"));
+    const r = await w.skill(["add", pack, "--for", "codex"], w.project);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'skill: Not installing "dup": Duplicate skill name: "dup" (a/dup/SKILL.md) and "dup" (b/dup/SKILL.md) would both be installed in .agents/skills/dup; neither is installed',
+    );
+    expect(r.stdout).toContain("✓ other → .agents/skills/other");
+    await expect(lstat(join(w.project, ".agents", "skills", "dup"))).rejects.toThrow();
     const lock = JSON.parse(await readFile(join(w.project, "skills-lock.json"), "utf8"));
-    expect(lock.skills.dup.computedHash).toBe(await computedHash(join(pack, "b", "dup")));
+    expect(Object.keys(lock.skills)).toEqual(["other"]);
   });
 
   it("installs a skill too big to keep from hashing to copying by reading it again, whole", async () => {

@@ -2,7 +2,7 @@ import { realpathSync } from "node:fs";
 import { dirname } from "node:path";
 import { SkillService } from "@skill/core";
 import { agentProfile, compareAgents } from "@skill/discovery";
-import type { AgentTarget } from "./agent-targets.js";
+import type { AgentTarget } from "@skill/install";
 import type { Context } from "./context.js";
 import { displayPath } from "./output.js";
 

@@ -88,7 +88,10 @@ describe("skill list", () => {
     const dir = join(root, "link-to-root");
     await mkdir(join(dir, ".agents", "skills", "ok"), { recursive: true });
     await mkdir(join(dir, ".git"), { recursive: true });
-    await writeFile(join(dir, ".agents", "skills", "ok", "SKILL.md"), "---\nname: ok\ndescription: Fine.\n---\n");
+    await writeFile(
+      join(dir, ".agents", "skills", "ok", "SKILL.md"),
+      "---\nname: ok\ndescription: Fine.\n---\n",
+    );
     await symlink("/", join(dir, ".agents", "skills", "all"));
     const { code, stdout, stderr } = await run(["--cwd", dir, "--home", home, "--cache", cache, "list"]);
     expect(code).toBe(0);

@@ -314,7 +314,7 @@ function createProgram(setExit: (code: number) => void): Command {
     .option("--force", "replace folders and links skill did not install, saying what it replaces")
     .action(
       action(
-        async (ctx, source: string, names: string[], opts: import("./commands/add.js").InstallFlags) =>
+        async (ctx, source: string, names: string[], opts: import("./installing.js").InstallFlags) =>
           (await import("./commands/add.js")).add(ctx, source, names, opts),
         "explicit-only",
       ),

@@ -65,8 +65,10 @@ export interface PlacementPlan {
   readonly canonical: string;
   readonly agents: PlannedSkill["agents"];
   readonly replaces?: PlannedSkill["replaces"];
-  /** Why it cannot go ahead without `force`. */
+  /** Why it cannot go ahead without `force` (empty with `force`). */
   readonly blocked: readonly string[];
+  /** With `force`: the paths in the way that it replaces. */
+  readonly overrides: readonly string[];
 }
 
 /** Whether an agent's folder and the canonical copy share a bound, so a link between them stays inside it. */
@@ -122,6 +124,7 @@ export async function planPlacement(
   await checkInside(canonical, { within: layout.within() });
   const state = await canonicalState(lock, placement, canonical, show);
   const blocked = state.blocked === undefined ? [] : [state.blocked];
+  const inTheWay = state.blocked === undefined ? [] : [canonical];
   const locked = lock.byFolder(folder);
   const agents: { agent: string; how: "canonical" | "link" | "copy"; path: string }[] = [];
   const seen = new Set<string>();
@@ -131,8 +134,9 @@ export async function planPlacement(
       continue;
     }
     const path = join(layout.agentDir(agent), folder);
-    await checkInside(path, { within: layout.within(agent) });
     const how = placement.copy || !(await sameBound(layout, agent)) ? "copy" : "link";
+    // A link replaces what is at its path (never writes through it); a copy's folder must itself stay inside.
+    await checkInside(how === "link" ? dirname(path) : path, { within: layout.within(agent) });
     agents.push({ agent: agent.id, how, path });
     if (seen.has(path)) continue;
     seen.add(path);
@@ -157,6 +161,7 @@ export async function planPlacement(
     agents,
     ...(state.replaces ? { replaces: state.replaces } : {}),
     blocked: placement.force ? [] : blocked,
+    overrides: placement.force ? inTheWay : [],
   };
 }
 

@@ -149,6 +149,7 @@ export function plannedSkill(plan: PlacementPlan, source: string, commit?: strin
     agents: plan.agents,
     ...(plan.replaces === undefined ? {} : { replaces: plan.replaces }),
     ...(plan.blocked.length > 0 ? { blocked: plan.blocked } : {}),
+    ...(plan.overrides.length > 0 ? { overrides: plan.overrides } : {}),
     ...(commit === undefined ? {} : { commit }),
   };
 }
@@ -159,7 +160,7 @@ function chosen(
   names: readonly string[] | undefined,
   spec: string,
 ): FoundSkill[] {
-  if (names === undefined || names.length === 0) return [...found];
+  if (names === undefined) return [...found];
   const missing = names.filter((n) => !found.some((s) => s.name === n));
   if (missing.length > 0) {
     throw new SkillError(
@@ -220,7 +221,7 @@ export async function planAdd(source: string, options: AddOptions): Promise<Inst
     }
     const wanted = chosen(
       found.skills,
-      asked.filter((n) => !siteRefused.some((r) => r.name === n)),
+      asked.length === 0 ? undefined : asked.filter((n) => !siteRefused.some((r) => r.name === n)),
       source,
     );
     const { kept, refused } = refuseCollisions(wanted, lock, layout.canonicalRoot, shower(layout));

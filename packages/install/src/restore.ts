@@ -1,3 +1,4 @@
+import { realpath } from "node:fs/promises";
 import { compareCodeUnits, printable, SkillError, type SkillErrorCode } from "@skill/core";
 import { computedHash } from "@skill/lock";
 import { applyPlan } from "./apply.js";
@@ -8,10 +9,10 @@ import { registerPlan } from "./plan-state.js";
 import { layoutOf } from "./scope.js";
 import { shower } from "./show.js";
 import { agentTargets } from "./targets.js";
-import type { GitPort, InstallReport, InstallScope, SitePort } from "./types.js";
+import type { ApplyOptions, GitPort, InstallReport, InstallScope, SitePort } from "./types.js";
 
 /** Options of {@link restore}. */
-export interface RestoreOptions extends InstallScope {
+export interface RestoreOptions extends InstallScope, ApplyOptions {
   /** The agents to place each skill for (Vercel ids or preset names). */
   readonly agents: readonly string[];
   /** Refuse a lock that would be rewritten (not in the form it is written in). */
@@ -151,7 +152,8 @@ export async function restore(options: RestoreOptions): Promise<InstallReport> {
         cleanup: () => session.close(),
       },
     );
-    return await applyPlan(plan);
+    const report = await applyPlan(plan, options.review === undefined ? {} : { review: options.review });
+    return { ...report, lock: report.lock ?? (await realpath(lock.file)) };
   } finally {
     await session.close();
   }

@@ -104,6 +104,8 @@ export interface PlannedSkill {
   readonly replaces?: { readonly computedHash: string; readonly folder: string };
   /** Why it cannot be placed without `force` (a folder in the way, an edited install); `applyPlan` refuses the whole plan then. */
   readonly blocked?: readonly string[];
+  /** With `force`: the paths in the way (not installed by us, or edited since) that are replaced. */
+  readonly overrides?: readonly string[];
   /** The commit a git source was at. */
   readonly commit?: string;
   /** Updates: the files the new version adds, removes and changes against the installed copy. */
@@ -122,7 +124,7 @@ export interface InstallReport {
   readonly refused: readonly RefusedSkill[];
   /** Every path written, created or removed, by its real path. */
   readonly written: readonly string[];
-  /** The lock file written, when one was. */
+  /** The lock file written, when one was (for a restore, the lock restored from, written or not). */
   readonly lock?: string;
 }
 

@@ -25,6 +25,8 @@ export interface UpdateOptions extends CheckOptions {
 export interface UpdatePlan extends InstallPlan {
   /** Locked skills whose source holds nothing newer. */
   readonly current: readonly string[];
+  /** Locked skills whose installed copy was edited since it was installed (left as it is unless updated with `force`). */
+  readonly edited: readonly string[];
 }
 
 function sourceText(skill: LockedSkill): string {
@@ -155,7 +157,8 @@ export async function planUpdate(options: UpdateOptions): Promise<UpdatePlan> {
     const current = checks
       .filter((c) => c.upstream.status === "current" && c.installed.status !== "missing")
       .map((c) => c.name);
-    const plan: UpdatePlan = { skills: planned.map((p) => p.skill), refused, skipped: [], current };
+    const edited = checks.filter((c) => c.installed.status === "edited").map((c) => c.name);
+    const plan: UpdatePlan = { skills: planned.map((p) => p.skill), refused, skipped: [], current, edited };
     return registerPlan(plan, {
       layout,
       lock,

@@ -84,8 +84,10 @@ function missingMessage(name: string, visible: readonly string[], verbose: boole
   const similar = similarNames(name, visible).slice(0, 3);
   const search = `\`skill search ${quote(name)}\` finds skills by what they do`;
   if (verbose) return `Skill ${quote(name)} not found. Available skills: ${capList(visible, true)}`;
-  if (similar.length > 0) return `Skill ${quote(name)} not found. Did you mean ${similar.map((n) => quote(n)).join(", ")}? ${search}.`;
-  if (visible.length <= LISTED) return `Skill ${quote(name)} not found. Available skills: ${capList(visible, false)}`;
+  if (similar.length > 0)
+    return `Skill ${quote(name)} not found. Did you mean ${similar.map((n) => quote(n)).join(", ")}? ${search}.`;
+  if (visible.length <= LISTED)
+    return `Skill ${quote(name)} not found. Available skills: ${capList(visible, false)}`;
   return `Skill ${quote(name)} not found, and none of the ${visible.length} skills here has a similar name. ${search}; \`skill list\` shows them all.`;
 }
 

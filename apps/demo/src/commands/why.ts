@@ -27,7 +27,11 @@ export async function why(ctx: Context, name: string): Promise<number> {
   }
   const [see, ask, hide] =
     skill === undefined
-      ? [`would see a skill named '${name}'`, "and ask before loading it", `would not see a skill named '${name}'`]
+      ? [
+          `would see a skill named '${name}'`,
+          "and ask before loading it",
+          `would not see a skill named '${name}'`,
+        ]
       : [`sees '${name}'`, "and asks before loading it", `does not see '${name}'`];
   const verdict = !visible
     ? c.red(hide)
