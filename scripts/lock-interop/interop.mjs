@@ -297,6 +297,56 @@ try {
   await gitServer.close();
 }
 
+// 4. A local folder holding several skills: skills' lock names the folder and not the skill (no
+// skillPath), and skill install --frozen finds the skill by name in it; each tool restores the
+// lock the other wrote for that folder.
+{
+  const multi = join(work, "multi-src");
+  for (const name of ["plain", "scripts"]) makeFolder(folders[name], join(multi, "skills", name));
+  const theirsMulti = join(work, "multi-theirs");
+  const oursMulti = join(work, "multi-ours");
+  mkdirSync(theirsMulti);
+  mkdirSync(oursMulti);
+  const a = theirSkills(theirsMulti, ["add", "../multi-src", "--skill", "scripts", "-y"]);
+  const b = ourSkill(oursMulti, ["add", "../multi-src", "scripts", "--for", "codex"]);
+  check(a.status === 0 && b.status === 0, `skills add and skill add of a local folder of two skills both exit 0 (${a.status}, ${b.status})`);
+  const theirMulti = readFileSync(join(theirsMulti, "skills-lock.json"), "utf8");
+  const ourMulti = readFileSync(join(oursMulti, "skills-lock.json"), "utf8");
+  const entry = JSON.parse(theirMulti).skills.scripts;
+  console.log(
+    `note  local folder entry fields (skills): ${Object.keys(entry).join(", ")}; source ${entry.source}${entry.skillPath ? `, skillPath ${entry.skillPath}` : ", no skillPath"}`,
+  );
+  const ourEntry = JSON.parse(ourMulti).skills.scripts;
+  console.log(
+    `note  local folder entry fields (skill): ${Object.keys(ourEntry).join(", ")}; source ${ourEntry.source}${ourEntry.skillPath ? `, skillPath ${ourEntry.skillPath}` : ", no skillPath"}`,
+  );
+  const ourRestore = join(work, "multi-ours-restore");
+  mkdirSync(ourRestore);
+  writeFileSync(join(ourRestore, "skills-lock.json"), theirMulti);
+  const c = ourSkill(ourRestore, ["install", "--frozen", "--for", "codex"]);
+  const hash =
+    c.status === 0 ? await lock.computedHash(join(ourRestore, ".agents", "skills", "scripts")) : "(not installed)";
+  check(
+    c.status === 0 && hash === entry.computedHash,
+    `local folder: skill install --frozen restores the lock skills add wrote, finding the skill by name (exit ${c.status})${c.status === 0 ? "" : `: ${c.stderr.trim()}`}`,
+  );
+  check(
+    readFileSync(join(ourRestore, "skills-lock.json"), "utf8") === theirMulti,
+    "local folder: the lock skills wrote is left byte for byte",
+  );
+  const theirRestore = join(work, "multi-theirs-restore");
+  mkdirSync(theirRestore);
+  writeFileSync(join(theirRestore, "skills-lock.json"), ourMulti);
+  const d = theirSkills(theirRestore, ["experimental_install"]);
+  const theirHash = await lock
+    .computedHash(join(theirRestore, ".agents", "skills", "scripts"))
+    .catch(() => "(not installed)");
+  check(
+    d.status === 0 && theirHash === ourEntry.computedHash,
+    `local folder: skills experimental_install restores the lock skill add wrote (exit ${d.status})`,
+  );
+}
+
 // Where skills falls short: its order follows the process locale (ä sorts after z in Swedish).
 const swedish = JSON.parse(skillsAdd("locale-order", "sv_SE.UTF-8").text).skills["locale-order"].computedHash;
 console.log(
