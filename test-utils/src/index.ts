@@ -11,3 +11,5 @@ export {
   writeTree,
 } from "./fixture.js";
 export { copyWithDependencies, installBuilt, NOBODY } from "./install-built.js";
+export type { SkillRepo } from "./skill-repo.js";
+export { generateSkillRepo } from "./skill-repo.js";
