@@ -85,7 +85,7 @@ function printReview(ctx: Context, r: Review): void {
 }
 
 /** Who says yes: `--yes`, else the person at the terminal, one skill at a time. */
-async function decide(ctx: Context, reviews: readonly Review[], flags: UpdateFlags): Promise<string[]> {
+async function decide(reviews: readonly Review[], flags: UpdateFlags): Promise<string[]> {
   const names = reviews.map((r) => r.skill.name);
   if (reviews.length === 0 || flags.yes) return names;
   if (process.stdin.isTTY !== true) {
@@ -145,7 +145,7 @@ export async function update(ctx: Context, names: string[], flags: UpdateFlags):
       }
       for (const r of reviews) printReview(ctx, r);
     }
-    const accepted = await decide(ctx, reviews, flags);
+    const accepted = await decide(reviews, flags);
     const report = await applyPlan(plan, { review: async () => accepted });
     const kept = plan.skills.map((s) => s.name).filter((n) => !accepted.includes(n));
     const code = plan.refused.length > 0 ? 1 : 0;
