@@ -19,6 +19,7 @@ const API = [
   "SKILL_FILE",
   "VISIBILITY_REASONS",
   "agentProfile",
+  "classifyShadowed",
   "compareAgents",
   "discoveryRoots",
   "discoverySources",
