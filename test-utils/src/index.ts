@@ -11,3 +11,5 @@ export {
   writeTree,
 } from "./fixture.js";
 export { copyWithDependencies, installBuilt, NOBODY } from "./install-built.js";
+export type { NestedInstall } from "./nested-fixture.js";
+export { nestedInstall } from "./nested-fixture.js";

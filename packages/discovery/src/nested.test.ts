@@ -1,26 +1,12 @@
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SkillService } from "@skill/core";
-import { removeTempDirs, tempWorld, writeSkill } from "@skill/test-utils";
+import { nestedInstall, removeTempDirs, tempWorld, writeSkill } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { compareAgents } from "./compare.js";
 import { classifyShadowed } from "./nested.js";
 import { agentProfile, type DiscoveryPreset } from "./sources.js";
 
 afterEach(removeTempDirs);
-
-/**
- * A project where `parent` (holding the nested skill `child`) was installed as nested skills
- * are: the parent's folder whole, and `child` in its own folder too, the same bytes.
- */
-async function nestedInstall() {
-  const world = await tempWorld();
-  const skills = join(world.project, ".agents", "skills");
-  const parent = await writeSkill(join(skills, "parent"));
-  const inside = await writeSkill(join(skills, "parent", "child"));
-  const own = await writeSkill(join(skills, "child"), "child", await readFile(inside, "utf8"));
-  return { ...world, skills, parent, inside, own };
-}
 
 async function load(cwd: string, home: string, preset: DiscoveryPreset = "default") {
   const { sources, rules } = agentProfile({ cwd, home, env: {}, preset });
