@@ -15,6 +15,7 @@ const esmPath = fileURLToPath(new URL("../dist/index.js", import.meta.url));
 
 const API = [
   "DEFAULT_IGNORE",
+  "DEFAULT_MAX_DIRS",
   "DISCOVERY_PRESETS",
   "SKILL_FILE",
   "VISIBILITY_REASONS",
