@@ -11,5 +11,7 @@ export {
   writeTree,
 } from "./fixture.js";
 export { copyWithDependencies, installBuilt, NOBODY } from "./install-built.js";
+export type { NestedInstall } from "./nested-fixture.js";
+export { nestedInstall } from "./nested-fixture.js";
 export type { SkillRepo } from "./skill-repo.js";
 export { generateSkillRepo } from "./skill-repo.js";

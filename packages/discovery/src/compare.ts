@@ -21,6 +21,7 @@ import {
   sharedReads,
   skillFiles,
 } from "@skill/core";
+import { classifyShadowed, type NestedCopy } from "./nested.js";
 import { isWithin } from "./paths.js";
 import { type Listings, scanRoots } from "./scan.js";
 import {
@@ -86,6 +87,12 @@ export type VisibilityCell =
        * `nondeterministic` (opencode's winner changes between runs).
        */
       readonly detail?: string;
+      /**
+       * On a `shadowed` cell whose pair is one skill installed twice, inside its parent skill's
+       * folder and in its own (see `classifyShadowed`): the parent's name and which copy is the
+       * one inside it (this location, or the winner's).
+       */
+      readonly nested?: NestedCopy;
       /**
        * A deliberate difference from the agent, which follows such links and has no such bound:
        * the preset did not follow a link to the filesystem root, the home folder or above its
@@ -308,12 +315,13 @@ async function loadAs(
           },
     );
   }
-  for (const s of report.shadowed) {
+  for (const s of classifyShadowed(report.shadowed, winners)) {
     names.set(s.dropped, s.name);
     cells.set(s.dropped, {
       loaded: false,
       reason: "shadowed",
       detail: duplicates ?? winnerOf.get(s.name) ?? s.kept,
+      ...(s.nested === undefined ? {} : { nested: s.nested }),
     });
   }
   const tooLong = tooLongPaths(report);

@@ -7,6 +7,8 @@ export type {
 } from "./compare.js";
 export { compareAgents, VISIBILITY_REASONS } from "./compare.js";
 export { DEFAULT_IGNORE } from "./ignore.js";
+export type { ClassifiedShadow, NestedCopy } from "./nested.js";
+export { classifyShadowed } from "./nested.js";
 export { findWorktreeRoot, foldersBetween } from "./paths.js";
 export type { ScanOptions, SkipReason } from "./scan.js";
 export { SKILL_FILE, scanSkillFiles } from "./scan.js";

@@ -15,10 +15,12 @@ const esmPath = fileURLToPath(new URL("../dist/index.js", import.meta.url));
 
 const API = [
   "DEFAULT_IGNORE",
+  "DEFAULT_MAX_DIRS",
   "DISCOVERY_PRESETS",
   "SKILL_FILE",
   "VISIBILITY_REASONS",
   "agentProfile",
+  "classifyShadowed",
   "compareAgents",
   "discoveryRoots",
   "discoverySources",

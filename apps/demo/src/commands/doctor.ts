@@ -4,16 +4,12 @@ import {
   DEFAULT_MAX_DIRS,
   DISCOVERY_PRESETS,
   type DiscoveryPreset,
-  VISIBILITY_REASONS,
-  type VisibilityCell,
   type VisibilityReport,
 } from "@skill/discovery";
 import { type Context, policy } from "../context.js";
 import { UsageError } from "../errors.js";
 import { cut, displayPath, plural, table } from "../output.js";
-
-/** Characters a cell may take before it is cut (a reason id or a loaded name). */
-const CELL_WIDTH = 18;
+import { CELL_WIDTH, type CellView, cellView, legendNotes, summaries } from "./doctor-cell.js";
 
 function parseAgents(value: string | undefined): DiscoveryPreset[] | undefined {
   if (value === undefined) return undefined;
@@ -44,39 +40,6 @@ function wrapWords(text: string, columns: number): string[] {
   }
   if (line !== "") lines.push(cut(line, columns));
   return lines;
-}
-
-/** What the agent really does where its preset keeps one winner (see `compareAgents`). */
-const AGENT_DUPLICATES: ReadonlySet<string> = new Set(["duplicate-listed", "nondeterministic"]);
-
-function cellText(cell: VisibilityCell | undefined, rowName: string): string {
-  if (!cell) return "";
-  if (cell.loaded) {
-    if (cell.detail === "nondeterministic") return "✓ nondeterministic";
-    // Claude Code keys a skill by its folder and shows the name beside it: `key (displayName)`.
-    const label = cell.displayName === undefined ? cell.name : `${cell.name} (${cell.displayName})`;
-    return label === rowName ? "✓" : cut(label, CELL_WIDTH);
-  }
-  if (cell.reason === "shadowed" && cell.detail !== undefined && AGENT_DUPLICATES.has(cell.detail)) {
-    return cell.detail;
-  }
-  return cell.reason;
-}
-
-/** One line per agent: what it loads, and the reasons it leaves the rest (not-scanned aside). */
-function summaries(report: VisibilityReport): string[][] {
-  return report.agents.map((agent) => {
-    let loaded = 0;
-    const reasons = new Map<string, number>();
-    for (const s of report.skills) {
-      const cell = s.cells[agent];
-      if (!cell) continue;
-      if (cell.loaded) loaded++;
-      else if (cell.reason !== "not-scanned") reasons.set(cell.reason, (reasons.get(cell.reason) ?? 0) + 1);
-    }
-    const notes = VISIBILITY_REASONS.filter((r) => reasons.has(r)).map((r) => `${reasons.get(r)} ${r}`);
-    return [agent, [`${plural(loaded, "skill")} loaded`, ...notes].join(", ")];
-  });
 }
 
 /**
@@ -142,9 +105,9 @@ export async function doctor(ctx: Context, opts: { agents?: string }): Promise<n
   const shown = locations.map((l) =>
     l.length > locationRoom ? `…${l.slice(l.length - locationRoom + 1)}` : l,
   );
-  const cells = report.skills.map((s) => report.agents.map((agent) => cellText(s.cells[agent], s.name)));
+  const cells = report.skills.map((s) => report.agents.map((agent) => cellView(s.cells[agent], s)));
   const colWidth = report.agents.map((agent, i) =>
-    Math.max(agent.length, ...cells.map((row) => [...(row[i] as string)].length)),
+    Math.max(agent.length, ...cells.map((row) => [...(row[i] as CellView).text].length)),
   );
   const fixed = nameWidth + 2 + Math.max(8, ...shown.map((l) => [...l].length)) + 2;
 
@@ -164,13 +127,8 @@ export async function doctor(ctx: Context, opts: { agents?: string }): Promise<n
   });
   if (block.length > 0) blocks.push(block);
 
-  const paint = (text: string): string => {
-    if (text === "✓") return c.green(text);
-    if (AGENT_DUPLICATES.has(text) || text === "✓ nondeterministic") return c.yellow(text);
-    if (text === "not-scanned") return c.dim(text);
-    if ((VISIBILITY_REASONS as readonly string[]).includes(text)) return c.yellow(text);
-    return c.cyan(text);
-  };
+  const tones = { loaded: c.green, copies: c.yellow, quiet: c.dim, reason: c.yellow, name: c.cyan };
+  const paint = (cell: CellView): string => tones[cell.tone](cell.text);
   blocks.forEach((indexes, b) => {
     if (b > 0) out.line();
     const header = [
@@ -181,7 +139,7 @@ export async function doctor(ctx: Context, opts: { agents?: string }): Promise<n
     const rows = report.skills.map((_s, r) => [
       c.bold(names[r] as string),
       shown[r] as string,
-      ...indexes.map((i) => paint((cells[r] as string[])[i] as string)),
+      ...indexes.map((i) => paint((cells[r] as CellView[])[i] as CellView)),
     ]);
     for (const line of table([header, ...rows])) out.line(line);
   });
@@ -189,12 +147,7 @@ export async function doctor(ctx: Context, opts: { agents?: string }): Promise<n
   const legend = [
     "✓ loaded;",
     "a name: loaded under that name (`key (name)` where the agent keys skills by folder);",
-    ...(cells.some((row) => row.some((text) => AGENT_DUPLICATES.has(text) || text === "✓ nondeterministic"))
-      ? [
-          "duplicate-listed: the agent lists this copy too;",
-          "nondeterministic: which copy wins changes between runs;",
-        ]
-      : []),
+    ...legendNotes(report),
     "otherwise why that agent does not load it",
   ];
   for (const line of wrapWords(legend.join(" "), width)) out.line(c.dim(line));

@@ -1,4 +1,5 @@
 import { printable } from "@skill/core";
+import { type ClassifiedShadow, classifyShadowed } from "@skill/discovery";
 import { type Context, createService, disabledFoldersNote, explicitMcpFailed } from "../context.js";
 import { cut, cutStart, displayPath, fitWidth, plural, width } from "../output.js";
 
@@ -67,6 +68,19 @@ function fitTable(
 /** Warnings of a scan that stopped on purpose. */
 const BOUNDS: ReadonlySet<string> = new Set(["link-to-ancestor", "scan-truncated"]);
 
+/** A shadowed pair for --verbose: `kept replaces dropped`, the copy inside a parent said so. */
+function shadowLine(s: ClassifiedShadow, ctx: Context): string {
+  const at = (location: string) => displayPath(location, ctx.cwd, ctx.home);
+  const parent = s.nested && `, inside its parent '${s.nested.parent}'`;
+  const line =
+    s.nested === undefined
+      ? `shadowed ${s.name}: ${at(s.kept)} replaces ${at(s.dropped)}`
+      : s.nested.inside === s.kept
+        ? `nested   ${s.name}: ${at(s.kept)}${parent}, replaces ${at(s.dropped)}`
+        : `nested   ${s.name}: ${at(s.kept)} replaces ${at(s.dropped)}${parent}`;
+  return `  ${printable(line)}`;
+}
+
 /** `skill list`: what this agent sees from here, with shadowed and failed skills summarised. */
 export async function list(ctx: Context): Promise<number> {
   const service = createService(ctx);
@@ -75,6 +89,9 @@ export async function list(ctx: Context): Promise<number> {
   if (disabled) ctx.out.error(printable(disabled));
   explicitMcpFailed(ctx, report);
   const all = service.all();
+  // A nested skill installed with its parent is found twice: not a shadow worth a warning.
+  const shadowed = classifyShadowed(report.shadowed, all);
+  const nested = shadowed.filter((s) => s.nested !== undefined).length;
   const visible = service.all(ctx.agent);
   const hidden = all.filter((s) => !visible.includes(s)).map((s) => s.name);
   // What the sources reported (unreadable folders, missing paths, packs served from cache…).
@@ -94,7 +111,7 @@ export async function list(ctx: Context): Promise<number> {
         location: s.location,
       })),
       hidden,
-      shadowed: report.shadowed,
+      shadowed,
       failed: report.failed.map((f) => ({ path: f.path, code: f.error.code, message: f.error.message })),
       warnings: sourceWarnings.map((d) => ({
         code: d.code,
@@ -146,7 +163,14 @@ export async function list(ctx: Context): Promise<number> {
 
   const notes: string[] = [];
   if (hidden.length > 0) notes.push(`${hidden.length} hidden from '${ctx.agent.name}'`);
-  if (report.shadowed.length > 0) notes.push(`${report.shadowed.length} shadowed`);
+  if (shadowed.length > nested) notes.push(`${shadowed.length - nested} shadowed`);
+  if (nested > 0) {
+    notes.push(
+      nested === 1
+        ? "1 nested copy (inside its parent skill)"
+        : `${nested} nested copies (inside their parent skill)`,
+    );
+  }
   if (report.failed.length > 0) notes.push(c.red(`${report.failed.length} failed`));
   if (sourceWarnings.length > 0) notes.push(c.yellow(plural(sourceWarnings.length, "warning")));
   out.line();
@@ -155,11 +179,7 @@ export async function list(ctx: Context): Promise<number> {
   if (out.verbose) {
     for (const name of hidden)
       out.line(printable(`  hidden   ${name} (denied to agent '${ctx.agent.name}'; see: skill why ${name})`));
-    for (const s of report.shadowed) {
-      out.line(
-        `  shadowed ${printable(s.name)}: ${displayPath(s.kept, ctx.cwd, ctx.home)} replaces ${displayPath(s.dropped, ctx.cwd, ctx.home)}`,
-      );
-    }
+    for (const s of shadowed) out.line(shadowLine(s, ctx));
     for (const f of report.failed) out.line(`  ${c.red("failed")}   ${printable(f.error.message)}`);
     for (const d of sourceWarnings) out.line(`  ${c.yellow("warning")}  ${printable(d.message)}`);
     out.line(c.dim(`  ${ctx.configNote(ctx.configFiles)}`));
