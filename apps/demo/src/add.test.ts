@@ -257,6 +257,21 @@ describe("skill add", () => {
     expect(await computedHash(join(w.project, ".agents", "skills", "big"))).toBe(hash);
   });
 
+  it("lays nested skills out as Vercel does, and says an agent loads the child from its copy inside the parent", async () => {
+    const w = await world();
+    const src = join(w.root, "src");
+    await put(join(src, "parent", "SKILL.md"), skillMd("parent"));
+    await put(join(src, "parent", "child", "SKILL.md"), skillMd("child"));
+    const r = await w.skill(["add", src, "--for", "codex", "--for", "claude-code"], w.project);
+    expect(r.code).toBe(0);
+    expect((await stat(join(w.project, ".agents", "skills", "parent", "child", "SKILL.md"))).isFile()).toBe(true);
+    expect((await stat(join(w.project, ".agents", "skills", "child", "SKILL.md"))).isFile()).toBe(true);
+    expect(r.stdout).toContain('codex: loads it (its copy inside "parent")');
+    expect(r.stdout).not.toContain("will not load it");
+    const list = await w.skill(["list", "--verbose"], w.project);
+    expect(list.stdout).toContain("1 nested copy (inside its parent skill)");
+  });
+
   it("refuses an unknown agent and a missing skill name", async () => {
     const w = await world();
     const dir = await taggedRepo(w.root);

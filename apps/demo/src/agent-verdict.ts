@@ -8,7 +8,14 @@ import { displayPath } from "./output.js";
 
 /** Whether an agent will load an installed skill, under which name, or why not. */
 export type AgentVerdict =
-  | { readonly agent: string; readonly skill: string; readonly loaded: true; readonly name: string }
+  | {
+      readonly agent: string;
+      readonly skill: string;
+      readonly loaded: true;
+      readonly name: string;
+      /** Loaded from the same skill's copy inside its parent's folder (a nested skill), not from this folder. */
+      readonly inside?: string;
+    }
   | {
       readonly agent: string;
       readonly skill: string;
@@ -94,6 +101,9 @@ export async function agentVerdicts(
           reason: "denied",
           detail: `--agent ${ctx.agent.name}`,
         });
+      } else if (cell.reason === "shadowed" && cell.nested !== undefined) {
+        // A nested skill: the agent loads the same skill from its copy inside the parent.
+        verdicts.push({ agent: agent.id, skill, loaded: true, name: row.name, inside: cell.nested.parent });
       } else if (cell.reason === "shadowed") {
         const winner = service.get(row.name);
         const by = winner ? displayPath(winner.location, ctx.cwd, ctx.home) : cell.detail;

@@ -191,7 +191,8 @@ export async function printInstalled(
     for (const v of verdicts.filter((x) => x.skill === skill.name)) {
       if (v.loaded) {
         const as = v.name === skill.name ? "" : ` as ${JSON.stringify(printable(v.name))}`;
-        out.line(`  ${c.bold(v.agent)}: loads it${as}`);
+        const via = v.inside === undefined ? "" : ` (its copy inside ${JSON.stringify(printable(v.inside))})`;
+        out.line(`  ${c.bold(v.agent)}: loads it${as}${via}`);
       } else {
         out.line(
           `  ${c.bold(v.agent)}: ${c.yellow("will not load it")}: ${v.reason}${v.detail ? ` (${printable(v.detail)})` : ""}`,
