@@ -1,4 +1,4 @@
-export type { BuildManifestOptions, BuildManifestResult } from "./build-manifest.js";
+export type { BuildManifestOptions, BuildManifestResult, PackedArchive } from "./build-manifest.js";
 export { buildManifest, writeManifest } from "./build-manifest.js";
 export { defaultCacheDir, urlToDirName } from "./cache-dir.js";
 export type { FetchInit, FetchLike, FetchResponseLike } from "./http.js";
