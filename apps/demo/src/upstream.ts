@@ -5,15 +5,17 @@ import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { loadSkillFile, printable, readInside } from "@skill/core";
 import { hashedFiles } from "@skill/lock";
+import type { PullLimits } from "./context.js";
 import { UserError } from "./errors.js";
 import { checkout, type FoundSkill, gitCommit, type LockedSkill } from "./install.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** How remote packs are fetched: the CLI's `--timeout` and `--offline`. */
+/** How remote packs are fetched: the CLI's `--timeout`, `--offline` and pull limits. */
 export interface RemoteUse {
   readonly timeoutMs?: number;
   readonly offline?: boolean;
+  readonly limits?: PullLimits;
 }
 
 // Hosts whose URLs name git repositories, not skill sites.
@@ -57,6 +59,7 @@ export async function pullSite(url: string, remote: RemoteUse): Promise<PulledSi
       cacheDir,
       ...(remote.timeoutMs === undefined ? {} : { timeoutMs: remote.timeoutMs }),
       ...(remote.offline ? { offline: true } : {}),
+      ...remote.limits,
     });
     const digests = await stateDigests(result.dir);
     const skills: (FoundSkill & { digest?: string })[] = [];

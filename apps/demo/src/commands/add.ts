@@ -2,7 +2,7 @@ import { printable } from "@skill/core";
 import { hashFolder } from "@skill/lock";
 import { type AgentTarget, agentTarget } from "../agent-targets.js";
 import { type AgentVerdict, agentVerdicts } from "../agent-verdict.js";
-import type { Context } from "../context.js";
+import { type Context, remoteUse } from "../context.js";
 import { UserError } from "../errors.js";
 import { inOrder } from "../in-order.js";
 import {
@@ -137,10 +137,7 @@ async function openSource(
   skipped: readonly { name: string; reason: string }[];
 }> {
   if (isSiteSpec(spec)) {
-    const site = await pullSite(spec, {
-      ...(ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs }),
-      offline: ctx.offline,
-    });
+    const site = await pullSite(spec, remoteUse(ctx));
     return {
       source: {
         sourceType: "well-known",

@@ -1,13 +1,12 @@
 import { join } from "node:path";
 import { compareCodeUnits, printable, SkillError } from "@skill/core";
 import { computedHash, skillFolderName } from "@skill/lock";
-import type { Context } from "../context.js";
+import { type Context, remoteUse } from "../context.js";
 import { UserError } from "../errors.js";
 import { canonicalRoot, type LockedSkill, type Scope, ScopeLock } from "../install.js";
 import { displayPath } from "../output.js";
 import { type Fetched, FetchSession, type FileChanges, fetchLocked, fileChanges } from "../upstream.js";
 import { scopeOf } from "./add.js";
-import { remoteUse } from "./install.js";
 
 export interface CheckFlags {
   readonly global?: boolean;

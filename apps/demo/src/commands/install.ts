@@ -1,17 +1,12 @@
 import { compareCodeUnits, printable } from "@skill/core";
 import { computedHash } from "@skill/lock";
-import type { Context } from "../context.js";
+import { type Context, remoteUse } from "../context.js";
 import { UserError } from "../errors.js";
 import { type LockedSkill, ScopeLock } from "../install.js";
 import { displayPath } from "../output.js";
 import { applyPlacement, type Placed, type PlacementPlan, planPlacement } from "../place.js";
-import { FetchSession, fetchLocked, type RemoteUse } from "../upstream.js";
+import { FetchSession, fetchLocked } from "../upstream.js";
 import { checkAgents, chosenAgents, type InstallFlags, report, scopeOf } from "./add.js";
-
-/** The CLI's `--timeout` and `--offline`, for sites. */
-export function remoteUse(ctx: Context): RemoteUse {
-  return { ...(ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs }), offline: ctx.offline };
-}
 
 export interface RestoreFlags extends InstallFlags {
   readonly frozen?: boolean;
