@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { appendFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { formatBytes } from "@skill/core";
 import { PULL_DEFAULTS, urlToDirName } from "@skill/remote";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs helper shared with the demo script
@@ -128,7 +129,7 @@ describe("skill pack and skill pull agree on limits", () => {
     return dir;
   }
 
-  it("an archive over pull's default limit: pull --max-archive-bytes and add --max-archive-bytes take it", {
+  it("pack warns of an archive over pull's default limit; pull --max-archive-bytes and add --max-archive-bytes take it", {
     timeout: 60_000,
   }, async () => {
     const dir = await bigPack();
@@ -138,6 +139,15 @@ describe("skill pack and skill pull agree on limits", () => {
     expect(packed.code).toBe(0);
     const size = (await stat(join(dir, "big.tar.gz"))).size;
     expect(size).toBeGreaterThan(PULL_DEFAULTS.maxArchiveBytes);
+    expect(packed.stderr).toContain(
+      `! Skill "big": its archive pack/big.tar.gz is ${formatBytes(size)}, over the ${formatBytes(PULL_DEFAULTS.maxArchiveBytes)} that skill pull takes by default (maxArchiveBytes); pull it with skill pull --max-archive-bytes ${size}`,
+    );
+    expect(packed.stderr).not.toContain("small");
+    const json = JSON.parse((await skill([...box.base, "pack", dir, "--json"], box.root)).stdout);
+    expect(json.diagnostics).toEqual([
+      expect.objectContaining({ code: "over-pull-limit", path: join(dir, "big.tar.gz") }),
+    ]);
+
     const server = await serveDir(dir);
     try {
       const refused = await skill([...box.base, "pull", `${server.url}index.json`], box.root);
@@ -169,7 +179,7 @@ describe("skill pack and skill pull agree on limits", () => {
     }
   });
 
-  it("an archive that unpacks past pull's default: pull --max-unpacked-bytes takes it", {
+  it("pack warns of an archive that unpacks past pull's default; pull --max-unpacked-bytes takes it", {
     timeout: 60_000,
   }, async () => {
     const dir = join(box.root, "pack");
@@ -184,6 +194,10 @@ describe("skill pack and skill pull agree on limits", () => {
     const packed = await skill([...box.base, "pack", dir], box.root);
 
     expect(packed.code).toBe(0);
+    expect(packed.stderr).toContain(
+      `! Skill "roomy": its archive pack/roomy.tar.gz unpacks to ${formatBytes(unpacked)} (each file counted as at least 4 KiB), over the ${formatBytes(PULL_DEFAULTS.maxUnpackedBytes)} that skill pull takes by default (maxUnpackedBytes); pull it with skill pull --max-unpacked-bytes ${unpacked}`,
+    );
+    expect(packed.stderr).not.toContain("maxArchiveBytes");
     const server = await serveDir(dir);
     try {
       const index = `${server.url}index.json`;
