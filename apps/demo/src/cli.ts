@@ -43,6 +43,15 @@ function positiveMs(value: string): number {
   return n;
 }
 
+/** A pull limit: digits only, above 0 (a limit of 0 would refuse every pack). */
+function limitValue(what: string): (value: string) => number {
+  return (value) => {
+    const n = positiveInt(value);
+    if (n === 0) throw new InvalidArgumentError(`expected ${what}, a whole number above 0`);
+    return n;
+  };
+}
+
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
@@ -67,6 +76,21 @@ function createProgram(setExit: (code: number) => void): Command {
     .option("--url <url>", "also load a remote skill pack (repeatable)", collect)
     .option("--offline", "remote packs: use the cached copies, never the network")
     .option("--timeout <ms>", "remote packs: longest wait for a server, in ms (default 30000)", positiveMs)
+    .option(
+      "--max-archive-bytes <bytes>",
+      "remote packs: largest archive one skill may download, in bytes (default 10 MiB)",
+      limitValue("a number of bytes"),
+    )
+    .option(
+      "--max-unpacked-bytes <bytes>",
+      "remote packs: most bytes one archive may unpack to, each file counted as at least 4 KiB (default 25 MiB)",
+      limitValue("a number of bytes"),
+    )
+    .option(
+      "--max-archive-files <n>",
+      "remote packs: most entries one archive may hold (default 1000)",
+      limitValue("a number of entries"),
+    )
     .option(
       "--mcp <command>",
       'also load the skills of an MCP server started as "CMD ARGS" (repeatable)',

@@ -44,12 +44,26 @@ export interface GlobalOptions {
   readonly url?: string[];
   readonly offline?: boolean;
   readonly timeout?: number;
+  readonly maxArchiveBytes?: number;
+  readonly maxUnpackedBytes?: number;
+  readonly maxArchiveFiles?: number;
   readonly mcp?: string[];
   /** Start the MCP servers a project config names, this run only. */
   readonly trust?: boolean;
   readonly json?: boolean;
   readonly color?: boolean;
   readonly verbose?: boolean;
+}
+
+/**
+ * The limits of `@skill/remote`'s pull that the command line raised or lowered
+ * (`--max-archive-bytes`, `--max-unpacked-bytes`, `--max-archive-files`); the rest keep
+ * `PULL_DEFAULTS`.
+ */
+export interface PullLimits {
+  readonly maxArchiveBytes?: number;
+  readonly maxUnpackedBytes?: number;
+  readonly maxArchiveFiles?: number;
 }
 
 /** The agent presets `--preset` accepts: every one @skill/discovery has. */
@@ -74,6 +88,8 @@ export interface Context {
   readonly offline: boolean;
   /** Remote packs: longest wait for a server, in ms (a cached copy is served past it). */
   readonly timeoutMs?: number;
+  /** Remote packs: the pull limits given on the command line. */
+  readonly limits: PullLimits;
   /** MCP servers to load skills from: config `mcp` (run in the config's folder), then `--mcp`. */
   readonly mcp: readonly McpCommand[];
   /** What ends what the command started (MCP server processes); the CLI runs it when a command ends. */
@@ -262,6 +278,7 @@ export async function createContext(
     },
     offline: options.offline === true,
     ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
+    limits: pullLimits(options),
     cleanup,
     out,
     warnings,
@@ -397,13 +414,26 @@ export async function loadSkills(ctx: Context, service: SkillService): Promise<L
   return report;
 }
 
-/** What every command that reads remote packs passes on: cache, logger, --offline, --timeout. */
+function pullLimits(options: GlobalOptions): PullLimits {
+  const { maxArchiveBytes, maxUnpackedBytes, maxArchiveFiles } = options;
+  return {
+    ...(maxArchiveBytes === undefined ? {} : { maxArchiveBytes }),
+    ...(maxUnpackedBytes === undefined ? {} : { maxUnpackedBytes }),
+    ...(maxArchiveFiles === undefined ? {} : { maxArchiveFiles }),
+  };
+}
+
+/**
+ * What every command that reads remote packs passes on: cache, logger, --offline, --timeout and
+ * the pull limits.
+ */
 export function remoteOptions(ctx: Context) {
   return {
     cacheDir: ctx.cacheDir,
     logger: ctx.logger,
     ...(ctx.offline ? { offline: true } : {}),
     ...(ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs }),
+    ...ctx.limits,
   };
 }
 

@@ -100,10 +100,12 @@ export function sitePort(ctx: Context): SitePort {
       const { loadSkillFile } = await import("@skill/core");
       const cacheDir = join(into, "cache");
       await mkdir(cacheDir, { recursive: true });
+      // --timeout, --offline and the pull limits, as `skill pull` takes them.
       const result = await pull(url, {
         cacheDir,
         ...(ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs }),
         ...(ctx.offline ? { offline: true } : {}),
+        ...ctx.limits,
         ...(signal === undefined ? {} : { signal }),
       });
       const digests = await stateDigests(result.dir);

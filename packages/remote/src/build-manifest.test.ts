@@ -434,6 +434,36 @@ describe("writeManifest → serve → pull", () => {
     }
   });
 
+  it("says of each archive the size, entries and unpacked bytes a pull holds against its limits", async () => {
+    const dir = await put({
+      "big/SKILL.md": skillMd("big"),
+      "big/data.bin": "x".repeat(13_600),
+      [`big/${"nested-folder/".repeat(8)}past-100-bytes.md`]: "a path the ustar name field cannot hold\n",
+      "big/empty.txt": "",
+      "one/SKILL.md": skillMd("one"),
+    });
+    const written = await writeManifest(dir);
+    expect(written.archives.map(({ path, name, entries }) => ({ path, name, entries }))).toEqual([
+      { path: "big.tar.gz", name: "big", entries: 4 },
+    ]);
+    const archive = written.archives[0] as (typeof written.archives)[number];
+    // data.bin is over 4 KiB; the other three count as 4 KiB each.
+    expect(archive.unpackedBytes).toBe(13_600 + 3 * 4096);
+    server = await serve(staticDir(dir));
+    const at = {
+      maxArchiveBytes: archive.bytes.length,
+      maxArchiveFiles: archive.entries,
+      maxUnpackedBytes: archive.unpackedBytes,
+    };
+    const pulled = await pull(server.index, { cacheDir: join(root, "at"), ...at });
+    expect(pulled.skipped).toEqual([]);
+    for (const [key, value] of Object.entries(at)) {
+      const past = await pull(server.index, { cacheDir: join(root, key), ...at, [key]: value - 1 });
+      expect(past.skipped.map((s) => [s.name, s.code])).toEqual([["big", "LIMIT_EXCEEDED"]]);
+      expect(past.skipped[0]?.reason).toContain(`(${key})`);
+    }
+  });
+
   it("the hybrid index reads the same as v0.1 to a client that ignores $schema", async () => {
     const dir = await put({ "a/SKILL.md": skillMd("a"), "a/ref/x.md": "x", "b/SKILL.md": skillMd("b") });
     await writeManifest(dir);

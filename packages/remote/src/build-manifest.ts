@@ -18,6 +18,7 @@ import {
   type SkillFile,
   skillFiles,
 } from "@skill/core";
+import { BLOCK_BYTES } from "./http.js";
 import { parseManifest, type RemoteSkillEntry, type RemoteSkillManifest, SCHEMA_V0_2 } from "./manifest.js";
 import { fileProblem, MAX_FILES_PER_SKILL, nameProblem } from "./safe-path.js";
 import { errorText } from "./text.js";
@@ -59,8 +60,22 @@ export interface BuildManifestResult {
    * were not packed because they leave their skill folder or the pack).
    */
   readonly diagnostics: readonly Diagnostic[];
-  /** The archives the index names: `path` relative to the pack folder, and their exact bytes. */
-  readonly archives: readonly { readonly path: string; readonly bytes: Uint8Array }[];
+  /** The archives the index names, in the order of its skills. */
+  readonly archives: readonly PackedArchive[];
+}
+
+/** One archive of a pack, with what a pull measures against its limits. */
+export interface PackedArchive {
+  /** Relative to the pack folder, `/`-separated. */
+  readonly path: string;
+  /** The exact bytes (`maxArchiveBytes` of a pull applies to their length). */
+  readonly bytes: Uint8Array;
+  /** The skill it holds. */
+  readonly name: string;
+  /** Entries it holds (`maxArchiveFiles`). */
+  readonly entries: number;
+  /** Bytes it unpacks to as a pull counts them, each file as at least 4 KiB (`maxUnpackedBytes`). */
+  readonly unpackedBytes: number;
 }
 
 /** One skill folder to pack. */
@@ -203,7 +218,7 @@ function encodePath(rel: string): string {
 interface Described {
   readonly entry: RemoteSkillEntry;
   readonly diagnostics: readonly Diagnostic[];
-  readonly archive?: { readonly path: string; readonly bytes: Uint8Array };
+  readonly archive?: PackedArchive;
 }
 
 /** A skill folder reached through a link that leaves the pack: reported, never read. */
@@ -333,7 +348,13 @@ async function describeSkill(
     digest = sha256(skillBytes);
   } else {
     const bytes = await deterministicTarGz(files);
-    archive = { path: `${found.rel}.tar.gz`, bytes };
+    archive = {
+      path: `${found.rel}.tar.gz`,
+      bytes,
+      name,
+      entries: files.length,
+      unpackedBytes: files.reduce((sum, f) => sum + Math.max(f.bytes.length, BLOCK_BYTES), 0),
+    };
     url = `${encodePath(found.rel)}.tar.gz`;
     digest = sha256(bytes);
   }
@@ -405,7 +426,7 @@ export async function buildManifest(
   const entries: RemoteSkillEntry[] = [];
   const failed: { path: string; error: SkillError }[] = [];
   const diagnostics: Diagnostic[] = [];
-  const archives: { path: string; bytes: Uint8Array }[] = [];
+  const archives: PackedArchive[] = [];
   const names = new Map<string, string>();
   const skills = await findSkills(root, options, failed, diagnostics);
   for (const f of failed) options.logger?.warn(f.error.message, { code: f.error.code, path: f.path });

@@ -135,10 +135,17 @@ interface Streamed {
 /** Bytes of an archive kept in memory; a larger one goes to a file as it streams. */
 const ARCHIVE_IN_MEMORY = 1024 * 1024;
 
+/** How an archive is fetched: held in memory up to `spillAt` bytes; `spilled.wrote` once it went to a file. */
+interface ArchiveFetch {
+  readonly spillAt: number;
+  readonly spilled: { wrote: boolean };
+}
+
 /**
- * Streams one URL into a new file at `dest`, hashing as the bytes arrive. With `spillAt`, the
- * body stays in memory (returned as `body`, nothing written) unless it grows past `spillAt`
- * bytes; then what arrived so far and the rest go to `dest`.
+ * Streams one URL into a new file at `dest`, hashing as the bytes arrive. An `archive` may be
+ * `maxArchiveBytes` long (anything else `maxFileBytes`), and its body stays in memory (returned
+ * as `body`, nothing written) unless it grows past `spillAt` bytes; then what arrived so far and
+ * the rest go to `dest`.
  */
 async function fetchToFile(
   ctx: PullContext,
@@ -147,9 +154,9 @@ async function fetchToFile(
   origin: string | undefined,
   signal: AbortSignal,
   cached?: FileState,
-  spillAt?: number,
-  created?: { wrote: boolean },
+  archive?: ArchiveFetch,
 ): Promise<Streamed> {
+  const spillAt = archive?.spillAt;
   const headers: Record<string, string> = {};
   if (cached?.etag) headers["if-none-match"] = cached.etag;
   if (cached?.lastModified) headers["if-modified-since"] = cached.lastModified;
@@ -164,7 +171,9 @@ async function fetchToFile(
       signal,
       timeoutMs: ctx.settings.timeoutMs,
       deadlineMs: ctx.settings.requestTimeoutMs,
-      maxBytes: ctx.settings.maxFileBytes,
+      ...(archive
+        ? { maxBytes: ctx.settings.maxArchiveBytes, maxBytesOption: "maxArchiveBytes" }
+        : { maxBytes: ctx.settings.maxFileBytes }),
       budget: ctx.budget,
       headers,
       credentials: ctx.settings.headers,
@@ -176,7 +185,7 @@ async function fetchToFile(
           try {
             await mkdir(dirname(dest), { recursive: true });
             handle = await open(dest, "wx");
-            if (created) created.wrote = true;
+            if (archive) archive.spilled.wrote = true;
           } catch (error) {
             throw cacheError(error, dest);
           }
@@ -453,7 +462,7 @@ async function unpackPinned(
   const expected = entry.digest as string;
   // Only the request takes a request slot: unpacking runs beside the next downloads.
   const got = await ctx.limit(() =>
-    fetchToFile(ctx, url, download, undefined, signal, undefined, ARCHIVE_IN_MEMORY, spilled),
+    fetchToFile(ctx, url, download, undefined, signal, undefined, { spillAt: ARCHIVE_IN_MEMORY, spilled }),
   );
   if (`sha256:${got.sha256}` !== expected) throw integrityError(url, got.sha256, expected);
   // The slot just freed starts its next request now; the unpack's synchronous work (inflating,

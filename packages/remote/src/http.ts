@@ -69,6 +69,8 @@ export interface RequestOptions {
   readonly deadlineMs: number;
   /** Largest body, counted as it streams. */
   readonly maxBytes: number;
+  /** The pull option `maxBytes` comes from, named when a body is over it (default `maxFileBytes`). */
+  readonly maxBytesOption?: string;
   readonly budget?: Budget;
   /** Headers of this request (validators, `accept`), sent on every hop. */
   readonly headers?: Record<string, string>;
@@ -166,6 +168,7 @@ function parseLength(value: string | null): number | undefined {
  */
 export async function request(url: string, options: RequestOptions): Promise<RequestResult> {
   const { signal, timeoutMs, budget } = options;
+  const limitName = options.maxBytesOption ?? "maxFileBytes";
   if (signal?.aborted) throw abortError(signal, url);
   if (budget?.exhausted) throw totalError(url, budget.limit, "was not fetched: the pull already reached");
   const controller = new AbortController();
@@ -275,7 +278,7 @@ export async function request(url: string, options: RequestOptions): Promise<Req
     const encoding = (response.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
     expected = encoding === "identity" ? parseLength(response.headers.get("content-length")) : undefined;
     if (expected !== undefined && expected > options.maxBytes) {
-      throw limitError(current, `announces ${formatBytes(expected)}`, options.maxBytes, "maxFileBytes");
+      throw limitError(current, `announces ${formatBytes(expected)}`, options.maxBytes, limitName);
     }
     const write = await options.open();
     if (response.body) {
@@ -288,7 +291,7 @@ export async function request(url: string, options: RequestOptions): Promise<Req
             current,
             `sent more than ${formatBytes(options.maxBytes)}`,
             options.maxBytes,
-            "maxFileBytes",
+            limitName,
           );
         }
         if (budget) {

@@ -61,8 +61,17 @@ export interface PullOptions {
   readonly requestTimeoutMs?: number;
   /** Longest a whole pull may take, in ms (default 600000); then it fails (or serves the cache) and lets go of the lock. */
   readonly pullTimeoutMs?: number;
-  /** Largest file, `index.json` and archives included, in bytes (default 10 MiB); counted while streaming. */
+  /**
+   * Largest file, `index.json` and v0.2 `skill-md` artifacts included, in bytes (default 10 MiB);
+   * counted while streaming. Also the default of `maxArchiveBytes`.
+   */
   readonly maxFileBytes?: number;
+  /**
+   * Largest archive one skill may download, in bytes (default: `maxFileBytes`, so 10 MiB when
+   * neither is given); counted while streaming, and refused at once when the server announces
+   * more. A skill over it is skipped (`LIMIT_EXCEEDED`). `skill pack` warns of archives over it.
+   */
+  readonly maxArchiveBytes?: number;
   /** Most bytes one pull transfers, each file counted as at least 4 KiB (default 200 MiB); skills past it are skipped. */
   readonly maxTotalBytes?: number;
   /** Most files one pack may list, v0.1 files and archive entries together (default 10,000); skills past it are skipped. */
@@ -104,17 +113,25 @@ export interface PullResult {
 }
 
 const MIB = 1024 * 1024;
-export const DEFAULTS = {
+const MAX_FILE_BYTES = 10 * MIB;
+
+/**
+ * The value `pull` uses for each numeric option the caller leaves out: what a pack must stay
+ * within to be pulled by default (`maxArchiveBytes`, `maxUnpackedBytes`, `maxArchiveFiles`).
+ * `maxArchiveBytes` defaults to the caller's `maxFileBytes` when that is given.
+ */
+export const PULL_DEFAULTS = Object.freeze({
   concurrency: 8,
   timeoutMs: 30_000,
   requestTimeoutMs: 120_000,
   pullTimeoutMs: 600_000,
-  maxFileBytes: 10 * MIB,
+  maxFileBytes: MAX_FILE_BYTES,
+  maxArchiveBytes: MAX_FILE_BYTES,
   maxTotalBytes: 200 * MIB,
   maxPackFiles: 10_000,
   maxArchiveFiles: 1_000,
   maxUnpackedBytes: 25 * MIB,
-} as const;
+} as const);
 
 /** Appended to the reason of a skipped skill whose earlier copy stays in the cache. */
 export const KEPT = "; the previous copy was kept";
@@ -133,6 +150,7 @@ export interface Settings {
   readonly requestTimeoutMs: number;
   readonly pullTimeoutMs: number;
   readonly maxFileBytes: number;
+  readonly maxArchiveBytes: number;
   readonly maxTotalBytes: number;
   readonly maxPackFiles: number;
   readonly maxArchiveFiles: number;
@@ -234,11 +252,12 @@ export function settle(options: PullOptions): Settings {
   }
   const onProgress = options.onProgress;
   const ms = (key: "timeoutMs" | "requestTimeoutMs" | "pullTimeoutMs") =>
-    Math.min(positive(options[key], DEFAULTS[key], key), MAX_TIMER_MS);
+    Math.min(positive(options[key], PULL_DEFAULTS[key], key), MAX_TIMER_MS);
   const int = (key: "concurrency" | "maxPackFiles" | "maxArchiveFiles") =>
-    positive(options[key], DEFAULTS[key], key, true);
+    positive(options[key], PULL_DEFAULTS[key], key, true);
   const bytes = (key: "maxFileBytes" | "maxTotalBytes" | "maxUnpackedBytes") =>
-    positive(options[key], DEFAULTS[key], key);
+    positive(options[key], PULL_DEFAULTS[key], key);
+  const maxFileBytes = bytes("maxFileBytes");
   return {
     cacheDir: resolve(options.cacheDir),
     ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -247,7 +266,8 @@ export function settle(options: PullOptions): Settings {
     timeoutMs: ms("timeoutMs"),
     requestTimeoutMs: ms("requestTimeoutMs"),
     pullTimeoutMs: ms("pullTimeoutMs"),
-    maxFileBytes: bytes("maxFileBytes"),
+    maxFileBytes,
+    maxArchiveBytes: positive(options.maxArchiveBytes, maxFileBytes, "maxArchiveBytes"),
     maxTotalBytes: bytes("maxTotalBytes"),
     maxPackFiles: int("maxPackFiles"),
     maxArchiveFiles: int("maxArchiveFiles"),

@@ -6,6 +6,7 @@ import { DIST_CJS, DIST_ESM, pullInProcess, requireBuild } from "../test/dist.js
 import { pack, type Served, serve, skillMd, staticFiles, tempDir } from "../test/server.js";
 
 const EXPORTS = [
+  "PULL_DEFAULTS",
   "SCHEMA_V0_2",
   "buildManifest",
   "defaultCacheDir",

@@ -534,3 +534,89 @@ describe("pull: warm pulls", () => {
     expect(second.files).toEqual(first.files);
   });
 });
+
+describe("pull: maxArchiveBytes", () => {
+  const MIB = 1024 * 1024;
+  let large: Buffer | undefined;
+  /** An archive over the default 10 MiB: 11 MiB of random bytes do not compress. */
+  const largeArchive = () =>
+    (large ??= tarGz([
+      { name: "SKILL.md", body: skillBody("large") },
+      { name: "assets/data.bin", body: randomBytes(11 * MIB) },
+    ]));
+
+  it.each([
+    ["announced in Content-Length", true],
+    ["sent without a length", false],
+  ])(
+    "an archive over 10 MiB %s is skipped by default, and pulled with maxArchiveBytes raised",
+    async (_how, announced) => {
+      const body = largeArchive();
+      expect(body.length).toBeGreaterThan(10 * MIB);
+      const files = v2Pack([
+        { name: "a", type: "skill-md", path: "a/SKILL.md", body: skillMd("a") },
+        { name: "large", type: "archive", path: "large.tar.gz", body },
+      ]);
+      const chunked: Parameters<typeof staticFiles>[1] = {
+        routes: {
+          "large.tar.gz": (_req, res) => {
+            res.writeHead(200, { "content-type": "application/gzip" });
+            res.write(body);
+            res.end();
+          },
+        },
+      };
+      const server = await start(staticFiles(files, announced ? {} : chunked));
+
+      const refused = await pull(server.index, { cacheDir });
+
+      expect(refused.files.map((f) => f.split("/").at(-2))).toEqual(["a"]);
+      expect(refused.skipped.map((s) => [s.name, s.code])).toEqual([["large", "LIMIT_EXCEEDED"]]);
+      expect(refused.skipped[0]?.reason).toContain("over the limit of 10.0 MiB (maxArchiveBytes)");
+
+      const pulled = await pull(server.index, { cacheDir, maxArchiveBytes: 12 * MIB });
+
+      expect(pulled.skipped).toEqual([]);
+      expect(pulled.files.map((f) => f.split("/").at(-2))).toEqual(["a", "large"]);
+      const data = await readFile(join(pulled.dir, "large", "assets", "data.bin"));
+      expect(data.length).toBe(11 * MIB);
+    },
+  );
+
+  it("defaults to maxFileBytes, and raising it leaves maxFileBytes to every other file", async () => {
+    const archive = tarGz([
+      { name: "SKILL.md", body: skillBody("arc") },
+      { name: "data.bin", body: randomBytes(8 * 1024) },
+    ]);
+    const files = v2Pack([
+      { name: "arc", type: "archive", path: "arc.tar.gz", body: archive },
+      { name: "long", type: "skill-md", path: "long/SKILL.md", body: skillMd("long").padEnd(6 * 1024) },
+    ]);
+    const server = await start(staticFiles(files));
+
+    const low = await pull(server.index, { cacheDir, maxFileBytes: 4096 });
+    expect(low.skipped.map((s) => [s.name, s.code])).toEqual([
+      ["arc", "LIMIT_EXCEEDED"],
+      ["long", "LIMIT_EXCEEDED"],
+    ]);
+    expect(low.skipped[0]?.reason).toContain("(maxArchiveBytes)");
+    expect(low.skipped[1]?.reason).toContain("(maxFileBytes)");
+
+    const raised = await pull(server.index, { cacheDir, maxFileBytes: 4096, maxArchiveBytes: 64 * 1024 });
+    expect(raised.files.map((f) => f.split("/").at(-2))).toEqual(["arc"]);
+    expect(raised.skipped.map((s) => [s.name, s.code])).toEqual([["long", "LIMIT_EXCEEDED"]]);
+  });
+
+  it("refuses a value that is not a positive number, naming the option", async () => {
+    for (const value of [Number.NaN, "12000000", -1, 0, Number.POSITIVE_INFINITY]) {
+      const error = await rejection(
+        pull("http://127.0.0.1:9/", { cacheDir, maxArchiveBytes: value as number }),
+      );
+      expect(error.code).toBe("INVALID_FIELD");
+      expect(error.field).toBe("maxArchiveBytes");
+      expect(error.message).toMatch(
+        /^Invalid pull option 'maxArchiveBytes': expected a positive number, found /,
+      );
+    }
+  });
+});

@@ -10,7 +10,7 @@ import {
 } from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
 import { cachedEntries } from "./cached-entry.js";
-import { DEFAULTS, type PullOptions, type PullResult } from "./options.js";
+import { PULL_DEFAULTS, type PullOptions, type PullResult } from "./options.js";
 import { pull, readCachedPack } from "./pull.js";
 import { redact, redactError, redactUrl } from "./redact.js";
 import { errorText } from "./text.js";
@@ -119,7 +119,7 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
     };
     // A pack with a cached copy gets `timeoutMs` in all; past it the pull is abandoned (so no
     // socket or timer outlives the scan) and the cached copy is served.
-    const waitMs = pullOptions.timeoutMs ?? DEFAULTS.timeoutMs;
+    const waitMs = pullOptions.timeoutMs ?? PULL_DEFAULTS.timeoutMs;
     const expiry = new AbortController();
     const timer = cached ? setTimeout(() => expiry.abort(), waitMs) : undefined;
     const pullSignal = signal ? AbortSignal.any([signal, expiry.signal]) : expiry.signal;

@@ -1,9 +1,60 @@
 import { join, resolve } from "node:path";
-import { type Diagnostic, printable } from "@skill/core";
+import { type Diagnostic, printable, quote } from "@skill/core";
 import { scanSkillFiles } from "@skill/discovery";
-import { writeManifest } from "@skill/remote";
+import { type PackedArchive, PULL_DEFAULTS, writeManifest } from "@skill/remote";
 import type { Context } from "../context.js";
-import { displayPath, plural, table } from "../output.js";
+import { displayPath, formatBytes, plural, table } from "../output.js";
+
+/** The code of a warning that `skill pull`, with its default limits, would refuse an archive written. */
+const OVER_PULL_LIMIT = "over-pull-limit";
+
+/**
+ * A warning for each default limit of `skill pull` an archive is over, naming the skill, what is
+ * over, the limit and the `skill pull` option that raises it. The limits are `@skill/remote`'s
+ * own defaults, and the archive's measures are as its pull counts them: pack and pull agree.
+ */
+function overPullLimits(ctx: Context, root: string, archives: readonly PackedArchive[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const a of archives) {
+    const path = join(root, ...a.path.split("/"));
+    const over = (found: string, limit: string, option: string, flag: string, needed: number) =>
+      out.push({
+        code: OVER_PULL_LIMIT,
+        severity: "warning",
+        message: `Skill ${quote(a.name)}: its archive ${displayPath(path, ctx.cwd, ctx.home)} ${found}, over the ${limit} that skill pull takes by default (${option}); pull it with skill pull ${flag} ${needed}`,
+        path,
+      });
+    const bytes = a.bytes.byteLength;
+    if (bytes > PULL_DEFAULTS.maxArchiveBytes) {
+      over(
+        `is ${formatBytes(bytes)}`,
+        formatBytes(PULL_DEFAULTS.maxArchiveBytes),
+        "maxArchiveBytes",
+        "--max-archive-bytes",
+        bytes,
+      );
+    }
+    if (a.unpackedBytes > PULL_DEFAULTS.maxUnpackedBytes) {
+      over(
+        `unpacks to ${formatBytes(a.unpackedBytes)} (each file counted as at least 4 KiB)`,
+        formatBytes(PULL_DEFAULTS.maxUnpackedBytes),
+        "maxUnpackedBytes",
+        "--max-unpacked-bytes",
+        a.unpackedBytes,
+      );
+    }
+    if (a.entries > PULL_DEFAULTS.maxArchiveFiles) {
+      over(
+        `holds ${plural(a.entries, "file")}`,
+        `${PULL_DEFAULTS.maxArchiveFiles} files`,
+        "maxArchiveFiles",
+        "--max-archive-files",
+        a.entries,
+      );
+    }
+  }
+  return out;
+}
 
 /**
  * `skill pack DIR`: writes DIR/index.json (and archives) for any static web server, or nothing
@@ -39,7 +90,9 @@ export async function pack(
   });
   // The pack reports a link inside a skill itself; the scan's word on the same path is a repeat.
   const reported = new Set(result.diagnostics.map((d) => d.path));
-  const diagnostics = [...scanned.filter((d) => !reported.has(d.path)), ...result.diagnostics];
+  // Only what was written can be pulled: a pack that wrote nothing has no archive to warn of.
+  const overLimits = result.written ? overPullLimits(ctx, root, result.archives) : [];
+  const diagnostics = [...scanned.filter((d) => !reported.has(d.path)), ...result.diagnostics, ...overLimits];
   const { out } = ctx;
   const indexPath = join(root, "index.json");
   if (out.json) {
@@ -70,12 +123,15 @@ export async function pack(
   for (const f of result.failed) {
     out.error(`${c.red("✗")} ${result.written ? "left out" : "not listed"}: ${printable(f.error.message)}`);
   }
+  // An archive a default pull refuses qualifies the outcome: said even with --quiet, never summed up.
+  for (const d of overLimits) out.error(`${c.yellow("!")} ${printable(d.message)}`);
+  const others = warnings.filter((d) => d.code !== OVER_PULL_LIMIT);
   if (!opts.quiet) {
-    if (warnings.length <= MAX_LISTED || out.verbose) {
-      for (const d of warnings) out.error(`${c.yellow("!")} ${printable(d.message)}`);
+    if (others.length <= MAX_LISTED || out.verbose) {
+      for (const d of others) out.error(`${c.yellow("!")} ${printable(d.message)}`);
     } else {
       out.error(
-        `${c.yellow("!")} ${plural(warnings.length, "warning")} (--verbose lists each): ${byCode(warnings)}`,
+        `${c.yellow("!")} ${plural(others.length, "warning")} (--verbose lists each): ${byCode(others)}`,
       );
     }
   }
