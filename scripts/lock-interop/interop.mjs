@@ -309,7 +309,10 @@ try {
   mkdirSync(oursMulti);
   const a = theirSkills(theirsMulti, ["add", "../multi-src", "--skill", "scripts", "-y"]);
   const b = ourSkill(oursMulti, ["add", "../multi-src", "scripts", "--for", "codex"]);
-  check(a.status === 0 && b.status === 0, `skills add and skill add of a local folder of two skills both exit 0 (${a.status}, ${b.status})`);
+  check(
+    a.status === 0 && b.status === 0,
+    `skills add and skill add of a local folder of two skills both exit 0 (${a.status}, ${b.status})`,
+  );
   const theirMulti = readFileSync(join(theirsMulti, "skills-lock.json"), "utf8");
   const ourMulti = readFileSync(join(oursMulti, "skills-lock.json"), "utf8");
   const entry = JSON.parse(theirMulti).skills.scripts;
@@ -325,7 +328,9 @@ try {
   writeFileSync(join(ourRestore, "skills-lock.json"), theirMulti);
   const c = ourSkill(ourRestore, ["install", "--frozen", "--for", "codex"]);
   const hash =
-    c.status === 0 ? await lock.computedHash(join(ourRestore, ".agents", "skills", "scripts")) : "(not installed)";
+    c.status === 0
+      ? await lock.computedHash(join(ourRestore, ".agents", "skills", "scripts"))
+      : "(not installed)";
   check(
     c.status === 0 && hash === entry.computedHash,
     `local folder: skill install --frozen restores the lock skills add wrote, finding the skill by name (exit ${c.status})${c.status === 0 ? "" : `: ${c.stderr.trim()}`}`,

@@ -264,7 +264,9 @@ describe("skill add", () => {
     await put(join(src, "parent", "child", "SKILL.md"), skillMd("child"));
     const r = await w.skill(["add", src, "--for", "codex", "--for", "claude-code"], w.project);
     expect(r.code).toBe(0);
-    expect((await stat(join(w.project, ".agents", "skills", "parent", "child", "SKILL.md"))).isFile()).toBe(true);
+    expect((await stat(join(w.project, ".agents", "skills", "parent", "child", "SKILL.md"))).isFile()).toBe(
+      true,
+    );
     expect((await stat(join(w.project, ".agents", "skills", "child", "SKILL.md"))).isFile()).toBe(true);
     expect(r.stdout).toContain('codex: loads it (its copy inside "parent")');
     expect(r.stdout).not.toContain("will not load it");
