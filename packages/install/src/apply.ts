@@ -36,7 +36,12 @@ async function place(
 ): Promise<InstallReport> {
   const { layout, lock } = state;
   const picked = state.placements.map((p, i) => ({ p, i })).filter(({ p }) => chosen.has(p.placement.name));
-  const written = await inOrder(picked, PARALLEL, ({ p }) => applyPlacement(layout, p));
+  let placed = 0;
+  const written = await inOrder(picked, PARALLEL, async ({ p }) => {
+    const paths = await applyPlacement(layout, p);
+    layout.progress({ step: "place", name: p.placement.name, done: ++placed, total: picked.length });
+    return paths;
+  });
   const now = new Date().toISOString();
   const entries = state.entries ?? [];
   for (const { i } of picked) {
@@ -56,6 +61,7 @@ async function place(
   if ((picked.length === 0 || state.entries === undefined) && !state.saveLock) {
     return { ...report, refused: plan.refused };
   }
+  layout.progress({ step: "lock" });
   await lock.save();
   const lockFile = await realpath(lock.file);
   return { ...report, refused: plan.refused, written: [...report.written, lockFile], lock: lockFile };

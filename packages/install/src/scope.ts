@@ -3,7 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { SkillError } from "@skill/core";
 import { globalLockPath, PROJECT_LOCK_FILE } from "@skill/lock";
 import { AGENT_TARGETS, type AgentTarget } from "./targets.js";
-import type { InstallScope } from "./types.js";
+import type { InstallProgress, InstallScope } from "./types.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -19,6 +19,8 @@ export interface ScopeLayout {
   /** `skills-lock.json` of the project, or the global lock. */
   readonly lockFile: string;
   readonly signal: AbortSignal | undefined;
+  /** Told each step (the scope's `onProgress`, or nothing). */
+  readonly progress: (event: InstallProgress) => void;
   /** The folder nothing for `agent` (or, without one, for the canonical copy) is written outside of. */
   within(agent?: AgentTarget): string;
   /** The folder `agent` reads skills from in this scope. */
@@ -64,6 +66,7 @@ export function layoutOf(options: InstallScope): ScopeLayout {
     canonicalRoot,
     lockFile: global ? globalLockPath({ home, env }) : join(root, PROJECT_LOCK_FILE),
     signal: options.signal,
+    progress: options.onProgress ?? (() => {}),
     within: (agent) => (global && agent !== undefined ? resolve(agent.globalBase(home, env)) : root),
     agentDir,
     readsCanonical: (agent) => agentDir(agent) === canonicalRoot,

@@ -104,6 +104,23 @@ describe("plans", () => {
   });
 });
 
+describe("progress", () => {
+  it("tells each step: fetch, scan, hash and place per skill, then the lock", async () => {
+    const w = await world();
+    const src = join(w.root, "src");
+    await put(join(src, "a", "SKILL.md"), skillMd("a"));
+    await put(join(src, "b", "SKILL.md"), skillMd("b"));
+    const steps: string[] = [];
+    const onProgress = (e: { step: string; name?: string }) =>
+      steps.push(e.name ? `${e.step} ${e.name}` : e.step);
+    await applyPlan(await planAdd(src, { ...projectScope(w), agents: ["codex"], onProgress }));
+    expect(steps.slice(0, 2)).toEqual(["fetch", "scan"]);
+    expect(steps.filter((s) => s.startsWith("hash")).sort()).toEqual(["hash a", "hash b"]);
+    expect(steps.filter((s) => s.startsWith("place")).sort()).toEqual(["place a", "place b"]);
+    expect(steps.at(-1)).toBe("lock");
+  });
+});
+
 describe("check and update", () => {
   it("see a newer commit, plan it with its file changes, and apply it to the lock", async () => {
     const w = await world();
