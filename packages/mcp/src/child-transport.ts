@@ -20,8 +20,13 @@ export interface ChildTransportOptions {
   readonly onStderr?: (chunk: Buffer) => void;
 }
 
+/**
+ * A wait that keeps the process alive: whoever awaits `close()` is owed its end. (An unref'd
+ * timer let a process whose last handle was the server's pipe exit in the middle of a close
+ * with an unsettled top-level await, code 13.)
+ */
 function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
