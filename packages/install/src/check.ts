@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { compareCodeUnits, printable, SkillError } from "@skill/core";
 import { computedHash, skillFolderName } from "@skill/lock";
 import { type FileChanges, fileChanges } from "./changes.js";
-import { type Fetched, type FetchPorts, FetchSession, fetchLocked } from "./fetch-locked.js";
+import { type Fetched, type FetchPorts, FetchSession, fetchLocked, portsOf } from "./fetch-locked.js";
 import { type LockedSkill, ScopeLock } from "./lock-store.js";
 import { layoutOf, type ScopeLayout } from "./scope.js";
 import { shower } from "./show.js";
@@ -51,17 +51,6 @@ export interface CheckReport {
 export interface CheckOptions extends InstallScope {
   readonly git?: GitPort;
   readonly fetchSite?: SitePort;
-}
-
-/** The ports a check or an update fetches with. */
-export function portsOf(layout: ScopeLayout, options: CheckOptions): FetchPorts {
-  return {
-    env: layout.env,
-    home: layout.home,
-    ...(options.git ? { git: options.git } : {}),
-    ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-  };
 }
 
 async function installedHash(path: string): Promise<string | undefined> {

@@ -4,6 +4,7 @@ import { isInside, printable, resolveInside, SkillError } from "@skill/core";
 import { findSkills } from "./find.js";
 import { gitBinary } from "./git.js";
 import type { LockedSkill } from "./lock-store.js";
+import type { ScopeLayout } from "./scope.js";
 import { cloneTemp, isUrl, tempFolder } from "./source.js";
 import type { GitPort, SitePort } from "./types.js";
 
@@ -26,6 +27,20 @@ export interface FetchPorts {
   readonly git?: GitPort;
   readonly fetchSite?: SitePort;
   readonly signal?: AbortSignal;
+}
+
+/** The ports a restore, check or update fetches with: the scope's, and the options'. */
+export function portsOf(
+  layout: ScopeLayout,
+  options: { readonly git?: GitPort; readonly fetchSite?: SitePort; readonly signal?: AbortSignal },
+): FetchPorts {
+  return {
+    env: layout.env,
+    home: layout.home,
+    ...(options.git ? { git: options.git } : {}),
+    ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { printable } from "@skill/core";
 import {
   formatProjectLock,
   type GlobalLock,
@@ -48,6 +49,11 @@ const GLOBAL_KNOWN = new Set([
   "installedAt",
   "updatedAt",
 ]);
+
+/** A locked skill's source as messages show it: `source#ref`. */
+export function sourceText(skill: LockedSkill): string {
+  return `${printable(skill.source)}${skill.ref ? `#${printable(skill.ref)}` : ""}`;
+}
 
 /** A map without a prototype: every key is an own key, `__proto__` included. */
 function plainMap<T>(entries: Iterable<readonly [string, T]> = []): Record<string, T> {

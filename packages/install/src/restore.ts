@@ -2,8 +2,8 @@ import { realpath } from "node:fs/promises";
 import { compareCodeUnits, printable, SkillError, type SkillErrorCode } from "@skill/core";
 import { computedHash } from "@skill/lock";
 import { applyPlan } from "./apply.js";
-import { type FetchPorts, FetchSession, fetchLocked } from "./fetch-locked.js";
-import { type LockedSkill, ScopeLock } from "./lock-store.js";
+import { type FetchPorts, FetchSession, fetchLocked, portsOf } from "./fetch-locked.js";
+import { type LockedSkill, ScopeLock, sourceText } from "./lock-store.js";
 import { plannedSkill, planPlacements } from "./plan-add.js";
 import { registerPlan } from "./plan-state.js";
 import { layoutOf } from "./scope.js";
@@ -22,10 +22,6 @@ export interface RestoreOptions extends InstallScope, ApplyOptions {
   readonly force?: boolean;
   readonly git?: GitPort;
   readonly fetchSite?: SitePort;
-}
-
-function sourceText(skill: LockedSkill): string {
-  return `${printable(skill.source)}${skill.ref ? `#${printable(skill.ref)}` : ""}`;
 }
 
 /** One locked skill fetched and checked against its lock: the folder to install, or why not. */
@@ -103,13 +99,7 @@ export async function restore(options: RestoreOptions): Promise<InstallReport> {
   }
   const agents = agentTargets(options.agents);
   const session = new FetchSession();
-  const ports: FetchPorts = {
-    env: layout.env,
-    home: layout.home,
-    ...(options.git ? { git: options.git } : {}),
-    ...(options.fetchSite ? { fetchSite: options.fetchSite } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-  };
+  const ports = portsOf(layout, options);
   try {
     const problems: { code: SkillErrorCode; problem: string }[] = [];
     const ready: { skill: LockedSkill & { hash: string }; dir: string; commit?: string }[] = [];

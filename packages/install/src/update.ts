@@ -2,9 +2,9 @@ import { join } from "node:path";
 import { compareCodeUnits, printable, SkillError } from "@skill/core";
 import { skillFolderName } from "@skill/lock";
 import { fileChanges } from "./changes.js";
-import { type CheckOptions, checkSkill, portsOf, type SkillCheck } from "./check.js";
-import { FetchSession } from "./fetch-locked.js";
-import { type LockedSkill, ScopeLock } from "./lock-store.js";
+import { type CheckOptions, checkSkill, type SkillCheck } from "./check.js";
+import { FetchSession, portsOf } from "./fetch-locked.js";
+import { type LockedSkill, ScopeLock, sourceText } from "./lock-store.js";
 import { planPlacement, whatIsAt } from "./placement.js";
 import { plannedSkill } from "./plan-add.js";
 import { registerPlan } from "./plan-state.js";
@@ -27,10 +27,6 @@ export interface UpdatePlan extends InstallPlan {
   readonly current: readonly string[];
   /** Locked skills whose installed copy was edited since it was installed (left as it is unless updated with `force`). */
   readonly edited: readonly string[];
-}
-
-function sourceText(skill: LockedSkill): string {
-  return `${printable(skill.source)}${skill.ref ? `#${printable(skill.ref)}` : ""}`;
 }
 
 /** Why a checked skill cannot be updated, if it cannot. */

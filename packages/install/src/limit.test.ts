@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inOrder } from "./in-order.js";
+import { inOrder } from "./limit.js";
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
