@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunResult, runNode } from "./run-node.js";
+import { type RunResult, runNode } from "../test/run-node.js";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const examples = fileURLToPath(new URL("../../../examples/", import.meta.url));

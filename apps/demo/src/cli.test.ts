@@ -7,7 +7,7 @@ import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs helper shared with the demo script
 import { serveDir } from "../scripts/serve.mjs";
-import { type RunResult, runNode } from "./run-node.js";
+import { type RunResult, runNode } from "../test/run-node.js";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 

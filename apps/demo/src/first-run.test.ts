@@ -5,7 +5,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import stringWidth from "string-width";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type RunResult, runNode } from "./run-node.js";
+import { type RunResult, runNode } from "../test/run-node.js";
 
 // What a newcomer meets first: closed pipes, odd configs, wrong paths, long lists, wide
 // characters and hostile names. Each test builds its own project in a temp folder.

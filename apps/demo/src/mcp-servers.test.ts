@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CLI, type RunResult } from "./run-node.js";
+import { CLI, type RunResult } from "../test/run-node.js";
 
 // The CLI and the MCP servers it starts with --mcp: each started once per command, and ended
 // with whatever they started, whatever they do.

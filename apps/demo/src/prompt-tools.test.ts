@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, type RunResult, runNode } from "./run-node.js";
+import { CLI, type RunResult, runNode } from "../test/run-node.js";
 
 const examples = fileURLToPath(new URL("../../../examples/", import.meta.url));
 

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, type RunResult, runNode } from "../test/run-node.js";
 import { width } from "./output.js";
-import { CLI, type RunResult, runNode } from "./run-node.js";
 
 const examples = fileURLToPath(new URL("../../../examples/", import.meta.url));
 let root: string;

@@ -6,8 +6,8 @@ import { fileURLToPath } from "node:url";
 import { Client, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunResult, runNode } from "../test/run-node.js";
 import { splitCommand } from "./mcp.js";
-import { type RunResult, runNode } from "./run-node.js";
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const examples = fileURLToPath(new URL("../../../examples/", import.meta.url));

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { removeTempDirs, skillText, tempWorld, writeTree } from "@skill/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
-import { CLI, runNode } from "./run-node.js";
+import { CLI, runNode } from "../test/run-node.js";
 
 // What a `skill list` process loads: the built CLI, run with a preload that records Node's
 // built-in modules and every Intl.Segmenter made, written to a file when the process exits.

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CLI, runNode } from "./run-node.js";
+import { CLI, runNode } from "../test/run-node.js";
 
 let root: string;
 let repo: string;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { computedHash } from "@skill/lock";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, put, removeWorlds, skillMd, type World, world } from "../test/install-world.js";
-import { CLI } from "./run-node.js";
+import { CLI } from "../test/run-node.js";
 
 const servers: (() => Promise<void>)[] = [];
 afterEach(async () => {

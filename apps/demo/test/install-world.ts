@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLI, type RunResult, runNode } from "../src/run-node.js";
+import { CLI, type RunResult, runNode } from "./run-node.js";
 
 export interface World {
   readonly root: string;

@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLI, type RunResult, runNode } from "../src/run-node.js";
+import { CLI, type RunResult, runNode } from "./run-node.js";
 
 export const SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
 
