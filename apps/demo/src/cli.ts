@@ -3,16 +3,10 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 // Bundled into dist: no package.json to find and parse at start-up.
 import packageJson from "../package.json" with { type: "json" };
 import { DEFAULT_BUDGET, RANKS } from "./commands/prompt-options.js";
-import {
-  type Context,
-  createContext,
-  explicitMcpFailedInRun,
-  type GlobalOptions,
-  type McpUse,
-  PRESETS,
-} from "./context.js";
+import { type Context, createContext, type GlobalOptions, type McpUse, PRESETS } from "./context.js";
 import { UsageError, UserError } from "./errors.js";
 import { createOutput, type Output } from "./output.js";
+import { explicitMcpFailedInRun } from "./service.js";
 
 const { version } = packageJson;
 

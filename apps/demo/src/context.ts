@@ -1,24 +1,8 @@
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import {
-  type AgentInfo,
-  type LoadReport,
-  type Logger,
-  printable,
-  SkillService,
-  type SkillSource,
-} from "@skill/core";
-import {
-  agentProfile,
-  DISCOVERY_PRESETS,
-  type DiscoveryOptions,
-  type DiscoveryPreset,
-  findWorktreeRoot,
-  foldersBetween,
-  isClaudeCodeDisabled,
-  isExternalDisabled,
-} from "@skill/discovery";
+import { type AgentInfo, type Logger, printable } from "@skill/core";
+import { DISCOVERY_PRESETS, type DiscoveryPreset, findWorktreeRoot, foldersBetween } from "@skill/discovery";
 import {
   type Config,
   type ConfigLevel,
@@ -28,7 +12,7 @@ import {
   misspeltKeyNotes,
 } from "./config.js";
 import { UsageError, UserError } from "./errors.js";
-import { loadMcp, MCP_DEPTH_VARIABLE, type McpCommand, mcpSources } from "./mcp.js";
+import { loadMcp, MCP_DEPTH_VARIABLE, type McpCommand } from "./mcp.js";
 import type { Output } from "./output.js";
 import { type LayeredPolicy, layeredPolicy } from "./policy.js";
 import { configHome, isTrusted, realFolder, trustedFolders, trustFile } from "./trust.js";
@@ -309,41 +293,6 @@ function noteServers(out: Output, named: readonly NamedServer[], droppedFlags: n
   }
 }
 
-/**
- * Variables opencode reads that switch off skill folders: the first the `.claude` and `.agents`
- * folders, the other two the `.claude` folders only (as opencode 1.18.33 does).
- */
-const DISABLE_VARIABLES = [
-  "OPENCODE_DISABLE_EXTERNAL_SKILLS",
-  "OPENCODE_DISABLE_CLAUDE_CODE_SKILLS",
-  "OPENCODE_DISABLE_CLAUDE_CODE",
-] as const;
-
-/**
- * One line saying which variable keeps whole skill folders out, when one does (the default and
- * opencode presets honour them): otherwise hundreds of skills vanish without a word.
- */
-export function disabledFoldersNote(ctx: Context): string | undefined {
-  if ((ctx.preset !== "default" && ctx.preset !== "opencode") || !isClaudeCodeDisabled(ctx.env))
-    return undefined;
-  const set = DISABLE_VARIABLES.filter((name) => ctx.env[name] !== undefined && ctx.env[name] !== "");
-  const folders = isExternalDisabled(ctx.env)
-    ? "the .claude and .agents skill folders are"
-    : "the .claude skill folders are";
-  return `skill: note: ${set.map((n) => `${n}=${ctx.env[n]}`).join(", ")} is set, so ${folders} not read (unset it, or pass --preset agents to read them anyway)`;
-}
-
-export function discoveryOptions(ctx: Context): DiscoveryOptions {
-  return {
-    cwd: ctx.cwd,
-    home: ctx.home,
-    env: ctx.env,
-    preset: ctx.preset,
-    paths: ctx.config.skills.paths,
-    logger: ctx.logger,
-  };
-}
-
 let remoteModule: typeof import("@skill/remote") | undefined;
 
 /** Remote packs, their cache and their archive libraries: loaded for a command that uses them. */
@@ -352,66 +301,9 @@ async function loadRemote(): Promise<typeof import("@skill/remote")> {
   return remoteModule;
 }
 
-/** The sources an agent here would load, lowest precedence first: disk, remote packs, MCP servers. */
-export function sources(ctx: Context): SkillSource[] {
-  const list = agentProfile(discoveryOptions(ctx)).sources;
-  if (ctx.urls.length > 0) {
-    if (!remoteModule) throw new Error("createContext loads @skill/remote before sources() needs it");
-    list.push(remoteModule.remoteSource(ctx.urls, remoteOptions(ctx)));
-  }
-  if (ctx.mcp.length > 0) {
-    const mcp = mcpSources(ctx.mcp, ctx.env, ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs });
-    ctx.cleanup.push(mcp.close);
-    list.push(...mcp.sources);
-    mcp.sources.forEach((source, i) => {
-      if (ctx.mcp[i]?.explicit) EXPLICIT_MCP.add(source.id);
-    });
-  }
-  return list;
-}
-
-/** Ids of the MCP sources the command line asked for (`--mcp`), as `sources()` made them. */
-const EXPLICIT_MCP = new Set<string>();
-
-/** Codes an MCP source reports when its server gave no skills at all. */
-const MCP_DOWN = new Set([
-  "mcp-connect-failed",
-  "mcp-timeout",
-  "mcp-no-skills",
-  "mcp-error",
-  "mcp-invalid-response",
-]);
-
-/**
- * Says on stderr, once each, which MCP server asked for with `--mcp` gave no skills and why
- * (the first lines of its stderr are in the message); `true` when one did, so the command can
- * exit 1. A server a config names only warns, as any source does.
- */
-export function explicitMcpFailed(ctx: Context, report: LoadReport): boolean {
-  let failed = false;
-  for (const d of report.diagnostics) {
-    if (d.source === undefined || !EXPLICIT_MCP.has(d.source) || !MCP_DOWN.has(d.code)) continue;
-    if (!SAID.has(d.message)) ctx.out.error(printable(`skill: ${d.message}`));
-    SAID.add(d.message);
-    failed = true;
-  }
-  if (failed) mcpFailed = true;
-  return failed;
-}
-
-const SAID = new Set<string>();
-let mcpFailed = false;
-
-/** Whether a server asked for with `--mcp` gave no skills in this run: the command exits 1. */
-export function explicitMcpFailedInRun(): boolean {
-  return mcpFailed;
-}
-
-/** `service.discoverAndLoad()`, then what a server asked for with `--mcp` failed to give, said. */
-export async function loadSkills(ctx: Context, service: SkillService): Promise<LoadReport> {
-  const report = await service.discoverAndLoad();
-  explicitMcpFailed(ctx, report);
-  return report;
+/** `@skill/remote`, once `createContext` has loaded it (for a configured pack or `use.remote`). */
+export function loadedRemote(): typeof import("@skill/remote") | undefined {
+  return remoteModule;
 }
 
 function pullLimits(options: GlobalOptions): PullLimits {
@@ -439,10 +331,4 @@ export function remoteOptions(ctx: Context) {
 
 export function policy(ctx: Context): LayeredPolicy {
   return ctx.policy;
-}
-
-export function createService(ctx: Context, list: readonly SkillSource[] = sources(ctx)): SkillService {
-  // The preset's load rules too: `--preset codex` reads skills as Codex does.
-  const { rules } = agentProfile(discoveryOptions(ctx));
-  return new SkillService({ sources: list, permission: policy(ctx), logger: ctx.logger, ...rules });
 }

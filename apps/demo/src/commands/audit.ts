@@ -3,9 +3,10 @@ import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type AuditResult, auditRegistrySkill, auditSkill, type Capabilities } from "@skill/audit";
 import { printable, type SkillService } from "@skill/core";
 import { scanSkillFiles } from "@skill/discovery";
-import { type Context, createService, loadSkills } from "../context.js";
+import type { Context } from "../context.js";
 import { UserError } from "../errors.js";
 import { displayPath, plural, table } from "../output.js";
+import { createService, loadSkills } from "../service.js";
 
 /** A skill folder on disk, or a skill only its service can read (MCP, built-in): `location` is its URI. */
 type Target =

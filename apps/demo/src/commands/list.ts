@@ -1,7 +1,13 @@
 import { printable } from "@skill/core";
-import { type ClassifiedShadow, classifyShadowed } from "@skill/discovery";
-import { type Context, createService, disabledFoldersNote, explicitMcpFailed } from "../context.js";
+import {
+  type ClassifiedShadow,
+  classifyShadowed,
+  isClaudeCodeDisabled,
+  isExternalDisabled,
+} from "@skill/discovery";
+import type { Context } from "../context.js";
 import { cut, cutStart, displayPath, fitWidth, plural, width } from "../output.js";
+import { createService, explicitMcpFailed } from "../service.js";
 
 /** `project:/abs/dir/.agents` → `project:.agents` (paths shown relative to cwd or home). */
 function sourceLabel(id: string | undefined, ctx: Context): string {
@@ -63,6 +69,30 @@ function fitTable(
       .join(GAP)}`.trimEnd();
     return { name, rest: fitWidth(rest, columns - width(name)) };
   });
+}
+
+/**
+ * Variables opencode reads that switch off skill folders: the first the `.claude` and `.agents`
+ * folders, the other two the `.claude` folders only (as opencode 1.18.33 does).
+ */
+const DISABLE_VARIABLES = [
+  "OPENCODE_DISABLE_EXTERNAL_SKILLS",
+  "OPENCODE_DISABLE_CLAUDE_CODE_SKILLS",
+  "OPENCODE_DISABLE_CLAUDE_CODE",
+] as const;
+
+/**
+ * One line saying which variable keeps whole skill folders out, when one does (the default and
+ * opencode presets honour them): otherwise hundreds of skills vanish without a word.
+ */
+export function disabledFoldersNote(ctx: Context): string | undefined {
+  if ((ctx.preset !== "default" && ctx.preset !== "opencode") || !isClaudeCodeDisabled(ctx.env))
+    return undefined;
+  const set = DISABLE_VARIABLES.filter((name) => ctx.env[name] !== undefined && ctx.env[name] !== "");
+  const folders = isExternalDisabled(ctx.env)
+    ? "the .claude and .agents skill folders are"
+    : "the .claude skill folders are";
+  return `skill: note: ${set.map((n) => `${n}=${ctx.env[n]}`).join(", ")} is set, so ${folders} not read (unset it, or pass --preset agents to read them anyway)`;
 }
 
 /** Warnings of a scan that stopped on purpose. */

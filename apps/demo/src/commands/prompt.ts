@@ -1,8 +1,9 @@
 import { originRank, printable, type SkillMetadata } from "@skill/core";
 import { formatCatalog } from "@skill/format";
-import { type Context, createService, loadSkills } from "../context.js";
+import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
 import { capList } from "../output.js";
+import { createService, loadSkills, pinnedNames } from "../service.js";
 import { DEFAULT_BUDGET, RANKS } from "./prompt-options.js";
 
 const STYLES = ["xml", "markdown", "json"] as const;
@@ -22,11 +23,6 @@ export function sourceRank(skill: SkillMetadata): number {
 /** `a, b, c and N more`, or every name with --verbose. */
 function names(list: readonly string[], all: boolean): string {
   return capList(list, all, SHOWN_NAMES); // escapes: names come from skill files
-}
-
-/** Pinned names from the config's `skills.pinned`, then `--pin`, each once. */
-export function pinnedNames(ctx: Context, pin: readonly string[] = []): string[] {
-  return [...new Set([...ctx.config.skills.pinned, ...pin])];
 }
 
 export interface PromptOptions {

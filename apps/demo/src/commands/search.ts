@@ -1,7 +1,8 @@
 import { printable } from "@skill/core";
 import { createSkillIndex, DEFAULT_SEARCH_LIMIT } from "@skill/search";
-import { type Context, createService } from "../context.js";
+import type { Context } from "../context.js";
 import { cut, plural, width } from "../output.js";
+import { createService } from "../service.js";
 
 const GAP = "  ";
 /** The name column never takes more than this many cells; the description gets the rest. */

@@ -1,7 +1,7 @@
 import { printable } from "@skill/core";
-import { type Context, createService } from "../context.js";
+import type { Context } from "../context.js";
 import { loadMcp } from "../mcp.js";
-import { pinnedNames } from "./prompt.js";
+import { createService, pinnedNames } from "../service.js";
 
 /**
  * `skill serve-mcp`: serves the skills this agent sees from here to an MCP client on

@@ -1,8 +1,9 @@
 import { basename, dirname } from "node:path";
 import { type LoadReport, printable, quote, SkillError, type SkillService, similarNames } from "@skill/core";
 import { formatSkillContent } from "@skill/format";
-import { type Context, createService, explicitMcpFailedInRun, loadSkills } from "../context.js";
+import type { Context } from "../context.js";
 import { capList, displayPath, printableText } from "../output.js";
+import { createService, explicitMcpFailedInRun, loadSkills } from "../service.js";
 
 /** Where a skill from an MCP server is: `skill://…/<name>/SKILL.md`. */
 const SKILL_SCHEME = "skill://";

@@ -10,9 +10,10 @@ import {
 } from "@skill/core";
 import { scanSkillFiles } from "@skill/discovery";
 import wrapAnsi from "wrap-ansi";
-import { type Context, sources } from "../context.js";
+import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
 import { displayPath, plural, table, width } from "../output.js";
+import { sources } from "../service.js";
 
 /**
  * SKILL.md files named by the arguments: a file, a skill folder, or a tree of skills. A

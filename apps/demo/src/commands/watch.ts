@@ -1,7 +1,8 @@
 import { type LoadReport, printable } from "@skill/core";
 import { type SkillChange, watchSkills } from "@skill/discovery";
-import { type Context, createService, loadSkills, sources } from "../context.js";
+import type { Context } from "../context.js";
 import { displayPath } from "../output.js";
+import { createService, loadSkills, sources } from "../service.js";
 
 /** `skill watch`: prints skills appearing, changing and disappearing until Ctrl-C. */
 export async function watch(ctx: Context): Promise<number> {

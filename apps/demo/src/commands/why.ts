@@ -1,5 +1,6 @@
 import { printable, similarNames } from "@skill/core";
-import { type Context, createService, loadSkills, policy } from "../context.js";
+import { type Context, policy } from "../context.js";
+import { createService, loadSkills } from "../service.js";
 
 /** `skill why NAME --agent A`: the rule, and the layer it came from, that decides visibility. */
 export async function why(ctx: Context, name: string): Promise<number> {

@@ -1,0 +1,91 @@
+// The skills a command reads: the sources an agent here would load, the service over them, and
+// what a server asked for with --mcp failed to give.
+import { type LoadReport, printable, SkillService, type SkillSource } from "@skill/core";
+import { agentProfile, type DiscoveryOptions } from "@skill/discovery";
+import { type Context, loadedRemote, policy, remoteOptions } from "./context.js";
+import { mcpSources } from "./mcp.js";
+
+function discoveryOptions(ctx: Context): DiscoveryOptions {
+  return {
+    cwd: ctx.cwd,
+    home: ctx.home,
+    env: ctx.env,
+    preset: ctx.preset,
+    paths: ctx.config.skills.paths,
+    logger: ctx.logger,
+  };
+}
+
+/** The sources an agent here would load, lowest precedence first: disk, remote packs, MCP servers. */
+export function sources(ctx: Context): SkillSource[] {
+  const list = agentProfile(discoveryOptions(ctx)).sources;
+  if (ctx.urls.length > 0) {
+    const remote = loadedRemote();
+    if (!remote) throw new Error("createContext loads @skill/remote before sources() needs it");
+    list.push(remote.remoteSource(ctx.urls, remoteOptions(ctx)));
+  }
+  if (ctx.mcp.length > 0) {
+    const mcp = mcpSources(ctx.mcp, ctx.env, ctx.timeoutMs === undefined ? {} : { timeoutMs: ctx.timeoutMs });
+    ctx.cleanup.push(mcp.close);
+    list.push(...mcp.sources);
+    mcp.sources.forEach((source, i) => {
+      if (ctx.mcp[i]?.explicit) EXPLICIT_MCP.add(source.id);
+    });
+  }
+  return list;
+}
+
+/** Ids of the MCP sources the command line asked for (`--mcp`), as `sources()` made them. */
+const EXPLICIT_MCP = new Set<string>();
+
+/** Codes an MCP source reports when its server gave no skills at all. */
+const MCP_DOWN = new Set([
+  "mcp-connect-failed",
+  "mcp-timeout",
+  "mcp-no-skills",
+  "mcp-error",
+  "mcp-invalid-response",
+]);
+
+/**
+ * Says on stderr, once each, which MCP server asked for with `--mcp` gave no skills and why
+ * (the first lines of its stderr are in the message); `true` when one did, so the command can
+ * exit 1. A server a config names only warns, as any source does.
+ */
+export function explicitMcpFailed(ctx: Context, report: LoadReport): boolean {
+  let failed = false;
+  for (const d of report.diagnostics) {
+    if (d.source === undefined || !EXPLICIT_MCP.has(d.source) || !MCP_DOWN.has(d.code)) continue;
+    if (!SAID.has(d.message)) ctx.out.error(printable(`skill: ${d.message}`));
+    SAID.add(d.message);
+    failed = true;
+  }
+  if (failed) mcpFailed = true;
+  return failed;
+}
+
+const SAID = new Set<string>();
+let mcpFailed = false;
+
+/** Whether a server asked for with `--mcp` gave no skills in this run: the command exits 1. */
+export function explicitMcpFailedInRun(): boolean {
+  return mcpFailed;
+}
+
+/** `service.discoverAndLoad()`, then what a server asked for with `--mcp` failed to give, said. */
+export async function loadSkills(ctx: Context, service: SkillService): Promise<LoadReport> {
+  const report = await service.discoverAndLoad();
+  explicitMcpFailed(ctx, report);
+  return report;
+}
+
+export function createService(ctx: Context, list: readonly SkillSource[] = sources(ctx)): SkillService {
+  // The preset's load rules too: `--preset codex` reads skills as Codex does.
+  const { rules } = agentProfile(discoveryOptions(ctx));
+  return new SkillService({ sources: list, permission: policy(ctx), logger: ctx.logger, ...rules });
+}
+
+/** Pinned names from the config's `skills.pinned`, then `--pin`, each once. */
+export function pinnedNames(ctx: Context, pin: readonly string[] = []): string[] {
+  return [...new Set([...ctx.config.skills.pinned, ...pin])];
+}
