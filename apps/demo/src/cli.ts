@@ -2,7 +2,7 @@ import { printable, SkillError, VALIDATION_TARGETS } from "@skill/core";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 // Bundled into dist: no package.json to find and parse at start-up.
 import packageJson from "../package.json" with { type: "json" };
-import { DEFAULT_BUDGET, RANKS } from "./commands/prompt-options.js";
+import { DEFAULT_BUDGET, RANKS } from "./commands/prompt/options.js";
 import { type Context, createContext, type GlobalOptions, type McpUse, PRESETS } from "./context.js";
 import { UsageError, UserError } from "./errors.js";
 import { createOutput, type Output } from "./output.js";
@@ -125,14 +125,14 @@ function createProgram(setExit: (code: number) => void): Command {
   program
     .command("list")
     .description("list the skills this agent would see from here")
-    .action(action(async (ctx) => (await import("./commands/list.js")).list(ctx)));
+    .action(action(async (ctx) => (await import("./commands/list/index.js")).list(ctx)));
   program
     .command("show <name>")
     .description("print the <skill_content> block an agent receives when it loads a skill")
     .option("--limit <n>", "bundled files to list", positiveInt)
     .action(
       action(async (ctx, name: string, opts: { limit?: number }) =>
-        (await import("./commands/show.js")).show(ctx, name, opts),
+        (await import("./commands/show/index.js")).show(ctx, name, opts),
       ),
     );
   program
@@ -169,8 +169,8 @@ function createProgram(setExit: (code: number) => void): Command {
       "print the catalog a harness's skill tool describes (no locations, tiered to the budget) and the skill_search definition it would send",
     )
     .action(
-      action(async (ctx, opts: import("./commands/prompt.js").PromptOptions) =>
-        (await import("./commands/prompt.js")).prompt(ctx, opts),
+      action(async (ctx, opts: import("./commands/prompt/index.js").PromptOptions) =>
+        (await import("./commands/prompt/index.js")).prompt(ctx, opts),
       ),
     );
   program
@@ -179,7 +179,7 @@ function createProgram(setExit: (code: number) => void): Command {
     .option("--limit <n>", "most results to show, 1 to 100 (default 8)", searchLimit)
     .action(
       action(async (ctx, query: string[], opts: { limit?: number }) =>
-        (await import("./commands/search.js")).search(ctx, query, opts),
+        (await import("./commands/search/index.js")).search(ctx, query, opts),
       ),
     );
   program
@@ -196,7 +196,7 @@ function createProgram(setExit: (code: number) => void): Command {
     .action(
       action(
         async (ctx, paths: string[], opts: { strict?: boolean; target?: string }) =>
-          (await import("./commands/validate.js")).validate(ctx, paths, opts),
+          (await import("./commands/validate/index.js")).validate(ctx, paths, opts),
         "explicit-only",
       ),
     );
@@ -207,7 +207,7 @@ function createProgram(setExit: (code: number) => void): Command {
     )
     .action(
       action(
-        async (ctx, targets: string[]) => (await import("./commands/audit.js")).audit(ctx, targets),
+        async (ctx, targets: string[]) => (await import("./commands/audit/index.js")).audit(ctx, targets),
         "explicit-only",
       ),
     );
@@ -218,7 +218,7 @@ function createProgram(setExit: (code: number) => void): Command {
     .action(
       action(
         async (ctx, urls: string[], opts: { quiet?: boolean }) =>
-          (await import("./commands/pull.js")).pull(ctx, urls, opts),
+          (await import("./commands/pull/index.js")).pull(ctx, urls, opts),
         "explicit-only",
         { remote: true },
       ),
@@ -238,7 +238,7 @@ function createProgram(setExit: (code: number) => void): Command {
           ctx,
           dir: string,
           opts: { archives?: boolean; baseUrl?: string; skipInvalid?: boolean; quiet?: boolean },
-        ) => (await import("./commands/pack.js")).pack(ctx, dir, opts),
+        ) => (await import("./commands/pack/index.js")).pack(ctx, dir, opts),
         "explicit-only",
       ),
     );
@@ -247,7 +247,7 @@ function createProgram(setExit: (code: number) => void): Command {
     .description("re-hash cached remote skills against the digests recorded when they were pulled")
     .action(
       action(
-        async (ctx, url: string | undefined) => (await import("./commands/verify.js")).verify(ctx, url),
+        async (ctx, url: string | undefined) => (await import("./commands/verify/index.js")).verify(ctx, url),
         "explicit-only",
         { remote: true },
       ),
@@ -255,14 +255,15 @@ function createProgram(setExit: (code: number) => void): Command {
   program
     .command("why <name>")
     .description("which permission rule decides whether --agent sees a skill")
-    .action(action(async (ctx, name: string) => (await import("./commands/why.js")).why(ctx, name)));
+    .action(action(async (ctx, name: string) => (await import("./commands/why/index.js")).why(ctx, name)));
   program
     .command("doctor")
     .description("which agent (Claude Code, Codex, Gemini…) loads which skill from here, and why not")
     .option("--agents <list>", "comma-separated agents to compare (default: every preset)")
     .action(
       action(
-        async (ctx, opts: { agents?: string }) => (await import("./commands/doctor.js")).doctor(ctx, opts),
+        async (ctx, opts: { agents?: string }) =>
+          (await import("./commands/doctor/index.js")).doctor(ctx, opts),
         "explicit-only",
       ),
     );
@@ -284,7 +285,7 @@ function createProgram(setExit: (code: number) => void): Command {
     .action(
       action(
         async (ctx, opts: { prefix?: string; tools?: boolean; pin?: string[] }) =>
-          (await import("./commands/serve-mcp.js")).serveMcp(ctx, opts),
+          (await import("./commands/serve-mcp/index.js")).serveMcp(ctx, opts),
         "explicit-only",
       ),
     );
@@ -298,7 +299,7 @@ function createProgram(setExit: (code: number) => void): Command {
     .action(
       action(
         async (ctx, name: string, opts: { description?: string; dir?: string }) =>
-          (await import("./commands/init.js")).init(ctx, name, opts),
+          (await import("./commands/init/index.js")).init(ctx, name, opts),
         "explicit-only",
       ),
     );
@@ -312,7 +313,7 @@ function createProgram(setExit: (code: number) => void): Command {
     .action(
       action(
         async (ctx, dir: string | undefined, opts: { remove?: boolean; list?: boolean }) =>
-          (await import("./commands/trust.js")).trust(ctx, dir, opts),
+          (await import("./commands/trust/index.js")).trust(ctx, dir, opts),
         "explicit-only",
       ),
     );
@@ -332,8 +333,12 @@ function createProgram(setExit: (code: number) => void): Command {
     .option("--force", "replace folders and links skill did not install, saying what it replaces")
     .action(
       action(
-        async (ctx, source: string, names: string[], opts: import("./installing.js").InstallFlags) =>
-          (await import("./commands/add.js")).add(ctx, source, names, opts),
+        async (
+          ctx,
+          source: string,
+          names: string[],
+          opts: import("./commands/install/installing.js").InstallFlags,
+        ) => (await import("./commands/install/add.js")).add(ctx, source, names, opts),
         "explicit-only",
       ),
     );
@@ -352,8 +357,8 @@ function createProgram(setExit: (code: number) => void): Command {
     )
     .action(
       action(
-        async (ctx, opts: import("./commands/install.js").RestoreFlags) =>
-          (await import("./commands/install.js")).install(ctx, opts),
+        async (ctx, opts: import("./commands/install/install.js").RestoreFlags) =>
+          (await import("./commands/install/install.js")).install(ctx, opts),
         "explicit-only",
       ),
     );
@@ -366,8 +371,8 @@ function createProgram(setExit: (code: number) => void): Command {
     .option("--exit-code", "exit 1 when a skill is edited, missing or out of date (default: exit 0)")
     .action(
       action(
-        async (ctx, opts: import("./commands/check.js").CheckFlags) =>
-          (await import("./commands/check.js")).check(ctx, opts),
+        async (ctx, opts: import("./commands/install/check.js").CheckFlags) =>
+          (await import("./commands/install/check.js")).check(ctx, opts),
         "explicit-only",
       ),
     );
@@ -381,8 +386,8 @@ function createProgram(setExit: (code: number) => void): Command {
     .option("--force", "also replace installed copies edited since they were installed")
     .action(
       action(
-        async (ctx, names: string[], opts: import("./commands/update.js").UpdateFlags) =>
-          (await import("./commands/update.js")).update(ctx, names, opts),
+        async (ctx, names: string[], opts: import("./commands/install/update.js").UpdateFlags) =>
+          (await import("./commands/install/update.js")).update(ctx, names, opts),
         "explicit-only",
       ),
     );
@@ -396,15 +401,15 @@ function createProgram(setExit: (code: number) => void): Command {
     .option("--force", "remove an installed skill even when its files were edited since")
     .action(
       action(
-        async (ctx, names: string[], opts: import("./commands/remove.js").RemoveFlags) =>
-          (await import("./commands/remove.js")).remove(ctx, names, opts),
+        async (ctx, names: string[], opts: import("./commands/install/remove.js").RemoveFlags) =>
+          (await import("./commands/install/remove.js")).remove(ctx, names, opts),
         "explicit-only",
       ),
     );
   program
     .command("watch")
     .description("print skills appearing, changing and disappearing until Ctrl-C")
-    .action(action(async (ctx) => (await import("./commands/watch.js")).watch(ctx)));
+    .action(action(async (ctx) => (await import("./commands/watch/index.js")).watch(ctx)));
   return program;
 }
 

@@ -1,0 +1,166 @@
+import { printable } from "@skill/core";
+import {
+  compareAgents,
+  DEFAULT_MAX_DIRS,
+  DISCOVERY_PRESETS,
+  type DiscoveryPreset,
+  type VisibilityReport,
+} from "@skill/discovery";
+import { type Context, policy } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import { cut, displayPath, plural, table } from "../../output.js";
+import { CELL_WIDTH, type CellView, cellView, legendNotes, summaries } from "./cell.js";
+
+function parseAgents(value: string | undefined): DiscoveryPreset[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  for (const name of names) {
+    if (!DISCOVERY_PRESETS.includes(name as DiscoveryPreset)) {
+      throw new UsageError(
+        `Unknown agent ${JSON.stringify(printable(name))} in --agents (expected some of: ${DISCOVERY_PRESETS.join(", ")})`,
+      );
+    }
+  }
+  if (names.length === 0) throw new UsageError("--agents needs at least one agent");
+  return [...new Set(names)] as DiscoveryPreset[];
+}
+
+/** `text` in lines of at most `columns` characters, broken between words. */
+function wrapWords(text: string, columns: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && [...line].length + 1 + [...word].length > columns) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  if (line !== "") lines.push(cut(line, columns));
+  return lines;
+}
+
+/**
+ * Where the presets stopped on purpose and the agents would go on: a line per link not followed
+ * (a link to `/` or home is worth seeing even when nothing was found), and one for the folders
+ * left past the folder bound, with the agents each concerns.
+ */
+function deliberateLines(report: VisibilityReport, ctx: Context): string[] {
+  const links = new Map<string, string[]>();
+  const past = new Map<string, Set<string>>();
+  for (const d of report.deliberate) {
+    if (d.reason === "link-to-ancestor") links.set(d.path, [...(links.get(d.path) ?? []), d.agent]);
+    else past.set(d.agent, (past.get(d.agent) ?? new Set()).add(d.path));
+  }
+  const lines = [...links].map(
+    ([path, agents]) =>
+      `  ${printable(displayPath(path, ctx.cwd, ctx.home))}: a link to /, the home folder or above its root, not followed (${agents.join(", ")}; the agents follow it)`,
+  );
+  if (past.size > 0) {
+    const folders = new Set([...past.values()].flatMap((set) => [...set]));
+    lines.push(
+      `  ${plural(folders.size, "folder")} past the ${DEFAULT_MAX_DIRS}-folder bound of a root not scanned (${[...past.keys()].join(", ")}; the agents have no such bound)`,
+    );
+  }
+  return lines;
+}
+
+/**
+ * `skill doctor`: which agent loads which skill from here, and why not. Agent columns are split
+ * into blocks that fit the terminal, each block repeating the skill column.
+ */
+export async function doctor(ctx: Context, opts: { agents?: string }): Promise<number> {
+  const agents = parseAgents(opts.agents);
+  const report = await compareAgents({
+    cwd: ctx.cwd,
+    home: ctx.home,
+    env: ctx.env,
+    paths: ctx.config.skills.paths,
+    logger: ctx.logger,
+    permission: policy(ctx),
+    agent: ctx.agent,
+    ...(agents === undefined ? {} : { agents }),
+  });
+  const { out } = ctx;
+  if (out.json) {
+    out.data({ ...report, configFiles: ctx.configFiles });
+    return 0;
+  }
+  const c = out.color;
+  const bounds = deliberateLines(report, ctx);
+  if (report.skills.length === 0) {
+    out.line(`No skills found from ${ctx.cwd} by any of: ${report.agents.join(", ")}.`);
+    for (const line of bounds) out.line(c.yellow(line));
+    return 0;
+  }
+
+  const names = report.skills.map((s) => cut(s.name, 32));
+  const locations = report.skills.map((s) => printable(displayPath(s.location, ctx.cwd, ctx.home)));
+  const nameWidth = Math.max(5, ...names.map((n) => [...n].length));
+  const width = Number.isFinite(out.width) ? out.width : 200;
+  // The location column gets what is left after the name and at least three agents.
+  const locationRoom = Math.max(16, Math.min(48, width - nameWidth - 4 - 3 * (CELL_WIDTH + 2)));
+  const shown = locations.map((l) =>
+    l.length > locationRoom ? `…${l.slice(l.length - locationRoom + 1)}` : l,
+  );
+  const cells = report.skills.map((s) => report.agents.map((agent) => cellView(s.cells[agent], s)));
+  const colWidth = report.agents.map((agent, i) =>
+    Math.max(agent.length, ...cells.map((row) => [...(row[i] as CellView).text].length)),
+  );
+  const fixed = nameWidth + 2 + Math.max(8, ...shown.map((l) => [...l].length)) + 2;
+
+  // Agent columns in blocks that fit the terminal.
+  const blocks: number[][] = [];
+  let block: number[] = [];
+  let used = fixed;
+  report.agents.forEach((_agent, i) => {
+    const w = (colWidth[i] as number) + 2;
+    if (block.length > 0 && used + w > width) {
+      blocks.push(block);
+      block = [];
+      used = fixed;
+    }
+    block.push(i);
+    used += w;
+  });
+  if (block.length > 0) blocks.push(block);
+
+  const tones = { loaded: c.green, copies: c.yellow, quiet: c.dim, reason: c.yellow, name: c.cyan };
+  const paint = (cell: CellView): string => tones[cell.tone](cell.text);
+  blocks.forEach((indexes, b) => {
+    if (b > 0) out.line();
+    const header = [
+      c.dim("SKILL"),
+      c.dim("LOCATION"),
+      ...indexes.map((i) => c.bold(report.agents[i] as string)),
+    ];
+    const rows = report.skills.map((_s, r) => [
+      c.bold(names[r] as string),
+      shown[r] as string,
+      ...indexes.map((i) => paint((cells[r] as CellView[])[i] as CellView)),
+    ]);
+    for (const line of table([header, ...rows])) out.line(line);
+  });
+  out.line();
+  const legend = [
+    "✓ loaded;",
+    "a name: loaded under that name (`key (name)` where the agent keys skills by folder);",
+    ...legendNotes(report),
+    "otherwise why that agent does not load it",
+  ];
+  for (const line of wrapWords(legend.join(" "), width)) out.line(c.dim(line));
+  const agentWidth = Math.max(...report.agents.map((a) => a.length));
+  for (const line of table(
+    summaries(report).map(([agent, text]) => [
+      c.bold(agent as string),
+      cut(text as string, Math.max(20, width - agentWidth - 2)),
+    ]),
+  )) {
+    out.line(line);
+  }
+  for (const line of bounds) out.line(c.yellow(line));
+  out.line(c.dim(cut(ctx.configNote(ctx.configFiles.map((f) => displayPath(f, ctx.cwd, ctx.home))), width)));
+  return 0;
+}

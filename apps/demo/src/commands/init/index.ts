@@ -1,0 +1,62 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { printable, validateFrontmatter, validateSkillFile } from "@skill/core";
+import { findWorktreeRoot } from "@skill/discovery";
+import type { Context } from "../../context.js";
+import { UsageError, UserError } from "../../errors.js";
+import { displayPath } from "../../output.js";
+
+const PLACEHOLDER = "Describe what this skill does and when an agent should use it.";
+
+/** YAML for one line of text: quoted when a plain scalar would read it as something else. */
+function scalar(text: string): string {
+  return /^[\w][\w ,.()/-]*$/.test(text) && !/: |\s#/.test(text) ? text : JSON.stringify(text);
+}
+
+/**
+ * `skill init NAME`: a new skill folder that passes `validate --strict`: `<dir>/<NAME>/SKILL.md`
+ * with the spec's fields, the folder named after the skill. Default dir: the project's
+ * `.agents/skills` (the folder every agent preset reads). Never overwrites.
+ */
+export async function init(
+  ctx: Context,
+  name: string,
+  opts: { readonly description?: string; readonly dir?: string },
+): Promise<number> {
+  const root = opts.dir ? resolve(opts.dir) : join(findWorktreeRoot(ctx.cwd) ?? ctx.cwd, ".agents", "skills");
+  const folder = join(root, name);
+  const file = join(folder, "SKILL.md");
+  const description = (opts.description ?? PLACEHOLDER).replace(/\s+/g, " ").trim();
+  const problems = validateFrontmatter({ name, description }, file, { strict: true }).filter(
+    (d) => d.severity === "error",
+  );
+  if (problems.length > 0) {
+    throw new UsageError(problems.map((d) => printable(d.message)).join("; "));
+  }
+  await mkdir(root, { recursive: true });
+  try {
+    await mkdir(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+      throw new UserError(
+        `${displayPath(folder, ctx.cwd, ctx.home)} already exists; pick another name or remove it`,
+      );
+    }
+    throw error;
+  }
+  const title = name
+    .split("-")
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(" ");
+  const text = `---\nname: ${name}\ndescription: ${scalar(description)}\n---\n\n# ${title}\n\n## When to use\n\n- …\n\n## Steps\n\n1. …\n`;
+  await writeFile(file, text, { flag: "wx" });
+  const findings = await validateSkillFile(file, { strict: true });
+  const shown = displayPath(file, ctx.cwd, ctx.home);
+  if (ctx.out.json) ctx.out.data({ file, findings });
+  else {
+    ctx.out.line(`Created ${shown}`);
+    if (!opts.description)
+      ctx.out.line(`Next: write its description (what it does, when to use it) and its steps.`);
+  }
+  return findings.some((d) => d.severity === "error") ? 1 : 0;
+}

@@ -1,0 +1,218 @@
+import { printable } from "@skill/core";
+import {
+  type ClassifiedShadow,
+  classifyShadowed,
+  isClaudeCodeDisabled,
+  isExternalDisabled,
+} from "@skill/discovery";
+import type { Context } from "../../context.js";
+import { cut, cutStart, displayPath, fitWidth, plural, width } from "../../output.js";
+import { createService, explicitMcpFailed } from "../../service.js";
+
+/** `project:/abs/dir/.agents` → `project:.agents` (paths shown relative to cwd or home). */
+function sourceLabel(id: string | undefined, ctx: Context): string {
+  if (!id) return "";
+  const at = id.indexOf(":");
+  const rest = id.slice(at + 1);
+  return rest.startsWith("/") ? `${id.slice(0, at)}:${displayPath(rest, ctx.cwd, ctx.home) || "."}` : id;
+}
+
+const GAP = "  ";
+/** Columns from which a list that does not fit keeps its LOCATION column, shrunk. */
+const WIDE = 120;
+/**
+ * How the columns give way when a line would be too wide, in order: [column, narrowest].
+ * A long source id (an MCP server's command line) gives way to 24 cells first; the
+ * description keeps 40 cells while the location shrinks (cut from the left, keeping the
+ * file), then gives way to 20; the source and the name shrink last.
+ */
+const SHRINK: readonly (readonly [number, number])[] = [
+  [2, 24],
+  [1, 40],
+  [3, 20],
+  [1, 20],
+  [2, 12],
+  [3, 16],
+  [0, 16],
+];
+
+/**
+ * Lays the list out in `columns` terminal columns (string width: CJK and emoji count two).
+ * When the natural widths do not fit, columns give way as {@link SHRINK} says; a terminal
+ * narrower than the floors gets lines cut at its edge. The header is the first line.
+ */
+function fitTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  columns: number,
+): { name: string; rest: string }[] {
+  const flat = rows.map((r) => r.map((cell, i) => (i === 1 ? cut(cell, Number.POSITIVE_INFINITY) : cell)));
+  const all = [header, ...flat];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => width(r[i] ?? ""))));
+  let over = widths.reduce((a, b) => a + b, 0) + GAP.length * (widths.length - 1) - columns;
+  for (const [i, floor] of SHRINK) {
+    if (over <= 0) break;
+    const take = Math.min(Math.max(0, (widths[i] ?? 0) - floor), over);
+    widths[i] = (widths[i] ?? 0) - take;
+    over -= take;
+  }
+  const fitCell = (cell: string, i: number) => {
+    const w = widths[i] ?? 0;
+    const text = i === 3 ? cutStart(cell, w) : cut(cell, w);
+    return i === widths.length - 1 ? text : text + " ".repeat(Math.max(0, w - width(text)));
+  };
+  return all.map((row) => {
+    const name = fitCell(row[0] ?? "", 0);
+    const rest = `${GAP}${row
+      .slice(1)
+      .map((cell, i) => fitCell(cell, i + 1))
+      .join(GAP)}`.trimEnd();
+    return { name, rest: fitWidth(rest, columns - width(name)) };
+  });
+}
+
+/**
+ * Variables opencode reads that switch off skill folders: the first the `.claude` and `.agents`
+ * folders, the other two the `.claude` folders only (as opencode 1.18.33 does).
+ */
+const DISABLE_VARIABLES = [
+  "OPENCODE_DISABLE_EXTERNAL_SKILLS",
+  "OPENCODE_DISABLE_CLAUDE_CODE_SKILLS",
+  "OPENCODE_DISABLE_CLAUDE_CODE",
+] as const;
+
+/**
+ * One line saying which variable keeps whole skill folders out, when one does (the default and
+ * opencode presets honour them): otherwise hundreds of skills vanish without a word.
+ */
+export function disabledFoldersNote(ctx: Context): string | undefined {
+  if ((ctx.preset !== "default" && ctx.preset !== "opencode") || !isClaudeCodeDisabled(ctx.env))
+    return undefined;
+  const set = DISABLE_VARIABLES.filter((name) => ctx.env[name] !== undefined && ctx.env[name] !== "");
+  const folders = isExternalDisabled(ctx.env)
+    ? "the .claude and .agents skill folders are"
+    : "the .claude skill folders are";
+  return `skill: note: ${set.map((n) => `${n}=${ctx.env[n]}`).join(", ")} is set, so ${folders} not read (unset it, or pass --preset agents to read them anyway)`;
+}
+
+/** Warnings of a scan that stopped on purpose. */
+const BOUNDS: ReadonlySet<string> = new Set(["link-to-ancestor", "scan-truncated"]);
+
+/** A shadowed pair for --verbose: `kept replaces dropped`, the copy inside a parent said so. */
+function shadowLine(s: ClassifiedShadow, ctx: Context): string {
+  const at = (location: string) => displayPath(location, ctx.cwd, ctx.home);
+  const parent = s.nested && `, inside its parent '${s.nested.parent}'`;
+  const line =
+    s.nested === undefined
+      ? `shadowed ${s.name}: ${at(s.kept)} replaces ${at(s.dropped)}`
+      : s.nested.inside === s.kept
+        ? `nested   ${s.name}: ${at(s.kept)}${parent}, replaces ${at(s.dropped)}`
+        : `nested   ${s.name}: ${at(s.kept)} replaces ${at(s.dropped)}${parent}`;
+  return `  ${printable(line)}`;
+}
+
+/** `skill list`: what this agent sees from here, with shadowed and failed skills summarised. */
+export async function list(ctx: Context): Promise<number> {
+  const service = createService(ctx);
+  const report = await service.discoverAndLoad();
+  const disabled = disabledFoldersNote(ctx);
+  if (disabled) ctx.out.error(printable(disabled));
+  explicitMcpFailed(ctx, report);
+  const all = service.all();
+  // A nested skill installed with its parent is found twice: not a shadow worth a warning.
+  const shadowed = classifyShadowed(report.shadowed, all);
+  const nested = shadowed.filter((s) => s.nested !== undefined).length;
+  const visible = service.all(ctx.agent);
+  const hidden = all.filter((s) => !visible.includes(s)).map((s) => s.name);
+  // What the sources reported (unreadable folders, missing paths, packs served from cache…).
+  const sourceWarnings = report.diagnostics.filter((d) => d.source !== undefined && d.severity === "warning");
+  const { out } = ctx;
+  // Where the scan stopped on purpose (a link to / or home, a folder bound): said even without
+  // --verbose, since a checkout arranged it and skills may be missing because of it.
+  for (const d of sourceWarnings) if (BOUNDS.has(d.code)) out.error(printable(d.message));
+
+  if (out.json) {
+    out.data({
+      agent: ctx.agent.name,
+      skills: visible.map((s) => ({
+        name: s.name,
+        description: s.description,
+        source: s.source,
+        location: s.location,
+      })),
+      hidden,
+      shadowed,
+      failed: report.failed.map((f) => ({ path: f.path, code: f.error.code, message: f.error.message })),
+      warnings: sourceWarnings.map((d) => ({
+        code: d.code,
+        message: d.message,
+        path: d.path,
+        source: d.source,
+      })),
+    });
+    return 0;
+  }
+
+  const c = out.color;
+  if (visible.length === 0) {
+    out.line(`No skills visible to agent '${ctx.agent.name}' from ${ctx.cwd}.`);
+  } else {
+    // A handful of sources label every row: each is worked out once.
+    const labels = new Map<string | undefined, string>();
+    const labelOf = (id: string | undefined) => {
+      let label = labels.get(id);
+      if (label === undefined) {
+        label = sourceLabel(id, ctx);
+        labels.set(id, label);
+      }
+      return label;
+    };
+    const rows = visible.map((s) => [
+      printable(s.name),
+      s.description,
+      labelOf(s.source),
+      displayPath(s.location, ctx.cwd, ctx.home),
+    ]);
+    const headers = ["NAME", "DESCRIPTION", "SOURCE", "LOCATION"];
+    // On a terminal narrower than the table, the location goes first (as gh drops columns):
+    // a description a person can read beats `…mation/SKILL.md`. --verbose keeps it.
+    const natural = Math.max(
+      ...[headers, ...rows].map((r) => r.reduce((n, cell) => n + width(cell) + GAP.length, 0)),
+    );
+    const dropLocation = !out.verbose && natural > out.width && out.width < WIDE;
+    const [header, ...lines] = fitTable(
+      dropLocation ? headers.slice(0, 3) : headers,
+      dropLocation ? rows.map((r) => r.slice(0, 3)) : rows,
+      out.width,
+    );
+    // One write for the whole table: a write per line costs a system call each on a pipe.
+    const table = lines.map((line) => `${c.bold(line.name)}${line.rest}`);
+    if (header) table.unshift(c.dim(`${header.name}${header.rest}`));
+    out.line(table.join("\n"));
+  }
+
+  const notes: string[] = [];
+  if (hidden.length > 0) notes.push(`${hidden.length} hidden from '${ctx.agent.name}'`);
+  if (shadowed.length > nested) notes.push(`${shadowed.length - nested} shadowed`);
+  if (nested > 0) {
+    notes.push(
+      nested === 1
+        ? "1 nested copy (inside its parent skill)"
+        : `${nested} nested copies (inside their parent skill)`,
+    );
+  }
+  if (report.failed.length > 0) notes.push(c.red(`${report.failed.length} failed`));
+  if (sourceWarnings.length > 0) notes.push(c.yellow(plural(sourceWarnings.length, "warning")));
+  out.line();
+  const summary = `${plural(visible.length, "skill")}${notes.length > 0 ? `, ${notes.join(", ")}` : ""}`;
+  out.line(notes.length > 0 && !out.verbose ? `${summary} — run with --verbose` : summary);
+  if (out.verbose) {
+    for (const name of hidden)
+      out.line(printable(`  hidden   ${name} (denied to agent '${ctx.agent.name}'; see: skill why ${name})`));
+    for (const s of shadowed) out.line(shadowLine(s, ctx));
+    for (const f of report.failed) out.line(`  ${c.red("failed")}   ${printable(f.error.message)}`);
+    for (const d of sourceWarnings) out.line(`  ${c.yellow("warning")}  ${printable(d.message)}`);
+    out.line(c.dim(`  ${ctx.configNote(ctx.configFiles)}`));
+  }
+  return 0;
+}
