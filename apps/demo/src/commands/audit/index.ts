@@ -100,7 +100,7 @@ function capabilityLines(capabilities: Capabilities, max: number): string[] {
 type Audited = Target & ({ readonly result: AuditResult } | { readonly error: string });
 
 /** `skill audit [PATH… | NAME…]`: capabilities and hidden-instruction findings, exit 1 on any error. */
-export async function audit(ctx: Context, args: readonly string[]): Promise<number> {
+export async function run(ctx: Context, args: readonly string[]): Promise<number> {
   const targets = await targetsFor(ctx, args);
   const audited: Audited[] = [];
   for (const target of targets) {

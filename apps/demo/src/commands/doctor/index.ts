@@ -71,7 +71,7 @@ function deliberateLines(report: VisibilityReport, ctx: Context): string[] {
  * `skill doctor`: which agent loads which skill from here, and why not. Agent columns are split
  * into blocks that fit the terminal, each block repeating the skill column.
  */
-export async function doctor(ctx: Context, opts: { agents?: string }): Promise<number> {
+export async function run(ctx: Context, opts: { agents?: string }): Promise<number> {
   const agents = parseAgents(opts.agents);
   const report = await compareAgents({
     cwd: ctx.cwd,

@@ -18,7 +18,7 @@ function scalar(text: string): string {
  * with the spec's fields, the folder named after the skill. Default dir: the project's
  * `.agents/skills` (the folder every agent preset reads). Never overwrites.
  */
-export async function init(
+export async function run(
   ctx: Context,
   name: string,
   opts: { readonly description?: string; readonly dir?: string },

@@ -24,7 +24,7 @@ function skipReason(reason: string): string {
  * (named with --for, else detected), applied, then what each agent makes of them. Skills the
  * source holds outside itself are skipped and named; names that collide are refused (exit 1).
  */
-export async function add(ctx: Context, spec: string, names: string[], flags: InstallFlags): Promise<number> {
+export async function run(ctx: Context, spec: string, names: string[], flags: InstallFlags): Promise<number> {
   const scope = scopeOf(ctx, flags);
   const agents = await chosenAgents(scope, flags);
   try {

@@ -20,7 +20,7 @@ function sourceText(skill: SkillCheck["skill"]): string {
  * Exit 0 whatever it finds (a report, as `skill list`); `--exit-code` makes an edited,
  * missing or out-of-date skill exit 1. A source that cannot be reached always exits 1.
  */
-export async function check(ctx: Context, flags: CheckFlags): Promise<number> {
+export async function run(ctx: Context, flags: CheckFlags): Promise<number> {
   const show = (p: string) => displayPath(p, ctx.cwd, ctx.home);
   let checked: Awaited<ReturnType<typeof checkInstalled>>;
   try {

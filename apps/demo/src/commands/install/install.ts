@@ -19,7 +19,7 @@ export interface RestoreFlags extends InstallFlags {
  * and each agent's, from the source and ref the lock names, refusing files that do not hash to
  * the lock; then what each agent makes of them.
  */
-export async function install(ctx: Context, flags: RestoreFlags): Promise<number> {
+export async function run(ctx: Context, flags: RestoreFlags): Promise<number> {
   const scope = scopeOf(ctx, flags);
   const agents = await chosenAgents(scope, flags);
   try {

@@ -15,7 +15,7 @@ export interface RemoveFlags {
  * and of the canonical folder once no other agent uses it. Never a folder the lock does not
  * say it installed.
  */
-export async function remove(ctx: Context, names: string[], flags: RemoveFlags): Promise<number> {
+export async function run(ctx: Context, names: string[], flags: RemoveFlags): Promise<number> {
   const scope = scopeOf(ctx, flags);
   const agents = flags.for?.length ? await chosenAgents(scope, flags) : undefined;
   let report: Awaited<ReturnType<typeof removeSkills>>;

@@ -106,7 +106,7 @@ async function decide(reviews: readonly Review[], flags: UpdateFlags): Promise<s
  * replaced (with `--yes` too), then confirmed on a terminal (or `--yes`) and applied. An
  * installed copy edited since it was installed is never replaced without `--force`.
  */
-export async function update(ctx: Context, names: string[], flags: UpdateFlags): Promise<number> {
+export async function run(ctx: Context, names: string[], flags: UpdateFlags): Promise<number> {
   const { out } = ctx;
   const c = out.color;
   const show = (p: string) => displayPath(p, ctx.cwd, ctx.home);

@@ -112,7 +112,7 @@ function shadowLine(s: ClassifiedShadow, ctx: Context): string {
 }
 
 /** `skill list`: what this agent sees from here, with shadowed and failed skills summarised. */
-export async function list(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<number> {
   const service = createService(ctx);
   const report = await service.discoverAndLoad();
   const disabled = disabledFoldersNote(ctx);

@@ -61,7 +61,7 @@ function overPullLimits(ctx: Context, root: string, archives: readonly PackedArc
  * when a skill fails. The skills are what discovery's scan finds under DIR (dot-folders left
  * out, as a static server would hide them); each skill's files are core's walk of its folder.
  */
-export async function pack(
+export async function run(
   ctx: Context,
   dir: string,
   opts: { archives?: boolean; baseUrl?: string; skipInvalid?: boolean; quiet?: boolean } = {},

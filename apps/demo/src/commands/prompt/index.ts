@@ -35,7 +35,7 @@ export interface PromptOptions {
 }
 
 /** `skill prompt`: the catalog for the system prompt, and what a budget left out. */
-export async function prompt(ctx: Context, options: PromptOptions): Promise<number> {
+export async function run(ctx: Context, options: PromptOptions): Promise<number> {
   const style = (options.style ?? "xml") as (typeof STYLES)[number];
   if (!STYLES.includes(style))
     throw new UsageError(`--style must be one of ${STYLES.join(", ")}, got '${options.style}'`);

@@ -126,7 +126,7 @@ const INTERRUPTED = 130;
  * which removes its staging folders and lets go of the pack's lock before the CLI exits (130);
  * a second Ctrl-C ends the process at once. URLs are printed without credentials.
  */
-export async function pull(
+export async function run(
   ctx: Context,
   urls: readonly string[],
   opts: { readonly quiet?: boolean } = {},

@@ -14,11 +14,7 @@ const DESCRIPTION_MIN = 16;
  * index is built from `all(agent)`, so a denied skill is never found. Exit code 1 when nothing
  * matches, as grep does.
  */
-export async function search(
-  ctx: Context,
-  words: readonly string[],
-  opts: { limit?: number },
-): Promise<number> {
+export async function run(ctx: Context, words: readonly string[], opts: { limit?: number }): Promise<number> {
   const query = words.join(" ");
   const service = createService(ctx);
   await service.discoverAndLoad();

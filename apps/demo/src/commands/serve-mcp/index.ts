@@ -9,7 +9,7 @@ import { createService, pinnedNames } from "../../service.js";
  * `skill_search` tools instead, for hosts that do not speak SEP-2640. stdout carries the
  * protocol: nothing else is printed there.
  */
-export async function serveMcp(
+export async function run(
   ctx: Context,
   options: { prefix?: string; tools?: boolean; pin?: readonly string[] },
 ): Promise<number> {

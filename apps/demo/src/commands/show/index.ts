@@ -12,7 +12,7 @@ const SKILL_SCHEME = "skill://";
  * `skill show NAME`: the block an agent receives when it loads the skill. Goes through
  * `read(name, agent)`: a skill the agent is denied is, for it, missing.
  */
-export async function show(ctx: Context, name: string, options: { limit?: number }): Promise<number> {
+export async function run(ctx: Context, name: string, options: { limit?: number }): Promise<number> {
   const service = createService(ctx);
   const report = await loadSkills(ctx, service);
   try {

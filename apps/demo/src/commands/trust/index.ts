@@ -4,7 +4,7 @@ import type { Context } from "../../context.js";
 import { changeTrust, realFolder, trustedFolders, trustFile } from "../../trust.js";
 
 /** `skill trust [DIR]`: record (or, with --remove, drop) a folder whose configs may start MCP servers. */
-export async function trust(
+export async function run(
   ctx: Context,
   dir: string | undefined,
   opts: { readonly remove?: boolean; readonly list?: boolean },

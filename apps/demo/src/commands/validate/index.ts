@@ -75,7 +75,7 @@ async function lowerCaseSkillFiles(dir: string): Promise<string[]> {
 }
 
 /** `skill validate [PATH…]`: Agent Skills rules, `file:line rule message` per finding. */
-export async function validate(
+export async function run(
   ctx: Context,
   args: readonly string[],
   options: { strict?: boolean; target?: string },

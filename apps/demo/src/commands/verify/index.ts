@@ -15,7 +15,7 @@ const WHAT = {
  * Exits 1 when something changed, or when `URL` was never pulled into this cache (nothing to
  * vouch for is not "intact").
  */
-export async function verify(ctx: Context, url: string | undefined): Promise<number> {
+export async function run(ctx: Context, url: string | undefined): Promise<number> {
   const report = await verifyCache(ctx.cacheDir, url);
   const { out } = ctx;
   const neverPulled = url !== undefined && report.packs === 0;

@@ -5,7 +5,7 @@ import { displayPath } from "../../output.js";
 import { createService, loadSkills, sources } from "../../service.js";
 
 /** `skill watch`: prints skills appearing, changing and disappearing until Ctrl-C. */
-export async function watch(ctx: Context): Promise<number> {
+export async function run(ctx: Context): Promise<number> {
   const { out } = ctx;
   const c = out.color;
   const list = sources(ctx);

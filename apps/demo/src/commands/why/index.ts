@@ -3,7 +3,7 @@ import { type Context, policy } from "../../context.js";
 import { createService, loadSkills } from "../../service.js";
 
 /** `skill why NAME --agent A`: the rule, and the layer it came from, that decides visibility. */
-export async function why(ctx: Context, name: string): Promise<number> {
+export async function run(ctx: Context, name: string): Promise<number> {
   const service = createService(ctx);
   await loadSkills(ctx, service);
   const skill = service.get(name);
