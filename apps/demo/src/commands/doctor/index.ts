@@ -95,11 +95,22 @@ export async function run(ctx: Context, opts: { agents?: string }): Promise<numb
     for (const line of bounds) out.line(c.yellow(line));
     return 0;
   }
+  const width = Number.isFinite(out.width) ? out.width : 200;
+  printMatrix(ctx, report, width);
+  out.line();
+  printLegend(ctx, report, width);
+  for (const line of bounds) out.line(c.yellow(line));
+  out.line(c.dim(cut(ctx.configNote(ctx.configFiles.map((f) => displayPath(f, ctx.cwd, ctx.home))), width)));
+  return 0;
+}
 
+/** The skills by agents, in blocks of agent columns that fit `width`. */
+function printMatrix(ctx: Context, report: VisibilityReport, width: number): void {
+  const { out } = ctx;
+  const c = out.color;
   const names = report.skills.map((s) => cut(s.name, 32));
   const locations = report.skills.map((s) => printable(displayPath(s.location, ctx.cwd, ctx.home)));
   const nameWidth = Math.max(5, ...names.map((n) => [...n].length));
-  const width = Number.isFinite(out.width) ? out.width : 200;
   // The location column gets what is left after the name and at least three agents.
   const locationRoom = Math.max(16, Math.min(48, width - nameWidth - 4 - 3 * (CELL_WIDTH + 2)));
   const shown = locations.map((l) =>
@@ -110,26 +121,9 @@ export async function run(ctx: Context, opts: { agents?: string }): Promise<numb
     Math.max(agent.length, ...cells.map((row) => [...(row[i] as CellView).text].length)),
   );
   const fixed = nameWidth + 2 + Math.max(8, ...shown.map((l) => [...l].length)) + 2;
-
-  // Agent columns in blocks that fit the terminal.
-  const blocks: number[][] = [];
-  let block: number[] = [];
-  let used = fixed;
-  report.agents.forEach((_agent, i) => {
-    const w = (colWidth[i] as number) + 2;
-    if (block.length > 0 && used + w > width) {
-      blocks.push(block);
-      block = [];
-      used = fixed;
-    }
-    block.push(i);
-    used += w;
-  });
-  if (block.length > 0) blocks.push(block);
-
   const tones = { loaded: c.green, copies: c.yellow, quiet: c.dim, reason: c.yellow, name: c.cyan };
   const paint = (cell: CellView): string => tones[cell.tone](cell.text);
-  blocks.forEach((indexes, b) => {
+  agentBlocks(colWidth, fixed, width).forEach((indexes, b) => {
     if (b > 0) out.line();
     const header = [
       c.dim("SKILL"),
@@ -143,7 +137,31 @@ export async function run(ctx: Context, opts: { agents?: string }): Promise<numb
     ]);
     for (const line of table([header, ...rows])) out.line(line);
   });
-  out.line();
+}
+
+/** Agent columns (by index) in blocks that fit `width` beside the `fixed` skill columns. */
+function agentBlocks(colWidth: readonly number[], fixed: number, width: number): number[][] {
+  const blocks: number[][] = [];
+  let block: number[] = [];
+  let used = fixed;
+  colWidth.forEach((columns, i) => {
+    const w = columns + 2;
+    if (block.length > 0 && used + w > width) {
+      blocks.push(block);
+      block = [];
+      used = fixed;
+    }
+    block.push(i);
+    used += w;
+  });
+  if (block.length > 0) blocks.push(block);
+  return blocks;
+}
+
+/** What the cells mean, then a line per agent summing up what it loads. */
+function printLegend(ctx: Context, report: VisibilityReport, width: number): void {
+  const { out } = ctx;
+  const c = out.color;
   const legend = [
     "✓ loaded;",
     "a name: loaded under that name (`key (name)` where the agent keys skills by folder);",
@@ -160,7 +178,4 @@ export async function run(ctx: Context, opts: { agents?: string }): Promise<numb
   )) {
     out.line(line);
   }
-  for (const line of bounds) out.line(c.yellow(line));
-  out.line(c.dim(cut(ctx.configNote(ctx.configFiles.map((f) => displayPath(f, ctx.cwd, ctx.home))), width)));
-  return 0;
 }

@@ -1,4 +1,4 @@
-import { printable } from "@skill/core";
+import { type LoadReport, printable, type SkillMetadata } from "@skill/core";
 import {
   type ClassifiedShadow,
   classifyShadowed,
@@ -111,6 +111,19 @@ function shadowLine(s: ClassifiedShadow, ctx: Context): string {
   return `  ${printable(line)}`;
 }
 
+/** What `skill list` found: the skills the agent sees, and what it does not and why. */
+interface Listing {
+  readonly visible: readonly SkillMetadata[];
+  /** Names of the skills the agent's permissions deny it. */
+  readonly hidden: readonly string[];
+  readonly shadowed: readonly ClassifiedShadow[];
+  /** How many of the shadowed are a nested skill's copy inside its parent. */
+  readonly nested: number;
+  readonly failed: LoadReport["failed"];
+  /** What the sources reported (unreadable folders, missing paths, packs served from cache…). */
+  readonly warnings: LoadReport["diagnostics"];
+}
+
 /** `skill list`: what this agent sees from here, with shadowed and failed skills summarised. */
 export async function run(ctx: Context): Promise<number> {
   const service = createService(ctx);
@@ -121,76 +134,95 @@ export async function run(ctx: Context): Promise<number> {
   const all = service.all();
   // A nested skill installed with its parent is found twice: not a shadow worth a warning.
   const shadowed = classifyShadowed(report.shadowed, all);
-  const nested = shadowed.filter((s) => s.nested !== undefined).length;
   const visible = service.all(ctx.agent);
-  const hidden = all.filter((s) => !visible.includes(s)).map((s) => s.name);
-  // What the sources reported (unreadable folders, missing paths, packs served from cache…).
-  const sourceWarnings = report.diagnostics.filter((d) => d.source !== undefined && d.severity === "warning");
-  const { out } = ctx;
+  const listing: Listing = {
+    visible,
+    hidden: all.filter((s) => !visible.includes(s)).map((s) => s.name),
+    shadowed,
+    nested: shadowed.filter((s) => s.nested !== undefined).length,
+    failed: report.failed,
+    warnings: report.diagnostics.filter((d) => d.source !== undefined && d.severity === "warning"),
+  };
   // Where the scan stopped on purpose (a link to / or home, a folder bound): said even without
   // --verbose, since a checkout arranged it and skills may be missing because of it.
-  for (const d of sourceWarnings) if (BOUNDS.has(d.code)) out.error(printable(d.message));
-
-  if (out.json) {
-    out.data({
-      agent: ctx.agent.name,
-      skills: visible.map((s) => ({
-        name: s.name,
-        description: s.description,
-        source: s.source,
-        location: s.location,
-      })),
-      hidden,
-      shadowed,
-      failed: report.failed.map((f) => ({ path: f.path, code: f.error.code, message: f.error.message })),
-      warnings: sourceWarnings.map((d) => ({
-        code: d.code,
-        message: d.message,
-        path: d.path,
-        source: d.source,
-      })),
-    });
+  for (const d of listing.warnings) if (BOUNDS.has(d.code)) ctx.out.error(printable(d.message));
+  if (ctx.out.json) {
+    ctx.out.data(listingJson(ctx, listing));
     return 0;
   }
+  printTable(ctx, visible);
+  printSummary(ctx, listing);
+  return 0;
+}
 
+function listingJson(ctx: Context, listing: Listing) {
+  return {
+    agent: ctx.agent.name,
+    skills: listing.visible.map((s) => ({
+      name: s.name,
+      description: s.description,
+      source: s.source,
+      location: s.location,
+    })),
+    hidden: listing.hidden,
+    shadowed: listing.shadowed,
+    failed: listing.failed.map((f) => ({ path: f.path, code: f.error.code, message: f.error.message })),
+    warnings: listing.warnings.map((d) => ({
+      code: d.code,
+      message: d.message,
+      path: d.path,
+      source: d.source,
+    })),
+  };
+}
+
+/** The table of visible skills, fitted to the terminal (or a line saying there are none). */
+function printTable(ctx: Context, visible: readonly SkillMetadata[]): void {
+  const { out } = ctx;
   const c = out.color;
   if (visible.length === 0) {
     out.line(`No skills visible to agent '${ctx.agent.name}' from ${ctx.cwd}.`);
-  } else {
-    // A handful of sources label every row: each is worked out once.
-    const labels = new Map<string | undefined, string>();
-    const labelOf = (id: string | undefined) => {
-      let label = labels.get(id);
-      if (label === undefined) {
-        label = sourceLabel(id, ctx);
-        labels.set(id, label);
-      }
-      return label;
-    };
-    const rows = visible.map((s) => [
-      printable(s.name),
-      s.description,
-      labelOf(s.source),
-      displayPath(s.location, ctx.cwd, ctx.home),
-    ]);
-    const headers = ["NAME", "DESCRIPTION", "SOURCE", "LOCATION"];
-    // On a terminal narrower than the table, the location goes first (as gh drops columns):
-    // a description a person can read beats `…mation/SKILL.md`. --verbose keeps it.
-    const natural = Math.max(
-      ...[headers, ...rows].map((r) => r.reduce((n, cell) => n + width(cell) + GAP.length, 0)),
-    );
-    const dropLocation = !out.verbose && natural > out.width && out.width < WIDE;
-    const [header, ...lines] = fitTable(
-      dropLocation ? headers.slice(0, 3) : headers,
-      dropLocation ? rows.map((r) => r.slice(0, 3)) : rows,
-      out.width,
-    );
-    // One write for the whole table: a write per line costs a system call each on a pipe.
-    const table = lines.map((line) => `${c.bold(line.name)}${line.rest}`);
-    if (header) table.unshift(c.dim(`${header.name}${header.rest}`));
-    out.line(table.join("\n"));
+    return;
   }
+  // A handful of sources label every row: each is worked out once.
+  const labels = new Map<string | undefined, string>();
+  const labelOf = (id: string | undefined) => {
+    let label = labels.get(id);
+    if (label === undefined) {
+      label = sourceLabel(id, ctx);
+      labels.set(id, label);
+    }
+    return label;
+  };
+  const rows = visible.map((s) => [
+    printable(s.name),
+    s.description,
+    labelOf(s.source),
+    displayPath(s.location, ctx.cwd, ctx.home),
+  ]);
+  const headers = ["NAME", "DESCRIPTION", "SOURCE", "LOCATION"];
+  // On a terminal narrower than the table, the location goes first (as gh drops columns):
+  // a description a person can read beats `…mation/SKILL.md`. --verbose keeps it.
+  const natural = Math.max(
+    ...[headers, ...rows].map((r) => r.reduce((n, cell) => n + width(cell) + GAP.length, 0)),
+  );
+  const dropLocation = !out.verbose && natural > out.width && out.width < WIDE;
+  const [header, ...lines] = fitTable(
+    dropLocation ? headers.slice(0, 3) : headers,
+    dropLocation ? rows.map((r) => r.slice(0, 3)) : rows,
+    out.width,
+  );
+  // One write for the whole table: a write per line costs a system call each on a pipe.
+  const table = lines.map((line) => `${c.bold(line.name)}${line.rest}`);
+  if (header) table.unshift(c.dim(`${header.name}${header.rest}`));
+  out.line(table.join("\n"));
+}
 
+/** The count of skills and what was left out; with --verbose, a line for each. */
+function printSummary(ctx: Context, listing: Listing): void {
+  const { out } = ctx;
+  const c = out.color;
+  const { hidden, shadowed, nested, failed, warnings } = listing;
   const notes: string[] = [];
   if (hidden.length > 0) notes.push(`${hidden.length} hidden from '${ctx.agent.name}'`);
   if (shadowed.length > nested) notes.push(`${shadowed.length - nested} shadowed`);
@@ -201,18 +233,17 @@ export async function run(ctx: Context): Promise<number> {
         : `${nested} nested copies (inside their parent skill)`,
     );
   }
-  if (report.failed.length > 0) notes.push(c.red(`${report.failed.length} failed`));
-  if (sourceWarnings.length > 0) notes.push(c.yellow(plural(sourceWarnings.length, "warning")));
+  if (failed.length > 0) notes.push(c.red(`${failed.length} failed`));
+  if (warnings.length > 0) notes.push(c.yellow(plural(warnings.length, "warning")));
   out.line();
-  const summary = `${plural(visible.length, "skill")}${notes.length > 0 ? `, ${notes.join(", ")}` : ""}`;
+  const summary = `${plural(listing.visible.length, "skill")}${notes.length > 0 ? `, ${notes.join(", ")}` : ""}`;
   out.line(notes.length > 0 && !out.verbose ? `${summary} — run with --verbose` : summary);
   if (out.verbose) {
     for (const name of hidden)
       out.line(printable(`  hidden   ${name} (denied to agent '${ctx.agent.name}'; see: skill why ${name})`));
     for (const s of shadowed) out.line(shadowLine(s, ctx));
-    for (const f of report.failed) out.line(`  ${c.red("failed")}   ${printable(f.error.message)}`);
-    for (const d of sourceWarnings) out.line(`  ${c.yellow("warning")}  ${printable(d.message)}`);
+    for (const f of failed) out.line(`  ${c.red("failed")}   ${printable(f.error.message)}`);
+    for (const d of warnings) out.line(`  ${c.yellow("warning")}  ${printable(d.message)}`);
     out.line(c.dim(`  ${ctx.configNote(ctx.configFiles)}`));
   }
-  return 0;
 }
