@@ -26,21 +26,19 @@ export { fileHeadCache } from "./registry/head-cache.js";
 export type { MemorySkill } from "./registry/memory-source.js";
 export { memorySource } from "./registry/memory-source.js";
 export { SkillService } from "./registry/service.js";
-export type { SharedReads } from "./registry/shared-reads.js";
 export { sharedReads } from "./registry/shared-reads.js";
 export { DEFAULT_MAX_BYTES, SKILL_FILE } from "./spec/constants.js";
-export type { SkillErrorCode, SkillErrorDetails } from "./spec/errors.js";
+export type { SkillErrorDetails } from "./spec/errors.js";
 export { describeKind, printable, quote, SkillError } from "./spec/errors.js";
 export type { OriginKind } from "./spec/origin.js";
 export { isNonLocal, ORIGIN_KINDS, originKind, originLabel, originRank } from "./spec/origin.js";
+export type { LoadFailure, LoadReport } from "./spec/report.js";
 export type {
   AgentInfo,
   Diagnostic,
   EventBus,
   FileKey,
   HeadCache,
-  LoadFailure,
-  LoadReport,
   LoadRules,
   LogFields,
   Logger,
@@ -51,6 +49,8 @@ export type {
   PermissionPolicy,
   ScanContext,
   ShadowedSkill,
+  SharedReads,
+  SkillErrorCode,
   SkillEvents,
   SkillFile,
   SkillHead,

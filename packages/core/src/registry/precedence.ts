@@ -1,10 +1,10 @@
 import { dirname, isAbsolute } from "node:path";
 import { printable, quote, type SkillError } from "../spec/errors.js";
 import { isNonLocal, originLabel } from "../spec/origin.js";
+import type { LoadFailure } from "../spec/report.js";
 import type {
   Diagnostic,
   FileKey,
-  LoadFailure,
   ShadowedSkill,
   SkillHead,
   SkillMetadata,

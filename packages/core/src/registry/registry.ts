@@ -1,10 +1,9 @@
 import { isAbsolute, sep } from "node:path";
 import { printable, quote, SkillError } from "../spec/errors.js";
+import type { LoadFailure, LoadReport } from "../spec/report.js";
 import type {
   AgentInfo,
   Diagnostic,
-  LoadFailure,
-  LoadReport,
   PermissionAction,
   PermissionPolicy,
   ShadowedSkill,

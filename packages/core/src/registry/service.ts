@@ -2,11 +2,10 @@ import { checkMaxBytes } from "../files/read-file.js";
 import { DEFAULT_MAX_FILE_BYTES } from "../files/read-inside.js";
 import { type AnalyzeOptions, resolveRules } from "../parse/analyze.js";
 import { printable, SkillError } from "../spec/errors.js";
+import type { LoadFailure, LoadReport } from "../spec/report.js";
 import type {
   AgentInfo,
   Diagnostic,
-  LoadFailure,
-  LoadReport,
   Logger,
   PermissionAction,
   ScanContext,

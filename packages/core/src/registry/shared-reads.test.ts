@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SkillError } from "../spec/errors.js";
-import type { LoadReport, LoadRules, SkillServiceOptions, SkillSource } from "../spec/types.js";
+import type { LoadReport } from "../spec/report.js";
+import type { LoadRules, SharedReads, SkillServiceOptions, SkillSource } from "../spec/types.js";
 import { SkillService } from "./service.js";
-import { type SharedReads, sharedReads } from "./shared-reads.js";
+import { sharedReads } from "./shared-reads.js";
 
 let dir: string;
 beforeEach(async () => {

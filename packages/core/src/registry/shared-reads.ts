@@ -3,15 +3,7 @@ import { dataOf, type ParseMemo, splitText } from "../parse/analyze.js";
 import type { FrontmatterBounds } from "../parse/frontmatter.js";
 import { parseYaml, type YamlResult } from "../parse/yaml.js";
 import { describeKind, SkillError } from "../spec/errors.js";
-import type { Diagnostic } from "../spec/types.js";
-
-/**
- * SKILL.md reads shared by loads that run together (see {@link sharedReads}). Opaque: pass it
- * to `SkillServiceOptions.sharedReads`.
- */
-export interface SharedReads {
-  readonly kind: "shared-reads";
-}
+import type { Diagnostic, SharedReads } from "../spec/types.js";
 
 type Read =
   | { readonly ok: true; readonly file: SkillFileText }

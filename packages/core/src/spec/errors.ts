@@ -1,22 +1,4 @@
-/**
- * Every failure @skill/* reports has one of these codes. They are stable: match on `code`,
- * never on the message text.
- */
-export type SkillErrorCode =
-  | "NOT_FOUND"
-  | "READ_ERROR"
-  | "PARSE_ERROR"
-  | "MISSING_FIELD"
-  | "INVALID_FIELD"
-  | "DUPLICATE_NAME"
-  | "HTTP_ERROR"
-  | "INVALID_URL"
-  | "REMOTE_ERROR"
-  | "UNSAFE_PATH"
-  | "INTEGRITY_ERROR"
-  | "LIMIT_EXCEEDED"
-  | "ABORTED"
-  | "WRITE_ERROR";
+import type { SkillErrorCode } from "./types.js";
 
 /** Extra facts attached to a {@link SkillError}; every field is optional. */
 export interface SkillErrorDetails {

@@ -1,8 +1,25 @@
-import type { SharedReads } from "../registry/shared-reads.js";
-import type { SkillError, SkillErrorCode } from "./errors.js";
-
 /** Version of the SKILL.md contract this package implements. */
 export const SKILL_SPEC_VERSION = 2 as const;
+
+/**
+ * Every failure @skill/* reports has one of these codes. They are stable: match on `code`,
+ * never on the message text.
+ */
+export type SkillErrorCode =
+  | "NOT_FOUND"
+  | "READ_ERROR"
+  | "PARSE_ERROR"
+  | "MISSING_FIELD"
+  | "INVALID_FIELD"
+  | "DUPLICATE_NAME"
+  | "HTTP_ERROR"
+  | "INVALID_URL"
+  | "REMOTE_ERROR"
+  | "UNSAFE_PATH"
+  | "INTEGRITY_ERROR"
+  | "LIMIT_EXCEEDED"
+  | "ABORTED"
+  | "WRITE_ERROR";
 
 /**
  * What a registry holds for a skill: everything but its body. A plain frozen object with no
@@ -358,6 +375,14 @@ export interface PermissionPolicy {
   evaluate(agent: AgentInfo, permission: string, pattern: string): PermissionAction;
 }
 
+/**
+ * SKILL.md reads shared by loads that run together (see {@link sharedReads}). Opaque: pass it
+ * to `SkillServiceOptions.sharedReads`.
+ */
+export interface SharedReads {
+  readonly kind: "shared-reads";
+}
+
 /** Options of {@link SkillService}: where skills come from, who may see them, how they are read. */
 export interface SkillServiceOptions extends LoadRules {
   /** Where skills come from, lowest precedence first. */
@@ -380,32 +405,11 @@ export interface SkillServiceOptions extends LoadRules {
   readonly maxFileBytes?: number;
 }
 
-/** A file (or source) that could not be loaded. */
-export interface LoadFailure {
-  /** The SKILL.md location, or the source id when a whole source failed to scan. */
-  readonly path: string;
-  readonly error: SkillError;
-}
-
 /** A name collision: the skill at `kept` replaced the one at `dropped` (both locations). */
 export interface ShadowedSkill {
   readonly name: string;
   readonly kept: string;
   readonly dropped: string;
-}
-
-/** The registry after a load or an update. */
-export interface LoadReport {
-  /** Skills in the registry. */
-  readonly loaded: number;
-  /** Files and sources that could not be loaded. */
-  readonly failed: readonly LoadFailure[];
-  /** Name collisions, in precedence order. */
-  readonly shadowed: readonly ShadowedSkill[];
-  /** Warnings and errors from sources and files, with rule ids. */
-  readonly diagnostics: readonly Diagnostic[];
-  /** What the sources' scans passed over on purpose (`SourceScan.skipped`), in source order. */
-  readonly skipped?: readonly SkippedPath[];
 }
 
 /** One search result: a skill name, its score (higher is better) and the query terms it matched. */
