@@ -1,3 +1,5 @@
+export { isDigest, sha256Digest } from "./files/digest.js";
+export { fileKey } from "./files/file-key.js";
 export type { SkillFilesBound, SkillFilesOrder } from "./files/folder-walk.js";
 export { isInside, resolveInside } from "./files/inside.js";
 export type { ReadInsideOptions } from "./files/read-inside.js";
@@ -67,6 +69,9 @@ export type {
   ValidationTarget,
 } from "./spec/types.js";
 export { SKILL_SPEC_VERSION } from "./spec/types.js";
+export { abortError } from "./util/abort.js";
+export { errnoOf } from "./util/errno.js";
+export { errorMessage } from "./util/error-text.js";
 export { noopLogger } from "./util/logger.js";
 export { similarNames } from "./util/similar.js";
 export { compareCodeUnits, formatBytes } from "./util/text.js";

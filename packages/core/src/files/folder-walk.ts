@@ -6,6 +6,9 @@ import { join, sep } from "node:path";
 import { SKILL_FILE } from "../spec/constants.js";
 import { SkillError } from "../spec/errors.js";
 import type { SkillFile } from "../spec/types.js";
+import { abortError } from "../util/abort.js";
+import { errnoOf } from "../util/errno.js";
+import { errorMessage } from "../util/error-text.js";
 import { compareCodeUnits, formatBytes } from "../util/text.js";
 import { isInside } from "./inside.js";
 
@@ -75,16 +78,9 @@ interface Walk extends WalkSettings {
   deep: WalkStop | undefined;
 }
 
-function errno(error: unknown): string {
-  return (error as NodeJS.ErrnoException).code ?? (error as Error).message ?? String(error);
-}
-
 function throwIfAborted(walk: Walk): void {
   if (walk.signal?.aborted) {
-    throw new SkillError("ABORTED", `Listing the files of ${walk.base} was aborted`, {
-      path: walk.base,
-      cause: walk.signal.reason,
-    });
+    throw abortError(walk.signal, `Listing the files of ${walk.base} was aborted`, { path: walk.base });
   }
 }
 
@@ -95,12 +91,12 @@ function skipped(walk: Walk, name: string): boolean {
 
 /** The error for the skill folder itself; `opened`: the error came from opening it as a folder. */
 export function folderError(path: string, error: unknown, opened: boolean): SkillError {
-  const code = (error as NodeJS.ErrnoException).code;
+  const code = errnoOf(error);
   // ENOTDIR before the open: a file on the way (`notes.txt/pdf`), so no such folder.
   if (code === "ENOENT" || (code === "ENOTDIR" && !opened)) {
     return new SkillError("NOT_FOUND", `Skill folder not found: ${path}`, { path, cause: error });
   }
-  const why = code === "ENOTDIR" ? "expected a folder, found a file" : errno(error);
+  const why = code === "ENOTDIR" ? "expected a folder, found a file" : (code ?? errorMessage(error));
   return new SkillError("READ_ERROR", `Failed to read skill folder: ${path} (${why})`, {
     path,
     cause: error,

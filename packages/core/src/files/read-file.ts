@@ -4,6 +4,8 @@ import { open } from "node:fs/promises";
 import { frontmatterEndInBytes } from "../parse/frontmatter.js";
 import { DEFAULT_MAX_BYTES } from "../spec/constants.js";
 import { SkillError } from "../spec/errors.js";
+import { errnoOf } from "../util/errno.js";
+import { errorMessage } from "../util/error-text.js";
 import { formatBytes } from "../util/text.js";
 
 /** Rule ids of a file that could not be read, by error code: one id for one failure everywhere. */
@@ -60,11 +62,11 @@ export function fileStatOf(stats: Stats): FileStat {
 }
 
 export function readError(path: string, error: unknown): SkillError {
-  const code = (error as NodeJS.ErrnoException).code;
+  const code = errnoOf(error);
   if (code === "ENOENT" || code === "ENOTDIR") {
     return new SkillError("NOT_FOUND", `Skill file not found: ${path}`, { path, cause: error });
   }
-  const reason = code === "EISDIR" ? "it is a directory" : ((error as Error).message ?? String(error));
+  const reason = code === "EISDIR" ? "it is a directory" : errorMessage(error);
   return new SkillError("READ_ERROR", `Failed to read skill file: ${path} (${reason})`, {
     path,
     cause: error,

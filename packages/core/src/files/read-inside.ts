@@ -2,6 +2,8 @@ import { constants } from "node:fs";
 import { type FileHandle, open, readlink, realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import { quote, SkillError } from "../spec/errors.js";
+import { abortError } from "../util/abort.js";
+import { errnoOf } from "../util/errno.js";
 import { isInside, resolveInside } from "./inside.js";
 import { checkMaxBytes, kindOf, readError, tooLargeError } from "./read-file.js";
 
@@ -20,7 +22,7 @@ export interface ReadInsideOptions {
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
 function aborted(path: string, signal: AbortSignal): SkillError {
-  return new SkillError("ABORTED", `Reading ${path} was aborted`, { path, cause: signal.reason });
+  return abortError(signal, `Reading ${path} was aborted`, { path });
 }
 
 function escapes(root: string, path: string, full: string): SkillError {
@@ -33,7 +35,7 @@ function escapes(root: string, path: string, full: string): SkillError {
 
 function failed(full: string, error: unknown): SkillError {
   if (SkillError.isInstance(error)) return error;
-  if ((error as NodeJS.ErrnoException).code === "ELOOP") {
+  if (errnoOf(error) === "ELOOP") {
     return new SkillError("READ_ERROR", `Failed to read skill file: ${full} (a loop of symbolic links)`, {
       path: full,
       cause: error,
@@ -82,7 +84,7 @@ export async function readInside(
   try {
     realRoot = await realpath(base);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoOf(error);
     if (code === "ENOENT" || code === "ENOTDIR") {
       throw new SkillError("NOT_FOUND", `Skill folder not found: ${base}`, { path: base, cause: error });
     }
@@ -104,7 +106,7 @@ export async function readInside(
     handle = await open(real, OPEN_FLAGS);
   } catch (error) {
     // ELOOP here: the last step became a link after it was checked.
-    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw escapes(base, path, full);
+    if (errnoOf(error) === "ELOOP") throw escapes(base, path, full);
     throw failed(full, error);
   }
   try {

@@ -3,7 +3,9 @@ import { constants, type Stats } from "node:fs";
 import { lstat, mkdir, open, realpath, rename, rm, stat, symlink } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { SkillError } from "../spec/errors.js";
-import { abortedError } from "../util/abort.js";
+import { abortError } from "../util/abort.js";
+import { errnoOf } from "../util/errno.js";
+import { errorMessage } from "../util/error-text.js";
 import { isInside, resolveInside } from "./inside.js";
 
 // Create only, never through a link at the last step, never block on a FIFO.
@@ -17,12 +19,12 @@ interface Bound {
 
 function writeError(path: string, error: unknown): SkillError {
   if (SkillError.isInstance(error)) return error;
-  const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message ?? String(error);
+  const why = errnoOf(error) ?? errorMessage(error);
   return new SkillError("WRITE_ERROR", `Failed to write ${path} (${why})`, { path, cause: error });
 }
 
 function checkSignal(signal: AbortSignal | undefined, what: string): void {
-  if (signal?.aborted) throw abortedError(signal, what);
+  if (signal?.aborted) throw abortError(signal, `${what} was aborted`);
 }
 
 /**
@@ -38,7 +40,7 @@ async function boundOf(within: string, make = true): Promise<Bound> {
   } catch (error) {
     throw new SkillError(
       "WRITE_ERROR",
-      `Cannot write inside ${lexical}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      `Cannot write inside ${lexical}: ${errnoOf(error) ?? String(error)}`,
       { path: lexical, cause: error },
     );
   }
@@ -49,7 +51,7 @@ async function realOrNearest(path: string): Promise<string> {
   try {
     return await realpath(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoOf(error);
     const parent = dirname(path);
     if ((code !== "ENOENT" && code !== "ENOTDIR") || parent === path) throw error;
     return join(await realOrNearest(parent), basename(path));
@@ -60,7 +62,7 @@ async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
   try {
     return await lstat(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoOf(error);
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     throw error;
   }
@@ -112,7 +114,7 @@ async function makeFolders(root: string, rel: readonly string[], links = false):
     try {
       await mkdir(at);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (errnoOf(error) !== "EEXIST") throw error;
       const stats = links ? await stat(at) : await lstat(at);
       if (!stats.isDirectory()) {
         throw new SkillError(

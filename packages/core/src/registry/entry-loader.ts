@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { fileKey } from "../files/file-key.js";
 import { decodeEntry, READ_CODES, readSkillFileSync } from "../files/read-file.js";
 import {
   type Analysis,
@@ -20,6 +21,7 @@ import type {
   SourceEntry,
 } from "../spec/types.js";
 import { isAbortOf } from "../util/abort.js";
+import { errorMessage } from "../util/error-text.js";
 import type { HeadOrigin, Outcome, Slot } from "./precedence.js";
 import type { ReadMemo } from "./shared-reads.js";
 
@@ -82,14 +84,10 @@ interface CachedHead extends SkillHead {
 
 export function toSkillError(error: unknown, path: string): SkillError {
   if (SkillError.isInstance(error)) return error;
-  return new SkillError("READ_ERROR", `Failed to read skill file: ${path} (${describe(error)})`, {
+  return new SkillError("READ_ERROR", `Failed to read skill file: ${path} (${errorMessage(error)})`, {
     path,
     cause: error,
   });
-}
-
-export function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The rule id of a failure: the ids `validateSkillFile` uses for the same failure. */
@@ -329,7 +327,7 @@ export class EntryLoader {
     if (this.#reads) {
       // The state the shared read saw: one open for every load, none a stat of its own.
       try {
-        key = { path: location, ...this.#reads.read(location, this.maxBytes, HEAD_BYTES).stat };
+        key = fileKey(location, this.#reads.read(location, this.maxBytes, HEAD_BYTES).stat);
       } catch {
         return undefined; // the read reports why
       }
@@ -337,7 +335,7 @@ export class EntryLoader {
       try {
         const stats = statSync(location);
         if (!stats.isFile() || stats.size > this.maxBytes) return undefined;
-        key = { path: location, dev: stats.dev, ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs };
+        key = fileKey(location, stats);
       } catch {
         return undefined; // the read reports why
       }

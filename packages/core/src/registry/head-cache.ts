@@ -6,6 +6,8 @@ import { readFullySync } from "../files/read-file.js";
 import { deepFreeze, toJsonValue } from "../parse/json-value.js";
 import { SkillError } from "../spec/errors.js";
 import type { FileKey, HeadCache, Logger, SkillHead } from "../spec/types.js";
+import { errnoOf } from "../util/errno.js";
+import { errorMessage } from "../util/error-text.js";
 import { guardLogger } from "../util/logger.js";
 
 /**
@@ -236,15 +238,6 @@ function readColumns(
   return { columns: { keys, frontmatter, shared }, dropped };
 }
 
-function errnoOf(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === "string" ? code : undefined;
-}
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * Reads the cache file without ever blocking: a FIFO or device at that path is refused
  * (`O_NONBLOCK`, then a regular-file check), and so is a file too large to be a cache. The
@@ -431,7 +424,7 @@ class FileHeadCache implements HeadCache {
         this.#logger.debug?.(`head cache: no cache file at ${this.#file} yet`, { path: this.#file });
       } else {
         this.#logger.warn(
-          `Head cache ${this.#file} could not be read (${reasonOf(error)}); starting with an empty cache`,
+          `Head cache ${this.#file} could not be read (${errorMessage(error)}); starting with an empty cache`,
           { code: "head-cache-read-failed", path: this.#file, ...(errno === undefined ? {} : { errno }) },
         );
       }
@@ -443,7 +436,7 @@ class FileHeadCache implements HeadCache {
     try {
       doc = JSON.parse(end === -1 ? text : text.slice(0, end));
     } catch (error) {
-      this.#corrupt(`it is not JSON (${reasonOf(error)})`);
+      this.#corrupt(`it is not JSON (${errorMessage(error)})`);
       return entries;
     }
     if (isMapping(doc) && typeof doc.version === "number" && !READ_VERSIONS.includes(doc.version)) {
@@ -622,7 +615,7 @@ class FileHeadCache implements HeadCache {
   /** Drops an entry whose head JSON.stringify cannot write (nested too deep): it is not kept. */
   #dropUnwritable(entries: Map<string, Held>, path: string, error: unknown): void {
     entries.delete(path);
-    this.#logger.debug?.(`head cache: dropped the head of ${path} (${reasonOf(error)})`, {
+    this.#logger.debug?.(`head cache: dropped the head of ${path} (${errorMessage(error)})`, {
       code: "head-cache-invalid-head",
       path,
     });
@@ -700,7 +693,7 @@ class FileHeadCache implements HeadCache {
   #writeFailed(error: unknown): void {
     const errno = errnoOf(error);
     this.#logger.warn(
-      `Head cache ${this.#file} could not be written (${reasonOf(error)}); the next load reads the skills again`,
+      `Head cache ${this.#file} could not be written (${errorMessage(error)}); the next load reads the skills again`,
       { code: "head-cache-write-failed", path: this.#file, ...(errno === undefined ? {} : { errno }) },
     );
   }

@@ -1,4 +1,5 @@
-import { isAbsolute, sep } from "node:path";
+import { isAbsolute } from "node:path";
+import { isInside } from "../files/inside.js";
 import { printable, quote, SkillError } from "../spec/errors.js";
 import type { LoadFailure, LoadReport } from "../spec/report.js";
 import type {
@@ -211,10 +212,6 @@ export function didYouMean(name: string, visible: readonly string[]): string {
   return similar.length > 0 ? ` Did you mean ${similar.map((n) => quote(n)).join(", ")}?` : "";
 }
 
-function isWithinDir(path: string, dir: string): boolean {
-  return path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-}
-
 /** The group a new location belongs to: the deepest dir holding it; on a tie, the later source. */
 export function ownerOf(groups: readonly Group[], location: string): Group | undefined {
   if (!isAbsolute(location)) return undefined;
@@ -223,7 +220,7 @@ export function ownerOf(groups: readonly Group[], location: string): Group | und
   for (const group of groups) {
     if (!group.source) continue;
     for (const dir of group.dirs) {
-      if (!isWithinDir(location, dir)) continue;
+      if (!isInside(dir, location)) continue;
       if (dir.length >= depth) {
         depth = dir.length;
         best = group;

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import { abortedError } from "../util/abort.js";
+import { abortError } from "../util/abort.js";
 
 /** Longest stretch of synchronous reading before the event loop gets a turn, in ms. */
 const SLICE_MS = 10;
@@ -18,7 +18,7 @@ export class SliceReader {
   async tick(): Promise<void> {
     if (!this.due()) return;
     await yieldToEventLoop();
-    if (this.#signal?.aborted) throw abortedError(this.#signal);
+    if (this.#signal?.aborted) throw abortError(this.#signal);
     this.#start = performance.now();
   }
 }

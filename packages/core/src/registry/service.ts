@@ -18,10 +18,11 @@ import type {
   SourceEntry,
   SourceScan,
 } from "../spec/types.js";
-import { abortedError, isAbortOf, raceAbort } from "../util/abort.js";
+import { abortError, isAbortOf, raceAbort } from "../util/abort.js";
+import { errorMessage } from "../util/error-text.js";
 import { guardLogger, publish } from "../util/logger.js";
 import { compareCodeUnits } from "../util/text.js";
-import { describe, EntryLoader, type EntryOwner } from "./entry-loader.js";
+import { EntryLoader, type EntryOwner } from "./entry-loader.js";
 import type { Slot } from "./precedence.js";
 import {
   buildRegistry,
@@ -133,7 +134,7 @@ export class SkillService {
   async discoverAndLoad(ctx: ScanContext = {}): Promise<LoadReport> {
     const generation = ++this.#generation;
     const signal = ctx.signal;
-    if (signal?.aborted) throw abortedError(signal);
+    if (signal?.aborted) throw abortError(signal);
     const scanCtx = this.#context(ctx);
     this.#updatedDuringLoad = new Set();
     try {
@@ -141,7 +142,7 @@ export class SkillService {
         Promise.allSettled(this.#sources.map((source) => scanOf(source, scanCtx))),
         signal,
       );
-      if (signal?.aborted) throw abortedError(signal);
+      if (signal?.aborted) throw abortError(signal);
       const groups = await this.#loadScans(scans, scanCtx);
       // Skills added with load() stay until the next full load replaces them from the sources.
       groups.push(emptyGroup());
@@ -182,10 +183,14 @@ export class SkillService {
       } catch (reason) {
         const error = SkillError.isInstance(reason)
           ? reason
-          : new SkillError("READ_ERROR", `Skill source ${source.id} failed to scan: ${describe(reason)}`, {
-              path: source.id,
-              cause: reason,
-            });
+          : new SkillError(
+              "READ_ERROR",
+              `Skill source ${source.id} failed to scan: ${errorMessage(reason)}`,
+              {
+                path: source.id,
+                cause: reason,
+              },
+            );
         if (isAbortOf(error, signal)) throw error;
         groups.push({ ...emptyGroup(source), failure: { path: source.id, error } });
         continue;
@@ -196,9 +201,7 @@ export class SkillService {
         const entry = scan.entries[j] as SourceEntry;
         if (entry.read && !entry.head) {
           const read = limit.run(() =>
-            signal?.aborted
-              ? Promise.reject(abortedError(signal))
-              : this.#loader.entrySlot(entry, owner, ctx),
+            signal?.aborted ? Promise.reject(abortError(signal)) : this.#loader.entrySlot(entry, owner, ctx),
           );
           pending.push(
             read.then(
@@ -228,7 +231,7 @@ export class SkillService {
       });
     }
     await raceAbort(Promise.all(pending), signal);
-    if (signal?.aborted || abort !== undefined) throw abort ?? abortedError(signal);
+    if (signal?.aborted || abort !== undefined) throw abort ?? abortError(signal);
     return groups;
   }
 
@@ -243,7 +246,7 @@ export class SkillService {
    */
   async update(locations: readonly string[], ctx: ScanContext = {}): Promise<LoadReport> {
     const signal = ctx.signal;
-    if (signal?.aborted) throw abortedError(signal);
+    if (signal?.aborted) throw abortError(signal);
     const scanCtx = this.#context(ctx);
     const wanted = [...new Set(locations)];
     for (const location of wanted) this.#updatedDuringLoad?.add(location);
@@ -268,7 +271,7 @@ export class SkillService {
       ),
       signal,
     );
-    if (signal?.aborted) throw abortedError(signal);
+    if (signal?.aborted) throw abortError(signal);
 
     const current = this.#registry;
     // An edit that keeps the file's name (the common case) replaces its winner alone.

@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { dirname, isAbsolute } from "node:path";
+import { sha256Digest } from "../files/digest.js";
 import { normalizeFileList } from "../files/file-list.js";
 import { resolveInside } from "../files/inside.js";
 import { decodeEntry, readSkillFile, tooLargeError } from "../files/read-file.js";
@@ -39,10 +39,6 @@ function integrityError(name: string, location: string, reason: string): SkillEr
   );
 }
 
-function sha256(bytes: Uint8Array): string {
-  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
-}
-
 /** Size and digest of the bytes read, against a head a source gave. */
 function checkBytes(name: string, location: string, value: string | Uint8Array, head: SkillHead): void {
   if (head.size === undefined && head.digest === undefined) return;
@@ -50,7 +46,7 @@ function checkBytes(name: string, location: string, value: string | Uint8Array, 
   if (head.size !== undefined && bytes.byteLength !== head.size) {
     throw integrityError(name, location, `it is ${bytes.byteLength} bytes, the listing said ${head.size}`);
   }
-  if (head.digest !== undefined && sha256(bytes) !== head.digest.toLowerCase()) {
+  if (head.digest !== undefined && sha256Digest(bytes) !== head.digest.toLowerCase()) {
     throw integrityError(name, location, `its sha256 digest is not the listed ${head.digest}`);
   }
 }

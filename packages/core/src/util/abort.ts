@@ -1,8 +1,18 @@
-import { SkillError } from "../spec/errors.js";
+import { SkillError, type SkillErrorDetails } from "../spec/errors.js";
 
-/** The error every aborted operation rejects with. */
-export function abortedError(signal?: AbortSignal, what = "Skill loading"): SkillError {
-  return new SkillError("ABORTED", `${what} was aborted`, signal ? { cause: signal.reason } : {});
+/**
+ * The error an aborted operation rejects with: code `ABORTED`, the signal's `reason` as its
+ * `cause`. `message` says what stopped; `details` may name the path or URL concerned.
+ *
+ * @example
+ * if (signal?.aborted) throw abortError(signal, "Skill audit was aborted");
+ */
+export function abortError(
+  signal?: AbortSignal,
+  message = "Skill loading was aborted",
+  details: Omit<SkillErrorDetails, "cause"> = {},
+): SkillError {
+  return new SkillError("ABORTED", message, signal ? { ...details, cause: signal.reason } : details);
 }
 
 /** Whether `error` is the `ABORTED` of this very `signal` (not one a source made up). */
@@ -18,10 +28,10 @@ export function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined):
   if (!signal) return work;
   if (signal.aborted) {
     work.catch(() => {});
-    return Promise.reject(abortedError(signal));
+    return Promise.reject(abortError(signal));
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortedError(signal));
+    const onAbort = () => reject(abortError(signal));
     signal.addEventListener("abort", onAbort, { once: true });
     work.then(
       (value) => {
