@@ -1,4 +1,13 @@
-import { compareCodeUnits, parseSkill, printable, SkillError, splitFrontmatter } from "@skill/core";
+import {
+  abortError,
+  compareCodeUnits,
+  errnoOf,
+  errorMessage,
+  parseSkill,
+  printable,
+  SkillError,
+  splitFrontmatter,
+} from "@skill/core";
 import {
   commandsIn,
   envEvidence,
@@ -70,7 +79,7 @@ const SHELL_PROGRAMS = /^(?:(?:ba|z|k|da|fi|c)?sh)$/;
 const SKILL_MD = "SKILL.md";
 
 export function abortedError(signal?: AbortSignal): SkillError {
-  return new SkillError("ABORTED", "Skill audit was aborted", signal ? { cause: signal.reason } : {});
+  return abortError(signal, "Skill audit was aborted");
 }
 
 function isBinary(bytes: Uint8Array): boolean {
@@ -143,7 +152,7 @@ function auditSkillMd(
       rule: "frontmatter-error",
       severity: "warning",
       path: SKILL_MD,
-      message: `the frontmatter could not be read, so its tools, hooks and description were not checked: ${printable((error as Error).message.replace(` in ${location}`, ""))}`,
+      message: `the frontmatter could not be read, so its tools, hooks and description were not checked: ${printable(errorMessage(error).replace(` in ${location}`, ""))}`,
     });
   }
   const bodyLine = closingLine + 1;
@@ -201,8 +210,7 @@ function readFailure(error: unknown): string {
     const what = error.code === "LIMIT_EXCEEDED" ? "not read" : "could not read the file";
     return `${what}: ${printable(error.message)}`;
   }
-  const code = (error as NodeJS.ErrnoException).code;
-  return `could not read the file (${code ?? printable(String((error as Error).message ?? error))})`;
+  return `could not read the file (${errnoOf(error) ?? printable(errorMessage(error))})`;
 }
 
 /** Everything the files of one skill add up to, gathered file by file. */

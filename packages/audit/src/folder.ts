@@ -2,6 +2,8 @@ import { readlink, realpath, stat } from "node:fs/promises";
 import { basename, dirname, relative, resolve, sep } from "node:path";
 import {
   DEFAULT_MAX_FILE_BYTES,
+  errnoOf,
+  errorMessage,
   isInside,
   listSkillFiles,
   printable,
@@ -17,10 +19,10 @@ const SKILL_MD = "SKILL.md";
 /** The skill folder `path` names (its real path): the folder itself, or the folder of a SKILL.md. */
 async function skillRoot(path: string): Promise<string> {
   const absolute = resolve(path);
-  const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
+  const info = await stat(absolute).catch((error: unknown) => {
     throw new SkillError(
       "NOT_FOUND",
-      `Skill folder not found: ${absolute} (${error.code ?? error.message})`,
+      `Skill folder not found: ${absolute} (${errnoOf(error) ?? errorMessage(error)})`,
       {
         path: absolute,
         cause: error,

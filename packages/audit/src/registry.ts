@@ -1,6 +1,7 @@
 import {
   type AgentInfo,
   DEFAULT_SKILL_FILES_LIMIT,
+  errorMessage,
   parseSkill,
   printable,
   SkillError,
@@ -46,7 +47,7 @@ export async function registryInput(
     paths = await service.files(name, agent, { limit: limits.maxFiles, ...ctx });
   } catch (error) {
     if (isAbort(error, signal)) throw error;
-    notes.push({ path: ".", message: `could not list the files: ${printable((error as Error).message)}` });
+    notes.push({ path: ".", message: `could not list the files: ${printable(errorMessage(error))}` });
   }
   const last = paths[paths.length - 1];
   // A folder on disk is listed up to DEFAULT_SKILL_FILES_LIMIT files, whatever the limit asked.

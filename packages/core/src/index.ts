@@ -1,39 +1,46 @@
-export { DEFAULT_MAX_BYTES, SKILL_FILE } from "./constants.js";
-export type { SkillErrorCode, SkillErrorDetails } from "./errors.js";
-export { describeKind, printable, quote, SkillError } from "./errors.js";
-export type { SkillFilesBound, SkillFilesOrder } from "./folder-walk.js";
-export { splitFrontmatter } from "./frontmatter.js";
-export type { FileHeadCacheOptions } from "./head-cache.js";
-export { fileHeadCache } from "./head-cache.js";
-export { isInside, resolveInside } from "./inside.js";
-export { noopLogger } from "./logger.js";
-export type { MemorySkill } from "./memory-source.js";
-export { memorySource } from "./memory-source.js";
-export type { OriginKind } from "./origin.js";
-export { isNonLocal, ORIGIN_KINDS, originKind, originLabel, originRank } from "./origin.js";
-export { loadSkillFile, parseSkill, validateSkillFile } from "./parse-skill.js";
-export type { ReadInsideOptions } from "./read-inside.js";
-export { DEFAULT_MAX_FILE_BYTES, readInside } from "./read-inside.js";
-export { SkillService } from "./service.js";
-export type { SharedReads } from "./shared-reads.js";
-export { sharedReads } from "./shared-reads.js";
-export { similarNames } from "./similar.js";
-export type { ListSkillFilesOptions, SkillFileList, SkillFilesOptions } from "./skill-files.js";
+export { isDigest, sha256Digest } from "./files/digest.js";
+export { fileKey } from "./files/file-key.js";
+export type { SkillFilesBound, SkillFilesOrder } from "./files/folder-walk.js";
+export { isInside, resolveInside } from "./files/inside.js";
+export type { ReadInsideOptions } from "./files/read-inside.js";
+export { DEFAULT_MAX_FILE_BYTES, readInside } from "./files/read-inside.js";
+export type { ListSkillFilesOptions, SkillFileList, SkillFilesOptions } from "./files/skill-files.js";
 export {
   DEFAULT_SKILL_FILES_BYTES,
   DEFAULT_SKILL_FILES_LIMIT,
   listSkillFiles,
   skillFiles,
-} from "./skill-files.js";
-export { compareCodeUnits, formatBytes } from "./text.js";
+} from "./files/skill-files.js";
+export type { SkillFolderStage } from "./files/write-inside.js";
+export { checkInside, linkInside, stageSkillFolder, writeInside } from "./files/write-inside.js";
+export { splitFrontmatter } from "./parse/frontmatter.js";
+export { loadSkillFile, parseSkill, validateSkillFile } from "./parse/parse-skill.js";
+export {
+  CLAUDE_CODE_FIELDS,
+  SPEC_FIELDS,
+  SPEC_LIMITS,
+  VALIDATION_TARGETS,
+  validateFrontmatter,
+  validateSkill,
+} from "./parse/validate.js";
+export type { FileHeadCacheOptions } from "./registry/head-cache.js";
+export { fileHeadCache } from "./registry/head-cache.js";
+export type { MemorySkill } from "./registry/memory-source.js";
+export { memorySource } from "./registry/memory-source.js";
+export { SkillService } from "./registry/service.js";
+export { sharedReads } from "./registry/shared-reads.js";
+export { DEFAULT_MAX_BYTES, SKILL_FILE } from "./spec/constants.js";
+export type { SkillErrorDetails } from "./spec/errors.js";
+export { describeKind, printable, quote, SkillError } from "./spec/errors.js";
+export type { OriginKind } from "./spec/origin.js";
+export { isNonLocal, ORIGIN_KINDS, originKind, originLabel, originRank } from "./spec/origin.js";
+export type { LoadFailure, LoadReport } from "./spec/report.js";
 export type {
   AgentInfo,
   Diagnostic,
   EventBus,
   FileKey,
   HeadCache,
-  LoadFailure,
-  LoadReport,
   LoadRules,
   LogFields,
   Logger,
@@ -44,6 +51,8 @@ export type {
   PermissionPolicy,
   ScanContext,
   ShadowedSkill,
+  SharedReads,
+  SkillErrorCode,
   SkillEvents,
   SkillFile,
   SkillHead,
@@ -58,15 +67,11 @@ export type {
   SourceScan,
   ValidateOptions,
   ValidationTarget,
-} from "./types.js";
-export { SKILL_SPEC_VERSION } from "./types.js";
-export {
-  CLAUDE_CODE_FIELDS,
-  SPEC_FIELDS,
-  SPEC_LIMITS,
-  VALIDATION_TARGETS,
-  validateFrontmatter,
-  validateSkill,
-} from "./validate.js";
-export type { SkillFolderStage } from "./write-inside.js";
-export { checkInside, linkInside, stageSkillFolder, writeInside } from "./write-inside.js";
+} from "./spec/types.js";
+export { SKILL_SPEC_VERSION } from "./spec/types.js";
+export { abortError } from "./util/abort.js";
+export { errnoOf } from "./util/errno.js";
+export { errorMessage } from "./util/error-text.js";
+export { noopLogger } from "./util/logger.js";
+export { similarNames } from "./util/similar.js";
+export { compareCodeUnits, formatBytes } from "./util/text.js";

@@ -3,8 +3,11 @@ import { type Dirent, readdirSync, readlinkSync, realpathSync, type Stats, statS
 import { homedir } from "node:os";
 import { basename, dirname, parse, resolve, sep } from "node:path";
 import {
+  abortError,
   compareCodeUnits,
   type Diagnostic,
+  errnoOf,
+  errorMessage,
   type Logger,
   noopLogger,
   printable,
@@ -231,14 +234,6 @@ function ignoredReason(name: string): SkipReason {
   return name === "node_modules" ? "node-modules" : "ignored";
 }
 
-function codeOf(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
-
-function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** The part of `path` below `base` (which `path` is within). */
 function below(base: string, path: string): string {
   return path.slice(base.length + (base.endsWith(sep) ? 0 : 1));
@@ -343,12 +338,17 @@ class Scan {
       stats = statSync(root);
       real = realpathSync(root);
     } catch (error) {
-      const code = codeOf(error);
+      const code = errnoOf(error);
       if (code === "ENOENT" || code === "ENOTDIR") {
         if (this.#onMissingRoot) this.#onMissingRoot(root);
         else this.#logger.debug?.(`Skill folder does not exist: ${root}`, { path: root });
       } else {
-        this.#warn("root-unreadable", `Cannot scan skill folder ${root} (${reasonOf(error)})`, root, code);
+        this.#warn(
+          "root-unreadable",
+          `Cannot scan skill folder ${root} (${errorMessage(error)})`,
+          root,
+          code,
+        );
       }
       return undefined;
     }
@@ -678,7 +678,7 @@ class Scan {
   }
 
   #unreadable(path: string, error: unknown): void {
-    const code = codeOf(error);
+    const code = errnoOf(error);
     if (code === "ENOENT" || code === "ENOTDIR") {
       this.#warn("folder-vanished", `Folder ${path} vanished during the skill scan`, path, code);
     } else if (code === "EACCES" || code === "EPERM") {
@@ -691,7 +691,7 @@ class Scan {
     } else {
       this.#warn(
         "folder-unreadable",
-        `Cannot read folder ${path} (${reasonOf(error)}); skills inside it are skipped`,
+        `Cannot read folder ${path} (${errorMessage(error)}); skills inside it are skipped`,
         path,
         code,
       );
@@ -699,7 +699,7 @@ class Scan {
   }
 
   #brokenLink(path: string, error: unknown): void {
-    const code = codeOf(error);
+    const code = errnoOf(error);
     if (code === "ELOOP") {
       this.#skip(path, "symlink-loop");
       this.#warn("symlink-loop", `Skipping symlink loop ${path}: it resolves back to itself`, path, code);
@@ -718,7 +718,7 @@ class Scan {
         code,
       );
     } else {
-      this.#warn("symlink-unreadable", `Cannot follow symlink ${path} (${reasonOf(error)})`, path, code);
+      this.#warn("symlink-unreadable", `Cannot follow symlink ${path} (${errorMessage(error)})`, path, code);
     }
   }
 
@@ -743,10 +743,11 @@ class Scan {
 
   #checkAbort(): void {
     if (this.#signal?.aborted) {
-      throw new SkillError("ABORTED", `Skill scan was aborted${this.#root ? ` in ${this.#root}` : ""}`, {
-        cause: this.#signal.reason,
-        ...(this.#root ? { path: this.#root } : {}),
-      });
+      throw abortError(
+        this.#signal,
+        `Skill scan was aborted${this.#root ? ` in ${this.#root}` : ""}`,
+        this.#root ? { path: this.#root } : {},
+      );
     }
   }
 }

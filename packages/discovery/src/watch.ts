@@ -3,6 +3,8 @@ import { basename, dirname, join, sep } from "node:path";
 import {
   compareCodeUnits,
   type Diagnostic,
+  errnoOf,
+  errorMessage,
   type LoadReport,
   type Logger,
   noopLogger,
@@ -166,14 +168,14 @@ export function watchSkills(
       try {
         report = await service.update(changes.map((c) => c.path));
       } catch (error) {
-        logger.warn(`Skill update failed: ${messageOf(error)}`, {});
+        logger.warn(`Skill update failed: ${errorMessage(error)}`, {});
         return;
       }
       if (closed) return;
       try {
         options.onChange?.(changes, report);
       } catch (error) {
-        logger.warn(`Skill watch onChange threw: ${messageOf(error)}`, {});
+        logger.warn(`Skill watch onChange threw: ${errorMessage(error)}`, {});
       }
     });
   };
@@ -184,7 +186,7 @@ export function watchSkills(
       return inner;
     },
     (error: unknown) => {
-      logger.warn(`Skill watcher could not start: ${messageOf(error)}`, {});
+      logger.warn(`Skill watcher could not start: ${errorMessage(error)}`, {});
       return undefined;
     },
   );
@@ -236,7 +238,7 @@ function watchPlans(
     try {
       listener(batch.map(([path, type]) => ({ type, path })));
     } catch (error) {
-      logger.warn(`Skill watch listener threw: ${messageOf(error)}`, {});
+      logger.warn(`Skill watch listener threw: ${errorMessage(error)}`, {});
     }
   };
   const record = (type: SkillChange["type"], path: string) => {
@@ -278,7 +280,7 @@ function watchPlans(
     })()
       .catch((error: unknown) => {
         // A rescan runs from a timer: a rejection here would end the host process.
-        logger.warn(`Skill watcher could not rescan: ${messageOf(error)}`, {});
+        logger.warn(`Skill watcher could not rescan: ${errorMessage(error)}`, {});
       })
       .finally(() => {
         planning = undefined;
@@ -414,15 +416,15 @@ function watchPlans(
         try {
           onName(name === null ? null : String(name));
         } catch (error) {
-          logger.warn(`Skill watcher failed on a change in ${dir}: ${messageOf(error)}`, { path: dir });
+          logger.warn(`Skill watcher failed on a change in ${dir}: ${errorMessage(error)}`, { path: dir });
           requestPlan();
         }
       });
     } catch (error) {
-      const code = codeOf(error);
+      const code = errnoOf(error);
       if (code !== "ENOENT" && code !== "ENOTDIR" && !unwatchable.has(dir)) {
         unwatchable.add(dir);
-        logger.warn(`Cannot watch ${dir} (${messageOf(error)}); changes there are not seen`, {
+        logger.warn(`Cannot watch ${dir} (${errorMessage(error)}); changes there are not seen`, {
           path: dir,
           ...(code === undefined ? {} : { errno: code }),
         });
@@ -432,12 +434,12 @@ function watchPlans(
     unwatchable.delete(dir);
     handle.on("error", (error: unknown) => {
       onGone(handle);
-      const code = codeOf(error);
+      const code = errnoOf(error);
       // A folder that went away is the next plan's business; anything else is worth a word.
       if (code === "ENOENT" || code === "EPERM") {
-        logger.debug?.(`Stopped watching ${dir} (${messageOf(error)})`, { path: dir, errno: code });
+        logger.debug?.(`Stopped watching ${dir} (${errorMessage(error)})`, { path: dir, errno: code });
       } else {
-        logger.warn(`Watching ${dir} failed (${messageOf(error)}); it is watched again after a rescan`, {
+        logger.warn(`Watching ${dir} failed (${errorMessage(error)}); it is watched again after a rescan`, {
           path: dir,
           ...(code === undefined ? {} : { errno: code }),
         });
@@ -464,7 +466,7 @@ function watchPlans(
     } catch (error) {
       // Not ours to look at (the folder was made unreadable): the scanner's rule decides, and
       // the plan logs its warning once.
-      logger.debug?.(`Cannot look at ${file} (${messageOf(error)}); rescanning`, { path: file });
+      logger.debug?.(`Cannot look at ${file} (${errorMessage(error)}); rescanning`, { path: file });
       requestPlan();
       return;
     }
@@ -490,7 +492,7 @@ function watchPlans(
     markClosed = resolveClosed;
   });
   const ready = plan(false).catch((error: unknown) => {
-    logger.warn(`Skill watcher could not start: ${messageOf(error)}`, {});
+    logger.warn(`Skill watcher could not start: ${errorMessage(error)}`, {});
   });
   return {
     ready: Promise.race([ready, closing]),
@@ -533,12 +535,4 @@ function isFolder(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function codeOf(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

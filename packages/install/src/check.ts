@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { compareCodeUnits, printable, SkillError } from "@skill/core";
+import { compareCodeUnits, errorMessage, printable, SkillError } from "@skill/core";
 import { computedHash, skillFolderName } from "@skill/lock";
 import { type FileChanges, fileChanges } from "./changes.js";
 import { type Fetched, type FetchPorts, FetchSession, fetchLocked, portsOf } from "./fetch-locked.js";
@@ -86,7 +86,7 @@ async function upstreamOf(
     return { upstream, fetched };
   } catch (error) {
     if (SkillError.isInstance(error) && error.code === "ABORTED") throw error;
-    return { upstream: { status: "error", message: printable((error as Error).message) } };
+    return { upstream: { status: "error", message: printable(errorMessage(error)) } };
   }
 }
 

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { printable, quote, SkillError } from "@skill/core";
+import { abortError, printable, quote, SkillError } from "@skill/core";
 import type { GitPort } from "./types.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -51,7 +51,7 @@ function run(
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
         if (signal?.aborted) {
-          return reject(new SkillError("ABORTED", `git ${args[0]} was aborted`, { cause: signal.reason }));
+          return reject(abortError(signal, `git ${args[0]} was aborted`));
         }
         const said = String(stderr || error.message)
           .trim()

@@ -1,5 +1,5 @@
 import { realpath } from "node:fs/promises";
-import { compareCodeUnits, printable, SkillError, type SkillErrorCode } from "@skill/core";
+import { compareCodeUnits, errorMessage, printable, SkillError, type SkillErrorCode } from "@skill/core";
 import { computedHash } from "@skill/lock";
 import { applyPlan } from "./apply.js";
 import { type FetchPorts, FetchSession, fetchLocked, portsOf } from "./fetch-locked.js";
@@ -39,7 +39,7 @@ async function fetchChecked(
   } catch (error) {
     if (SkillError.isInstance(error) && error.code === "ABORTED") throw error;
     const code = SkillError.isInstance(error) ? error.code : "READ_ERROR";
-    return { code, problem: `${name}: ${printable((error as Error).message)}` };
+    return { code, problem: `${name}: ${printable(errorMessage(error))}` };
   }
   // A site serves one version: the lock pins it by the index's digest.
   if (skill.wellKnownDigest !== undefined && fetched.digest !== skill.wellKnownDigest) {

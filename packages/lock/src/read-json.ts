@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { describeKind, quote, SkillError } from "@skill/core";
+import { describeKind, errnoOf, errorMessage, quote, SkillError } from "@skill/core";
 
 /** A JSON object read from `file`; undefined when there is no such file. */
 export async function readJsonObject(
@@ -10,8 +10,9 @@ export async function readJsonObject(
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    const why = (error as NodeJS.ErrnoException).code ?? String(error);
+    const code = errnoOf(error);
+    if (code === "ENOENT") return undefined;
+    const why = code ?? String(error);
     throw new SkillError("READ_ERROR", `Failed to read ${what} ${file} (${why})`, {
       path: file,
       cause: error,
@@ -23,7 +24,7 @@ export async function readJsonObject(
   } catch (error) {
     throw new SkillError(
       "PARSE_ERROR",
-      `Broken ${what} ${file}: not valid JSON (${(error as Error).message}); found ${quote(text)}. Fix or delete it; it is not overwritten`,
+      `Broken ${what} ${file}: not valid JSON (${errorMessage(error)}); found ${quote(text)}. Fix or delete it; it is not overwritten`,
       { path: file, cause: error },
     );
   }

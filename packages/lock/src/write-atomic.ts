@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { SkillError } from "@skill/core";
+import { errnoOf, SkillError } from "@skill/core";
 
 /**
  * Writes `text` to `file` through a temporary file in the same folder and a rename, so a
@@ -16,7 +16,7 @@ export async function writeAtomic(file: string, text: string): Promise<void> {
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true }).catch(() => {});
-    const why = (error as NodeJS.ErrnoException).code ?? String(error);
+    const why = errnoOf(error) ?? String(error);
     throw new SkillError("WRITE_ERROR", `Failed to write lock file ${file} (${why})`, {
       path: file,
       cause: error,

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import {
   DIRECTORY_MIME_TYPE,
   SKILL_LIMITS,
@@ -53,12 +52,6 @@ export const anyResult = z.looseObject({});
 
 /** Params of `skills/list`, as the SDK's 3-argument `setRequestHandler` takes them (for a server of a test's own). */
 export const SkillsListParams = z.looseObject({ cursor: z.string().optional() }).optional();
-
-export function sha256Digest(bytes: Uint8Array): string {
-  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
-}
-
-export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 
 /** Percent-encodes each `/`-separated segment of a relative path. */
 export function encodePath(path: string): string {

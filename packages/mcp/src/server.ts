@@ -4,11 +4,13 @@ import { basename, dirname, isAbsolute } from "node:path";
 import { type McpServer, Server, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import {
   type AgentInfo,
+  errnoOf,
   type Logger,
   resolveInside,
   SkillError,
   type SkillMetadata,
   type SkillService,
+  sha256Digest,
 } from "@skill/core";
 import {
   answerSkills,
@@ -29,7 +31,6 @@ import {
   type SkillCacheScope,
   type SkillEntry,
   type SkillResourceRef,
-  sha256Digest,
 } from "./protocol.js";
 
 /** The SDK's (v2, `@modelcontextprotocol/server`) `McpServer`, or the low-level `Server` under it (`mcpServer.server`). */
@@ -382,7 +383,7 @@ function catalogOf(
       if (stats.size > maxFileBytes) return tooLarge;
       return { path, key: keyOf(stats) };
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errnoOf(error);
       return code === "ENOENT" || code === "ENOTDIR" ? undefined : UNREADABLE;
     }
   }

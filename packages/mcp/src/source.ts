@@ -1,6 +1,9 @@
 import {
+  abortError,
   compareCodeUnits,
   type Diagnostic,
+  errorMessage,
+  isDigest,
   originLabel,
   parseSkill,
   printable,
@@ -10,11 +13,11 @@ import {
   type SkillHead,
   type SkillSource,
   type SourceEntry,
+  sha256Digest,
 } from "@skill/core";
 import { wholeOption } from "./options.js";
 import {
   anyResult,
-  DIGEST_PATTERN,
   decodeSegment,
   METHOD_NOT_FOUND,
   REQUEST_TIMEOUT,
@@ -22,7 +25,6 @@ import {
   SKILL_LIMITS,
   SKILL_SCHEME,
   SKILLS_EXTENSION_ID,
-  sha256Digest,
 } from "./protocol.js";
 
 /**
@@ -99,10 +101,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function describe(error: unknown): string {
-  return printable(error instanceof Error ? error.message : String(error));
-}
-
 function errorCode(error: unknown): number | undefined {
   const code = isRecord(error) || error instanceof Error ? (error as { code?: unknown }).code : undefined;
   // The SDK's v2 line reports its own timeout as an SdkError with a string code.
@@ -124,10 +122,6 @@ export function sourceLimits(options: McpSourceOptions, fn: string) {
 
 /** Thrown inside a scan when the server's deadline passed. */
 class DeadlinePassed extends Error {}
-
-function aborted(signal: AbortSignal | undefined, what: string): SkillError {
-  return new SkillError("ABORTED", `${what} was aborted`, signal ? { cause: signal.reason } : {});
-}
 
 function combine(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
   if (!a) return b;
@@ -181,7 +175,7 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
     signal: AbortSignal | undefined,
     deadline: number = Date.now() + timeout,
   ): Promise<Record<string, unknown>> {
-    if (signal?.aborted) throw aborted(signal, `${method} on ${id}`);
+    if (signal?.aborted) throw abortError(signal, `${method} on ${id} was aborted`);
     const left = deadline - Date.now();
     if (left <= 0) throw new DeadlinePassed();
     const expiry = new AbortController();
@@ -197,7 +191,9 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
     const both = signal ? AbortSignal.any([signal, expiry.signal]) : expiry.signal;
     const cancelled = signal
       ? new Promise<never>((_, reject) => {
-          both.addEventListener("abort", () => reject(aborted(signal, `${method} on ${id}`)), { once: true });
+          both.addEventListener("abort", () => reject(abortError(signal, `${method} on ${id} was aborted`)), {
+            once: true,
+          });
         })
       : undefined;
     // Raced below; once the race is over, a later abort must not be an unhandled rejection.
@@ -217,7 +213,7 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       }
       return result;
     } catch (error) {
-      if (signal?.aborted) throw aborted(signal, `${method} on ${id}`);
+      if (signal?.aborted) throw abortError(signal, `${method} on ${id} was aborted`);
       if (expiry.signal.aborted || errorCode(error) === REQUEST_TIMEOUT) throw new DeadlinePassed();
       throw error;
     } finally {
@@ -270,7 +266,9 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
             ),
           );
         } else {
-          diagnostics.push(diagnostic("mcp-error", `${id}: skills/list failed: ${describe(error)}`));
+          diagnostics.push(
+            diagnostic("mcp-error", `${id}: skills/list failed: ${printable(errorMessage(error))}`),
+          );
         }
         break;
       }
@@ -454,7 +452,7 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
     }
     const head: SkillHead | undefined = skill.frontmatter && {
       frontmatter: skill.frontmatter,
-      ...(own?.digest !== undefined && DIGEST_PATTERN.test(own.digest) ? { digest: own.digest } : {}),
+      ...(isDigest(own?.digest) ? { digest: own.digest } : {}),
       ...(own?.size === undefined ? {} : { size: own.size }),
     };
     return {
@@ -513,7 +511,7 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       return;
     }
     const actual = sha256Digest(bytes);
-    if (!DIGEST_PATTERN.test(digest) || actual !== digest) {
+    if (!isDigest(digest) || actual !== digest) {
       throw new SkillError(
         "INTEGRITY_ERROR",
         `Digest mismatch for ${uri}: ${id} listed ${quote(digest, 80)}, the bytes it served hash to ${actual}`,
@@ -555,7 +553,7 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
       const reason =
         error instanceof DeadlinePassed || errorCode(error) === REQUEST_TIMEOUT
           ? `no answer within ${timeout} ms`
-          : describe(error);
+          : printable(errorMessage(error));
       throw new SkillError("REMOTE_ERROR", `Remote fetch failed: resources/read ${uri} on ${id}: ${reason}`, {
         path: uri,
         cause: error,
@@ -577,7 +575,7 @@ export function mcpSource(client: McpClientLike, options: McpSourceOptions = {})
     id,
     async scan(ctx: ScanContext) {
       const signal = combine(options.signal, ctx.signal);
-      if (signal?.aborted) throw aborted(signal, `Listing the skills of ${id}`);
+      if (signal?.aborted) throw abortError(signal, `Listing the skills of ${id} was aborted`);
       const diagnostics: Diagnostic[] = [];
       const deadline = Date.now() + timeout;
       const listed = await list(signal, deadline, diagnostics);

@@ -2,10 +2,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Server } from "@modelcontextprotocol/server";
-import { type LogFields, memorySource, SkillError, SkillService } from "@skill/core";
+import { type LogFields, memorySource, SkillError, SkillService, sha256Digest } from "@skill/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, ERAS, pathSource, skillMd, writeTree } from "./__fixtures__/harness.js";
-import { anyResult, SKILL_LIMITS, SkillsListParams, sha256Digest } from "./protocol.js";
+import { anyResult, SKILL_LIMITS, SkillsListParams } from "./protocol.js";
 import { createSkillsServer, PROTOCOL_VERSIONS, registerSkills } from "./server.js";
 import { type McpClientLike, mcpSource } from "./source.js";
 

@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/client";
 import {
   type Diagnostic,
+  errorMessage,
   printable,
   type ScanContext,
   SkillError,
@@ -131,7 +132,7 @@ export function mcpStdioSource(
         const diagnostic: Diagnostic = {
           code: "mcp-connect-failed",
           severity: "warning",
-          message: `${id}: could not start the MCP server: ${printable((error as Error).message ?? String(error))}${head ? ` (stderr: ${printable(head)})` : ""}`,
+          message: `${id}: could not start the MCP server: ${printable(errorMessage(error))}${head ? ` (stderr: ${printable(head)})` : ""}`,
           path: id,
           source: id,
         };

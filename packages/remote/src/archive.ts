@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { createGunzip, gunzipSync } from "node:zlib";
 import {
   DEFAULT_MAX_BYTES,
+  errnoOf,
   formatBytes,
   quote,
   resolveInside,
@@ -484,7 +485,7 @@ async function* gunzipped(source: ArchiveSource, limit: number, u: Unpacker): As
     try {
       whole = gunzipSync(source, { maxOutputLength: limit + 1 });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") u.count(u.limits.maxBytes + 1);
+      if (errnoOf(error) === "ERR_BUFFER_TOO_LARGE") u.count(u.limits.maxBytes + 1);
       throw error;
     }
     for (let at = 0; at < whole.byteLength; at += INFLATED_CHUNK)

@@ -8,6 +8,7 @@ import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_FILE_BYTES,
   type Diagnostic,
+  errnoOf,
   isInside,
   type Logger,
   parseSkill,
@@ -16,6 +17,7 @@ import {
   SKILL_FILE,
   SkillError,
   type SkillFile,
+  sha256Digest,
   skillFiles,
 } from "@skill/core";
 import { BLOCK_BYTES } from "./http.js";
@@ -106,7 +108,7 @@ function toRel(root: string, abs: string): string {
 }
 
 function packFolderError(root: string, error: unknown): SkillError {
-  const code = SkillError.isInstance(error) ? error.code : (error as NodeJS.ErrnoException).code;
+  const code = SkillError.isInstance(error) ? error.code : errnoOf(error);
   if (SkillError.isInstance(error) && code !== "NOT_FOUND" && code !== "READ_ERROR") {
     return new SkillError(
       error.code,
@@ -205,10 +207,6 @@ async function deterministicTarGz(files: readonly Packed[]): Promise<Buffer> {
   const gz = gzipSync(Buffer.concat(blocks), { level: 9 });
   gz[9] = 0xff; // OS: unknown, so the bytes do not depend on the platform that built them
   return gz;
-}
-
-function sha256(bytes: Uint8Array): string {
-  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 }
 
 function encodePath(rel: string): string {
@@ -345,7 +343,7 @@ async function describeSkill(
   let digest: string;
   if (single) {
     url = `${encodePath(found.rel)}/SKILL.md`;
-    digest = sha256(skillBytes);
+    digest = sha256Digest(skillBytes);
   } else {
     const bytes = await deterministicTarGz(files);
     archive = {
@@ -356,7 +354,7 @@ async function describeSkill(
       unpackedBytes: files.reduce((sum, f) => sum + Math.max(f.bytes.length, BLOCK_BYTES), 0),
     };
     url = `${encodePath(found.rel)}.tar.gz`;
-    digest = sha256(bytes);
+    digest = sha256Digest(bytes);
   }
   if (options.baseUrl !== undefined) {
     const base = new URL(options.baseUrl);

@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import { lstat, readFile, unlink, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { errnoOf } from "@skill/core";
 import { LOCK_FILE } from "./cache-state.js";
-import { abortError } from "./http.js";
+import { fetchAborted } from "./http.js";
 
 /** A lock whose holder neither lives nor touched it for this long is taken over. */
 const STALE_MS = 30_000;
@@ -31,7 +32,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     }
     function onAbort() {
       clearTimeout(timer);
-      reject(abortError(signal as AbortSignal));
+      reject(fetchAborted(signal as AbortSignal));
     }
     signal?.addEventListener("abort", onAbort, { once: true });
   });
@@ -55,7 +56,7 @@ async function readLock(path: string): Promise<LockInfo | undefined> {
       ...(typeof parsed.host === "string" ? { host: parsed.host } : {}),
     };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if (errnoOf(error) === "ENOENT") return undefined;
     throw error;
   }
 }
@@ -65,7 +66,7 @@ function alive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return errnoOf(error) === "EPERM";
   }
 }
 
@@ -91,7 +92,7 @@ async function breakLock(path: string, stale: LockInfo): Promise<boolean> {
   try {
     await writeFile(guard, mine, { flag: "wx" });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    if (errnoOf(error) !== "EEXIST") throw error;
     const other = await readLock(guard);
     if (!other) return true; // gone meanwhile: look again at once
     if (!isStale(other)) return false;
@@ -130,12 +131,12 @@ async function takeTurn(path: string, signal: AbortSignal | undefined): Promise<
   });
   if (signal?.aborted) {
     done();
-    throw abortError(signal);
+    throw fetchAborted(signal);
   }
   await new Promise<void>((resolve, reject) => {
     const onAbort = () => {
       done();
-      reject(abortError(signal as AbortSignal));
+      reject(fetchAborted(signal as AbortSignal));
     };
     signal?.addEventListener("abort", onAbort, { once: true });
     void ahead.then(() => {
@@ -172,12 +173,12 @@ async function acquireFile(
   let wait = POLL_MIN_MS;
   let quick = 0;
   for (;;) {
-    if (signal?.aborted) throw abortError(signal);
+    if (signal?.aborted) throw fetchAborted(signal);
     try {
       await writeFile(path, body, { flag: "wx" });
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (errnoOf(error) !== "EEXIST") throw error;
     }
     const info = await readLock(path);
     // Retry at once after breaking a lock, but a few times only: never spin without sleeping.

@@ -1,6 +1,13 @@
-import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
-import { quote, readInside, type ScanContext, SKILL_FILE, SkillError, type SourceEntry } from "@skill/core";
+import {
+  quote,
+  readInside,
+  type ScanContext,
+  SKILL_FILE,
+  SkillError,
+  type SourceEntry,
+  sha256Digest,
+} from "@skill/core";
 import { type FileState, readState, type SkillState } from "./cache-state.js";
 import type { PullResult } from "./options.js";
 
@@ -35,12 +42,12 @@ async function verifiedRead(
     }
     throw error;
   }
-  const found = createHash("sha256").update(bytes).digest("hex");
-  if (found !== recorded.sha256) {
+  const found = sha256Digest(bytes);
+  if (found !== `sha256:${recorded.sha256}`) {
     throw integrityError(
       dir,
       path,
-      `no longer matches what was pulled (sha256:${found}, recorded ${quote(`sha256:${recorded.sha256}`)})`,
+      `no longer matches what was pulled (${found}, recorded ${quote(`sha256:${recorded.sha256}`)})`,
     );
   }
   return bytes;

@@ -1,6 +1,6 @@
 import { lstat, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { compareCodeUnits } from "@skill/core";
+import { compareCodeUnits, errnoOf } from "@skill/core";
 import { oldName, type PackState, writeIndexCopy, writeState } from "./cache-state.js";
 import type { Outcome } from "./download.js";
 import { cacheError } from "./options.js";
@@ -21,7 +21,7 @@ async function exists(path: string): Promise<boolean> {
     await lstat(path);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    if (errnoOf(error) === "ENOENT") return false;
     throw error;
   }
 }

@@ -13,7 +13,7 @@ import {
 } from "@skill/core";
 import { archiveFormat, unpackArchive } from "./archive.js";
 import { type FileState, presentFiles, type SkillState, STAGING_PREFIX, table } from "./cache-state.js";
-import { abortError, type Budget, type FetchLike, request } from "./http.js";
+import { type Budget, type FetchLike, fetchAborted, request } from "./http.js";
 import type { RemoteSkillEntry } from "./manifest.js";
 import { cacheError, KEPT, type Settings } from "./options.js";
 import { redactUrl } from "./redact.js";
@@ -351,7 +351,7 @@ export async function syncSkill(
   const restored = damaged.length > 0 ? { restored: damaged } : {};
   let work: string | undefined;
   try {
-    if (ctx.signal?.aborted) throw abortError(ctx.signal);
+    if (ctx.signal?.aborted) throw fetchAborted(ctx.signal);
     work = await mkdtemp(join(ctx.packDir, STAGING_PREFIX)).catch((error: unknown) => {
       throw cacheError(error, ctx.packDir);
     });
@@ -555,6 +555,6 @@ async function fetchFiles(
       if (!failure || (failure.code === "ABORTED" && e.code !== "ABORTED")) failure = e;
     }
   }
-  if (failure) throw outer?.aborted ? abortError(outer) : failure;
+  if (failure) throw outer?.aborted ? fetchAborted(outer) : failure;
   return results;
 }

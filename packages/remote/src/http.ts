@@ -1,4 +1,4 @@
-import { formatBytes, printable, quote, SkillError } from "@skill/core";
+import { abortError, formatBytes, printable, quote, SkillError } from "@skill/core";
 import { errorText } from "./text.js";
 
 /** Disk a file costs at least, whatever its size: one block (and an inode). */
@@ -97,12 +97,14 @@ export type RequestResult =
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 
-export function abortError(signal: AbortSignal, url?: string): SkillError {
+/** The `ABORTED` error of a fetch (`url`, when given, is named); a `SkillError` reason is thrown as it is. */
+export function fetchAborted(signal: AbortSignal, url?: string): SkillError {
   if (SkillError.isInstance(signal.reason)) return signal.reason;
-  return new SkillError("ABORTED", url ? `Remote fetch was aborted: ${url}` : "Remote fetch was aborted", {
-    cause: signal.reason,
-    ...(url === undefined ? {} : { url }),
-  });
+  return abortError(
+    signal,
+    url ? `Remote fetch was aborted: ${url}` : "Remote fetch was aborted",
+    url === undefined ? {} : { url },
+  );
 }
 
 function remoteError(message: string, url: string, cause?: unknown): SkillError {
@@ -169,7 +171,7 @@ function parseLength(value: string | null): number | undefined {
 export async function request(url: string, options: RequestOptions): Promise<RequestResult> {
   const { signal, timeoutMs, budget } = options;
   const limitName = options.maxBytesOption ?? "maxFileBytes";
-  if (signal?.aborted) throw abortError(signal, url);
+  if (signal?.aborted) throw fetchAborted(signal, url);
   if (budget?.exhausted) throw totalError(url, budget.limit, "was not fetched: the pull already reached");
   const controller = new AbortController();
   let timedOut: "idle" | "deadline" | undefined;
@@ -332,7 +334,7 @@ export async function request(url: string, options: RequestOptions): Promise<Req
       ...(lastModified ? { lastModified } : {}),
     };
   } catch (error) {
-    if (signal?.aborted) throw abortError(signal, url);
+    if (signal?.aborted) throw fetchAborted(signal, url);
     if (SkillError.isInstance(error)) throw error;
     if (timedOut === "deadline") {
       throw remoteError(

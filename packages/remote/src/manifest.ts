@@ -1,4 +1,4 @@
-import { describeKind, quote, SkillError, type SkillErrorCode } from "@skill/core";
+import { describeKind, isDigest, quote, SkillError, type SkillErrorCode } from "@skill/core";
 import { fileProblem, foldKey, MAX_FILES_PER_SKILL, nameProblem } from "./safe-path.js";
 import { label } from "./text.js";
 
@@ -35,7 +35,6 @@ export interface RemoteSkillManifest {
 /** The `$schema` of the discovery index v0.2.0, which `writeManifest` writes. */
 export const SCHEMA_V0_2 = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
 const DISCOVERY_SCHEMA = /^https:\/\/schemas\.agentskills\.io\/discovery\/0\.([12])\.\d+\/schema\.json$/;
-const DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 /**
  * The index version `$schema` names: `0.1` without one; throws `REMOTE_ERROR` for one we do not
@@ -176,7 +175,7 @@ function checkPinned(raw: Record<string, unknown>, common: { name: string }): En
       code: url === undefined ? "MISSING_FIELD" : "INVALID_FIELD",
     };
   }
-  if (typeof digest !== "string" || !DIGEST.test(digest)) {
+  if (!isDigest(digest)) {
     return {
       reason: `"digest" must be "sha256:" and 64 lowercase hex digits, found ${describeKind(digest)} ${quote(digest, 80)}`,
       code: "INVALID_FIELD",

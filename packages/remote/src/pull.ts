@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { lstat, mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { compareCodeUnits, formatBytes, SkillError } from "@skill/core";
+import { compareCodeUnits, errnoOf, formatBytes, SkillError } from "@skill/core";
 import { preloadArchiveReaders } from "./archive.js";
 import { urlToDirName } from "./cache-dir.js";
 import { acquireLock } from "./cache-lock.js";
@@ -18,7 +18,7 @@ import {
 } from "./cache-state.js";
 import { commit, discard } from "./commit.js";
 import { damagedList, type Outcome, type PullContext, syncSkill } from "./download.js";
-import { abortError, defaultFetch, type FetchLike } from "./http.js";
+import { defaultFetch, type FetchLike, fetchAborted } from "./http.js";
 import { fetchIndex, type IndexAnswer, indexCandidates, parseIndexText } from "./index-fetch.js";
 import { checkManifest, type RemoteSkillEntry, type SkippedSkill } from "./manifest.js";
 import { cacheError, KEPT, type PullOptions, type PullResult, type Settings, settle } from "./options.js";
@@ -96,8 +96,8 @@ async function pullWithDeadline(
 async function preparePackDir(cacheDir: string, packDir: string): Promise<void> {
   try {
     await mkdir(cacheDir, { recursive: true });
-    await mkdir(packDir).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "EEXIST") throw error;
+    await mkdir(packDir).catch((error: unknown) => {
+      if (errnoOf(error) !== "EEXIST") throw error;
     });
   } catch (error) {
     throw cacheError(error, packDir);
@@ -166,7 +166,7 @@ async function pullLocked(
   signal: AbortSignal,
 ): Promise<PullResult> {
   const callerAborted = () => settings.signal?.aborted === true;
-  if (callerAborted()) throw abortError(settings.signal as AbortSignal);
+  if (callerAborted()) throw fetchAborted(settings.signal as AbortSignal);
   if (settings.offline) {
     const copy = await cachedState(settings.cacheDir, url, packDir);
     if (copy) return cachedResult(copy.packDir, copy.state, candidates[0] as string);
@@ -198,8 +198,8 @@ async function pullLocked(
       answer = await fetchIndex(candidates, fetch, settings, signal, state?.index, copy !== undefined);
       value = answer.notModified ? parseIndexText(copy as string, answer.url) : answer.value;
     } catch (error) {
-      if (callerAborted()) throw abortError(settings.signal as AbortSignal, candidates[0]);
-      const e = signal.aborted ? abortError(signal) : cacheError(error, packDir);
+      if (callerAborted()) throw fetchAborted(settings.signal as AbortSignal, candidates[0]);
+      const e = signal.aborted ? fetchAborted(signal) : cacheError(error, packDir);
       const copy = state ? { packDir, state } : await legacyCopy(settings.cacheDir, url);
       if (!copy) throw e;
       settings.logger.warn(
@@ -342,7 +342,7 @@ class PackSync {
     );
     if (this.signal.aborted) {
       await discard(outcomes);
-      throw abortError(this.signal);
+      throw fetchAborted(this.signal);
     }
 
     const skills = Object.assign(table<SkillState>(), keptInvalid);

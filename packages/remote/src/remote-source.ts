@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path";
 import {
+  abortError,
   type Diagnostic,
   type Logger,
   type ScanContext,
@@ -146,8 +147,7 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
       const signals = [ctx.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
       const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
       const outcomes = await Promise.all(list.map((url) => one(url, signal)));
-      if (signal?.aborted)
-        throw new SkillError("ABORTED", `Skill source ${id} was aborted`, { cause: signal.reason });
+      if (signal?.aborted) throw abortError(signal, `Skill source ${id} was aborted`);
       const entries: SourceEntry[] = [];
       const dirs: string[] = [];
       const diagnostics: Diagnostic[] = [];

@@ -1,4 +1,4 @@
-import { printable } from "@skill/core";
+import { errnoOf, printable } from "@skill/core";
 
 /** A name from a manifest, safe to print: control characters escaped, at most 128 characters (a safe name is never cut). */
 export function label(name: string): string {
@@ -8,6 +8,6 @@ export function label(name: string): string {
 
 export function errorText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const code = (error as NodeJS.ErrnoException).code;
+  const code = errnoOf(error);
   return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
 }

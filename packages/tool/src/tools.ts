@@ -1,6 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import {
   type AgentInfo,
+  errorMessage,
   formatBytes,
   originRank,
   type ScanContext,
@@ -115,10 +116,6 @@ const SEARCH_DESCRIPTION = [
 function quoted(text: string): string {
   const cut = text.length > 100 ? `${text.slice(0, 97)}...` : text;
   return JSON.stringify(cut);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function ok(text: string): ToolResult {
@@ -238,7 +235,7 @@ class Tools implements SkillTools {
       this.#refresh();
       return result;
     } catch (error) {
-      return fail(`The ${String(tool)} tool failed: ${messageOf(error)}`);
+      return fail(`The ${String(tool)} tool failed: ${errorMessage(error)}`);
     }
   }
 
@@ -381,7 +378,7 @@ class Tools implements SkillTools {
       answer = await confirm(skill);
     } catch (error) {
       return fail(
-        `Asking the user to allow the skill ${quoted(name)} failed (${messageOf(error)}); it was not loaded.`,
+        `Asking the user to allow the skill ${quoted(name)} failed (${errorMessage(error)}); it was not loaded.`,
       );
     }
     if (answer !== true) {
@@ -415,15 +412,15 @@ class Tools implements SkillTools {
     if (code === "NOT_FOUND") {
       if (!this.#loadableSkill(name)) return this.#noSuchSkill(name);
       return fail(
-        `The skill ${quoted(name)} changed since it was listed and was not loaded (${messageOf(error)}). It may load once the skills are reloaded; go on without it for now.`,
+        `The skill ${quoted(name)} changed since it was listed and was not loaded (${errorMessage(error)}). It may load once the skills are reloaded; go on without it for now.`,
       );
     }
     if (code === "INTEGRITY_ERROR") {
       return fail(
-        `The skill ${quoted(name)} was not loaded: what was read does not match what its source listed (${messageOf(error)}).`,
+        `The skill ${quoted(name)} was not loaded: what was read does not match what its source listed (${errorMessage(error)}).`,
       );
     }
-    return fail(`The skill ${quoted(name)} could not be loaded: ${messageOf(error)}`);
+    return fail(`The skill ${quoted(name)} could not be loaded: ${errorMessage(error)}`);
   }
 
   async #file(skill: SkillMetadata, path: string, ctx: ScanContext): Promise<ToolResult> {
@@ -450,10 +447,10 @@ class Tools implements SkillTools {
       }
       if (code === "LIMIT_EXCEEDED") {
         return fail(
-          `${quoted(path)} of the skill ${quoted(name)} is too large to read here (${messageOf(error)}).`,
+          `${quoted(path)} of the skill ${quoted(name)} is too large to read here (${errorMessage(error)}).`,
         );
       }
-      return fail(`${quoted(path)} of the skill ${quoted(name)} could not be read: ${messageOf(error)}`);
+      return fail(`${quoted(path)} of the skill ${quoted(name)} could not be read: ${errorMessage(error)}`);
     }
     if (!isUtf8(bytes) || bytes.includes(0)) {
       return ok(
@@ -474,7 +471,7 @@ class Tools implements SkillTools {
       // Ask for more than shown: hits the agent may not load are dropped below.
       hits = await search.search(query, { limit: Math.min(100, limit * 3) });
     } catch (error) {
-      return fail(`Searching the skills failed: ${messageOf(error)}`);
+      return fail(`Searching the skills failed: ${errorMessage(error)}`);
     }
     const found: SkillMetadata[] = [];
     const seen = new Set<string>();

@@ -1,0 +1,234 @@
+import { isUtf8 } from "node:buffer";
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { open } from "node:fs/promises";
+import { frontmatterEndInBytes } from "../parse/frontmatter.js";
+import { DEFAULT_MAX_BYTES } from "../spec/constants.js";
+import { SkillError } from "../spec/errors.js";
+import { errnoOf } from "../util/errno.js";
+import { errorMessage } from "../util/error-text.js";
+import { formatBytes } from "../util/text.js";
+
+/** Rule ids of a file that could not be read, by error code: one id for one failure everywhere. */
+export const READ_CODES: Readonly<Record<string, string>> = {
+  NOT_FOUND: "file-not-found",
+  READ_ERROR: "file-unreadable",
+  LIMIT_EXCEEDED: "file-too-large",
+};
+
+export function tooLargeError(location: string, size: number, maxBytes: number): SkillError {
+  return new SkillError(
+    "LIMIT_EXCEEDED",
+    `Skill file too large: ${location} is ${formatBytes(size)}, the limit is ${formatBytes(maxBytes)} (maxBytes)`,
+    { path: location },
+  );
+}
+
+/**
+ * The `maxBytes` option, checked: a non-number, NaN or negative value would silently
+ * disable the limit.
+ */
+export function checkMaxBytes(value: unknown): number {
+  if (value === undefined) return DEFAULT_MAX_BYTES;
+  if (typeof value !== "number" || Number.isNaN(value) || value < 0) {
+    throw new SkillError(
+      "INVALID_FIELD",
+      `Invalid maxBytes: expected a number of bytes >= 0, found ${typeof value === "number" ? String(value) : typeof value}`,
+      { field: "maxBytes" },
+    );
+  }
+  return value;
+}
+
+/** A SKILL.md read from disk: its text, whether it was valid UTF-8, and its file identity. */
+export interface SkillFileText {
+  readonly text: string;
+  readonly invalidUtf8: boolean;
+  /** `dev:ino` of the file: the same file reached through two paths has the same id. */
+  readonly id: string;
+  /** The file's state when read: what a head cache keys on. */
+  readonly stat: FileStat;
+}
+
+/** The parts of a file's `stat` that say which file and which version of it was read. */
+export interface FileStat {
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+export function fileStatOf(stats: Stats): FileStat {
+  return { dev: stats.dev, ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs };
+}
+
+export function readError(path: string, error: unknown): SkillError {
+  const code = errnoOf(error);
+  if (code === "ENOENT" || code === "ENOTDIR") {
+    return new SkillError("NOT_FOUND", `Skill file not found: ${path}`, { path, cause: error });
+  }
+  const reason = code === "EISDIR" ? "it is a directory" : errorMessage(error);
+  return new SkillError("READ_ERROR", `Failed to read skill file: ${path} (${reason})`, {
+    path,
+    cause: error,
+  });
+}
+
+/** What a path that is not a regular file is, for messages. */
+export function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return "a folder";
+  if (stats.isFIFO()) return "a FIFO";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+function checkStats(path: string, stats: Stats, maxBytes: number): void {
+  if (!stats.isFile()) {
+    throw new SkillError(
+      "READ_ERROR",
+      `Failed to read skill file: ${path} (expected a file, found ${kindOf(stats)})`,
+      {
+        path,
+      },
+    );
+  }
+  if (stats.size > maxBytes) throw tooLargeError(path, stats.size, maxBytes);
+}
+
+function decode(buffer: Buffer, filled: number, stats: Stats): SkillFileText {
+  const bytes = filled === buffer.length ? buffer : buffer.subarray(0, filled);
+  return {
+    text: bytes.toString("utf8"),
+    invalidUtf8: !isUtf8(bytes),
+    id: `${stats.dev}:${stats.ino}`,
+    stat: fileStatOf(stats),
+  };
+}
+
+// Synchronous reads decode into a string straight away, so one scratch buffer serves them
+// all: thousands of fresh buffers would each count as external memory and provoke full GCs.
+let scratch = Buffer.allocUnsafeSlow(64 * 1024);
+function scratchBuffer(size: number): Buffer {
+  if (scratch.length < size) scratch = Buffer.allocUnsafeSlow(Math.max(size, scratch.length * 2));
+  return scratch;
+}
+
+// Non-blocking open: a FIFO named SKILL.md must not hang the reader waiting for a writer.
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
+/**
+ * Reads a SKILL.md, refusing it before reading when it is larger than `maxBytes`, and never
+ * blocking on a FIFO.
+ */
+export async function readSkillFile(
+  path: string,
+  maxBytes = DEFAULT_MAX_BYTES,
+): Promise<SkillFileText & { readonly bytes: Uint8Array }> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, OPEN_FLAGS);
+  } catch (error) {
+    throw readError(path, error);
+  }
+  try {
+    const stats = await handle.stat();
+    checkStats(path, stats, maxBytes);
+    const buffer = Buffer.allocUnsafe(stats.size);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { ...decode(buffer, filled, stats), bytes: buffer.subarray(0, filled) };
+  } catch (error) {
+    throw SkillError.isInstance(error) ? error : readError(path, error);
+  } finally {
+    await handle.close().catch(() => {});
+  }
+}
+
+/**
+ * Reads `fd` from its start into `buffer` until it is full or the file ends; returns the bytes
+ * read (fewer than the buffer holds when the file shrank since it was measured).
+ */
+export function readFullySync(fd: number, buffer: Buffer): number {
+  let filled = 0;
+  while (filled < buffer.length) {
+    const bytesRead = readSync(fd, buffer, filled, buffer.length - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled;
+}
+
+/**
+ * The synchronous twin of {@link readSkillFile}, for bulk loads: on local disks a sync read
+ * of a small file costs a fraction of the promise round trips (the service yields to the
+ * event loop between batches).
+ *
+ * With `headBytes`, reads only that much when it already holds the whole frontmatter (the
+ * text is then cut after its last complete line and `complete` is false): listing skills
+ * needs the frontmatter, not the body.
+ */
+export function readSkillFileSync(
+  path: string,
+  maxBytes = DEFAULT_MAX_BYTES,
+  headBytes = Number.POSITIVE_INFINITY,
+): SkillFileText & { readonly complete: boolean } {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (error) {
+    throw readError(path, error);
+  }
+  try {
+    const stats = fstatSync(fd);
+    checkStats(path, stats, maxBytes);
+    if (stats.size > headBytes) {
+      const head = scratchBuffer(headBytes);
+      const got = readSync(fd, head, 0, headBytes, 0);
+      const end = frontmatterEndInBytes(head, got);
+      if (end > 0) return { ...decode(head, end, stats), complete: false };
+    }
+    const buffer = scratchBuffer(stats.size).subarray(0, stats.size);
+    const filled = readFullySync(fd, buffer);
+    return { ...decode(buffer, filled, stats), complete: true };
+  } catch (error) {
+    throw SkillError.isInstance(error) ? error : readError(path, error);
+  } finally {
+    try {
+      closeSync(fd);
+    } catch {
+      // Closing a read-only descriptor cannot lose data.
+    }
+  }
+}
+
+/**
+ * What a source's `read()` returned, as text: bytes are decoded as UTF-8 (noting invalid
+ * sequences), and either form is refused over `maxBytes`.
+ */
+export function decodeEntry(
+  value: unknown,
+  location: string,
+  maxBytes: number,
+): { text: string; invalidUtf8: boolean } {
+  if (typeof value === "string") {
+    if (value.length > maxBytes / 3) {
+      const size = Buffer.byteLength(value, "utf8");
+      if (size > maxBytes) throw tooLargeError(location, size, maxBytes);
+    }
+    return { text: value, invalidUtf8: false };
+  }
+  if (value instanceof Uint8Array) {
+    if (value.byteLength > maxBytes) throw tooLargeError(location, value.byteLength, maxBytes);
+    const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    return { text: bytes.toString("utf8"), invalidUtf8: !isUtf8(bytes) };
+  }
+  throw new SkillError(
+    "READ_ERROR",
+    `Failed to read skill file: ${location} (its source returned ${value === null ? "null" : typeof value}, expected a string or bytes)`,
+    { path: location },
+  );
+}

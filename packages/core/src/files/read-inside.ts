@@ -1,0 +1,139 @@
+import { constants } from "node:fs";
+import { type FileHandle, open, readlink, realpath } from "node:fs/promises";
+import { resolve } from "node:path";
+import { quote, SkillError } from "../spec/errors.js";
+import { abortError } from "../util/abort.js";
+import { errnoOf } from "../util/errno.js";
+import { isInside, resolveInside } from "./inside.js";
+import { checkMaxBytes, kindOf, readError, tooLargeError } from "./read-file.js";
+
+/** Default largest bundled file {@link readInside} reads, in bytes (10 MiB). */
+export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/** Options of {@link readInside}. */
+export interface ReadInsideOptions {
+  /** Largest file read, in bytes; a larger one is refused before any byte is read. Default 10 MiB. */
+  readonly maxBytes?: number;
+  readonly signal?: AbortSignal;
+}
+
+// Never follow a link at the last step (the real path was checked; this guards a swap in
+// between) and never block on a FIFO.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+function aborted(path: string, signal: AbortSignal): SkillError {
+  return abortError(signal, `Reading ${path} was aborted`, { path });
+}
+
+function escapes(root: string, path: string, full: string): SkillError {
+  return new SkillError(
+    "UNSAFE_PATH",
+    `Unsafe path: expected a file inside ${root}, found ${quote(path)} leading outside it through a symbolic link`,
+    { path: full },
+  );
+}
+
+function failed(full: string, error: unknown): SkillError {
+  if (SkillError.isInstance(error)) return error;
+  if (errnoOf(error) === "ELOOP") {
+    return new SkillError("READ_ERROR", `Failed to read skill file: ${full} (a loop of symbolic links)`, {
+      path: full,
+      cause: error,
+    });
+  }
+  return readError(full, error);
+}
+
+// Where the open descriptor really points, where the system says (Linux /proc): closes the
+// gap between the real-path check and the open, when a folder on the way is swapped for a link.
+async function openedPath(handle: FileHandle): Promise<string | undefined> {
+  if (process.platform !== "linux") return undefined;
+  return readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+}
+
+/**
+ * The one safe reader of a file bundled in a skill folder: the bytes of `path` below `root`.
+ *
+ * In order, before any byte is read:
+ * 1. `path` must pass {@link resolveInside} (`UNSAFE_PATH`: `..`, absolute, backslash, NUL…).
+ * 2. Its real path (symbolic links resolved) must stay inside the real path of `root`:
+ *    a link to `/etc/passwd`, to a sibling skill or anywhere else outside is `UNSAFE_PATH`.
+ * 3. It is opened read-only, non-blocking and without following a final link; the open
+ *    file must be a regular file (a folder, FIFO, socket or device is `READ_ERROR`) of at
+ *    most `maxBytes` (`LIMIT_EXCEEDED`).
+ *
+ * A missing file, or a link with no target, is `NOT_FOUND`. Every error carries `path`: the
+ * resolved root for a path refused by the lexical rule, else the absolute path asked for.
+ * This reads any file inside `root`; whether a path is one a skill lists (dot-files, nested
+ * skills) is the caller's rule, through {@link skillFiles}.
+ *
+ * @example
+ * const bytes = await readInside("/skills/pdf", "scripts/fill.py", { maxBytes: 1 << 20 });
+ */
+export async function readInside(
+  root: string,
+  path: string,
+  options: ReadInsideOptions = {},
+): Promise<Uint8Array> {
+  const maxBytes = options.maxBytes === undefined ? DEFAULT_MAX_FILE_BYTES : checkMaxBytes(options.maxBytes);
+  const { signal } = options;
+  const full = resolveInside(root, path);
+  if (signal?.aborted) throw aborted(full, signal);
+  const base = resolve(root);
+  let realRoot: string;
+  try {
+    realRoot = await realpath(base);
+  } catch (error) {
+    const code = errnoOf(error);
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new SkillError("NOT_FOUND", `Skill folder not found: ${base}`, { path: base, cause: error });
+    }
+    throw new SkillError("READ_ERROR", `Failed to read skill folder: ${base} (${code ?? String(error)})`, {
+      path: base,
+      cause: error,
+    });
+  }
+  let real: string;
+  try {
+    real = await realpath(full);
+  } catch (error) {
+    throw failed(full, error);
+  }
+  if (!isInside(realRoot, real)) throw escapes(base, path, full);
+
+  let handle: FileHandle;
+  try {
+    handle = await open(real, OPEN_FLAGS);
+  } catch (error) {
+    // ELOOP here: the last step became a link after it was checked.
+    if (errnoOf(error) === "ELOOP") throw escapes(base, path, full);
+    throw failed(full, error);
+  }
+  try {
+    const opened = await openedPath(handle);
+    if (opened !== undefined && !isInside(realRoot, opened)) throw escapes(base, path, full);
+    const stats = await handle.stat();
+    if (!stats.isFile()) {
+      throw new SkillError(
+        "READ_ERROR",
+        `Failed to read skill file: ${full} (expected a regular file, found ${kindOf(stats)})`,
+        { path: full },
+      );
+    }
+    if (stats.size > maxBytes) throw tooLargeError(full, stats.size, maxBytes);
+    // What fstat said is all that is read: a file growing meanwhile cannot push past maxBytes.
+    const bytes = new Uint8Array(stats.size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      if (signal?.aborted) throw aborted(full, signal);
+      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled === bytes.length ? bytes : bytes.subarray(0, filled);
+  } catch (error) {
+    throw failed(full, error);
+  } finally {
+    await handle.close().catch(() => {});
+  }
+}

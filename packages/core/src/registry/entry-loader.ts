@@ -1,0 +1,402 @@
+import { statSync } from "node:fs";
+import { fileKey } from "../files/file-key.js";
+import { decodeEntry, READ_CODES, readSkillFileSync } from "../files/read-file.js";
+import {
+  type Analysis,
+  type AnalyzeOptions,
+  analyzeFields,
+  analyzeSkill,
+  rulesFingerprint,
+  strictRejection,
+} from "../parse/analyze.js";
+import { describeKind, printable, SkillError } from "../spec/errors.js";
+import type {
+  Diagnostic,
+  FileKey,
+  HeadCache,
+  ScanContext,
+  SkillHead,
+  SkillInfo,
+  SkillMetadata,
+  SourceEntry,
+} from "../spec/types.js";
+import { isAbortOf } from "../util/abort.js";
+import { errorMessage } from "../util/error-text.js";
+import type { HeadOrigin, Outcome, Slot } from "./precedence.js";
+import type { ReadMemo } from "./shared-reads.js";
+
+/** Bytes read to list a skill; the frontmatter nearly always fits, the body is read on use. */
+const HEAD_BYTES = 8 * 1024;
+/**
+ * Bumped when what a cached head means changes, so older caches are misses. 2: a head without
+ * `diagnostics` had none (every head of this format keeps its parse's findings). 3: a finding's
+ * text that names the file is kept as the parts around its path ({@link pathFree}).
+ */
+const CACHE_FORMAT = 3;
+
+/** Who an entry came from: what a slot records besides the entry. */
+export interface EntryOwner {
+  /** The source id; `undefined` for a skill added with `load()`. */
+  readonly id?: string;
+  readonly firstWins?: boolean;
+}
+
+/**
+ * A finding as a cached head keeps it: a field whose text holds the file's path is the list of
+ * the parts around it, so that files with the same findings have heads with the same findings
+ * (a `fileHeadCache` stores those once).
+ */
+type StoredDiagnostic = { readonly [K in keyof Diagnostic]: Diagnostic[K] | readonly string[] };
+
+/** `d` as a cached head keeps it for the file at `location`. */
+function pathFree(d: Diagnostic, location: string): StoredDiagnostic {
+  let stored: Record<string, unknown> | undefined;
+  for (const key of Object.keys(d)) {
+    const value = (d as unknown as Record<string, unknown>)[key];
+    if (typeof value === "string" && value.includes(location)) {
+      stored ??= { ...d };
+      stored[key] = value.split(location);
+    }
+  }
+  return (stored ?? d) as StoredDiagnostic;
+}
+
+/** A finding of a cached head, for the file at `location` again; `undefined` when it is not one. */
+function located(d: StoredDiagnostic, location: string): Diagnostic | undefined {
+  if (typeof d !== "object" || d === null) return undefined;
+  let found: Record<string, unknown> | undefined;
+  for (const key of Object.keys(d)) {
+    const value = (d as Record<string, unknown>)[key];
+    if (Array.isArray(value)) {
+      found ??= { ...d };
+      found[key] = value.join(location);
+    }
+  }
+  return found ? (Object.freeze(found) as unknown as Diagnostic) : (d as Diagnostic);
+}
+
+/** A head as the service stores it in a {@link HeadCache}: the head plus what the parse found. */
+interface CachedHead extends SkillHead {
+  readonly diagnostics?: readonly StoredDiagnostic[];
+  /** Fingerprint of the load rules the head was parsed under. */
+  readonly rules?: string;
+}
+
+export function toSkillError(error: unknown, path: string): SkillError {
+  if (SkillError.isInstance(error)) return error;
+  return new SkillError("READ_ERROR", `Failed to read skill file: ${path} (${errorMessage(error)})`, {
+    path,
+    cause: error,
+  });
+}
+
+/** The rule id of a failure: the ids `validateSkillFile` uses for the same failure. */
+function failureCode(error: SkillError): string {
+  if (error.code === "MISSING_FIELD" && error.field !== undefined) return `${error.field}-missing`;
+  return READ_CODES[error.code] ?? error.code.toLowerCase().replace(/_/g, "-");
+}
+
+export function failureDiagnostic(error: SkillError, path: string): Diagnostic {
+  return {
+    code: failureCode(error),
+    severity: "error",
+    message: error.message,
+    path,
+  };
+}
+
+export function failed(error: SkillError, location: string): Outcome {
+  return { ok: false, error, diagnostics: [failureDiagnostic(error, location)] };
+}
+
+/**
+ * The skill without the fields its entry says not to take (`ignoreFields`), and a warning for
+ * each one it held. The same object when there is nothing to leave out.
+ */
+export function withoutIgnored<T extends SkillMetadata>(
+  skill: T,
+  entry: SourceEntry,
+): { skill: T; diagnostics: Diagnostic[] } {
+  const fields = (entry.ignoreFields ?? []).filter((f) => Object.hasOwn(skill.frontmatter, f));
+  if (fields.length === 0) return { skill, diagnostics: [] };
+  const frontmatter = Object.freeze(
+    Object.fromEntries(Object.entries(skill.frontmatter).filter(([key]) => !fields.includes(key))),
+  );
+  const diagnostics = fields.map(
+    (field): Diagnostic => ({
+      code: "field-ignored",
+      severity: "warning",
+      message: `Field '${printable(field)}' of ${skill.location} is ignored: its source (${skill.origin}) is not trusted with it`,
+      path: skill.location,
+      field,
+    }),
+  );
+  return { skill: Object.freeze({ ...skill, frontmatter }), diagnostics };
+}
+
+function isMapping(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Turns source entries into slots: reads and parses SKILL.md files (or takes their heads),
+ * under one set of load rules, through the head cache when there is one. What the service
+ * loads with, and what `read` re-parses with, so both apply the same rules.
+ */
+export class EntryLoader {
+  readonly rules: AnalyzeOptions;
+  readonly maxBytes: number;
+  readonly #cache: HeadCache | undefined;
+  readonly #reads: ReadMemo | undefined;
+  readonly #fingerprint: string;
+  readonly #optionsBy = new Map<string | undefined, Map<string, AnalyzeOptions>>();
+  readonly #readOptionsBy = new Map<string | undefined, Map<string, AnalyzeOptions>>();
+
+  constructor(rules: AnalyzeOptions, maxBytes: number, cache: HeadCache | undefined, reads?: ReadMemo) {
+    this.rules = rules;
+    this.maxBytes = maxBytes;
+    this.#cache = cache;
+    this.#reads = reads;
+    this.#fingerprint = JSON.stringify([CACHE_FORMAT, ...rulesFingerprint(rules), maxBytes]);
+  }
+
+  /** A file entry (or one with a head), read synchronously: bulk loads are faster this way. */
+  fileSlot(entry: SourceEntry, owner: EntryOwner): Slot {
+    if (entry.head) return this.headSlot(entry, owner, entry.head);
+    const location = entry.location;
+    const origin = originOf(entry, owner);
+    const cached = this.#fromCache(entry, owner, origin);
+    if (cached) return cached;
+    try {
+      const file = this.#reads
+        ? this.#reads.read(location, this.maxBytes, HEAD_BYTES)
+        : readSkillFileSync(location, this.maxBytes, HEAD_BYTES);
+      const analysis = this.analyze(location, owner.id, origin, file.text, file.invalidUtf8, true);
+      const outcome = this.accept(analysis, location);
+      if (outcome.ok && this.#cache) {
+        const head: CachedHead = {
+          frontmatter: outcome.skill.frontmatter,
+          size: file.stat.size,
+          ...(outcome.diagnostics.length > 0
+            ? { diagnostics: outcome.diagnostics.map((d) => pathFree(d, location)) }
+            : {}),
+          rules: this.#fingerprint,
+        };
+        this.#cache.set({ path: location, ...file.stat }, head);
+      }
+      return newSlot(entry, owner, origin, outcome, file.id);
+    } catch (error) {
+      return newSlot(entry, owner, origin, failed(toSkillError(error, location), location));
+    }
+  }
+
+  /** An entry with its own `read`. Rejects only with the `ABORTED` of `ctx.signal`. */
+  async entrySlot(entry: SourceEntry, owner: EntryOwner, ctx: ScanContext): Promise<Slot> {
+    if (entry.head) return this.headSlot(entry, owner, entry.head);
+    const location = entry.location;
+    const origin = originOf(entry, owner);
+    const identity = `uri:${location}`;
+    try {
+      const value = await (entry.read as NonNullable<SourceEntry["read"]>)(ctx);
+      const { text, invalidUtf8 } = decodeEntry(value, location, this.maxBytes);
+      const outcome = this.accept(
+        this.analyze(location, owner.id, origin, text, invalidUtf8, true),
+        location,
+      );
+      return newSlot(entry, owner, origin, ignoring(outcome, entry), identity);
+    } catch (error) {
+      if (isAbortOf(error, ctx.signal)) throw error;
+      return newSlot(entry, owner, origin, failed(toSkillError(error, location), location), identity);
+    }
+  }
+
+  /** An entry registered from the head its source gave, without reading anything. */
+  headSlot(entry: SourceEntry, owner: EntryOwner, head: SkillHead): Slot {
+    const location = entry.location;
+    const origin = originOf(entry, owner);
+    const identity = `uri:${location}`;
+    if (!isMapping(head.frontmatter)) {
+      const error = new SkillError(
+        "INVALID_FIELD",
+        `Invalid head of ${location}: expected its frontmatter as a mapping of fields, found ${describeKind(head.frontmatter)}`,
+        { path: location },
+      );
+      return newSlot(entry, owner, origin, failed(error, location), identity);
+    }
+    const outcome = ignoring(
+      this.accept(this.#fromFields(head, location, owner.id, origin), location),
+      entry,
+    );
+    return newSlot(entry, owner, origin, outcome, identity, { head, from: "source" });
+  }
+
+  /**
+   * Parses SKILL.md text under the load rules, for this owner. `metadataOnly`: for a slot (the
+   * skill is made without its body); a read leaves it off.
+   */
+  analyze(
+    location: string,
+    source: string | undefined,
+    origin: string,
+    text: string,
+    invalidUtf8: boolean,
+    metadataOnly = false,
+  ) {
+    const options = this.#options(source, origin, metadataOnly);
+    return analyzeSkill(text, location, invalidUtf8 ? { ...options, invalidUtf8 } : options);
+  }
+
+  /** Applies strict mode to an analysis: any spec finding fails the skill. */
+  accept(analysis: Analysis, location: string): Outcome {
+    if (analysis.error || !analysis.skill) {
+      const error = analysis.error ?? toSkillError(undefined, location);
+      const diagnostics = analysis.diagnostics.some((d) => d.severity === "error")
+        ? analysis.diagnostics
+        : [...analysis.diagnostics, failureDiagnostic(error, location)];
+      return { ok: false, error, diagnostics };
+    }
+    const rejection = this.rules.lenient ? undefined : strictRejection(analysis, location);
+    if (rejection) return { ok: false, error: rejection, diagnostics: analysis.diagnostics };
+    const skill = analysis.skill as SkillInfo;
+    if (!Object.hasOwn(skill, "content")) return { ok: true, skill, diagnostics: analysis.diagnostics };
+    const { content: _body, ...meta } = skill;
+    return { ok: true, skill: Object.freeze(meta), diagnostics: analysis.diagnostics };
+  }
+
+  /** Forgets (and writes away) the cached head of a file that no longer matches it. */
+  async dropCached(head: HeadOrigin | undefined): Promise<void> {
+    if (head?.from !== "cache" || !head.key || !this.#cache?.delete) return;
+    this.#cache.delete(head.key.path);
+    await this.flush();
+  }
+
+  /** Writes the head cache, if any; never rejects (a cache must not fail a load). */
+  async flush(): Promise<void> {
+    await this.#cache?.flush().catch(() => {});
+  }
+
+  /**
+   * The skill a head's frontmatter gives, by the same rules as a parse (no text: no lines).
+   * `checked`: the head keeps the findings of its parse, so they are not looked for again.
+   */
+  #fromFields(
+    head: SkillHead,
+    location: string,
+    source: string | undefined,
+    origin: string,
+    checked = false,
+  ): Analysis {
+    return analyzeFields(
+      head.frontmatter,
+      head.frontmatter,
+      location,
+      this.#options(source, origin),
+      checked ? { diagnostics: [], check: false } : { diagnostics: [] },
+    );
+  }
+
+  #options(source: string | undefined, origin: string, metadataOnly = true): AnalyzeOptions {
+    // One options object per owner and origin: a load asks for the same few thousands of times.
+    const by = metadataOnly ? this.#optionsBy : this.#readOptionsBy;
+    let byOrigin = by.get(source);
+    if (!byOrigin) {
+      byOrigin = new Map();
+      by.set(source, byOrigin);
+    }
+    let options = byOrigin.get(origin);
+    if (!options) {
+      const reads = this.#reads;
+      options = {
+        ...this.rules,
+        ...(source === undefined ? {} : { source }),
+        origin,
+        ...(reads ? { memo: reads } : {}),
+        ...(metadataOnly ? { metadataOnly } : {}),
+      };
+      byOrigin.set(origin, options);
+    }
+    return options;
+  }
+
+  /** The slot from a cached head when the file is unchanged; `undefined` to read it. */
+  #fromCache(entry: SourceEntry, owner: EntryOwner, origin: string): Slot | undefined {
+    const cache = this.#cache;
+    if (!cache) return undefined;
+    const location = entry.location;
+    let key: FileKey;
+    if (this.#reads) {
+      // The state the shared read saw: one open for every load, none a stat of its own.
+      try {
+        key = fileKey(location, this.#reads.read(location, this.maxBytes, HEAD_BYTES).stat);
+      } catch {
+        return undefined; // the read reports why
+      }
+    } else {
+      try {
+        const stats = statSync(location);
+        if (!stats.isFile() || stats.size > this.maxBytes) return undefined;
+        key = fileKey(location, stats);
+      } catch {
+        return undefined; // the read reports why
+      }
+    }
+    let head: CachedHead | undefined;
+    try {
+      head = cache.get(key) as CachedHead | undefined;
+    } catch {
+      return undefined; // a broken cache costs a read
+    }
+    if (!head || head.rules !== this.#fingerprint || !isMapping(head.frontmatter)) return undefined;
+    const found = head.diagnostics;
+    if (found !== undefined && !Array.isArray(found)) return undefined;
+    // The head keeps the findings of its parse (none when it has no `diagnostics`): they are not
+    // looked for again (a failure's own findings are moot: the file is read).
+    const analysis = this.#fromFields(head, location, owner.id, origin, true);
+    if (found !== undefined && analysis.skill) {
+      for (const stored of found) {
+        const d = located(stored, location);
+        if (d === undefined) return undefined;
+        analysis.diagnostics.push(d);
+      }
+    }
+    const outcome = this.accept(analysis, location);
+    if (!outcome.ok || analysis.needsBody) return undefined;
+    return newSlot(entry, owner, origin, outcome, `${key.dev}:${key.ino}`, { head, from: "cache", key });
+  }
+}
+
+function ignoring(outcome: Outcome, entry: SourceEntry): Outcome {
+  if (!outcome.ok || !entry.ignoreFields) return outcome;
+  const { skill, diagnostics } = withoutIgnored(outcome.skill, entry);
+  return diagnostics.length === 0
+    ? outcome
+    : { ok: true, skill, diagnostics: [...outcome.diagnostics, ...diagnostics] };
+}
+
+function originOf(entry: SourceEntry, owner: EntryOwner): string {
+  return typeof entry.origin === "string" && entry.origin !== "" ? entry.origin : (owner.id ?? "manual");
+}
+
+/**
+ * A slot; one that loaded carries its skill under its own name, so that it is its own winner
+ * (see `precedence.ts`): a load makes one object per entry, not two.
+ */
+function newSlot(
+  entry: SourceEntry,
+  owner: EntryOwner,
+  origin: string,
+  outcome: Outcome,
+  identity?: string,
+  head?: HeadOrigin,
+): Slot {
+  const slot: { -readonly [K in keyof Slot]: Slot[K] } = { location: entry.location, entry, origin, outcome };
+  if (owner.id !== undefined) slot.source = owner.id;
+  if (owner.firstWins) slot.firstWins = true;
+  if (identity !== undefined) slot.identity = identity;
+  if (head !== undefined) slot.head = head;
+  if (outcome.ok) {
+    slot.key = outcome.skill.name;
+    slot.skill = outcome.skill;
+  }
+  return slot;
+}
