@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { type PermissionConfig, printable, similarNames } from "@skill/core";
+import { errnoOf, type PermissionConfig, printable, similarNames } from "@skill/core";
 import { fromConfig } from "@skill/permissions";
 import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
 import { UserError } from "./errors.js";
@@ -211,7 +211,7 @@ export async function loadConfig(cwd: string, explicit?: string, optional = fals
     text = await readConfigText(file);
   } catch (error) {
     if (error instanceof UserError) throw error;
-    if ((!explicit || optional) && (error as NodeJS.ErrnoException).code === "ENOENT") return EMPTY;
+    if ((!explicit || optional) && errnoOf(error) === "ENOENT") return EMPTY;
     throw new UserError(`Cannot read config ${file}: ${(error as Error).message}`);
   }
   return parseConfigText(text, file);

@@ -10,7 +10,7 @@ const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
  * crawl of skill roots, and remote's bookkeeping of its own cache (not skill folders).
  */
 const ALLOWED = new Set([
-  "packages/core/src/folder-walk.ts",
+  "packages/core/src/files/folder-walk.ts",
   "packages/discovery/src/scan.ts",
   "packages/remote/src/cache-state.ts",
   "packages/remote/src/commit.ts",

@@ -1,6 +1,6 @@
 import { mkdir, readFile, realpath, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { isInside } from "@skill/core";
+import { errnoOf, isInside } from "@skill/core";
 import { UserError } from "./errors.js";
 
 /**
@@ -29,7 +29,7 @@ export async function trustedFolders(file: string): Promise<string[]> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    if (errnoOf(error) === "ENOENT") return [];
     throw new UserError(`Cannot read ${file}: ${(error as Error).message}`);
   }
   let value: unknown;

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { printable, validateFrontmatter, validateSkillFile } from "@skill/core";
+import { errnoOf, printable, validateFrontmatter, validateSkillFile } from "@skill/core";
 import { findWorktreeRoot } from "@skill/discovery";
 import type { Context } from "../../context.js";
 import { UsageError, UserError } from "../../errors.js";
@@ -37,7 +37,7 @@ export async function run(
   try {
     await mkdir(folder);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+    if (errnoOf(error) === "EEXIST") {
       throw new UserError(
         `${displayPath(folder, ctx.cwd, ctx.home)} already exists; pick another name or remove it`,
       );
