@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -228,5 +228,20 @@ describe("skill init", () => {
     const bad = await skillCli(["init", "Bad_Name"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("lowercase");
+  }, 30_000);
+  it("writes through core's writer: a checkout whose .agents links elsewhere does not redirect it", async () => {
+    const elsewhere = await mkdtemp(join(tmpdir(), "skill-init-elsewhere-"));
+    const project = await mkdtemp(join(tmpdir(), "skill-init-project-"));
+    try {
+      await mkdir(join(project, ".git"));
+      await symlink(elsewhere, join(project, ".agents"));
+      const made = await skillCli(["init", "notes"], project);
+      expect(made.code).toBe(1);
+      expect(made.stderr).toContain(`Unsafe path: ${join(project, ".agents")} is a link to`);
+      expect(await readdir(elsewhere)).toEqual([]);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+      await rm(project, { recursive: true, force: true });
+    }
   }, 30_000);
 });

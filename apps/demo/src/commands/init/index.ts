@@ -1,6 +1,6 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import { errnoOf, printable, validateFrontmatter, validateSkillFile } from "@skill/core";
+import { lstat } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { printable, stageSkillFolder, validateFrontmatter, validateSkillFile } from "@skill/core";
 import { findWorktreeRoot } from "@skill/discovery";
 import type { Context } from "../../context.js";
 import { UsageError, UserError } from "../../errors.js";
@@ -33,23 +33,26 @@ export async function run(
   if (problems.length > 0) {
     throw new UsageError(problems.map((d) => printable(d.message)).join("; "));
   }
-  await mkdir(root, { recursive: true });
-  try {
-    await mkdir(folder);
-  } catch (error) {
-    if (errnoOf(error) === "EEXIST") {
-      throw new UserError(
-        `${displayPath(folder, ctx.cwd, ctx.home)} already exists; pick another name or remove it`,
-      );
-    }
-    throw error;
+  if ((await lstat(folder).catch(() => undefined)) !== undefined) {
+    throw new UserError(
+      `${displayPath(folder, ctx.cwd, ctx.home)} already exists; pick another name or remove it`,
+    );
   }
   const title = name
     .split("-")
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join(" ");
   const text = `---\nname: ${name}\ndescription: ${scalar(description)}\n---\n\n# ${title}\n\n## When to use\n\n- …\n\n## Steps\n\n1. …\n`;
-  await writeFile(file, text, { flag: "wx" });
+  // Through core's one writer, inside the project (or the folder --dir names): a checkout whose
+  // .agents links elsewhere does not redirect it.
+  const stage = await stageSkillFolder(folder, { within: opts.dir ? root : dirname(dirname(root)) });
+  try {
+    await stage.write("SKILL.md", new TextEncoder().encode(text));
+    await stage.commit();
+  } catch (error) {
+    await stage.abort();
+    throw error;
+  }
   const findings = await validateSkillFile(file, { strict: true });
   const shown = displayPath(file, ctx.cwd, ctx.home);
   if (ctx.out.json) ctx.out.data({ file, findings });
