@@ -7,7 +7,7 @@ import { compareCodeUnits, SkillError, type SkippedPath } from "@skill/core";
 import { memoryLogger, removeTempDirs, tempDir, writeSkill } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
-import { installBuilt } from "./dist-fixture.js";
+import { installBuilt } from "../test/dist-fixture.js";
 import { DEFAULT_IGNORE } from "./ignore.js";
 import { type Listings, scanRoots, scanSkillFiles } from "./scan.js";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { SkillService } from "@skill/core";
 import { memoryLogger, removeTempDirs, skillText, tempWorld, writeSkill } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { installBuilt, NOBODY } from "./dist-fixture.js";
+import { installBuilt, NOBODY } from "../test/dist-fixture.js";
 import { agentProfile } from "./sources.js";
 import { type SkillChange, type SkillWatcher, watchSkillFiles, watchSkills } from "./watch.js";
 

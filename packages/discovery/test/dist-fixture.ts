@@ -6,7 +6,7 @@ import { installBuilt as install } from "@skill/test-utils";
 export { NOBODY } from "@skill/test-utils";
 
 /** This package's folder (where `package.json` and `dist` are). */
-const self = fileURLToPath(new URL("..", import.meta.url));
+const self = fileURLToPath(new URL("..", import.meta.url)); // the package folder, above test/
 
 /**
  * Copies the built `@skill/discovery` and every runtime dependency (`@skill/core` among them)
