@@ -1,14 +1,10 @@
 import { statSync } from "node:fs";
 import { fileKey } from "../files/file-key.js";
 import { decodeEntry, READ_CODES, readSkillFileSync } from "../files/read-file.js";
-import {
-  type Analysis,
-  type AnalyzeOptions,
-  analyzeFields,
-  analyzeSkill,
-  rulesFingerprint,
-  strictRejection,
-} from "../parse/analyze.js";
+import { type Analysis, type AnalyzeOptions, strictRejection } from "../parse/analysis.js";
+import { analyzeSkill } from "../parse/analyze.js";
+import { analyzeFields } from "../parse/analyze-fields.js";
+import { rulesFingerprint } from "../parse/load-rules.js";
 import { describeKind, printable, SkillError } from "../spec/errors.js";
 import type {
   Diagnostic,

@@ -1,6 +1,7 @@
 import { checkMaxBytes } from "../files/read-file.js";
 import { DEFAULT_MAX_FILE_BYTES } from "../files/read-inside.js";
-import { type AnalyzeOptions, resolveRules } from "../parse/analyze.js";
+import type { AnalyzeOptions } from "../parse/analysis.js";
+import { resolveRules } from "../parse/load-rules.js";
 import { printable, SkillError } from "../spec/errors.js";
 import type { LoadFailure, LoadReport } from "../spec/report.js";
 import type {

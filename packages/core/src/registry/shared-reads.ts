@@ -1,5 +1,6 @@
 import { readSkillFileSync, type SkillFileText } from "../files/read-file.js";
-import { dataOf, type ParseMemo, splitText } from "../parse/analyze.js";
+import type { ParseMemo } from "../parse/analysis.js";
+import { dataOf, splitText } from "../parse/analyze.js";
 import type { FrontmatterBounds } from "../parse/frontmatter.js";
 import { parseYaml, type YamlResult } from "../parse/yaml.js";
 import { describeKind, SkillError } from "../spec/errors.js";
