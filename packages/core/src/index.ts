@@ -15,14 +15,8 @@ export type { SkillFolderStage } from "./files/write-inside.js";
 export { checkInside, linkInside, stageSkillFolder, writeInside } from "./files/write-inside.js";
 export { splitFrontmatter } from "./parse/frontmatter.js";
 export { loadSkillFile, parseSkill, validateSkillFile } from "./parse/parse-skill.js";
-export {
-  CLAUDE_CODE_FIELDS,
-  SPEC_FIELDS,
-  SPEC_LIMITS,
-  VALIDATION_TARGETS,
-  validateFrontmatter,
-  validateSkill,
-} from "./parse/validate.js";
+export { CLAUDE_CODE_FIELDS, SPEC_FIELDS, SPEC_LIMITS, VALIDATION_TARGETS } from "./parse/spec-fields.js";
+export { validateFrontmatter, validateSkill } from "./parse/validate.js";
 export type { FileHeadCacheOptions } from "./registry/head-cache.js";
 export { fileHeadCache } from "./registry/head-cache.js";
 export type { MemorySkill } from "./registry/memory-source.js";

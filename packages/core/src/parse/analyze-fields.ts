@@ -3,7 +3,8 @@ import { describeKind, printable, quote, SkillError } from "../spec/errors.js";
 import type { Diagnostic, SkillInfo } from "../spec/types.js";
 import { singleLineLength } from "../util/text.js";
 import { type Analysis, type AnalyzeOptions, fail } from "./analysis.js";
-import { checkFrontmatter, SPEC_LIMITS } from "./validate.js";
+import { SPEC_LIMITS } from "./spec-fields.js";
+import { checkFrontmatter } from "./validate.js";
 
 /** Spec name findings that `rejectInvalidName` turns into a refusal. */
 const INVALID_NAME_CODES: ReadonlySet<string> = new Set([
