@@ -263,3 +263,30 @@ export function diffWinners(before: Resolution, after: Resolution): SkillEvents[
     removed: removed.sort(compareCodeUnits),
   };
 }
+
+/** The registry with re-read slots put in place, added or removed, every name resolved again. */
+export function rebuildRegistry(current: Registry, read: ReadonlyMap<string, Slot | undefined>): Registry {
+  const groups = current.groups.map((group) => {
+    let slots: Slot[] | undefined;
+    for (const [location, fresh] of read) {
+      const at = group.slots.findIndex((s) => s.location === location);
+      if (at === -1) continue;
+      slots ??= [...group.slots];
+      if (fresh) slots[at] = fresh;
+      else slots.splice(at, 1);
+    }
+    return slots ? { ...group, slots } : group;
+  });
+  for (const [location, fresh] of read) {
+    if (!fresh || findSlot(groups, location)) continue;
+    const group = ownerOf(groups, location);
+    if (!group) continue;
+    const slots = [...group.slots];
+    let at = slots.findIndex((s) => compareCodeUnits(s.location, location) > 0);
+    if (at === -1) at = slots.length;
+    slots.splice(at, 0, fresh);
+    groups[groups.indexOf(group)] = { ...group, slots };
+  }
+
+  return buildRegistry(groups);
+}
