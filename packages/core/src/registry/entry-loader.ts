@@ -6,16 +6,8 @@ import { analyzeSkill } from "../parse/analyze.js";
 import { analyzeFields } from "../parse/analyze-fields.js";
 import { rulesFingerprint } from "../parse/load-rules.js";
 import { describeKind, printable, SkillError } from "../spec/errors.js";
-import type {
-  Diagnostic,
-  FileKey,
-  HeadCache,
-  ScanContext,
-  SkillHead,
-  SkillInfo,
-  SkillMetadata,
-  SourceEntry,
-} from "../spec/types.js";
+import type { FileKey, HeadCache, ScanContext, SkillHead, SourceEntry } from "../spec/skill-source.js";
+import type { Diagnostic, SkillInfo, SkillMetadata } from "../spec/types.js";
 import { isAbortOf } from "../util/abort.js";
 import { errorMessage } from "../util/error-text.js";
 import type { HeadOrigin, Outcome, Slot } from "./precedence.js";

@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync } from "node:fs";
 import { readFullySync } from "../files/read-file.js";
 import { deepFreeze } from "../parse/json-value.js";
-import type { FileKey, SkillHead } from "../spec/types.js";
+import type { FileKey, SkillHead } from "../spec/skill-source.js";
 
 // The file format of `fileHeadCache`: what a cache file holds, how it is read back, checked and
 // written. The cache itself (order, eviction, flushes) is in head-cache.ts.

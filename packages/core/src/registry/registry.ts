@@ -1,18 +1,11 @@
 import { isAbsolute } from "node:path";
 import { isInside } from "../files/inside.js";
 import { printable, quote, SkillError } from "../spec/errors.js";
+import type { SkillEvents } from "../spec/logging.js";
 import type { LoadFailure, LoadReport } from "../spec/report.js";
-import type {
-  AgentInfo,
-  Diagnostic,
-  PermissionAction,
-  PermissionPolicy,
-  ShadowedSkill,
-  SkillEvents,
-  SkillMetadata,
-  SkillSource,
-  SkippedPath,
-} from "../spec/types.js";
+import type { AgentInfo, PermissionAction, PermissionPolicy } from "../spec/service-options.js";
+import type { SkillSource, SkippedPath } from "../spec/skill-source.js";
+import type { Diagnostic, ShadowedSkill, SkillMetadata } from "../spec/types.js";
 import { similarNames } from "../util/similar.js";
 import { compareCodeUnits } from "../util/text.js";
 import { failureDiagnostic } from "./entry-loader.js";

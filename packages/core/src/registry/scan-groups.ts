@@ -1,5 +1,5 @@
 import { SkillError } from "../spec/errors.js";
-import type { ScanContext, SkillSource, SourceEntry, SourceScan } from "../spec/types.js";
+import type { ScanContext, SkillSource, SourceEntry, SourceScan } from "../spec/skill-source.js";
 import { abortError, isAbortOf, raceAbort } from "../util/abort.js";
 import { errorMessage } from "../util/error-text.js";
 import type { EntryLoader, EntryOwner } from "./entry-loader.js";

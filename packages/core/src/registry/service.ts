@@ -3,20 +3,11 @@ import { DEFAULT_MAX_FILE_BYTES } from "../files/read-inside.js";
 import type { AnalyzeOptions } from "../parse/analysis.js";
 import { resolveRules } from "../parse/load-rules.js";
 import { printable, SkillError } from "../spec/errors.js";
+import type { Logger, SkillEvents } from "../spec/logging.js";
 import type { LoadFailure, LoadReport } from "../spec/report.js";
-import type {
-  AgentInfo,
-  Diagnostic,
-  Logger,
-  PermissionAction,
-  ScanContext,
-  ShadowedSkill,
-  SkillEvents,
-  SkillInfo,
-  SkillMetadata,
-  SkillServiceOptions,
-  SkillSource,
-} from "../spec/types.js";
+import type { AgentInfo, PermissionAction, SkillServiceOptions } from "../spec/service-options.js";
+import type { ScanContext, SkillSource } from "../spec/skill-source.js";
+import type { Diagnostic, ShadowedSkill, SkillInfo, SkillMetadata } from "../spec/types.js";
 import { abortError, raceAbort } from "../util/abort.js";
 import { guardLogger, publish } from "../util/logger.js";
 import { compareCodeUnits } from "../util/text.js";

@@ -4,7 +4,8 @@ import { dataOf, splitText } from "../parse/analyze.js";
 import type { FrontmatterBounds } from "../parse/frontmatter.js";
 import { parseYaml, type YamlResult } from "../parse/yaml.js";
 import { describeKind, SkillError } from "../spec/errors.js";
-import type { Diagnostic, SharedReads } from "../spec/types.js";
+import type { SharedReads } from "../spec/service-options.js";
+import type { Diagnostic } from "../spec/types.js";
 
 type Read =
   | { readonly ok: true; readonly file: SkillFileText }
