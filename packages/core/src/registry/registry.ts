@@ -8,7 +8,7 @@ import type { SkillSource, SkippedPath } from "../spec/skill-source.js";
 import type { Diagnostic, ShadowedSkill, SkillMetadata } from "../spec/types.js";
 import { similarNames } from "../util/similar.js";
 import { compareCodeUnits } from "../util/text.js";
-import { failureDiagnostic } from "./entry-loader.js";
+import { failureDiagnostic } from "./outcome.js";
 import {
   type Resolution,
   replaced,
