@@ -23,7 +23,8 @@ import {
 } from "@skill/core";
 import { classifyShadowed, type NestedCopy } from "./nested.js";
 import { isWithin } from "./paths.js";
-import { type Listings, scanRoots } from "./scan.js";
+import { scanRoots } from "./scan.js";
+import type { Listings } from "./scan-options.js";
 import {
   agentProfile,
   DEFAULT_MAX_DIRS,

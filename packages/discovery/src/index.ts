@@ -10,8 +10,8 @@ export { DEFAULT_IGNORE } from "./ignore.js";
 export type { ClassifiedShadow, NestedCopy } from "./nested.js";
 export { classifyShadowed } from "./nested.js";
 export { findWorktreeRoot, foldersBetween } from "./paths.js";
-export type { ScanOptions, SkipReason } from "./scan.js";
 export { SKILL_FILE, scanSkillFiles } from "./scan.js";
+export type { ScanOptions, SkipReason } from "./scan-options.js";
 export type { DiscoveryOptions, DiscoveryPreset, DiscoveryRoot, RootLimits } from "./sources.js";
 export {
   agentProfile,

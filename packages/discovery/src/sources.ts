@@ -14,7 +14,8 @@ import {
   type SourceScan,
 } from "@skill/core";
 import { findWorktreeRoot, foldersBetween, isWithin, posixRelative, resolvePath } from "./paths.js";
-import { type Listings, type RootsScanOptions, scanRoots } from "./scan.js";
+import { scanRoots } from "./scan.js";
+import type { Listings, RootsScanOptions } from "./scan-options.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
