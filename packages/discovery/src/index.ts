@@ -1,11 +1,4 @@
-export type {
-  CompareOptions,
-  DeliberateSkip,
-  VisibilityCell,
-  VisibilityReason,
-  VisibilityReport,
-} from "./compare.js";
-export { compareAgents, VISIBILITY_REASONS } from "./compare.js";
+export { compareAgents } from "./compare.js";
 export { DEFAULT_IGNORE } from "./ignore.js";
 export type { ClassifiedShadow, NestedCopy } from "./nested.js";
 export { classifyShadowed } from "./nested.js";
@@ -22,5 +15,13 @@ export {
   isClaudeCodeDisabled,
   isExternalDisabled,
 } from "./sources.js";
+export type {
+  CompareOptions,
+  DeliberateSkip,
+  VisibilityCell,
+  VisibilityReason,
+  VisibilityReport,
+} from "./visibility.js";
+export { VISIBILITY_REASONS } from "./visibility.js";
 export type { ServiceWatchOptions, SkillChange, SkillWatcher, WatchOptions } from "./watch.js";
 export { watchSkillFiles, watchSkills } from "./watch.js";
