@@ -15,14 +15,9 @@ import {
 import { looksLikeStub, smallText } from "./git-stub.js";
 import { classifyShadowed } from "./nested.js";
 import { isWithin } from "./paths.js";
+import { type DiscoveryPreset, presetDuplicates, presetLimits, type RootLimits } from "./presets.js";
 import type { SharedWork } from "./shared-work.js";
-import {
-  type DiscoveryPreset,
-  presetDuplicates,
-  presetLimits,
-  type RootLimits,
-  scanPlanOf,
-} from "./sources.js";
+import { scanPlanOf } from "./sources.js";
 import type { VisibilityCell } from "./visibility.js";
 
 /** What one agent's load gave: a verdict for every location its sources returned. */

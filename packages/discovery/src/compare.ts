@@ -9,20 +9,14 @@ import {
   type SkippedPath,
 } from "@skill/core";
 import { type AgentRun, loadAs } from "./agent-run.js";
+import type { DiscoveryOptions } from "./discovery-options.js";
 import { rootStubs } from "./git-stub.js";
 import { isWithin } from "./paths.js";
+import { DISCOVERY_PRESETS, type DiscoveryPreset } from "./presets.js";
 import { scanRoots } from "./scan.js";
 import type { Listings } from "./scan-options.js";
 import { SharedWork } from "./shared-work.js";
-import {
-  agentProfile,
-  DEFAULT_MAX_DIRS,
-  DISCOVERY_PRESETS,
-  type DiscoveryOptions,
-  type DiscoveryPreset,
-  scanPlanOf,
-  sharedScanOptions,
-} from "./sources.js";
+import { agentProfile, DEFAULT_MAX_DIRS, scanPlanOf, sharedScanOptions } from "./sources.js";
 import {
   type CompareOptions,
   type DeliberateSkip,

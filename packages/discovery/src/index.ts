@@ -1,20 +1,16 @@
 export { compareAgents } from "./compare.js";
+export type { DiscoveryOptions, DiscoveryRoot } from "./discovery-options.js";
+export { isClaudeCodeDisabled, isExternalDisabled } from "./env-flags.js";
 export { DEFAULT_IGNORE } from "./ignore.js";
 export type { ClassifiedShadow, NestedCopy } from "./nested.js";
 export { classifyShadowed } from "./nested.js";
 export { findWorktreeRoot, foldersBetween } from "./paths.js";
+export type { DiscoveryPreset, RootLimits } from "./presets.js";
+export { DISCOVERY_PRESETS } from "./presets.js";
+export { discoveryRoots } from "./roots.js";
 export { SKILL_FILE, scanSkillFiles } from "./scan.js";
 export type { ScanOptions, SkipReason } from "./scan-options.js";
-export type { DiscoveryOptions, DiscoveryPreset, DiscoveryRoot, RootLimits } from "./sources.js";
-export {
-  agentProfile,
-  DEFAULT_MAX_DIRS,
-  DISCOVERY_PRESETS,
-  discoveryRoots,
-  discoverySources,
-  isClaudeCodeDisabled,
-  isExternalDisabled,
-} from "./sources.js";
+export { agentProfile, DEFAULT_MAX_DIRS, discoverySources } from "./sources.js";
 export type {
   CompareOptions,
   DeliberateSkip,

@@ -1,6 +1,7 @@
 import type { AgentInfo, PermissionPolicy } from "@skill/core";
+import type { DiscoveryOptions } from "./discovery-options.js";
 import type { NestedCopy } from "./nested.js";
-import type { DiscoveryOptions, DiscoveryPreset } from "./sources.js";
+import type { DiscoveryPreset } from "./presets.js";
 
 /** Why an agent does not load a skill; when several apply, the first in this list is given. */
 export type VisibilityReason =

@@ -11,15 +11,10 @@ import {
   type SkillService,
   type SkillSource,
 } from "@skill/core";
+import type { DiscoveryOptions } from "./discovery-options.js";
+import { discoveryRoots } from "./roots.js";
 import { SKILL_FILE, scanRoots } from "./scan.js";
-import {
-  type DiscoveryOptions,
-  discoveryRoots,
-  rootScanOptions,
-  type ScanPlan,
-  scanPlanOf,
-  sharedScanOptions,
-} from "./sources.js";
+import { rootScanOptions, type ScanPlan, scanPlanOf, sharedScanOptions } from "./sources.js";
 
 /** What happened to one `SKILL.md`. */
 export interface SkillChange {
