@@ -1,3 +1,4 @@
+export type { SkillChange } from "./change-batch.js";
 export { compareAgents } from "./compare.js";
 export type { DiscoveryOptions, DiscoveryRoot } from "./discovery-options.js";
 export { isClaudeCodeDisabled, isExternalDisabled } from "./env-flags.js";
@@ -19,5 +20,6 @@ export type {
   VisibilityReport,
 } from "./visibility.js";
 export { VISIBILITY_REASONS } from "./visibility.js";
-export type { ServiceWatchOptions, SkillChange, SkillWatcher, WatchOptions } from "./watch.js";
+export type { ServiceWatchOptions, WatchOptions } from "./watch.js";
 export { watchSkillFiles, watchSkills } from "./watch.js";
+export type { SkillWatcher } from "./watch-plans.js";
