@@ -15,14 +15,8 @@ export type { SkillFolderStage } from "./files/write-inside.js";
 export { checkInside, linkInside, stageSkillFolder, writeInside } from "./files/write-inside.js";
 export { splitFrontmatter } from "./parse/frontmatter.js";
 export { loadSkillFile, parseSkill, validateSkillFile } from "./parse/parse-skill.js";
-export {
-  CLAUDE_CODE_FIELDS,
-  SPEC_FIELDS,
-  SPEC_LIMITS,
-  VALIDATION_TARGETS,
-  validateFrontmatter,
-  validateSkill,
-} from "./parse/validate.js";
+export { CLAUDE_CODE_FIELDS, SPEC_FIELDS, SPEC_LIMITS, VALIDATION_TARGETS } from "./parse/spec-fields.js";
+export { validateFrontmatter, validateSkill } from "./parse/validate.js";
 export type { FileHeadCacheOptions } from "./registry/head-cache.js";
 export { fileHeadCache } from "./registry/head-cache.js";
 export type { MemorySkill } from "./registry/memory-source.js";
@@ -32,39 +26,40 @@ export { sharedReads } from "./registry/shared-reads.js";
 export { DEFAULT_MAX_BYTES, SKILL_FILE } from "./spec/constants.js";
 export type { SkillErrorDetails } from "./spec/errors.js";
 export { describeKind, printable, quote, SkillError } from "./spec/errors.js";
+export type { EventBus, LogFields, Logger, SkillEvents } from "./spec/logging.js";
 export type { OriginKind } from "./spec/origin.js";
 export { isNonLocal, ORIGIN_KINDS, originKind, originLabel, originRank } from "./spec/origin.js";
 export type { LoadFailure, LoadReport } from "./spec/report.js";
 export type {
   AgentInfo,
-  Diagnostic,
-  EventBus,
-  FileKey,
-  HeadCache,
-  LoadRules,
-  LogFields,
-  Logger,
-  ParsedSkill,
-  ParseOptions,
   PermissionAction,
   PermissionConfig,
   PermissionPolicy,
-  ScanContext,
-  ShadowedSkill,
   SharedReads,
-  SkillErrorCode,
-  SkillEvents,
+  SkillServiceOptions,
+} from "./spec/service-options.js";
+export type {
+  FileKey,
+  HeadCache,
+  ScanContext,
   SkillFile,
   SkillHead,
-  SkillHit,
-  SkillInfo,
-  SkillMetadata,
-  SkillSearch,
-  SkillServiceOptions,
   SkillSource,
   SkippedPath,
   SourceEntry,
   SourceScan,
+} from "./spec/skill-source.js";
+export type {
+  Diagnostic,
+  LoadRules,
+  ParsedSkill,
+  ParseOptions,
+  ShadowedSkill,
+  SkillErrorCode,
+  SkillHit,
+  SkillInfo,
+  SkillMetadata,
+  SkillSearch,
   ValidateOptions,
   ValidationTarget,
 } from "./spec/types.js";

@@ -5,7 +5,8 @@ import { SkillService } from "@skill/core";
 import { memoryLogger, removeTempDirs, tempWorld, writeSkill } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { compareAgents } from "./compare.js";
-import { DEFAULT_MAX_DIRS, type DiscoveryOptions, discoverySources } from "./sources.js";
+import type { DiscoveryOptions } from "./discovery-options.js";
+import { DEFAULT_MAX_DIRS, discoverySources } from "./sources.js";
 
 afterEach(removeTempDirs);
 

@@ -13,7 +13,8 @@ import {
 } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { compareAgents } from "./compare.js";
-import { agentProfile, type DiscoveryPreset } from "./sources.js";
+import type { DiscoveryPreset } from "./presets.js";
+import { agentProfile } from "./sources.js";
 
 afterEach(removeTempDirs);
 

@@ -4,7 +4,8 @@ import { nestedInstall, removeTempDirs, tempWorld, writeSkill } from "@skill/tes
 import { afterEach, describe, expect, it } from "vitest";
 import { compareAgents } from "./compare.js";
 import { classifyShadowed } from "./nested.js";
-import { agentProfile, type DiscoveryPreset } from "./sources.js";
+import type { DiscoveryPreset } from "./presets.js";
+import { agentProfile } from "./sources.js";
 
 afterEach(removeTempDirs);
 

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { SkillService } from "@skill/core";
 import { removeTempDirs, tempDir, tempWorld, writeSkill } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
-import { agentProfile, type DiscoveryOptions } from "./sources.js";
+import type { DiscoveryOptions } from "./discovery-options.js";
+import { agentProfile } from "./sources.js";
 
 afterEach(removeTempDirs);
 

@@ -7,7 +7,9 @@ import { SkillService } from "@skill/core";
 import { removeTempDirs, tempWorld, writeTree } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { compareAgents } from "./compare.js";
-import { agentProfile, type DiscoveryOptions, type DiscoveryPreset } from "./sources.js";
+import type { DiscoveryOptions } from "./discovery-options.js";
+import type { DiscoveryPreset } from "./presets.js";
+import { agentProfile } from "./sources.js";
 
 afterEach(removeTempDirs);
 

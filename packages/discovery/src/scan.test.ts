@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
 import { installBuilt } from "../test/dist-fixture.js";
 import { DEFAULT_IGNORE } from "./ignore.js";
-import { type Listings, scanRoots, scanSkillFiles } from "./scan.js";
+import { scanRoots, scanSkillFiles } from "./scan.js";
+import type { Listings } from "./scan-options.js";
 
 afterEach(removeTempDirs);
 

@@ -5,14 +5,10 @@ import { SkillService } from "@skill/core";
 import { memoryLogger, removeTempDirs, tempWorld, writeSkill } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
-import {
-  agentProfile,
-  type DiscoveryOptions,
-  discoveryRoots,
-  discoverySources,
-  isClaudeCodeDisabled,
-  isExternalDisabled,
-} from "./sources.js";
+import type { DiscoveryOptions } from "./discovery-options.js";
+import { isClaudeCodeDisabled, isExternalDisabled } from "./env-flags.js";
+import { discoveryRoots } from "./roots.js";
+import { agentProfile, discoverySources } from "./sources.js";
 
 afterEach(removeTempDirs);
 

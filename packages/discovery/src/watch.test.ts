@@ -5,9 +5,11 @@ import { join } from "node:path";
 import { SkillService } from "@skill/core";
 import { memoryLogger, removeTempDirs, skillText, tempWorld, writeSkill } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
+import type { SkillChange } from "./change-batch.js";
 import { installBuilt, NOBODY } from "../test/dist-fixture.js";
 import { agentProfile } from "./sources.js";
-import { type SkillChange, type SkillWatcher, watchSkillFiles, watchSkills } from "./watch.js";
+import { watchSkillFiles, watchSkills } from "./watch.js";
+import type { SkillWatcher } from "./watch-plans.js";
 
 const open: SkillWatcher[] = [];
 

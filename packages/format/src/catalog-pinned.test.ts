@@ -1,13 +1,9 @@
 import { SkillError, type SkillMetadata } from "@skill/core";
 import { describe, expect, it } from "vitest";
 import { namesOnlySize, parseXml, random, readCatalog, skill } from "./__fixtures__/skills.js";
-import {
-  type CatalogOptions,
-  type CatalogResult,
-  formatCatalog,
-  nameOnlyNote,
-  omittedNote,
-} from "./catalog.js";
+import { type CatalogResult, formatCatalog } from "./catalog.js";
+import type { CatalogOptions } from "./catalog-options.js";
+import { nameOnlyNote, omittedNote } from "./catalog-render.js";
 
 const STYLES = ["xml", "markdown", "json"] as const;
 type Style = (typeof STYLES)[number];

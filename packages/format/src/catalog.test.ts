@@ -13,7 +13,9 @@ import {
   readNote,
   skill,
 } from "./__fixtures__/skills.js";
-import { type CatalogOptions, type CatalogResult, formatCatalog, MIN_DESCRIPTION_LENGTH } from "./catalog.js";
+import { type CatalogResult, formatCatalog } from "./catalog.js";
+import { MIN_DESCRIPTION_LENGTH } from "./catalog-budget.js";
+import type { CatalogOptions } from "./catalog-options.js";
 
 const STYLES = ["xml", "markdown", "json"] as const;
 type Style = (typeof STYLES)[number];

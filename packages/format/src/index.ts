@@ -1,5 +1,8 @@
-export type { CatalogOptions, CatalogResult, CatalogStyle } from "./catalog.js";
-export { formatCatalog, MIN_DESCRIPTION_LENGTH, nameOnlyNote, omittedNote } from "./catalog.js";
+export type { CatalogResult } from "./catalog.js";
+export { formatCatalog } from "./catalog.js";
+export { MIN_DESCRIPTION_LENGTH } from "./catalog-budget.js";
+export type { CatalogOptions, CatalogStyle } from "./catalog-options.js";
+export { nameOnlyNote, omittedNote } from "./catalog-render.js";
 export { escapeXml } from "./escape.js";
 export type { FmtOptions } from "./fmt.js";
 export { fmt } from "./fmt.js";

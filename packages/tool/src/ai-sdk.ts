@@ -1,5 +1,6 @@
 import { jsonSchema, type Tool } from "ai";
-import type { SkillTools, ToolResult } from "./tools.js";
+import type { ToolResult } from "./results.js";
+import type { SkillTools } from "./tools.js";
 
 type JSONSchema = Parameters<typeof jsonSchema>[0];
 

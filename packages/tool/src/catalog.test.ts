@@ -1,7 +1,9 @@
 import { SkillService } from "@skill/core";
 import { describe, expect, it } from "vitest";
 import { countingSource, substringSearch } from "./__fixtures__/skills.js";
-import { DEFAULT_TOOL_BUDGET, SEARCH_TOOL, SKILL_TOOL, skillTools } from "./tools.js";
+import { SEARCH_TOOL, SKILL_TOOL } from "./definitions.js";
+import { DEFAULT_TOOL_BUDGET } from "./tool-options.js";
+import { skillTools } from "./tools.js";
 
 const agent = { name: "build" };
 

@@ -2,8 +2,9 @@ import { SkillError, SkillService } from "@skill/core";
 import { formatSkillContent } from "@skill/format";
 import { describe, expect, it } from "vitest";
 import { countingSource, fixedSearch, substringSearch } from "./__fixtures__/skills.js";
+import { SEARCH_TOOL, SKILL_TOOL } from "./definitions.js";
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from "./schema.js";
-import { SEARCH_TOOL, SKILL_TOOL, skillTools } from "./tools.js";
+import { skillTools } from "./tools.js";
 
 const agent = { name: "build" };
 

@@ -1,8 +1,6 @@
-import { isUtf8 } from "node:buffer";
 import {
   type AgentInfo,
   errorMessage,
-  formatBytes,
   originRank,
   type ScanContext,
   SkillError,
@@ -13,64 +11,13 @@ import {
 } from "@skill/core";
 import { type CatalogResult, formatCatalog, formatSkillContent } from "@skill/format";
 import { changeNote, type Snapshot, snapshot } from "./changes.js";
+import { SEARCH_TOOL, SKILL_TOOL, type ToolDefinition, toolDefinitions } from "./definitions.js";
+import { fail, fileText, loadFailure, ok, quoted, readFailure, type ToolResult } from "./results.js";
+import { checkInput, DEFAULT_SEARCH_LIMIT, SEARCH_INPUT, SKILL_INPUT } from "./schema.js";
+import { checkOptions, DEFAULT_TOOL_BUDGET, type SkillToolOptions } from "./tool-options.js";
 
 /** `key (displayName)`, as catalogs name a skill keyed by its folder. */
 const LABEL = /^(.+) \((.+)\)$/s;
-
-import { checkInput, DEFAULT_SEARCH_LIMIT, type JsonSchema, SEARCH_INPUT, SKILL_INPUT } from "./schema.js";
-
-/** The name of the tool that loads a skill. */
-export const SKILL_TOOL = "skill";
-/** The name of the tool that searches skills. */
-export const SEARCH_TOOL = "skill_search";
-/** Size of the catalog in the `skill` tool's description, in characters (or `measure` units). */
-export const DEFAULT_TOOL_BUDGET = 8000;
-
-/** Options of {@link skillTools}. */
-export interface SkillToolOptions {
-  /** The agent whose permissions apply: denied skills are absent from every tool. */
-  readonly agent: AgentInfo;
-  /**
-   * A search over skills (e.g. `createSkillIndex([])` from `@skill/search`). The tools feed it
-   * `service.all(agent)` through `replace()` whenever the registry changes, and offer
-   * `skill_search` whenever the catalog leaves a skill out or lists it without its description.
-   */
-  readonly search?: SkillSearch;
-  /** Size of the catalog in the `skill` tool's description. Default 8,000 characters. */
-  readonly budget?: number;
-  /** How `budget` counts a text (e.g. a tokenizer). Default: `text.length`. */
-  readonly measure?: (text: string) => number;
-  /**
-   * Who keeps a description under the budget, higher first. Default: the skill's source
-   * (project, then configured paths, then user, then system, remote and MCP), then how often
-   * the model loaded it through these tools; equal ranks by name.
-   */
-  readonly rank?: (skill: SkillMetadata) => number;
-  /** Skills that keep their whole description before any other skill keeps one. */
-  readonly pinned?: readonly string[];
-  /**
-   * Asked before an `ask` skill (see `SkillService.access`) is loaded; `true` loads it, and
-   * the answer holds for the session. Absent: an `ask` skill is refused, saying why.
-   */
-  readonly confirm?: (skill: SkillMetadata) => Promise<boolean>;
-  /** Layout of the catalog and of search results. Default `xml`. */
-  readonly style?: "xml" | "markdown";
-}
-
-/** A tool as a model provider receives it. */
-export interface ToolDefinition {
-  readonly name: string;
-  readonly description: string;
-  /** JSON Schema of the input. */
-  readonly inputSchema: JsonSchema;
-}
-
-/** What a tool call gives back to the model. */
-export interface ToolResult {
-  readonly text: string;
-  /** `true` when the call did not do what was asked; `text` says why, for the model. */
-  readonly isError: boolean;
-}
 
 /** The catalog in the `skill` tool's description and what its budget left out (skill names). */
 export type ToolCatalog = CatalogResult;
@@ -99,70 +46,6 @@ export interface SkillTools {
    * Returns a function that stops it. What `registerSkillTools` uses to send `tools/list_changed`.
    */
   onChange(listener: () => void): () => void;
-}
-
-const SKILL_INTRO = [
-  "Load a skill: instructions for one kind of task, with the files it bundles.",
-  "When a task matches a skill's description, call this tool with that skill's name before you start, then follow the instructions it returns.",
-  "To read a file a loaded skill lists, call it again with the same name and `file`.",
-].join(" ");
-
-const SEARCH_DESCRIPTION = [
-  'Search the available skills by what they do, in a few words from the task (e.g. "fill in a PDF form").',
-  `Returns the names and descriptions of the best matches, best first; load one with the ${SKILL_TOOL} tool.`,
-].join(" ");
-
-/** A name or query quoted for a sentence: JSON-escaped, cut to a readable length. */
-function quoted(text: string): string {
-  const cut = text.length > 100 ? `${text.slice(0, 97)}...` : text;
-  return JSON.stringify(cut);
-}
-
-function ok(text: string): ToolResult {
-  return { text, isError: false };
-}
-
-function fail(text: string): ToolResult {
-  return { text, isError: true };
-}
-
-function checkOptions(options: SkillToolOptions): void {
-  const agent = options?.agent as unknown;
-  if (typeof agent !== "object" || agent === null || typeof (agent as AgentInfo).name !== "string") {
-    throw new SkillError(
-      "INVALID_FIELD",
-      `Invalid skill tool options: expected agent to be { name: string }, found ${JSON.stringify(agent) ?? String(agent)}`,
-      { field: "agent" },
-    );
-  }
-  const search = options.search as unknown;
-  if (search !== undefined && typeof (search as SkillSearch | null)?.search !== "function") {
-    throw new SkillError(
-      "INVALID_FIELD",
-      "Invalid skill tool options: search must have a search(query) method",
-      {
-        field: "search",
-      },
-    );
-  }
-  for (const field of ["confirm", "rank", "measure"] as const) {
-    const value = options[field] as unknown;
-    if (value !== undefined && typeof value !== "function") {
-      throw new SkillError(
-        "INVALID_FIELD",
-        `Invalid skill tool options: ${field} must be a function, found ${typeof value}`,
-        { field },
-      );
-    }
-  }
-  const style = options.style as unknown;
-  if (style !== undefined && style !== "xml" && style !== "markdown") {
-    throw new SkillError(
-      "INVALID_FIELD",
-      `Invalid skill tool options: style must be "xml" or "markdown", found ${JSON.stringify(style)}`,
-      { field: "style" },
-    );
-  }
 }
 
 class Tools implements SkillTools {
@@ -276,7 +159,7 @@ class Tools implements SkillTools {
       ...(this.#options.pinned ? { pinned: this.#options.pinned } : {}),
       ...(this.#search ? { searchHint: SEARCH_TOOL } : {}),
     });
-    const definitions = this.#define(catalog);
+    const definitions = toolDefinitions(catalog, this.#searchOffered(catalog));
     const changed =
       this.#definitions.length > 0 &&
       (definitions.length !== this.#definitions.length ||
@@ -295,20 +178,6 @@ class Tools implements SkillTools {
         }
       }
     }
-  }
-
-  #define(catalog: CatalogResult): readonly ToolDefinition[] {
-    const listing = catalog.text === "" ? "No skills are available right now." : catalog.text;
-    const skill: ToolDefinition = {
-      name: SKILL_TOOL,
-      description: `${SKILL_INTRO}\n\n${listing}`,
-      inputSchema: SKILL_INPUT,
-    };
-    if (!this.#searchOffered(catalog)) return Object.freeze([skill]);
-    return Object.freeze([
-      skill,
-      { name: SEARCH_TOOL, description: SEARCH_DESCRIPTION, inputSchema: SEARCH_INPUT },
-    ]);
   }
 
   #searchOffered(catalog: CatalogResult = this.#catalog): boolean {
@@ -402,25 +271,9 @@ class Tools implements SkillTools {
       if (!this.#options.rank && (c.omitted.length > 0 || c.truncated.length > 0)) this.#rankMoved = true;
       return ok(formatSkillContent(info, { files }));
     } catch (error) {
-      return this.#failed(name, error);
+      const gone = SkillError.isInstance(error) && error.code === "NOT_FOUND" && !this.#loadableSkill(name);
+      return gone ? this.#noSuchSkill(name) : loadFailure(name, error);
     }
-  }
-
-  #failed(name: string, error: unknown): ToolResult {
-    const code = SkillError.isInstance(error) ? error.code : undefined;
-    if (code === "ABORTED") return fail(`Loading the skill ${quoted(name)} was cancelled.`);
-    if (code === "NOT_FOUND") {
-      if (!this.#loadableSkill(name)) return this.#noSuchSkill(name);
-      return fail(
-        `The skill ${quoted(name)} changed since it was listed and was not loaded (${errorMessage(error)}). It may load once the skills are reloaded; go on without it for now.`,
-      );
-    }
-    if (code === "INTEGRITY_ERROR") {
-      return fail(
-        `The skill ${quoted(name)} was not loaded: what was read does not match what its source listed (${errorMessage(error)}).`,
-      );
-    }
-    return fail(`The skill ${quoted(name)} could not be loaded: ${errorMessage(error)}`);
   }
 
   async #file(skill: SkillMetadata, path: string, ctx: ScanContext): Promise<ToolResult> {
@@ -430,35 +283,15 @@ class Tools implements SkillTools {
       bytes = await this.#service.readFile(name, path, this.#agent, ctx);
     } catch (error) {
       const code = SkillError.isInstance(error) ? error.code : undefined;
-      if (code === "ABORTED")
-        return fail(`Reading ${quoted(path)} of the skill ${quoted(name)} was cancelled.`);
-      if (code === "UNSAFE_PATH") {
-        return fail(
-          `${quoted(path)} is not a path inside the skill ${quoted(name)}: give the file's path relative to the skill's folder, as the loaded skill lists it.`,
-        );
-      }
-      if (code === "NOT_FOUND") {
-        if (!this.#loadableSkill(name)) return this.#noSuchSkill(name);
-        const listed = await this.#service
-          .files(name, this.#agent, { limit: 20, ...(ctx.signal ? { signal: ctx.signal } : {}) })
-          .catch(() => [] as string[]);
-        const which = listed.length === 0 ? "it bundles no files" : `its files include ${listed.join(", ")}`;
-        return fail(`The skill ${quoted(name)} has no file ${quoted(path)}; ${which}.`);
-      }
-      if (code === "LIMIT_EXCEEDED") {
-        return fail(
-          `${quoted(path)} of the skill ${quoted(name)} is too large to read here (${errorMessage(error)}).`,
-        );
-      }
-      return fail(`${quoted(path)} of the skill ${quoted(name)} could not be read: ${errorMessage(error)}`);
+      if (code !== "NOT_FOUND") return readFailure(name, path, error);
+      if (!this.#loadableSkill(name)) return this.#noSuchSkill(name);
+      const listed = await this.#service
+        .files(name, this.#agent, { limit: 20, ...(ctx.signal ? { signal: ctx.signal } : {}) })
+        .catch(() => [] as string[]);
+      const which = listed.length === 0 ? "it bundles no files" : `its files include ${listed.join(", ")}`;
+      return fail(`The skill ${quoted(name)} has no file ${quoted(path)}; ${which}.`);
     }
-    if (!isUtf8(bytes) || bytes.includes(0)) {
-      return ok(
-        `${quoted(path)} of the skill ${quoted(name)} is a binary file (${formatBytes(bytes.length)}); it cannot be shown as text.`,
-      );
-    }
-    const text = new TextDecoder().decode(bytes);
-    return ok(text === "" ? `${quoted(path)} of the skill ${quoted(name)} is empty.` : text);
+    return fileText(name, path, bytes);
   }
 
   async #find(search: SkillSearch, input: unknown): Promise<ToolResult> {

@@ -1,4 +1,4 @@
-import type { FileKey } from "../spec/types.js";
+import type { FileKey } from "../spec/skill-source.js";
 
 /**
  * The {@link FileKey} of a file: its path and the state `fs.stat` gave (device, inode, size in

@@ -5,7 +5,7 @@ import { lstat, opendir, realpath, stat } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { SKILL_FILE } from "../spec/constants.js";
 import { SkillError } from "../spec/errors.js";
-import type { SkillFile } from "../spec/types.js";
+import type { SkillFile } from "../spec/skill-source.js";
 import { abortError } from "../util/abort.js";
 import { errnoOf } from "../util/errno.js";
 import { errorMessage } from "../util/error-text.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { tempDir as makeTempDir, removeTempDirs, writeTree } from "@skill/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { SkillError } from "../spec/errors.js";
-import type { SkillFile } from "../spec/types.js";
+import type { SkillFile } from "../spec/skill-source.js";
 import { listSkillFiles, skillFiles } from "./skill-files.js";
 
 afterAll(removeTempDirs);

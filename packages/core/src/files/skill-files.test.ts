@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { installBuilt, tempDir as makeTempDir, removeTempDirs, writeTree } from "@skill/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { SkillError } from "../spec/errors.js";
-import type { SkillFile } from "../spec/types.js";
+import type { SkillFile } from "../spec/skill-source.js";
 import { compareCodeUnits } from "../util/text.js";
 import { skillFiles } from "./skill-files.js";
 

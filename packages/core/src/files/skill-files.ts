@@ -2,7 +2,7 @@ import { lstat, realpath, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { SKILL_FILE } from "../spec/constants.js";
 import { describeKind, SkillError } from "../spec/errors.js";
-import type { SkillFile } from "../spec/types.js";
+import type { SkillFile } from "../spec/skill-source.js";
 import {
   folderError,
   MAX_DEPTH,

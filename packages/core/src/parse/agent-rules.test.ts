@@ -6,7 +6,8 @@ import { removeTempDirs, tempDir, writeTree } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { SkillService } from "../registry/service.js";
 import { SkillError } from "../spec/errors.js";
-import type { FileKey, HeadCache, LoadRules, SkillHead, SkillSource } from "../spec/types.js";
+import type { FileKey, HeadCache, SkillHead, SkillSource } from "../spec/skill-source.js";
+import type { LoadRules } from "../spec/types.js";
 import { loadSkillFile, parseSkill } from "./parse-skill.js";
 
 afterEach(removeTempDirs);

@@ -10,7 +10,9 @@ import {
 import { SKILL_FILE } from "../spec/constants.js";
 import { quote, SkillError } from "../spec/errors.js";
 import type { Diagnostic, ParsedSkill, ParseOptions, ValidateOptions } from "../spec/types.js";
-import { type Analysis, analyzeSkill, resolveRules, strictRejection } from "./analyze.js";
+import { type Analysis, strictRejection } from "./analysis.js";
+import { analyzeSkill } from "./analyze.js";
+import { resolveRules } from "./load-rules.js";
 
 function checkTextSize(text: string, location: string, maxBytes: number): void {
   if (text.length * 3 <= maxBytes) return;

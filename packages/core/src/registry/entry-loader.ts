@@ -1,27 +1,16 @@
 import { statSync } from "node:fs";
 import { fileKey } from "../files/file-key.js";
-import { decodeEntry, READ_CODES, readSkillFileSync } from "../files/read-file.js";
-import {
-  type Analysis,
-  type AnalyzeOptions,
-  analyzeFields,
-  analyzeSkill,
-  rulesFingerprint,
-  strictRejection,
-} from "../parse/analyze.js";
-import { describeKind, printable, SkillError } from "../spec/errors.js";
-import type {
-  Diagnostic,
-  FileKey,
-  HeadCache,
-  ScanContext,
-  SkillHead,
-  SkillInfo,
-  SkillMetadata,
-  SourceEntry,
-} from "../spec/types.js";
+import { decodeEntry, readSkillFileSync } from "../files/read-file.js";
+import { type Analysis, type AnalyzeOptions, strictRejection } from "../parse/analysis.js";
+import { analyzeSkill } from "../parse/analyze.js";
+import { analyzeFields } from "../parse/analyze-fields.js";
+import { rulesFingerprint } from "../parse/load-rules.js";
+import { describeKind, SkillError } from "../spec/errors.js";
+import type { FileKey, HeadCache, ScanContext, SkillHead, SourceEntry } from "../spec/skill-source.js";
+import type { SkillInfo } from "../spec/types.js";
 import { isAbortOf } from "../util/abort.js";
-import { errorMessage } from "../util/error-text.js";
+import { type CachedHead, located, pathFree } from "./cached-head.js";
+import { failed, failureDiagnostic, ignoring, toSkillError } from "./outcome.js";
 import type { HeadOrigin, Outcome, Slot } from "./precedence.js";
 import type { ReadMemo } from "./shared-reads.js";
 
@@ -39,99 +28,6 @@ export interface EntryOwner {
   /** The source id; `undefined` for a skill added with `load()`. */
   readonly id?: string;
   readonly firstWins?: boolean;
-}
-
-/**
- * A finding as a cached head keeps it: a field whose text holds the file's path is the list of
- * the parts around it, so that files with the same findings have heads with the same findings
- * (a `fileHeadCache` stores those once).
- */
-type StoredDiagnostic = { readonly [K in keyof Diagnostic]: Diagnostic[K] | readonly string[] };
-
-/** `d` as a cached head keeps it for the file at `location`. */
-function pathFree(d: Diagnostic, location: string): StoredDiagnostic {
-  let stored: Record<string, unknown> | undefined;
-  for (const key of Object.keys(d)) {
-    const value = (d as unknown as Record<string, unknown>)[key];
-    if (typeof value === "string" && value.includes(location)) {
-      stored ??= { ...d };
-      stored[key] = value.split(location);
-    }
-  }
-  return (stored ?? d) as StoredDiagnostic;
-}
-
-/** A finding of a cached head, for the file at `location` again; `undefined` when it is not one. */
-function located(d: StoredDiagnostic, location: string): Diagnostic | undefined {
-  if (typeof d !== "object" || d === null) return undefined;
-  let found: Record<string, unknown> | undefined;
-  for (const key of Object.keys(d)) {
-    const value = (d as Record<string, unknown>)[key];
-    if (Array.isArray(value)) {
-      found ??= { ...d };
-      found[key] = value.join(location);
-    }
-  }
-  return found ? (Object.freeze(found) as unknown as Diagnostic) : (d as Diagnostic);
-}
-
-/** A head as the service stores it in a {@link HeadCache}: the head plus what the parse found. */
-interface CachedHead extends SkillHead {
-  readonly diagnostics?: readonly StoredDiagnostic[];
-  /** Fingerprint of the load rules the head was parsed under. */
-  readonly rules?: string;
-}
-
-export function toSkillError(error: unknown, path: string): SkillError {
-  if (SkillError.isInstance(error)) return error;
-  return new SkillError("READ_ERROR", `Failed to read skill file: ${path} (${errorMessage(error)})`, {
-    path,
-    cause: error,
-  });
-}
-
-/** The rule id of a failure: the ids `validateSkillFile` uses for the same failure. */
-function failureCode(error: SkillError): string {
-  if (error.code === "MISSING_FIELD" && error.field !== undefined) return `${error.field}-missing`;
-  return READ_CODES[error.code] ?? error.code.toLowerCase().replace(/_/g, "-");
-}
-
-export function failureDiagnostic(error: SkillError, path: string): Diagnostic {
-  return {
-    code: failureCode(error),
-    severity: "error",
-    message: error.message,
-    path,
-  };
-}
-
-export function failed(error: SkillError, location: string): Outcome {
-  return { ok: false, error, diagnostics: [failureDiagnostic(error, location)] };
-}
-
-/**
- * The skill without the fields its entry says not to take (`ignoreFields`), and a warning for
- * each one it held. The same object when there is nothing to leave out.
- */
-export function withoutIgnored<T extends SkillMetadata>(
-  skill: T,
-  entry: SourceEntry,
-): { skill: T; diagnostics: Diagnostic[] } {
-  const fields = (entry.ignoreFields ?? []).filter((f) => Object.hasOwn(skill.frontmatter, f));
-  if (fields.length === 0) return { skill, diagnostics: [] };
-  const frontmatter = Object.freeze(
-    Object.fromEntries(Object.entries(skill.frontmatter).filter(([key]) => !fields.includes(key))),
-  );
-  const diagnostics = fields.map(
-    (field): Diagnostic => ({
-      code: "field-ignored",
-      severity: "warning",
-      message: `Field '${printable(field)}' of ${skill.location} is ignored: its source (${skill.origin}) is not trusted with it`,
-      path: skill.location,
-      field,
-    }),
-  );
-  return { skill: Object.freeze({ ...skill, frontmatter }), diagnostics };
 }
 
 function isMapping(value: unknown): value is Readonly<Record<string, unknown>> {
@@ -363,14 +259,6 @@ export class EntryLoader {
     if (!outcome.ok || analysis.needsBody) return undefined;
     return newSlot(entry, owner, origin, outcome, `${key.dev}:${key.ino}`, { head, from: "cache", key });
   }
-}
-
-function ignoring(outcome: Outcome, entry: SourceEntry): Outcome {
-  if (!outcome.ok || !entry.ignoreFields) return outcome;
-  const { skill, diagnostics } = withoutIgnored(outcome.skill, entry);
-  return diagnostics.length === 0
-    ? outcome
-    : { ok: true, skill, diagnostics: [...outcome.diagnostics, ...diagnostics] };
 }
 
 function originOf(entry: SourceEntry, owner: EntryOwner): string {

@@ -18,7 +18,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { installBuilt } from "@skill/test-utils";
 import { afterAll, describe, expect, it } from "vitest";
 import { SkillError } from "../spec/errors.js";
-import type { FileKey, LogFields, Logger, SkillHead } from "../spec/types.js";
+import type { LogFields, Logger } from "../spec/logging.js";
+import type { FileKey, SkillHead } from "../spec/skill-source.js";
 import { fileHeadCache } from "./head-cache.js";
 
 const dirs: string[] = [];

@@ -1,35 +1,25 @@
-import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
-import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { deepFreeze, toJsonValue } from "../parse/json-value.js";
 import { SkillError } from "../spec/errors.js";
-import type { FileKey, HeadCache, Logger, SkillHead } from "../spec/types.js";
+import type { Logger } from "../spec/logging.js";
+import type { FileKey, HeadCache, SkillHead } from "../spec/skill-source.js";
 import { errnoOf } from "../util/errno.js";
 import { errorMessage } from "../util/error-text.js";
 import { guardLogger } from "../util/logger.js";
-
 import {
   type Columns,
-  FORMAT_VERSION,
   type Held,
   headAt,
   isCount,
-  isEntry,
   isHead,
   isKey,
-  isMapping,
-  isTime,
   KEY_WIDTH,
   NO_COLUMNS,
   READ_VERSIONS,
-  readCacheText,
-  readColumns,
-  recordsOf,
-  replayRecords,
-  serializeDocument,
   stillHolds,
 } from "./head-cache-format.js";
+import { readCacheText, readDocument } from "./head-cache-reader.js";
+import { appendText, recordsOf, replaceFile, serializeDocument } from "./head-cache-writer.js";
 
 const DEFAULT_MAX_ENTRIES = 100_000;
 /**
@@ -202,51 +192,23 @@ class FileHeadCache implements HeadCache {
       }
       return entries;
     }
-    // The document is the first line; appended records follow it, one per line.
-    const end = text.indexOf("\n");
-    let doc: unknown;
-    try {
-      doc = JSON.parse(end === -1 ? text : text.slice(0, end));
-    } catch (error) {
-      this.#corrupt(`it is not JSON (${errorMessage(error)})`);
-      return entries;
-    }
-    if (isMapping(doc) && typeof doc.version === "number" && !READ_VERSIONS.includes(doc.version)) {
-      this.#logger.debug?.(
-        `head cache: ${this.#file} has format version ${doc.version}, this code reads ${READ_VERSIONS.join(" and ")}; starting empty`,
-        { code: "head-cache-corrupt", path: this.#file },
-      );
-      return entries;
-    }
-    let dropped = 0;
-    if (isMapping(doc) && doc.version === FORMAT_VERSION && isTime(doc.writtenAt)) {
-      const read = readColumns(doc, entries);
-      if (typeof read === "string") {
-        this.#corrupt(read);
-        return entries;
+    const read = readDocument(text, entries);
+    if (!read.ok) {
+      if ("version" in read) {
+        this.#logger.debug?.(
+          `head cache: ${this.#file} has format version ${read.version}, this code reads ${READ_VERSIONS.join(" and ")}; starting empty`,
+          { code: "head-cache-corrupt", path: this.#file },
+        );
+      } else {
+        this.#corrupt(read.corrupt);
       }
-      this.#columns = read.columns;
-      dropped = read.dropped;
-    } else if (isMapping(doc) && isTime(doc.writtenAt) && isMapping(doc.entries)) {
-      const stored = doc.entries;
-      for (const path of Object.keys(stored)) {
-        const entry = stored[path];
-        if (path !== "" && isEntry(entry)) entries.set(path, entry);
-        else dropped++;
-      }
-    } else {
-      this.#corrupt(`expected { version: ${FORMAT_VERSION}, writtenAt, paths, keys, shared, frontmatter }`);
       return entries;
     }
-    if (end !== -1 && end < text.length - 1) {
-      const replayed = replayRecords(text, end + 1, entries);
-      this.#records += replayed.records;
-      dropped += replayed.dropped;
-    }
-    // A document without its closing newline was cut short where a record would follow.
-    this.#appendable = end !== -1;
-    if (dropped > 0) {
-      this.#logger.debug?.(`head cache: dropped ${dropped} malformed entries of ${this.#file}`, {
+    this.#columns = read.columns;
+    this.#records += read.records;
+    this.#appendable = read.appendable;
+    if (read.dropped > 0) {
+      this.#logger.debug?.(`head cache: dropped ${read.dropped} malformed entries of ${this.#file}`, {
         code: "head-cache-corrupt",
         path: this.#file,
       });
@@ -290,56 +252,29 @@ class FileHeadCache implements HeadCache {
         return;
       }
     }
-    const dir = dirname(this.#file);
-    // Same folder, so the rename is atomic: a reader sees the old file or the new one.
-    const temp = join(dir, `.${basename(this.#file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
     try {
       const ordered = this.#ordered(entries);
       const text = serializeDocument(ordered, this.#columns, this.#now(), (path, error) =>
         this.#dropUnwritable(ordered, path, error),
       );
-      await mkdir(dir, { recursive: true });
-      await writeFile(temp, text, { flag: "wx" });
-      await rename(temp, this.#file);
+      await replaceFile(this.#file, text);
       this.#appendable = true;
       this.#records = 0;
     } catch (error) {
       for (const path of dirty) this.#dirty.add(path);
-      await rm(temp, { force: true }).catch(() => {});
       this.#writeFailed(error);
     }
   }
-  /**
-   * Appends `text` to the file as it is, with one write (never through a symlink, never to
-   * anything but a regular file). `absent` when there is no such file to append to: the caller
-   * writes it anew. A failed write is reported, and the next flush writes the file anew.
-   */
+
+  /** Appends records to the file; a failed write is reported, and the next flush writes the file anew. */
   async #append(text: string): Promise<"appended" | "absent" | "failed"> {
-    let handle: Awaited<ReturnType<typeof open>>;
     try {
-      handle = await open(
-        this.#file,
-        constants.O_WRONLY | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
-      );
-    } catch {
-      return "absent";
-    }
-    try {
-      if (!(await handle.stat()).isFile()) return "absent";
-      const bytes = Buffer.from(text, "utf8");
-      let written = 0;
-      while (written < bytes.length) {
-        const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
-        written += bytesWritten;
-      }
-      return "appended";
+      return await appendText(this.#file, text);
     } catch (error) {
       // What reached the file is unknown: the next flush writes it anew.
       this.#appendable = false;
       this.#writeFailed(error);
       return "failed";
-    } finally {
-      await handle.close().catch(() => {});
     }
   }
 

@@ -1,5 +1,5 @@
 import { quote, SkillError } from "../spec/errors.js";
-import type { SkillSource, SourceEntry } from "../spec/types.js";
+import type { SkillSource, SourceEntry } from "../spec/skill-source.js";
 import { compareCodeUnits } from "../util/text.js";
 
 /** One skill held in memory: its SKILL.md text and, optionally, the files it bundles. */

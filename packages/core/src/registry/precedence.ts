@@ -2,14 +2,8 @@ import { dirname, isAbsolute } from "node:path";
 import { printable, quote, type SkillError } from "../spec/errors.js";
 import { isNonLocal, originLabel } from "../spec/origin.js";
 import type { LoadFailure } from "../spec/report.js";
-import type {
-  Diagnostic,
-  FileKey,
-  ShadowedSkill,
-  SkillHead,
-  SkillMetadata,
-  SourceEntry,
-} from "../spec/types.js";
+import type { FileKey, SkillHead, SourceEntry } from "../spec/skill-source.js";
+import type { Diagnostic, ShadowedSkill, SkillMetadata } from "../spec/types.js";
 
 /** What reading and parsing one entry gave. */
 export type Outcome =

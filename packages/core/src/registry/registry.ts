@@ -1,21 +1,14 @@
 import { isAbsolute } from "node:path";
 import { isInside } from "../files/inside.js";
 import { printable, quote, SkillError } from "../spec/errors.js";
+import type { SkillEvents } from "../spec/logging.js";
 import type { LoadFailure, LoadReport } from "../spec/report.js";
-import type {
-  AgentInfo,
-  Diagnostic,
-  PermissionAction,
-  PermissionPolicy,
-  ShadowedSkill,
-  SkillEvents,
-  SkillMetadata,
-  SkillSource,
-  SkippedPath,
-} from "../spec/types.js";
+import type { AgentInfo, PermissionAction, PermissionPolicy } from "../spec/service-options.js";
+import type { SkillSource, SkippedPath } from "../spec/skill-source.js";
+import type { Diagnostic, ShadowedSkill, SkillMetadata } from "../spec/types.js";
 import { similarNames } from "../util/similar.js";
 import { compareCodeUnits } from "../util/text.js";
-import { failureDiagnostic } from "./entry-loader.js";
+import { failureDiagnostic } from "./outcome.js";
 import {
   type Resolution,
   replaced,
@@ -262,4 +255,31 @@ export function diffWinners(before: Resolution, after: Resolution): SkillEvents[
     changed: changed.sort(compareCodeUnits),
     removed: removed.sort(compareCodeUnits),
   };
+}
+
+/** The registry with re-read slots put in place, added or removed, every name resolved again. */
+export function rebuildRegistry(current: Registry, read: ReadonlyMap<string, Slot | undefined>): Registry {
+  const groups = current.groups.map((group) => {
+    let slots: Slot[] | undefined;
+    for (const [location, fresh] of read) {
+      const at = group.slots.findIndex((s) => s.location === location);
+      if (at === -1) continue;
+      slots ??= [...group.slots];
+      if (fresh) slots[at] = fresh;
+      else slots.splice(at, 1);
+    }
+    return slots ? { ...group, slots } : group;
+  });
+  for (const [location, fresh] of read) {
+    if (!fresh || findSlot(groups, location)) continue;
+    const group = ownerOf(groups, location);
+    if (!group) continue;
+    const slots = [...group.slots];
+    let at = slots.findIndex((s) => compareCodeUnits(s.location, location) > 0);
+    if (at === -1) at = slots.length;
+    slots.splice(at, 0, fresh);
+    groups[groups.indexOf(group)] = { ...group, slots };
+  }
+
+  return buildRegistry(groups);
 }

@@ -4,14 +4,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SkillError } from "../spec/errors.js";
-import type {
-  AgentInfo,
-  HeadCache,
-  PermissionPolicy,
-  SkillHead,
-  SkillSource,
-  SourceEntry,
-} from "../spec/types.js";
+import type { AgentInfo, PermissionPolicy } from "../spec/service-options.js";
+import type { HeadCache, SkillHead, SkillSource, SourceEntry } from "../spec/skill-source.js";
 import { SkillService } from "./service.js";
 
 const TEXT = "---\nname: pdf\ndescription: Fill in PDF forms\nlicense: MIT\n---\n# PDF\nUse the form tool.\n";

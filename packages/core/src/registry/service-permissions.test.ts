@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SkillError } from "../spec/errors.js";
-import type { AgentInfo, PermissionAction, PermissionPolicy, SkillSource } from "../spec/types.js";
+import type { AgentInfo, PermissionAction, PermissionPolicy } from "../spec/service-options.js";
+import type { SkillSource } from "../spec/skill-source.js";
 import { SkillService } from "./service.js";
 
 const DENIED = ["internal-deploy", "internal-secrets"];

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SkillError } from "../spec/errors.js";
-import type { AgentInfo, PermissionPolicy, SkillSource } from "../spec/types.js";
+import type { AgentInfo, PermissionPolicy } from "../spec/service-options.js";
+import type { SkillSource } from "../spec/skill-source.js";
 import { memorySource } from "./memory-source.js";
 import { SkillService } from "./service.js";
 

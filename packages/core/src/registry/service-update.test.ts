@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { SkillEvents, SkillSource } from "../spec/types.js";
+import type { SkillEvents } from "../spec/logging.js";
+import type { SkillSource } from "../spec/skill-source.js";
 import { memorySource } from "./memory-source.js";
 import { SkillService } from "./service.js";
 

@@ -1,86 +1,34 @@
 import { checkMaxBytes } from "../files/read-file.js";
 import { DEFAULT_MAX_FILE_BYTES } from "../files/read-inside.js";
-import { type AnalyzeOptions, resolveRules } from "../parse/analyze.js";
+import type { AnalyzeOptions } from "../parse/analysis.js";
+import { resolveRules } from "../parse/load-rules.js";
 import { printable, SkillError } from "../spec/errors.js";
+import type { Logger, SkillEvents } from "../spec/logging.js";
 import type { LoadFailure, LoadReport } from "../spec/report.js";
-import type {
-  AgentInfo,
-  Diagnostic,
-  Logger,
-  PermissionAction,
-  ScanContext,
-  ShadowedSkill,
-  SkillEvents,
-  SkillInfo,
-  SkillMetadata,
-  SkillServiceOptions,
-  SkillSource,
-  SourceEntry,
-  SourceScan,
-} from "../spec/types.js";
-import { abortError, isAbortOf, raceAbort } from "../util/abort.js";
-import { errorMessage } from "../util/error-text.js";
+import type { AgentInfo, PermissionAction, SkillServiceOptions } from "../spec/service-options.js";
+import type { ScanContext, SkillSource } from "../spec/skill-source.js";
+import type { Diagnostic, ShadowedSkill, SkillInfo, SkillMetadata } from "../spec/types.js";
+import { abortError, raceAbort } from "../util/abort.js";
 import { guardLogger, publish } from "../util/logger.js";
 import { compareCodeUnits } from "../util/text.js";
-import { EntryLoader, type EntryOwner } from "./entry-loader.js";
-import type { Slot } from "./precedence.js";
+import { EntryLoader } from "./entry-loader.js";
 import {
   buildRegistry,
   diffWinners,
   emptyGroup,
-  findSlot,
   type Group,
   Lookups,
-  ownerOf,
   pairKey,
   patchRegistry,
   type Registry,
+  rebuildRegistry,
 } from "./registry.js";
-import { Limiter, SliceReader } from "./scheduling.js";
+import { loadScans, rereadLocations, scanSources } from "./scan-groups.js";
 import { readMemoOf } from "./shared-reads.js";
 import { listBundled, readBundled, readSkill } from "./skill-reader.js";
 
-/** Entries with their own `read` (memory, MCP, archives) read at once, at most. */
-const READ_CONCURRENCY = 16;
 /** Default number of files `files()` returns. */
 const DEFAULT_FILE_LIMIT = 10;
-
-/** Calls `source.scan` so that a synchronous throw becomes a rejection. */
-function scanOf(source: SkillSource, ctx: ScanContext): Promise<SourceScan> {
-  return new Promise<SourceScan>((resolve) => resolve(source.scan(ctx)));
-}
-
-/** The scan a source returned, checked against the port: anything else fails that source alone. */
-function checkScan(value: unknown, id: string): SourceScan {
-  const scan = value as Partial<SourceScan> | undefined;
-  const problem =
-    typeof value !== "object" || value === null
-      ? `found ${value === null ? "null" : typeof value}`
-      : !Array.isArray(scan?.entries)
-        ? Array.isArray((value as { files?: unknown }).files)
-          ? "found `files` (a source returns `entries: [{ location }]` since contract 2)"
-          : "`entries` is not a list"
-        : scan.entries.some((e) => typeof e !== "object" || e === null || typeof e.location !== "string")
-          ? "an entry has no string `location`"
-          : scan.dirs !== undefined && !Array.isArray(scan.dirs)
-            ? "`dirs` is not a list"
-            : scan.diagnostics !== undefined && !Array.isArray(scan.diagnostics)
-              ? "`diagnostics` is not a list"
-              : undefined;
-  if (problem !== undefined) {
-    throw new SkillError(
-      "INVALID_FIELD",
-      `Skill source ${id} returned an invalid scan: expected { entries, dirs, diagnostics? }, ${problem}`,
-      { path: id },
-    );
-  }
-  return scan as SourceScan;
-}
-
-function entryOwner(source: SkillSource | undefined): EntryOwner {
-  if (!source) return {};
-  return { id: source.id, ...(source.precedence === "first-wins" ? { firstWins: true } : {}) };
-}
 
 /**
  * Holds the skills an agent can use: loads them from sources, resolves name collisions by
@@ -138,12 +86,9 @@ export class SkillService {
     const scanCtx = this.#context(ctx);
     this.#updatedDuringLoad = new Set();
     try {
-      const scans = await raceAbort(
-        Promise.allSettled(this.#sources.map((source) => scanOf(source, scanCtx))),
-        signal,
-      );
+      const scans = await raceAbort(scanSources(this.#sources, scanCtx), signal);
       if (signal?.aborted) throw abortError(signal);
-      const groups = await this.#loadScans(scans, scanCtx);
+      const groups = await loadScans(this.#sources, scans, this.#loader, scanCtx);
       // Skills added with load() stay until the next full load replaces them from the sources.
       groups.push(emptyGroup());
       const registry = buildRegistry(groups);
@@ -164,77 +109,6 @@ export class SkillService {
     }
   }
 
-  /** Turns settled scans into groups, reading entries; rejects only with the caller's `ABORTED`. */
-  async #loadScans(scans: PromiseSettledResult<SourceScan>[], ctx: ScanContext): Promise<Group[]> {
-    const signal = ctx.signal;
-    const reader = new SliceReader(signal);
-    const limit = new Limiter(READ_CONCURRENCY);
-    // Every read is observed as soon as it starts: an abort half-way leaves no rejection unhandled.
-    const pending: Promise<void>[] = [];
-    let abort: unknown;
-    const groups: Group[] = [];
-    for (let i = 0; i < this.#sources.length; i++) {
-      const source = this.#sources[i] as SkillSource;
-      const settled = scans[i] as PromiseSettledResult<SourceScan>;
-      let scan: SourceScan;
-      try {
-        if (settled.status === "rejected") throw settled.reason;
-        scan = checkScan(settled.value, source.id);
-      } catch (reason) {
-        const error = SkillError.isInstance(reason)
-          ? reason
-          : new SkillError(
-              "READ_ERROR",
-              `Skill source ${source.id} failed to scan: ${errorMessage(reason)}`,
-              {
-                path: source.id,
-                cause: reason,
-              },
-            );
-        if (isAbortOf(error, signal)) throw error;
-        groups.push({ ...emptyGroup(source), failure: { path: source.id, error } });
-        continue;
-      }
-      const owner = entryOwner(source);
-      const slots = new Array<Slot>(scan.entries.length);
-      for (let j = 0; j < scan.entries.length; j++) {
-        const entry = scan.entries[j] as SourceEntry;
-        if (entry.read && !entry.head) {
-          const read = limit.run(() =>
-            signal?.aborted ? Promise.reject(abortError(signal)) : this.#loader.entrySlot(entry, owner, ctx),
-          );
-          pending.push(
-            read.then(
-              (slot) => {
-                slots[j] = slot;
-              },
-              (error: unknown) => {
-                abort ??= error;
-              },
-            ),
-          );
-        } else {
-          slots[j] = this.#loader.fileSlot(entry, owner);
-          // Checked here, every 8 entries: an await (or a clock read) per entry costs more
-          // than most entries' own work.
-          if ((j & 7) === 7 && reader.due()) await reader.tick();
-        }
-      }
-      groups.push({
-        source,
-        dirs: [...(scan.dirs ?? [])],
-        slots,
-        diagnostics: (scan.diagnostics ?? []).map((d) =>
-          d.source === undefined ? { ...d, source: source.id } : d,
-        ),
-        ...(Array.isArray(scan.skipped) ? { skipped: scan.skipped } : {}),
-      });
-    }
-    await raceAbort(Promise.all(pending), signal);
-    if (signal?.aborted || abort !== undefined) throw abort ?? abortError(signal);
-    return groups;
-  }
-
   /**
    * Re-reads only `locations` (added, changed or removed SKILL.md files, as a watcher reports
    * them), re-resolves precedence (a removed winner lets the skill it shadowed back), swaps
@@ -252,31 +126,13 @@ export class SkillService {
     for (const location of wanted) this.#updatedDuringLoad?.add(location);
 
     // Read first (possibly asynchronously), then apply to whatever registry is current then.
-    const before = this.#registry;
-    const read = new Map<string, Slot | undefined>();
-    await raceAbort(
-      Promise.all(
-        wanted.map(async (location) => {
-          const known = findSlot(before.groups, location);
-          const group = known?.group ?? ownerOf(before.groups, location);
-          if (!group) return;
-          const entry: SourceEntry = known?.slot.entry ?? { location };
-          const owner = entryOwner(group.source);
-          const slot =
-            entry.read && !entry.head
-              ? await this.#loader.entrySlot(entry, owner, scanCtx)
-              : this.#loader.fileSlot(entry, owner);
-          read.set(location, isGone(slot) ? undefined : slot);
-        }),
-      ),
-      signal,
-    );
+    const read = await rereadLocations(this.#registry, wanted, this.#loader, scanCtx);
     if (signal?.aborted) throw abortError(signal);
 
     const current = this.#registry;
     // An edit that keeps the file's name (the common case) replaces its winner alone.
     const patched = patchRegistry(current, read);
-    const registry = patched?.registry ?? rebuilt(current, read);
+    const registry = patched?.registry ?? rebuildRegistry(current, read);
     this.#swap(registry);
     const changes = patched
       ? { added: [], changed: patched.changed, removed: [] }
@@ -463,11 +319,6 @@ export class SkillService {
   }
 }
 
-/** A re-read that found nothing there: the location was removed. */
-function isGone(slot: Slot): boolean {
-  return !slot.outcome.ok && slot.outcome.error.code === "NOT_FOUND";
-}
-
 function checkLimit(limit: unknown): number {
   if (limit === undefined) return DEFAULT_FILE_LIMIT;
   if (typeof limit !== "number" || Number.isNaN(limit) || limit < 0) {
@@ -480,31 +331,4 @@ function checkLimit(limit: unknown): number {
     );
   }
   return Math.floor(limit);
-}
-
-/** The registry with re-read slots put in place, added or removed, every name resolved again. */
-function rebuilt(current: Registry, read: ReadonlyMap<string, Slot | undefined>): Registry {
-  const groups = current.groups.map((group) => {
-    let slots: Slot[] | undefined;
-    for (const [location, fresh] of read) {
-      const at = group.slots.findIndex((s) => s.location === location);
-      if (at === -1) continue;
-      slots ??= [...group.slots];
-      if (fresh) slots[at] = fresh;
-      else slots.splice(at, 1);
-    }
-    return slots ? { ...group, slots } : group;
-  });
-  for (const [location, fresh] of read) {
-    if (!fresh || findSlot(groups, location)) continue;
-    const group = ownerOf(groups, location);
-    if (!group) continue;
-    const slots = [...group.slots];
-    let at = slots.findIndex((s) => compareCodeUnits(s.location, location) > 0);
-    if (at === -1) at = slots.length;
-    slots.splice(at, 0, fresh);
-    groups[groups.indexOf(group)] = { ...group, slots };
-  }
-
-  return buildRegistry(groups);
 }

@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SkillError } from "../spec/errors.js";
 import type { LoadReport } from "../spec/report.js";
-import type { LoadRules, SharedReads, SkillServiceOptions, SkillSource } from "../spec/types.js";
+import type { SharedReads, SkillServiceOptions } from "../spec/service-options.js";
+import type { SkillSource } from "../spec/skill-source.js";
+import type { LoadRules } from "../spec/types.js";
 import { SkillService } from "./service.js";
 import { sharedReads } from "./shared-reads.js";
 

@@ -1,9 +1,11 @@
 import { readSkillFileSync, type SkillFileText } from "../files/read-file.js";
-import { dataOf, type ParseMemo, splitText } from "../parse/analyze.js";
+import type { ParseMemo } from "../parse/analysis.js";
+import { dataOf, splitText } from "../parse/analyze.js";
 import type { FrontmatterBounds } from "../parse/frontmatter.js";
 import { parseYaml, type YamlResult } from "../parse/yaml.js";
 import { describeKind, SkillError } from "../spec/errors.js";
-import type { Diagnostic, SharedReads } from "../spec/types.js";
+import type { SharedReads } from "../spec/service-options.js";
+import type { Diagnostic } from "../spec/types.js";
 
 type Read =
   | { readonly ok: true; readonly file: SkillFileText }

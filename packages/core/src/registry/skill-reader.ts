@@ -8,9 +8,11 @@ import { isSkillFile, skillFiles } from "../files/skill-files.js";
 import { firstDifference } from "../parse/json-value.js";
 import { SKILL_FILE } from "../spec/constants.js";
 import { printable, quote, SkillError } from "../spec/errors.js";
-import type { ScanContext, SkillHead, SkillInfo } from "../spec/types.js";
+import type { ScanContext, SkillHead } from "../spec/skill-source.js";
+import type { SkillInfo } from "../spec/types.js";
 import { isAbortOf, raceAbort } from "../util/abort.js";
-import { type EntryLoader, toSkillError, withoutIgnored } from "./entry-loader.js";
+import type { EntryLoader } from "./entry-loader.js";
+import { toSkillError, withoutIgnored } from "./outcome.js";
 import type { Winner } from "./precedence.js";
 
 /** Codes a source's `read` may fail with that `read` passes on as they are. */

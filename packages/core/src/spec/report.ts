@@ -1,5 +1,6 @@
 import type { SkillError } from "./errors.js";
-import type { Diagnostic, ShadowedSkill, SkippedPath } from "./types.js";
+import type { SkippedPath } from "./skill-source.js";
+import type { Diagnostic, ShadowedSkill } from "./types.js";
 
 /** A file (or source) that could not be loaded. */
 export interface LoadFailure {

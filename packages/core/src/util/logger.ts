@@ -1,4 +1,4 @@
-import type { EventBus, LogFields, Logger } from "../spec/types.js";
+import type { EventBus, LogFields, Logger } from "../spec/logging.js";
 
 /** A logger that drops everything: the default of every `logger` option. */
 export const noopLogger: Logger = Object.freeze({ warn() {}, debug() {} });

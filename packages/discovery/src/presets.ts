@@ -1,0 +1,110 @@
+import type { LoadRules } from "@skill/core";
+
+/** Which agent's layout to reproduce: one preset per agent (see the README for each one's rules). */
+export type DiscoveryPreset =
+  | "default"
+  | "agents"
+  | "opencode"
+  | "claude-code"
+  | "codex"
+  | "gemini"
+  | "copilot"
+  | "cursor"
+  | "pi"
+  | "goose"
+  | "amp";
+
+/** Every preset, in the order `compareAgents` reports them by default. */
+export const DISCOVERY_PRESETS: readonly DiscoveryPreset[] = Object.freeze([
+  "default",
+  "agents",
+  "opencode",
+  "claude-code",
+  "codex",
+  "gemini",
+  "copilot",
+  "cursor",
+  "pi",
+  "goose",
+  "amp",
+] as const);
+
+/** The limits an agent applies inside each of its roots (a subset of `ScanOptions`). */
+export interface RootLimits {
+  readonly maxDepth?: number;
+  readonly maxDirs?: number;
+  readonly skipDotDirs?: boolean;
+  readonly followSymlinkFiles?: boolean;
+  readonly leafSkills?: boolean;
+  readonly enterNodeModules?: boolean;
+  readonly minDepth?: number;
+}
+
+/** Each agent's rules inside a root, as measured (scripts/agents-real; the README says which version). */
+const PRESET_LIMITS: Readonly<Partial<Record<DiscoveryPreset, RootLimits>>> = {
+  opencode: { enterNodeModules: true },
+  "claude-code": { maxDepth: 1, minDepth: 1 },
+  codex: {
+    maxDepth: 6,
+    maxDirs: 2000,
+    skipDotDirs: true,
+    followSymlinkFiles: false,
+    enterNodeModules: true,
+  },
+  gemini: { maxDepth: 1, skipDotDirs: true },
+  copilot: { skipDotDirs: true, leafSkills: true, enterNodeModules: true },
+  pi: { skipDotDirs: true, leafSkills: true },
+  amp: { maxDepth: 5 },
+};
+
+/** How each agent reads a SKILL.md, beyond the specification's defaults, as measured. */
+const PRESET_RULES: Readonly<Partial<Record<DiscoveryPreset, LoadRules>>> = {
+  opencode: { requireDescription: false },
+  "claude-code": {
+    identity: "folder",
+    requireDescription: false,
+    descriptionFallback: "body",
+    requireFrontmatter: false,
+    brokenYaml: "ignore",
+  },
+  codex: { nameFallback: "folder", rejectBom: true, brokenYaml: "refuse" },
+  gemini: { requireDescription: "field", rejectBom: true },
+  copilot: {
+    nameFallback: "folder",
+    requireDescription: false,
+    rejectLongFields: true,
+    rejectInvalidName: true,
+    brokenYaml: "refuse",
+  },
+  pi: { nameFallback: "folder", rejectBom: true, brokenYaml: "refuse" },
+  amp: { rejectInvalidName: true, brokenYaml: "refuse" },
+};
+
+/**
+ * What an agent does with two skills of one name that a registry cannot copy: Codex lists
+ * every copy to the model; opencode keeps whichever parse finishes last (it changes between
+ * runs). The preset keeps one deterministic winner; `compareAgents` says this in `detail`.
+ */
+const PRESET_DUPLICATES: Readonly<Partial<Record<DiscoveryPreset, "duplicate-listed" | "nondeterministic">>> =
+  {
+    codex: "duplicate-listed",
+    opencode: "nondeterministic",
+  };
+
+/** The limits the agent of `preset` applies inside each root, as measured (copied; `undefined`: none). */
+export function presetLimits(preset: DiscoveryPreset): RootLimits | undefined {
+  const limits = PRESET_LIMITS[preset];
+  return limits === undefined ? undefined : { ...limits };
+}
+
+/** How the agent of `preset` treats duplicate names, when no single winner says it (see {@link compareAgents}). */
+export function presetDuplicates(
+  preset: DiscoveryPreset,
+): "duplicate-listed" | "nondeterministic" | undefined {
+  return PRESET_DUPLICATES[preset];
+}
+
+/** The load rules of a preset (copied). */
+export function presetRules(preset: DiscoveryPreset): LoadRules {
+  return { ...(PRESET_RULES[preset] ?? {}) };
+}

@@ -1,0 +1,44 @@
+import type { CatalogResult } from "@skill/format";
+import { type JsonSchema, SEARCH_INPUT, SKILL_INPUT } from "./schema.js";
+
+/** The name of the tool that loads a skill. */
+export const SKILL_TOOL = "skill";
+/** The name of the tool that searches skills. */
+export const SEARCH_TOOL = "skill_search";
+
+/** A tool as a model provider receives it. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the input. */
+  readonly inputSchema: JsonSchema;
+}
+
+const SKILL_INTRO = [
+  "Load a skill: instructions for one kind of task, with the files it bundles.",
+  "When a task matches a skill's description, call this tool with that skill's name before you start, then follow the instructions it returns.",
+  "To read a file a loaded skill lists, call it again with the same name and `file`.",
+].join(" ");
+
+const SEARCH_DESCRIPTION = [
+  'Search the available skills by what they do, in a few words from the task (e.g. "fill in a PDF form").',
+  `Returns the names and descriptions of the best matches, best first; load one with the ${SKILL_TOOL} tool.`,
+].join(" ");
+
+/**
+ * The tools to offer for a catalog: `skill`, its description holding the catalog, and
+ * `skill_search` when `searchOffered`.
+ */
+export function toolDefinitions(catalog: CatalogResult, searchOffered: boolean): readonly ToolDefinition[] {
+  const listing = catalog.text === "" ? "No skills are available right now." : catalog.text;
+  const skill: ToolDefinition = {
+    name: SKILL_TOOL,
+    description: `${SKILL_INTRO}\n\n${listing}`,
+    inputSchema: SKILL_INPUT,
+  };
+  if (!searchOffered) return Object.freeze([skill]);
+  return Object.freeze([
+    skill,
+    { name: SEARCH_TOOL, description: SEARCH_DESCRIPTION, inputSchema: SEARCH_INPUT },
+  ]);
+}

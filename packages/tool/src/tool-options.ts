@@ -1,0 +1,75 @@
+import { type AgentInfo, SkillError, type SkillMetadata, type SkillSearch } from "@skill/core";
+
+/** Size of the catalog in the `skill` tool's description, in characters (or `measure` units). */
+export const DEFAULT_TOOL_BUDGET = 8000;
+
+/** Options of {@link skillTools}. */
+export interface SkillToolOptions {
+  /** The agent whose permissions apply: denied skills are absent from every tool. */
+  readonly agent: AgentInfo;
+  /**
+   * A search over skills (e.g. `createSkillIndex([])` from `@skill/search`). The tools feed it
+   * `service.all(agent)` through `replace()` whenever the registry changes, and offer
+   * `skill_search` whenever the catalog leaves a skill out or lists it without its description.
+   */
+  readonly search?: SkillSearch;
+  /** Size of the catalog in the `skill` tool's description. Default 8,000 characters. */
+  readonly budget?: number;
+  /** How `budget` counts a text (e.g. a tokenizer). Default: `text.length`. */
+  readonly measure?: (text: string) => number;
+  /**
+   * Who keeps a description under the budget, higher first. Default: the skill's source
+   * (project, then configured paths, then user, then system, remote and MCP), then how often
+   * the model loaded it through these tools; equal ranks by name.
+   */
+  readonly rank?: (skill: SkillMetadata) => number;
+  /** Skills that keep their whole description before any other skill keeps one. */
+  readonly pinned?: readonly string[];
+  /**
+   * Asked before an `ask` skill (see `SkillService.access`) is loaded; `true` loads it, and
+   * the answer holds for the session. Absent: an `ask` skill is refused, saying why.
+   */
+  readonly confirm?: (skill: SkillMetadata) => Promise<boolean>;
+  /** Layout of the catalog and of search results. Default `xml`. */
+  readonly style?: "xml" | "markdown";
+}
+
+/** Checks the options of {@link skillTools}: an `INVALID_FIELD` for the first that cannot work. */
+export function checkOptions(options: SkillToolOptions): void {
+  const agent = options?.agent as unknown;
+  if (typeof agent !== "object" || agent === null || typeof (agent as AgentInfo).name !== "string") {
+    throw new SkillError(
+      "INVALID_FIELD",
+      `Invalid skill tool options: expected agent to be { name: string }, found ${JSON.stringify(agent) ?? String(agent)}`,
+      { field: "agent" },
+    );
+  }
+  const search = options.search as unknown;
+  if (search !== undefined && typeof (search as SkillSearch | null)?.search !== "function") {
+    throw new SkillError(
+      "INVALID_FIELD",
+      "Invalid skill tool options: search must have a search(query) method",
+      {
+        field: "search",
+      },
+    );
+  }
+  for (const field of ["confirm", "rank", "measure"] as const) {
+    const value = options[field] as unknown;
+    if (value !== undefined && typeof value !== "function") {
+      throw new SkillError(
+        "INVALID_FIELD",
+        `Invalid skill tool options: ${field} must be a function, found ${typeof value}`,
+        { field },
+      );
+    }
+  }
+  const style = options.style as unknown;
+  if (style !== undefined && style !== "xml" && style !== "markdown") {
+    throw new SkillError(
+      "INVALID_FIELD",
+      `Invalid skill tool options: style must be "xml" or "markdown", found ${JSON.stringify(style)}`,
+      { field: "style" },
+    );
+  }
+}
