@@ -1,4 +1,12 @@
 export { isDigest, sha256Digest } from "./files/digest.js";
+export type {
+  DigestMemo,
+  DigestMemoOptions,
+  DigestMemoStats,
+  FileDigest,
+  FileDigestOptions,
+} from "./files/digest-memo.js";
+export { digestMemo } from "./files/digest-memo.js";
 export { fileKey } from "./files/file-key.js";
 export type { SkillFilesBound, SkillFilesOrder } from "./files/folder-walk.js";
 export { isInside, resolveInside } from "./files/inside.js";

@@ -57,6 +57,7 @@ describe("built package", () => {
         "checkInside",
         "compareCodeUnits",
         "describeKind",
+        "digestMemo",
         "errnoOf",
         "errorMessage",
         "fileHeadCache",

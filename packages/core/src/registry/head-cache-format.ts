@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync } from "node:fs";
+import { RACY_MS } from "../files/file-key.js";
 import { readFullySync } from "../files/read-file.js";
 import { deepFreeze } from "../parse/json-value.js";
 import type { FileKey, SkillHead } from "../spec/types.js";
@@ -19,8 +20,6 @@ export const FORMAT_VERSION = 3;
 export const READ_VERSIONS: readonly number[] = [1, 2, FORMAT_VERSION];
 /** Numbers per entry in a version 3 document's `keys`: dev, ino, size, mtimeMs, storedAt, shared. */
 export const KEY_WIDTH = 6;
-/** A file whose mtime is this close to (or after) the moment its head was stored is not trusted. */
-const RACY_MS = 2_000;
 /** A cache file larger than this is not read (it could not be one this code wrote). */
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
 
