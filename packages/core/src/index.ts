@@ -7,7 +7,7 @@ export type {
   FileDigestOptions,
 } from "./files/digest-memo.js";
 export { digestMemo } from "./files/digest-memo.js";
-export { fileKey } from "./files/file-key.js";
+export { fileKey, sameFileKey } from "./files/file-key.js";
 export type { SkillFilesBound, SkillFilesOrder } from "./files/folder-walk.js";
 export { isInside, resolveInside } from "./files/inside.js";
 export type { ReadInsideOptions } from "./files/read-inside.js";

@@ -79,6 +79,7 @@ describe("built package", () => {
         "quote",
         "readInside",
         "resolveInside",
+        "sameFileKey",
         "sha256Digest",
         "sharedReads",
         "similarNames",

@@ -23,7 +23,13 @@ export function fileKey(
  */
 export const RACY_MS = 2_000;
 
-/** Whether two keys name the same file in the same state: path, device, inode, size and mtime. */
+/**
+ * Whether two {@link FileKey}s name the same file in the same state: path, device, inode, size
+ * and mtime all equal. What a cache keyed by file state compares before it trusts what it holds.
+ *
+ * @example
+ * if (!sameFileKey(held.key, fileKey(path, statSync(path)))) walkAgain();
+ */
 export function sameFileKey(a: FileKey, b: FileKey): boolean {
   return (
     a.path === b.path && a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs
