@@ -19,7 +19,7 @@ import type { SkillEntry } from "./protocol.js";
 export interface Known {
   readonly skill: SkillMetadata;
   readonly files: readonly ServedFile[];
-  /** SKILL.md and the folders holding its files, as they were when `files` was walked. */
+  /** The folders holding its files, as they were when `files` was walked. */
   readonly stamps: readonly FileKey[];
   /** The entry listed for it, once built with every one of `files` described. */
   entry?: SkillEntry;

@@ -251,8 +251,8 @@ export class SkillCatalog implements Catalog {
 
   /**
    * What is known of a skill's files while the registry is the same and its stamps hold, else
-   * a new walk. Stamps are SKILL.md and folders: a file added, removed or renamed over changes
-   * its folder's; a file edited in place is caught by its digest, through the memo.
+   * a new walk. Stamps are the folders holding its files: a file added, removed or renamed over
+   * changes its folder's; a file edited in place is caught by its digest, through the memo.
    */
   async #knownOf(skill: SkillMetadata): Promise<Known> {
     const view = this.#view;
@@ -299,13 +299,13 @@ export class SkillCatalog implements Catalog {
   }
 
   /**
-   * SKILL.md and every folder that holds a listed file, with their states now: a file added,
-   * removed or renamed in one of them (a nested SKILL.md too) changes its folder's. `undefined`
-   * when one is gone.
+   * Every folder that holds a listed file, with its state now: a file added, removed or renamed
+   * in one of them (SKILL.md replaced, a nested SKILL.md too) changes its folder's; a file
+   * edited in place is the digest memo's to see. `undefined` when one is gone.
    */
   #stamps(skill: SkillMetadata, files: readonly ServedFile[]): FileKey[] | undefined {
     const root = dirname(skill.location);
-    const paths = new Set<string>([skill.location, root]);
+    const paths = new Set<string>([root]);
     for (const file of files) {
       const at = file.rel.lastIndexOf("/");
       if (!file.skillFile && at !== -1) paths.add(`${root}/${file.rel.slice(0, at)}`);

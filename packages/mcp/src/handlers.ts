@@ -56,6 +56,23 @@ export interface Catalog {
   ): Promise<{ bytes: Uint8Array; described: FileDigest } | Refusal | undefined>;
 }
 
+/** Work a listing does between two turns of the event loop, in ms. */
+const SLICE_MS = 4;
+
+/**
+ * A yield to the event loop once {@link SLICE_MS} of work passed since the last one: a long
+ * listing does not hold other requests back, and one of cached entries pays no hop per skill.
+ */
+function timeSlices(): () => Promise<void> | undefined {
+  let since = performance.now();
+  return () => {
+    if (performance.now() - since < SLICE_MS) return undefined;
+    return yieldToEventLoop().then(() => {
+      since = performance.now();
+    });
+  };
+}
+
 /** A cursor is an offset into a sorted listing, opaque to clients. */
 function encodeCursor(offset: number): string {
   return Buffer.from(`o:${offset}`).toString("base64url");
@@ -138,8 +155,9 @@ async function childrenOf(catalog: Catalog, requested: string) {
 /** Every servable file of every skill, as `resources/list` lists them. */
 async function resourcesOf(catalog: Catalog) {
   const all: { uri: string; name: string; mimeType: string; size: number; description?: string }[] = [];
+  const slice = timeSlices();
   for (const skill of catalog.servable()) {
-    await yieldToEventLoop();
+    await slice();
     for (const { file, info } of (await catalog.describedFiles(skill)) ?? []) {
       all.push({
         uri: file.uri,
@@ -165,10 +183,11 @@ export function answerSkills(
   low.setRequestHandler("skills/list", { params: AnyParams }, async (params) => {
     const { items, ...rest } = page(catalog.servable(), cursorParam("skills/list", params), pageSize);
     const skills: SkillEntry[] = [];
+    const slice = timeSlices();
     for (const skill of items) {
       const entry = await catalog.entryOf(skill);
       if (entry) skills.push(entry);
-      await yieldToEventLoop();
+      await slice();
     }
     return { ...caching, skills, ...rest };
   });

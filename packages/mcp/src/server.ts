@@ -98,9 +98,9 @@ function checkOptions(options: RegisterSkillsOptions) {
  * (memory, MCP) are not served.
  *
  * A skill's file list and entry are kept between listings while the registry is the same
- * (`service.version`) and SKILL.md and the folders holding its files keep their state (core's
- * `FileKey`: device, inode, size, mtime): a file added, removed or renamed over is listed anew
- * at once. Digests come from core's digest memo (`digests`), which hashes a file once while it
+ * (`service.version`) and the folders holding its files keep their state (core's `FileKey`:
+ * device, inode, size, mtime): a file added, removed or renamed over (SKILL.md too) is listed
+ * anew at once. Digests come from core's digest memo (`digests`), which hashes a file once while it
  * keeps its state, however many clients ask at once, and again when it was racily clean (an
  * edit in place that puts the mtime back is seen when it follows the hash within 2 s). Bytes are
  * always read when served, and a listing after a read shows the digest of the bytes served.
