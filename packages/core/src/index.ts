@@ -1,5 +1,13 @@
 export { isDigest, sha256Digest } from "./files/digest.js";
-export { fileKey } from "./files/file-key.js";
+export type {
+  DigestMemo,
+  DigestMemoOptions,
+  DigestMemoStats,
+  FileDigest,
+  FileDigestOptions,
+} from "./files/digest-memo.js";
+export { digestMemo } from "./files/digest-memo.js";
+export { fileKey, sameFileKey } from "./files/file-key.js";
 export type { SkillFilesBound, SkillFilesOrder } from "./files/folder-walk.js";
 export { isInside, resolveInside } from "./files/inside.js";
 export type { ReadInsideOptions } from "./files/read-inside.js";

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { ProtocolError, type Server } from "@modelcontextprotocol/server";
-import { compareCodeUnits, type SkillMetadata } from "@skill/core";
+import { compareCodeUnits, type FileDigest, type SkillMetadata } from "@skill/core";
 import { AnyParams, cursorParam, invalid, quoteParam, uriParam } from "./params.js";
 import {
   DIRECTORY_MIME_TYPE,
@@ -31,14 +31,6 @@ export interface ServedFile {
   readonly skillFile: boolean;
 }
 
-/** What is known of a file's bytes, valid while its stat key holds. */
-export interface Described {
-  readonly key: string;
-  readonly digest: string;
-  readonly size: number;
-  readonly text: boolean;
-}
-
 /** Why a file the agent may see cannot be served now, in words that name no path on the server. */
 export interface Refusal {
   readonly reason: string;
@@ -55,12 +47,30 @@ export interface Catalog {
   skillFile(skill: SkillMetadata): ServedFile;
   filesOf(skill: SkillMetadata): Promise<readonly ServedFile[]>;
   entryOf(skill: SkillMetadata): Promise<SkillEntry | undefined>;
-  describedFiles(skill: SkillMetadata): Promise<{ file: ServedFile; info: Described }[] | undefined>;
+  /** Every servable file of a skill with its digest (core's `FileDigest`), SKILL.md first. */
+  describedFiles(skill: SkillMetadata): Promise<{ file: ServedFile; info: FileDigest }[] | undefined>;
   /** A file's bytes read now; why not, when it cannot be read; `undefined` when it is gone. */
   serve(
     skill: SkillMetadata,
     file: ServedFile,
-  ): Promise<{ bytes: Uint8Array; described: Described } | Refusal | undefined>;
+  ): Promise<{ bytes: Uint8Array; described: FileDigest } | Refusal | undefined>;
+}
+
+/** Work a listing does between two turns of the event loop, in ms. */
+const SLICE_MS = 4;
+
+/**
+ * A yield to the event loop once {@link SLICE_MS} of work passed since the last one: a long
+ * listing does not hold other requests back, and one of cached entries pays no hop per skill.
+ */
+function timeSlices(): () => Promise<void> | undefined {
+  let since = performance.now();
+  return () => {
+    if (performance.now() - since < SLICE_MS) return undefined;
+    return yieldToEventLoop().then(() => {
+      since = performance.now();
+    });
+  };
 }
 
 /** A cursor is an offset into a sorted listing, opaque to clients. */
@@ -100,10 +110,10 @@ async function readAnswer(catalog: Catalog, uri: string) {
     throw new ProtocolError(INTERNAL_ERROR, `Could not read ${quoteParam(uri)}: ${served.reason}`);
   }
   const { bytes, described } = served;
-  const mimeType = mimeTypeOf(file.rel, described.text);
+  const mimeType = mimeTypeOf(file.rel, described.utf8);
   return {
     contents: [
-      described.text
+      described.utf8
         ? { uri, mimeType, text: Buffer.from(bytes).toString("utf8") }
         : { uri, mimeType, blob: Buffer.from(bytes).toString("base64") },
     ],
@@ -145,13 +155,14 @@ async function childrenOf(catalog: Catalog, requested: string) {
 /** Every servable file of every skill, as `resources/list` lists them. */
 async function resourcesOf(catalog: Catalog) {
   const all: { uri: string; name: string; mimeType: string; size: number; description?: string }[] = [];
+  const slice = timeSlices();
   for (const skill of catalog.servable()) {
-    await yieldToEventLoop();
+    await slice();
     for (const { file, info } of (await catalog.describedFiles(skill)) ?? []) {
       all.push({
         uri: file.uri,
         name: file.skillFile ? skill.name : `${skill.name}/${file.rel}`,
-        mimeType: mimeTypeOf(file.rel, info.text),
+        mimeType: mimeTypeOf(file.rel, info.utf8),
         size: info.size,
         ...(file.skillFile ? { description: skill.description } : {}),
       });
@@ -172,10 +183,11 @@ export function answerSkills(
   low.setRequestHandler("skills/list", { params: AnyParams }, async (params) => {
     const { items, ...rest } = page(catalog.servable(), cursorParam("skills/list", params), pageSize);
     const skills: SkillEntry[] = [];
+    const slice = timeSlices();
     for (const skill of items) {
       const entry = await catalog.entryOf(skill);
       if (entry) skills.push(entry);
-      await yieldToEventLoop();
+      await slice();
     }
     return { ...caching, skills, ...rest };
   });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 const SRC = fileURLToPath(new URL(".", import.meta.url));
 
 describe("@skill/mcp reads skills only through core", () => {
-  it("imports nothing from node:fs but statSync (the digest cache's key), and no path rule of its own", () => {
+  it("imports nothing from node:fs but statSync (the state of a skill's folders, as core's fileKey), and no path rule of its own", () => {
     const found: string[] = [];
     for (const name of readdirSync(SRC)) {
       if (!name.endsWith(".ts") || name.endsWith(".test.ts")) continue;
@@ -18,10 +18,11 @@ describe("@skill/mcp reads skills only through core", () => {
       }
     }
     expect(found.sort()).toEqual([
-      "server.ts: fs.statSync",
-      "server.ts: path.basename",
-      "server.ts: path.dirname",
-      "server.ts: path.isAbsolute",
+      "catalog-cache.ts: path.isAbsolute",
+      "catalog.ts: fs.statSync",
+      "catalog.ts: path.basename",
+      "catalog.ts: path.dirname",
+      "catalog.ts: path.isAbsolute",
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { lstat, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { compareCodeUnits } from "@skill/core";
+import { compareCodeUnits, resolveInside } from "@skill/core";
 import { legacyDirName } from "./cache-dir.js";
 import { nameProblem } from "./safe-path.js";
 
@@ -201,7 +201,9 @@ export async function recover(packDir: string, state: PackState | undefined): Pr
 
 /**
  * The files of `files` that exist in `dir` as regular files reached without a symlink, so a
- * link planted in the cache is never read through nor trusted.
+ * link planted in the cache is never read through nor trusted: a presence check, stricter than
+ * core's reader (which follows a link that stays inside), and reading nothing. Each path is
+ * placed by core's path rule; one it refuses is not present.
  */
 export async function presentFiles(dir: string, files: readonly string[]): Promise<Set<string>> {
   const present = new Set<string>();
@@ -220,12 +222,18 @@ export async function presentFiles(dir: string, files: readonly string[]): Promi
   if (!(await isPlainDir(dir))) return present;
   await Promise.all(
     files.map(async (file) => {
-      const parts = file.split("/");
+      let path: string;
+      try {
+        path = resolveInside(dir, file);
+      } catch {
+        return;
+      }
+      const parts = file.split("/").filter((p) => p !== "" && p !== ".");
       for (let i = 1; i < parts.length; i++) {
         if (!(await isPlainDir(join(dir, ...parts.slice(0, i))))) return;
       }
       try {
-        if ((await lstat(join(dir, ...parts))).isFile()) present.add(file);
+        if ((await lstat(path)).isFile()) present.add(file);
       } catch {
         // Missing: it will be downloaded.
       }

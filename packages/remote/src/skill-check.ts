@@ -1,7 +1,5 @@
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { join, relative, sep } from "node:path";
-import { compareCodeUnits, SkillError, skillFiles } from "@skill/core";
+import { relative, sep } from "node:path";
+import { compareCodeUnits, readInside, SkillError, sha256Digest, skillFiles } from "@skill/core";
 import { presentFiles, type SkillState } from "./cache-state.js";
 
 /** How a cached skill folder differs from what was pulled and verified. */
@@ -16,10 +14,26 @@ export interface SkillCheck {
   readonly extra: readonly string[];
 }
 
-async function sha256(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
+/**
+ * Whether a cached file still holds the bytes recorded for it, read through core's reader (a
+ * link leaving the folder is never followed) and never past its recorded size; `undefined`
+ * when it cannot be read.
+ */
+async function matches(
+  dir: string,
+  file: string,
+  size: number,
+  sha256: string,
+): Promise<boolean | undefined> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readInside(dir, file, { maxBytes: size });
+  } catch (error) {
+    // Larger than what was pulled: modified, and not worth reading.
+    if (SkillError.isInstance(error) && error.code === "LIMIT_EXCEEDED") return false;
+    return undefined;
+  }
+  return sha256Digest(bytes) === `sha256:${sha256}`;
 }
 
 /**
@@ -47,8 +61,8 @@ async function listed(dir: string): Promise<{ files: string[] } | { tooLarge: st
 
 /**
  * Compares a cached skill folder with the state its pull recorded: re-hashes every recorded
- * file (read only when it is a regular file reached without a link), and lists what else the
- * folder holds. `verifyCache` reports it; `pull` restores a skill that differs.
+ * file (read through core's reader, and only when it is a regular file reached without a
+ * link), and lists what else the folder holds. `verifyCache` reports it; `pull` restores a skill that differs.
  */
 export async function checkCachedSkill(
   dir: string,
@@ -68,9 +82,9 @@ export async function checkCachedSkill(
   for (const [file, meta] of recorded) {
     if (!here.has(file)) missing.push(file);
     else if (!unverifiable) {
-      const found = await sha256(join(dir, ...file.split("/"))).catch(() => undefined);
+      const found = await matches(dir, file, meta.size, meta.sha256 as string);
       if (found === undefined) missing.push(file);
-      else if (found !== meta.sha256) modified.push(file);
+      else if (!found) modified.push(file);
     }
   }
   if (unverifiable) return { unverifiable, modified, missing, extra: [] };

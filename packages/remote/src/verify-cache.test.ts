@@ -87,6 +87,24 @@ describe("verifyCache", () => {
     );
   });
 
+  it("never reads a file that a tampered state names outside the skill folder", async () => {
+    const { server, result } = await pulled();
+    const { createHash } = await import("node:crypto");
+    const { readFile } = await import("node:fs/promises");
+    // A file beside the cache, and a state that vouches for it as part of a skill.
+    const secret = join(root, "secret.txt");
+    await writeFile(secret, "secret\n");
+    const statePath = join(result.dir, ".state.json");
+    const state = JSON.parse(await readFile(statePath, "utf8"));
+    const sha256 = createHash("sha256").update("secret\n").digest("hex");
+    state.skills.one.files["../../../secret.txt"] = { size: 7, sha256 };
+    await writeFile(statePath, JSON.stringify(state));
+    const report = await verifyCache(cacheDir, server.index);
+    expect(report.problems).toEqual([
+      { url: server.index, name: "one", path: join(root, "secret.txt"), kind: "missing" },
+    ]);
+  });
+
   it("checks v0.1 skills against the hashes recorded when they were downloaded", async () => {
     const server = await serve(staticFiles(pack({ a: { "SKILL.md": skillMd("a") } })));
     servers.push(server);

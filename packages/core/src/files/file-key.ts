@@ -15,3 +15,23 @@ export function fileKey(
 ): FileKey {
   return { path, dev: stats.dev, ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs };
 }
+
+/**
+ * A file whose mtime is this close to (or after) the moment something was taken from it (a head
+ * stored, a digest hashed) is not trusted later: git's "racily clean" rule. A file modified within
+ * the timestamp granularity of that moment may have changed again since without its mtime showing it.
+ */
+export const RACY_MS = 2_000;
+
+/**
+ * Whether two {@link FileKey}s name the same file in the same state: path, device, inode, size
+ * and mtime all equal. What a cache keyed by file state compares before it trusts what it holds.
+ *
+ * @example
+ * if (!sameFileKey(held.key, fileKey(path, statSync(path)))) walkAgain();
+ */
+export function sameFileKey(a: FileKey, b: FileKey): boolean {
+  return (
+    a.path === b.path && a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs
+  );
+}

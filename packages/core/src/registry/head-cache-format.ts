@@ -1,3 +1,4 @@
+import { RACY_MS } from "../files/file-key.js";
 import { deepFreeze } from "../parse/json-value.js";
 import type { FileKey, SkillHead } from "../spec/skill-source.js";
 
@@ -18,8 +19,6 @@ export const FORMAT_VERSION = 3;
 export const READ_VERSIONS: readonly number[] = [1, 2, FORMAT_VERSION];
 /** Numbers per entry in a version 3 document's `keys`: dev, ino, size, mtimeMs, storedAt, shared. */
 export const KEY_WIDTH = 6;
-/** A file whose mtime is this close to (or after) the moment its head was stored is not trusted. */
-const RACY_MS = 2_000;
 
 /** One stored head and the file state it belongs to, as held in memory and in the file. */
 export interface Entry {
