@@ -1,7 +1,9 @@
 import MiniSearch from "minisearch";
 import { describe, expect, it } from "vitest";
 import { catalogSkills, requests } from "./__fixtures__/skills.js";
-import { type Doc, miniSearchOptions, Postings, SkillMiniSearch, type Snapshot } from "./mini.js";
+import { type Doc, miniSearchOptions } from "./fields.js";
+import { SkillMiniSearch, type Snapshot } from "./mini.js";
+import { Postings } from "./postings.js";
 
 const docs: Doc[] = catalogSkills()
   .slice(0, 400)

@@ -9,7 +9,8 @@ import {
 } from "@skill/core";
 import type MiniSearch from "minisearch";
 import { ANALYZER, fieldTerms, term, words } from "./analyze.js";
-import { type Doc, FIELDS, SkillMiniSearch, type Snapshot } from "./mini.js";
+import { type Doc, FIELDS } from "./fields.js";
+import { SkillMiniSearch, type Snapshot } from "./mini.js";
 
 /** Hits returned when a search gives no `limit`. */
 export const DEFAULT_SEARCH_LIMIT = 8;
