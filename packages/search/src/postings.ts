@@ -1,9 +1,9 @@
 /**
  * The documents holding one term in one field, with the term's frequency in each: the
- * `Map<shortId, frequency>` MiniSearch keeps, packed as a range of two shared arrays (ids
- * ascending) while it is only read. The first write (a later `add` or `remove`) turns it into a
- * plain `Map`. Reads walk the ids in order, so `get` checks the slot after the last one found
- * before searching.
+ * `Map<shortId, frequency>` MiniSearch keeps in its term tree (see term-tree.ts), packed as a
+ * range of two shared arrays (ids ascending) while it is only read. The first write (a later
+ * `add` or `remove`) turns it into a plain `Map`. Reads walk the ids in order, so `get` checks
+ * the slot after the last one found before searching.
  */
 export class Postings {
   #ids: Int32Array;

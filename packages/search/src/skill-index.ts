@@ -7,10 +7,11 @@ import {
   type SkillMetadata,
   type SkillSearch,
 } from "@skill/core";
-import type MiniSearch from "minisearch";
+import MiniSearch from "minisearch";
 import { ANALYZER, fieldTerms, term, words } from "./analyze.js";
-import { type Doc, FIELDS } from "./fields.js";
-import { SkillMiniSearch, type Snapshot } from "./mini.js";
+import { type Doc, FIELDS, miniSearchOptions } from "./fields.js";
+import { buildIndex, loadIndex } from "./mini.js";
+import { type Snapshot, snapshotOf } from "./snapshot.js";
 
 /** Hits returned when a search gives no `limit`. */
 export const DEFAULT_SEARCH_LIMIT = 8;
@@ -114,7 +115,7 @@ export function loadSkillIndex(
     try {
       // Documents of skills that are gone or changed are left out as the index is loaded, so no
       // stale term lingers to skew a ranking.
-      const { mini, vocabulary } = SkillMiniSearch.load(persisted.index, (position, name) => {
+      const { mini, vocabulary } = loadIndex(persisted.index, (position, name) => {
         const skill = wanted.get(name);
         return skill !== undefined && persisted.fingerprints[position] === fingerprint(skill);
       });
@@ -129,7 +130,7 @@ export function loadSkillIndex(
 
 class Index implements SkillIndex {
   readonly #ranking: Ranking;
-  #mini = new SkillMiniSearch();
+  #mini = new MiniSearch<Doc>(miniSearchOptions);
   /** Every term indexed since the last rebuild: a query word found here is not looked up fuzzily. */
   #vocabulary = new Set<string>();
   /** What each indexed name was indexed from. */
@@ -262,7 +263,7 @@ class Index implements SkillIndex {
   }
 
   toJSON(): Persisted {
-    const index = this.#mini.snapshot();
+    const index = snapshotOf(this.#mini);
     return {
       format: FORMAT,
       version: FORMAT_VERSION,
@@ -274,7 +275,7 @@ class Index implements SkillIndex {
 
   /** Indexes `skills` (by name, from `list`) from scratch, in one pass (much faster than adding them one by one). */
   rebuild(skills: Map<string, SkillMetadata>, list: readonly SkillMetadata[]): this {
-    const { mini, vocabulary } = SkillMiniSearch.of(Array.from(skills.values(), docOf));
+    const { mini, vocabulary } = buildIndex(Array.from(skills.values(), docOf));
     this.#mini = mini;
     this.#vocabulary = vocabulary;
     this.#held = skills;
@@ -284,7 +285,7 @@ class Index implements SkillIndex {
 
   /** Takes over a loaded index, then indexes the skills it lacks. */
   adopt(
-    mini: SkillMiniSearch,
+    mini: MiniSearch<Doc>,
     vocabulary: Set<string>,
     skills: Map<string, SkillMetadata>,
     list: readonly SkillMetadata[],
