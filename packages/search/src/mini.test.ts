@@ -1,7 +1,11 @@
 import MiniSearch from "minisearch";
 import { describe, expect, it } from "vitest";
 import { catalogSkills, requests } from "./__fixtures__/skills.js";
-import { type Doc, miniSearchOptions, Postings, SkillMiniSearch, type Snapshot } from "./mini.js";
+import { type Doc, miniSearchOptions } from "./fields.js";
+import { fill } from "./fill.js";
+import { buildIndex, loadIndex, miniSearchOf } from "./mini.js";
+import { Postings } from "./postings.js";
+import { type Snapshot, snapshotOf } from "./snapshot.js";
 
 const docs: Doc[] = catalogSkills()
   .slice(0, 400)
@@ -35,13 +39,13 @@ function expectSame(mini: MiniSearch<Doc>, oracle: MiniSearch<Doc>, query: strin
   });
 }
 
-describe("SkillMiniSearch", () => {
+describe("the one-pass fill", () => {
   // MiniSearch's own `add` is the oracle: the one-pass fill must give the same index.
   const oracle = new MiniSearch<Doc>(miniSearchOptions);
   oracle.addAll(docs);
 
   it("fills the index MiniSearch#add builds", () => {
-    const { mini, vocabulary } = SkillMiniSearch.of(docs);
+    const { mini, vocabulary } = buildIndex(docs);
     expect(mini.documentCount).toBe(oracle.documentCount);
     expect(vocabulary.has("pdf")).toBe(true);
     for (const query of queries) expectSame(mini, oracle, query);
@@ -119,10 +123,10 @@ describe("SkillMiniSearch", () => {
         keywords: i % 4 === 0 ? "" : text(random(8), plain),
       });
     }
-    const ours = SkillMiniSearch.of(mixed).mini.snapshot();
-    const added = new SkillMiniSearch();
+    const ours = snapshotOf(buildIndex(mixed).mini);
+    const added = new MiniSearch<Doc>(miniSearchOptions);
     added.addAll(mixed);
-    const theirs = added.snapshot();
+    const theirs = snapshotOf(added);
     const byTerm = (terms: Snapshot["terms"]) =>
       [...terms].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
     expect(ours.docs).toEqual(theirs.docs);
@@ -131,16 +135,22 @@ describe("SkillMiniSearch", () => {
   });
 
   it("loads its snapshot back, leaving out the documents it is told to", () => {
-    const { mini } = SkillMiniSearch.of(docs);
-    const snapshot = JSON.parse(JSON.stringify(mini.snapshot()));
-    const all = SkillMiniSearch.load(snapshot, () => true).mini;
+    const { mini } = buildIndex(docs);
+    const snapshot = JSON.parse(JSON.stringify(snapshotOf(mini)));
+    const all = loadIndex(snapshot, () => true).mini;
     for (const query of queries.slice(0, 60)) expectSame(all, oracle, query);
 
-    const half = SkillMiniSearch.load(snapshot, (position) => position % 2 === 0).mini;
+    const half = loadIndex(snapshot, (position) => position % 2 === 0).mini;
     const evens = new MiniSearch<Doc>(miniSearchOptions);
     evens.addAll(docs.filter((_, i) => i % 2 === 0));
     expect(half.documentCount).toBe(200);
     for (const query of queries.slice(0, 60)) expectSame(half, evens, query);
+  });
+
+  it("gives the same index through MiniSearch's serialized form alone, with the term tree out of reach", () => {
+    const viaLoadJS = miniSearchOf(fill(docs), false);
+    for (const query of queries) expectSame(viaLoadJS, oracle, query);
+    expect(snapshotOf(viaLoadJS)).toEqual(snapshotOf(buildIndex(docs).mini));
   });
 });
 
@@ -190,9 +200,9 @@ describe("Postings", () => {
   });
 });
 
-describe("SkillMiniSearch after the one-pass fill", () => {
+describe("MiniSearch after the one-pass fill", () => {
   it("adds and removes documents as MiniSearch#add and #remove do", () => {
-    const { mini } = SkillMiniSearch.of(docs.slice(0, 300));
+    const { mini } = buildIndex(docs.slice(0, 300));
     const oracle = new MiniSearch<Doc>(miniSearchOptions);
     oracle.addAll(docs.slice(0, 300));
     for (const index of [mini, oracle]) {

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import {
   compareCodeUnits,
   quote,
@@ -7,31 +6,20 @@ import {
   type SkillMetadata,
   type SkillSearch,
 } from "@skill/core";
-import type MiniSearch from "minisearch";
+import MiniSearch from "minisearch";
 import { ANALYZER, fieldTerms, term, words } from "./analyze.js";
-import { type Doc, FIELDS, SkillMiniSearch, type Snapshot } from "./mini.js";
+import { type Doc, FIELDS, miniSearchOptions } from "./fields.js";
+import { isRecord } from "./is-record.js";
+import { buildIndex, loadIndex } from "./mini.js";
+import { type Ranking, rankingOf, type SkillIndexOptions } from "./ranking.js";
+import { FORMAT, FORMAT_VERSION, fingerprint, type Persisted, readPersisted } from "./saved-index.js";
+import { docOf, sameSkill, sameText } from "./skill-doc.js";
+import { snapshotOf } from "./snapshot.js";
 
 /** Hits returned when a search gives no `limit`. */
 export const DEFAULT_SEARCH_LIMIT = 8;
 /** The most hits one search returns, whatever `limit` asks. */
 export const MAX_SEARCH_LIMIT = 100;
-
-/** How an index ranks. Every option has a default; none changes what is indexed. */
-export interface SkillIndexOptions {
-  /**
-   * Weight of a match in each field. `keywords` is the `when_to_use` frontmatter field and the
-   * `metadata` keywords and tags. Default `{ name: 3, description: 1, keywords: 1 }`.
-   */
-  readonly boost?: { readonly name?: number; readonly description?: number; readonly keywords?: number };
-  /**
-   * Typo tolerance for query words of four letters or more: the edit distance allowed, as a
-   * fraction of the word's length (0.2: one typo in a word of 4 to 7 letters). 0 turns it off.
-   * Default 0.2.
-   */
-  readonly fuzzy?: number;
-  /** Let a query word of four letters or more match longer words it begins (`kube` → kubernetes). Default `true`. */
-  readonly prefix?: boolean;
-}
 
 /** A ranked search over skill metadata that follows the registry (see {@link createSkillIndex}). */
 export interface SkillIndex extends SkillSearch {
@@ -51,28 +39,9 @@ export interface SkillIndex extends SkillSearch {
   toJSON(): unknown;
 }
 
-const FORMAT = "@skill/search index";
-const FORMAT_VERSION = 2;
 /** Longest query read, in UTF-16 code units, and most distinct words searched: the rest is ignored. */
 const MAX_QUERY_LENGTH = 2_000;
 const MAX_QUERY_TERMS = 32;
-/** Longest text indexed from one field of one skill. */
-const MAX_FIELD_LENGTH = 10_000;
-
-interface Ranking {
-  readonly boost: { readonly name: number; readonly description: number; readonly keywords: number };
-  readonly fuzzy: number;
-  readonly prefix: boolean;
-}
-
-interface Persisted {
-  readonly format: typeof FORMAT;
-  readonly version: typeof FORMAT_VERSION;
-  readonly analyzer: string;
-  /** Per document of `index`, in order: the fingerprint of the skill it was made from. */
-  readonly fingerprints: readonly string[];
-  readonly index: Snapshot;
-}
 
 /**
  * An index of `skills` (their names, descriptions, `when_to_use` and `metadata` keywords; never
@@ -113,7 +82,7 @@ export function loadSkillIndex(
     try {
       // Documents of skills that are gone or changed are left out as the index is loaded, so no
       // stale term lingers to skew a ranking.
-      const { mini, vocabulary } = SkillMiniSearch.load(persisted.index, (position, name) => {
+      const { mini, vocabulary } = loadIndex(persisted.index, (position, name) => {
         const skill = wanted.get(name);
         return skill !== undefined && persisted.fingerprints[position] === fingerprint(skill);
       });
@@ -128,7 +97,7 @@ export function loadSkillIndex(
 
 class Index implements SkillIndex {
   readonly #ranking: Ranking;
-  #mini = new SkillMiniSearch();
+  #mini = new MiniSearch<Doc>(miniSearchOptions);
   /** Every term indexed since the last rebuild: a query word found here is not looked up fuzzily. */
   #vocabulary = new Set<string>();
   /** What each indexed name was indexed from. */
@@ -261,7 +230,7 @@ class Index implements SkillIndex {
   }
 
   toJSON(): Persisted {
-    const index = this.#mini.snapshot();
+    const index = snapshotOf(this.#mini);
     return {
       format: FORMAT,
       version: FORMAT_VERSION,
@@ -273,7 +242,7 @@ class Index implements SkillIndex {
 
   /** Indexes `skills` (by name, from `list`) from scratch, in one pass (much faster than adding them one by one). */
   rebuild(skills: Map<string, SkillMetadata>, list: readonly SkillMetadata[]): this {
-    const { mini, vocabulary } = SkillMiniSearch.of(Array.from(skills.values(), docOf));
+    const { mini, vocabulary } = buildIndex(Array.from(skills.values(), docOf));
     this.#mini = mini;
     this.#vocabulary = vocabulary;
     this.#held = skills;
@@ -283,7 +252,7 @@ class Index implements SkillIndex {
 
   /** Takes over a loaded index, then indexes the skills it lacks. */
   adopt(
-    mini: SkillMiniSearch,
+    mini: MiniSearch<Doc>,
     vocabulary: Set<string>,
     skills: Map<string, SkillMetadata>,
     list: readonly SkillMetadata[],
@@ -319,142 +288,8 @@ function byName(skills: readonly SkillMetadata[]): Map<string, SkillMetadata> {
   return out;
 }
 
-function docOf(skill: SkillMetadata): Doc {
-  const frontmatter = isRecord(skill.frontmatter) ? skill.frontmatter : undefined;
-  const metadata = isRecord(frontmatter?.metadata) ? frontmatter.metadata : undefined;
-  // The texts of `when_to_use`, then of the metadata keywords and tags, a line each.
-  let keywords = joinTexts(undefined, frontmatter?.when_to_use);
-  keywords = joinTexts(keywords, metadata?.keywords);
-  keywords = joinTexts(keywords, metadata?.tags);
-  return {
-    id: skill.name,
-    name: cut(skill.name),
-    description: cut(typeof skill.description === "string" ? skill.description : ""),
-    keywords: keywords === undefined ? "" : cut(keywords),
-  };
-}
-
-/** `joined` (if any) and then `value` (a string, or the strings of a list), a line each. */
-function joinTexts(joined: string | undefined, value: unknown): string | undefined {
-  if (typeof value === "string") return joined === undefined ? value : `${joined}\n${value}`;
-  if (Array.isArray(value)) {
-    for (const text of value) {
-      if (typeof text === "string") joined = joined === undefined ? text : `${joined}\n${text}`;
-    }
-  }
-  return joined;
-}
-
-function cut(text: string): string {
-  return text.length > MAX_FIELD_LENGTH ? text.slice(0, MAX_FIELD_LENGTH) : text;
-}
-
-function sameText(a: Doc, b: Doc): boolean {
-  return a.name === b.name && a.description === b.description && a.keywords === b.keywords;
-}
-
-function sameSkill(a: SkillMetadata, b: SkillMetadata): boolean {
-  return (
-    a.location === b.location && a.description === b.description && sameValue(a.frontmatter, b.frontmatter, 0)
-  );
-}
-
-function sameValue(a: unknown, b: unknown, depth: number): boolean {
-  if (Object.is(a, b)) return true;
-  if (depth > 32 || typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (a instanceof Date || b instanceof Date) {
-    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
-  }
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const keysA = Object.keys(a);
-  const keysB = Object.keys(b);
-  if (keysA.length !== keysB.length) return false;
-  const recordB = b as Record<string, unknown>;
-  for (const key of keysA) {
-    if (!Object.hasOwn(recordB, key)) return false;
-    if (!sameValue((a as Record<string, unknown>)[key], recordB[key], depth + 1)) return false;
-  }
-  return true;
-}
-
-/** What a persisted document was made from: location, description and frontmatter. */
-function fingerprint(skill: SkillMetadata): string {
-  let text: string;
-  try {
-    text = JSON.stringify([skill.location, skill.description, skill.frontmatter]);
-  } catch {
-    return ""; // matches no persisted fingerprint, so the skill is indexed afresh
-  }
-  return createHash("sha256").update(text).digest("base64url");
-}
-
-function readPersisted(json: unknown): Persisted | undefined {
-  if (!isRecord(json)) return undefined;
-  if (json.format !== FORMAT || json.version !== FORMAT_VERSION || json.analyzer !== ANALYZER)
-    return undefined;
-  const { index, fingerprints } = json;
-  if (!isRecord(index) || !Array.isArray(index.docs) || !Array.isArray(index.terms)) return undefined;
-  if (!Array.isArray(fingerprints) || fingerprints.length !== index.docs.length) return undefined;
-  if (!index.docs.every(Array.isArray) || !index.terms.every(Array.isArray)) return undefined;
-  return fingerprints.every((f) => typeof f === "string") ? (json as unknown as Persisted) : undefined;
-}
-
-function rankingOf(options: SkillIndexOptions): Ranking {
-  if (!isRecord(options)) {
-    throw new SkillError("INVALID_FIELD", `Expected search options as an object, found ${quote(options)}`);
-  }
-  const boost = options.boost ?? {};
-  if (!isRecord(boost)) {
-    throw new SkillError(
-      "INVALID_FIELD",
-      `Expected 'boost' as an object of field weights, found ${quote(boost)}`,
-      {
-        field: "boost",
-      },
-    );
-  }
-  const weight = (field: "name" | "description" | "keywords", fallback: number): number => {
-    const value = boost[field] ?? fallback;
-    if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
-    throw new SkillError(
-      "INVALID_FIELD",
-      `Expected 'boost.${field}' to be a number of 0 or more, found ${quote(value)}`,
-      { field: `boost.${field}` },
-    );
-  };
-  const fuzzy = options.fuzzy ?? 0.2;
-  if (typeof fuzzy !== "number" || !(fuzzy >= 0 && fuzzy < 1)) {
-    throw new SkillError(
-      "INVALID_FIELD",
-      `Expected 'fuzzy' to be a number from 0 up to 1, found ${quote(fuzzy)}`,
-      {
-        field: "fuzzy",
-      },
-    );
-  }
-  const prefix = options.prefix ?? true;
-  if (typeof prefix !== "boolean") {
-    throw new SkillError("INVALID_FIELD", `Expected 'prefix' to be true or false, found ${quote(prefix)}`, {
-      field: "prefix",
-    });
-  }
-  return {
-    boost: {
-      name: weight("name", 3),
-      description: weight("description", 1),
-      keywords: weight("keywords", 1),
-    },
-    fuzzy,
-    prefix,
-  };
-}
-
 function limitOf(options: { readonly limit?: number } | undefined): number {
   const limit = isRecord(options) ? options.limit : undefined;
   if (typeof limit !== "number" || Number.isNaN(limit)) return DEFAULT_SEARCH_LIMIT;
   return Math.max(0, Math.min(MAX_SEARCH_LIMIT, Math.floor(limit)));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

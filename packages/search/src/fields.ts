@@ -1,0 +1,25 @@
+import type { Options } from "minisearch";
+import { fieldTerms } from "./analyze.js";
+
+/** The fields of a skill that are indexed, in field-id order. */
+export const FIELDS = ["name", "description", "keywords"] as const;
+
+/** What MiniSearch indexes of one skill. */
+export interface Doc {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly keywords: string;
+}
+
+// Documents are removed, never discarded, so there is nothing to vacuum (MiniSearch's own
+// vacuuming runs on timers); its logger would print to the console.
+export const miniSearchOptions: Options<Doc> = {
+  idField: "id",
+  fields: [...FIELDS],
+  storeFields: [],
+  tokenize: (text: string, field?: string) => fieldTerms(text, field),
+  processTerm: (t: string) => t,
+  autoVacuum: false,
+  logger: () => {},
+};

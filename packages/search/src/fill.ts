@@ -1,0 +1,88 @@
+import { asciiRuns, fieldWords } from "./analyze.js";
+import { type Doc, FIELDS } from "./fields.js";
+import { Postings } from "./postings.js";
+import { Records } from "./records.js";
+
+/**
+ * What an index holds, as it is handed to MiniSearch: its documents in short-id order (0, 1, …)
+ * with the distinct-term count of each field, and its terms, each with a posting list per field
+ * id that holds it (`postings[n]` belongs to `terms[n]`).
+ */
+export interface Contents {
+  readonly ids: readonly string[];
+  readonly lengths: number[][];
+  readonly terms: readonly string[];
+  readonly postings: readonly Map<number, Postings>[];
+}
+
+/**
+ * The contents of an index of `docs` (short ids in their order), in one pass: each word is looked
+ * up once in a table of the fill, (term and field, document, count) recorded in flat arrays,
+ * then sorted by term with one counting pass. Lengths and frequencies are the ones
+ * `MiniSearch#add` records.
+ */
+export function fill(docs: readonly Doc[]): Contents {
+  const records = new Records();
+  const ids: string[] = [];
+  const lengths: number[][] = [];
+  // Per document: where its records start, and (last) where they end.
+  const firstOf = new Int32Array(docs.length + 1);
+  for (let shortId = 0; shortId < docs.length; shortId++) {
+    const doc = docs[shortId] as Doc;
+    ids.push(doc.id);
+    const first = records.count;
+    firstOf[shortId] = first;
+    const counts = new Array<number>(FIELDS.length);
+    for (let fieldId = 0; fieldId < FIELDS.length; fieldId++) {
+      const field = FIELDS[fieldId] as (typeof FIELDS)[number];
+      const text = doc[field];
+      counts[fieldId] = asciiRuns(text, field)
+        ? records.runs(text, fieldId, first)
+        : records.field(fieldWords(text, field), fieldId, first);
+    }
+    lengths.push(counts);
+  }
+  firstOf[docs.length] = records.count;
+  return { ids, lengths, terms: records.terms, postings: byTerm(records, firstOf) };
+}
+
+/** Each term's posting lists, from records in document order (`firstOf`: where each document's records start). */
+function byTerm(records: Records, firstOf: Int32Array): Map<number, Postings>[] {
+  const F = FIELDS.length;
+  const { terms, count } = records;
+  const keyArray = records.keyOf.array;
+  const countArray = records.countOf.array;
+  // Counting sort by key; records are in document order, so each key's ids come out ascending.
+  const keys = terms.length * F;
+  const starts = new Int32Array(keys + 1);
+  for (let i = 0; i < count; i++) {
+    const k = (keyArray[i] as number) + 1;
+    starts[k] = (starts[k] as number) + 1;
+  }
+  for (let k = 0; k < keys; k++) starts[k + 1] = (starts[k + 1] as number) + (starts[k] as number);
+  const shortIds = new Int32Array(count);
+  const frequencies = new Int32Array(count);
+  const next = starts.slice(0, keys);
+  const documents = firstOf.length - 1;
+  for (let shortId = 0; shortId < documents; shortId++) {
+    const end = firstOf[shortId + 1] as number;
+    for (let i = firstOf[shortId] as number; i < end; i++) {
+      const k = keyArray[i] as number;
+      const to = next[k] as number;
+      next[k] = to + 1;
+      shortIds[to] = shortId;
+      frequencies[to] = countArray[i] as number;
+    }
+  }
+  const postings = new Array<Map<number, Postings>>(terms.length);
+  for (let n = 0; n < terms.length; n++) {
+    const entry = new Map<number, Postings>();
+    for (let fieldId = 0; fieldId < F; fieldId++) {
+      const from = starts[n * F + fieldId] as number;
+      const to = starts[n * F + fieldId + 1] as number;
+      if (from !== to) entry.set(fieldId, new Postings(shortIds, frequencies, from, to));
+    }
+    postings[n] = entry;
+  }
+  return postings;
+}
