@@ -1,27 +1,9 @@
 import { spawn } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ChildTask } from "./approaches/registry.js";
+import type { ChildTask } from "./approaches/index.js";
+import type { ChildResult } from "./protocol.js";
 import type { ServerStats } from "./remote-server.js";
-
-/** What one child run reports. */
-export interface ChildResult {
-  /** Wall time of the work, measured inside the child (module loading excluded). */
-  readonly ms: number;
-  /** CPU time (user + system) the child spent on the work, in milliseconds. */
-  readonly cpuMs?: number;
-  /** The child's peak resident set size, from `process.resourceUsage().maxRSS`, in KiB. */
-  readonly maxRssKB: number;
-  /** Skills found (or downloaded). */
-  readonly found: number;
-  readonly checksum?: string;
-  readonly failed?: number;
-  readonly files?: number;
-  readonly fromCache?: boolean;
-  readonly skipped?: number;
-  /** Series of timings an approach took itself (e.g. the update child), in milliseconds. */
-  readonly samples?: Readonly<Record<string, number | readonly number[]>>;
-}
 
 /** One measured run, with what the parent observed around it. */
 export interface RunRecord extends ChildResult {

@@ -16,14 +16,13 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { urlToDirName } from "@skill/remote";
-import { copyFloorScript } from "./approaches/add.js";
-import type { McpLoadSamples } from "./approaches/mcp-load.js";
-import type { ChildTask } from "./approaches/registry.js";
-import type { SearchSamples } from "./approaches/search.js";
-import { editDescription, type UpdateSamples } from "./approaches/update.js";
-import type { WarmSamples } from "./approaches/warm.js";
-import { type ChildResult, interleave, mismatch, type Plan, type RunRecord, runChild } from "./harness.js";
+import type { ChildTask } from "./approaches/index.js";
+import { copyFloorScript } from "./approaches/spawn.js";
+import { editDescription } from "./approaches/update.js";
+import { interleave, mismatch, type Plan, type RunRecord, runChild } from "./harness.js";
+import { layoutOf, treeSkillFiles } from "./layout.js";
 import { summarizeProfile } from "./profile.js";
+import type { ChildResult } from "./protocol.js";
 import {
   bigFilePack,
   type Pack,
@@ -51,14 +50,7 @@ import {
 } from "./report.js";
 import { type ChartTarget, latencyChart, scalingChart } from "./svg.js";
 import { checkTargets, evaluateTargets, LIMITS, REFERENCE, WARM_REFERENCE } from "./targets.js";
-import {
-  DEFAULT_SEED,
-  ensureTree,
-  layoutOf,
-  settleMtimes,
-  type TreeManifest,
-  treeSkillFiles,
-} from "./tree.js";
+import { DEFAULT_SEED, ensureTree, settleMtimes, type TreeManifest } from "./tree.js";
 
 const USAGE = `Usage: pnpm bench [--size S|L] [--runs N] [--warmup N] [--seed N] [--delay MS]
                   [--only GROUP[,GROUP]] [--profile] [--check] [--note TEXT] [--out FILE]
@@ -218,7 +210,7 @@ function progress(prefix: string, options: Options) {
 
 /** Why a warm start did not answer from the cache as it should (`misses` heads not found), or `undefined`. */
 function warmProblem(record: ChildResult, misses: number): string | undefined {
-  const got = (record.samples as unknown as WarmSamples | undefined)?.misses;
+  const got = record.samples?.misses;
   return got === misses
     ? undefined
     : `the head cache missed ${got ?? "?"} SKILL.md files, expected ${misses}`;
@@ -351,7 +343,13 @@ async function measureChanges(manifest: TreeManifest, size: string): Promise<Cha
         eventTimeoutMs: CHANGES.eventTimeoutMs,
       },
     });
-    const samples = result.samples as unknown as UpdateSamples;
+    const samples = result.samples as unknown as {
+      update: number[];
+      reload: number[];
+      event: number[];
+      lost: number;
+      watchReadyMs: number;
+    };
     const problem =
       result.found === manifest.skills
         ? undefined
@@ -391,13 +389,13 @@ export const SEARCH = { skills: 10_000, builds: 5, replaces: 50, queryRounds: 3 
 /** @skill/search in `runs` fresh processes (after the warm-ups): times at 10,000 skills, recall. */
 async function measureSearch(options: Options): Promise<SearchResults> {
   log(`search: ${SEARCH.skills.toLocaleString("en-US")} skills, recall over the request set`);
-  const samples: SearchSamples[] = [];
+  const samples: Record<string, number | number[]>[] = [];
   // The references' first builds, in fresh processes interleaved with ours.
   const floor = { wordMap: [] as number[], miniSearch: [] as number[] };
   try {
     for (let round = 0; round < options.warmup + options.runs; round++) {
       const result = await runChild({ approach: "search", input: { ...SEARCH, seed: options.seed } });
-      const s = result.samples as unknown as SearchSamples;
+      const s = result.samples as unknown as Record<string, number | number[]>;
       const built: Record<"word-map" | "minisearch", number> = { "word-map": 0, minisearch: 0 };
       for (const kind of ["word-map", "minisearch"] as const) {
         const reference = await runChild({
@@ -419,7 +417,7 @@ async function measureSearch(options: Options): Promise<SearchResults> {
         floor.miniSearch.push(built.minisearch);
       }
       log(
-        `  search ${round < options.warmup ? "warm-up" : `run ${round - options.warmup + 1}/${options.runs}`}: cold build ${s.coldBuild.toFixed(1)} ms (word map ${built["word-map"].toFixed(1)}, MiniSearch ${built.minisearch.toFixed(1)}), found ${result.found}`,
+        `  search ${round < options.warmup ? "warm-up" : `run ${round - options.warmup + 1}/${options.runs}`}: cold build ${Number(s.coldBuild).toFixed(1)} ms (word map ${built["word-map"].toFixed(1)}, MiniSearch ${built.minisearch.toFixed(1)}), found ${result.found}`,
       );
       if (result.found !== SEARCH.skills) {
         return searchResults(samples, floor, `indexed ${result.found} skills, expected ${SEARCH.skills}`);
@@ -434,31 +432,29 @@ async function measureSearch(options: Options): Promise<SearchResults> {
 }
 
 function searchResults(
-  samples: readonly SearchSamples[],
+  samples: readonly Record<string, number | number[]>[],
   floor: SearchResults["floor"],
   problem?: string,
 ): SearchResults {
-  const first = samples[0];
+  const all = (key: string) => samples.flatMap((s) => s[key] ?? []);
+  const first = (key: string) => Number(samples[0]?.[key] ?? Number.NaN);
+  const recall = (who: string) => ({ at1: first(`${who}@1`), at5: first(`${who}@5`) });
   return {
     skills: SEARCH.skills,
-    catalog: first?.catalog ?? 0,
-    requests: first?.requests ?? 0,
-    coldBuild: samples.map((s) => s.coldBuild),
-    build: samples.flatMap((s) => s.build),
-    coldBuildCpu: samples.map((s) => s.coldBuildCpu),
-    buildCpu: samples.flatMap((s) => s.buildCpu),
-    replace: samples.flatMap((s) => s.replace),
-    query: samples.flatMap((s) => s.query),
-    load: samples.flatMap((s) => s.load),
-    tools: samples.flatMap((s) => s.tools ?? []),
-    toolsBaseline: samples.flatMap((s) => s.toolsBaseline ?? []),
+    catalog: samples.length > 0 ? first("catalog") : 0,
+    requests: samples.length > 0 ? first("requests") : 0,
+    coldBuild: all("coldBuild"),
+    build: all("build"),
+    coldBuildCpu: all("coldBuildCpu"),
+    buildCpu: all("buildCpu"),
+    replace: all("replace"),
+    query: all("query"),
+    load: all("load"),
+    tools: all("tools"),
+    toolsBaseline: all("toolsBaseline"),
     ...(floor && floor.wordMap.length > 0 ? { floor } : {}),
     // The same numbers in every run: the request set and the catalog are fixed.
-    recall: first?.recall ?? {
-      ours: { at1: Number.NaN, at5: Number.NaN },
-      substring: { at1: Number.NaN, at5: Number.NaN },
-      minisearch: { at1: Number.NaN, at5: Number.NaN },
-    },
+    recall: { ours: recall("ours"), substring: recall("substring"), minisearch: recall("minisearch") },
     ...(problem ? { problem } : {}),
   };
 }
@@ -537,7 +533,7 @@ async function measureMcp(manifest: TreeManifest, options: Options): Promise<Mcp
       { ...options, onRun: progress("mcp", options) },
     );
     const mcp = records.get("mcp") ?? [];
-    const samples = mcp.map((r) => r.samples as unknown as McpLoadSamples | undefined);
+    const samples = mcp.map((r) => r.samples as { read?: number[]; startMs?: number } | undefined);
     return {
       skills: manifest.skills,
       mcp: approachStats(
@@ -663,13 +659,13 @@ async function measureStartup(manifest: TreeManifest, options: Options): Promise
     const cliArgs = [CLI, "list", ...cliTreeArgs(manifest, work)];
     const layout = layoutOf(manifest);
     const plans: Plan[] = [
-      { id: "cli", task: () => ({ approach: "startup", input: { args: cliArgs, env: {} } }) },
-      { id: "node", task: () => ({ approach: "startup", input: { args: ["-e", "0"], env: {} } }) },
+      { id: "cli", task: () => ({ approach: "spawn", input: { args: cliArgs, env: {} } }) },
+      { id: "node", task: () => ({ approach: "spawn", input: { args: ["-e", "0"], env: {} } }) },
       {
         id: "floor",
-        task: () => ({ approach: "startup", input: { args: [FLOOR_LIST, ...layout.roots], env: {} } }),
+        task: () => ({ approach: "spawn", input: { args: [FLOOR_LIST, ...layout.roots], env: {} } }),
       },
-      { id: "version", task: () => ({ approach: "startup", input: { args: [CLI, "--version"], env: {} } }) },
+      { id: "version", task: () => ({ approach: "spawn", input: { args: [CLI, "--version"], env: {} } }) },
     ];
     if (typeof peer !== "string") {
       // Ours on Node 22 keeps its compile cache in a folder of this run, warmed by the warm-up.
@@ -678,7 +674,7 @@ async function measureStartup(manifest: TreeManifest, options: Options): Promise
         {
           id: "vercel",
           task: () => ({
-            approach: "startup",
+            approach: "spawn",
             input: {
               node: peer.node,
               args: [peer.cli, "list"],
@@ -689,14 +685,14 @@ async function measureStartup(manifest: TreeManifest, options: Options): Promise
                 DISABLE_TELEMETRY: "1",
                 NODE_COMPILE_CACHE: cache,
               },
-              listing: "vercel",
+              count: "vercel",
             },
           }),
         },
         {
           id: "cli22",
           task: () => ({
-            approach: "startup",
+            approach: "spawn",
             input: { node: peer.node, args: cliArgs, env: { NODE_COMPILE_CACHE: cache } },
           }),
         },
@@ -811,7 +807,7 @@ async function measureAdd(work: string, options: Options): Promise<AddResults | 
           id === "add"
             ? [CLI, "add", from, "--for", "codex", "--json", "--cwd", project, "--home", home]
             : ["-e", copyFloorScript(from, into)];
-        return { approach: "add", input: { args, env: {} } };
+        return { approach: "spawn", input: { args, env: {}, count: "installed" } };
       },
       after: () => {
         const problem = checkDownload(join(project, ".agents", "skills"), pack);

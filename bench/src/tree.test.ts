@@ -4,17 +4,10 @@ import { join, sep } from "node:path";
 import { fdir } from "fdir";
 import matter from "gray-matter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readNameAndDescription } from "./approaches/floor.js";
+import { readNameAndDescription } from "./approaches/floors.js";
 import { skillChecksum } from "./checksum.js";
-import {
-  ensureTree,
-  generateTree,
-  SKILL_MTIME_S,
-  settleMtimes,
-  type TreeManifest,
-  treeId,
-  treeSkillFiles,
-} from "./tree.js";
+import { treeSkillFiles } from "./layout.js";
+import { ensureTree, generateTree, SKILL_MTIME_S, settleMtimes, type TreeManifest, treeId } from "./tree.js";
 
 let base: string;
 let manifest: TreeManifest;

@@ -9,8 +9,8 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
-import { crawlSkillFiles } from "./approaches/floor.js";
 import { type SkillPair, skillChecksum } from "./checksum.js";
+import { layoutOf, type TreeLayout, treeSkillFiles } from "./layout.js";
 import { poolSlice, prose, Random, sentence, textPool, word, wrap } from "./random.js";
 
 /** Bump when the generator's output changes: trees of another version are regenerated. */
@@ -32,18 +32,6 @@ const STYLE_CYCLE: readonly DescriptionStyle[] = [
   "single-quoted",
   "folded",
 ];
-
-/** Where a harness looks for skills in a generated tree. */
-export interface TreeLayout {
-  /** The home directory to pass to discovery (holds no skills, so the machine's own are not read). */
-  readonly home: string;
-  /** The project directory (a git worktree root). */
-  readonly cwd: string;
-  /** Configured skill paths (`skills.paths`): a cloned skills repository with `.git` and `node_modules`. */
-  readonly paths: readonly string[];
-  /** Every root the default discovery preset scans for this layout, lowest precedence first. */
-  readonly roots: readonly string[];
-}
 
 /** What the generator wrote, and what every approach must find. */
 export interface TreeManifest extends TreeLayout {
@@ -329,28 +317,6 @@ export function generateTree(dir: string, options: TreeOptions): TreeManifest {
   };
 }
 
-/** The directories of a tree (from its folder, or from its manifest); they do not depend on the seed. */
-export function layoutOf(tree: string | TreeLayout): TreeLayout {
-  if (typeof tree !== "string")
-    return { home: tree.home, cwd: tree.cwd, paths: tree.paths, roots: tree.roots };
-  const dir = tree;
-  const home = join(dir, "home");
-  const cwd = join(dir, "project");
-  const team = join(dir, "team-skills");
-  return {
-    home,
-    cwd,
-    paths: [team],
-    roots: [
-      join(home, ".claude", "skills"),
-      join(home, ".agents", "skills"),
-      join(cwd, ".claude", "skills"),
-      join(cwd, ".agents", "skills"),
-      team,
-    ],
-  };
-}
-
 type StoredManifest = Omit<TreeManifest, keyof TreeLayout>;
 
 function readManifest(jsonPath: string, dir: string): TreeManifest | undefined {
@@ -385,13 +351,6 @@ export function settleMtimes(files: readonly string[]): number {
     changed++;
   }
   return changed;
-}
-
-/** The SKILL.md files of a tree's roots (decoys in `node_modules` left out). */
-export function treeSkillFiles(layout: TreeLayout): string[] {
-  return layout.roots.flatMap((root) =>
-    statSync(root, { throwIfNoEntry: false })?.isDirectory() ? crawlSkillFiles(root) : [],
-  );
 }
 
 /**

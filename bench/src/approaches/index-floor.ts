@@ -1,16 +1,15 @@
-import { performance } from "node:perf_hooks";
+import type { ChildOutput } from "../protocol.js";
 import { scaledCatalog, untunedMiniSearch } from "../search-set.js";
-import type { LocalOutput } from "./types.js";
 
 export interface IndexFloorInput {
   /** Skills indexed: the search group's timed catalog. */
   readonly skills: number;
   readonly seed: number;
   /**
-   * - `word-map`: the least an index of words does: each skill's name and description lower-cased
-   *   and split into words, one `Map` from word to the positions of the skills that have it (no
-   *   fields, counts, stemming or prefix tree).
-   * - `minisearch`: MiniSearch as its README sets it up (name and description, default options), `addAll`.
+   * `word-map`: the least an index of words does: each skill's name and description lower-cased
+   * and split into words, one `Map` from word to the positions of the skills that have it (no
+   * fields, counts, stemming or prefix tree). `minisearch`: MiniSearch as its README sets it up
+   * (name and description, default options), `addAll`.
    */
   readonly kind: "word-map" | "minisearch";
   /** Where catalog.json is; the bench's default when absent. */
@@ -23,9 +22,11 @@ const WORD_BREAK = /[^\p{L}\p{N}]+/u;
  * The first index build of a fresh process by a reference, timed alone (the catalog is made
  * before the clock): what `createSkillIndex`'s first build is compared with on the same machine.
  */
-export async function run(input: IndexFloorInput): Promise<LocalOutput & { samples: { terms: number } }> {
-  const skills = scaledCatalog(input.skills, input.seed, input.fixtures);
-  const docs = skills.map((s) => ({ name: s.name, description: s.description }));
+export async function run(input: IndexFloorInput): Promise<ChildOutput> {
+  const docs = scaledCatalog(input.skills, input.seed, input.fixtures).map(({ name, description }) => ({
+    name,
+    description,
+  }));
   const cpu = process.cpuUsage();
   const start = performance.now();
   let terms: number;

@@ -1,7 +1,6 @@
-import { performance } from "node:perf_hooks";
 import { compareCodeUnits, SkillService } from "@skill/core";
 import { mcpStdioSource } from "@skill/mcp/stdio";
-import type { LocalOutput } from "./types.js";
+import type { ChildOutput } from "../protocol.js";
 
 export interface McpLoadInput {
   /** The server's command line after `node`: `cli.js serve-mcp --home … --cwd … --config …`. */
@@ -12,21 +11,14 @@ export interface McpLoadInput {
   readonly reads: number;
 }
 
-/** Times in milliseconds: the timed load is the run's own time; these are the rest. */
-export interface McpLoadSamples {
-  /** `read(name)` of one skill over the server (its SKILL.md fetched and checked against the head). */
-  readonly read: number[];
-  /** The first load: server process started, its own load of the tree, handshake, listing. */
-  readonly startMs: number;
-}
-
 /**
- * Skills over MCP (SEP-2640, contract 3): `skill serve-mcp` started over stdio by
- * `mcpStdioSource` and warmed with untimed loads; then one `discoverAndLoad` of a fresh
- * `SkillService` over the same running server is timed (a `skills/list` whose entries carry
- * their heads, so no SKILL.md is fetched), then `read` of single skills.
+ * Skills over MCP (contract 3): the server started over stdio by `mcpStdioSource` and warmed
+ * with untimed loads; then one `discoverAndLoad` of a fresh `SkillService` over the same running
+ * server is timed (a `skills/list` whose entries carry their heads, so no SKILL.md is fetched),
+ * then `read` of single skills. Samples: `read` times, and `startMs`, the first load (server
+ * started, its own load of the tree, handshake, listing).
  */
-export async function run(input: McpLoadInput): Promise<LocalOutput & { samples: McpLoadSamples }> {
+export async function run(input: McpLoadInput): Promise<ChildOutput> {
   const [command, ...args] = [process.execPath, ...input.server];
   const source = mcpStdioSource(command as string, args, {
     id: "mcp:bench",
@@ -70,13 +62,14 @@ export async function run(input: McpLoadInput): Promise<LocalOutput & { samples:
       if (skill.name !== name) throw new Error(`read ${name} returned ${skill.name}`);
     }
     const skills = service.all();
+    // This process's CPU time only: the server's is its own process's.
+    const cpuMs = (used.user + used.system) / 1000;
     return {
       found: skills.length,
       pairs: skills,
       failed: report.failed.length,
       wallMs,
-      // This process's CPU time only: the server's is its own process's.
-      cpuMs: (used.user + used.system) / 1000,
+      cpuMs,
       samples: { read, startMs },
     };
   } finally {

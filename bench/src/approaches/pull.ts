@@ -1,5 +1,5 @@
 import { pull } from "@skill/remote";
-import type { RemoteOutput } from "./types.js";
+import type { ChildOutput } from "../protocol.js";
 
 export interface PullInput {
   readonly url: string;
@@ -9,11 +9,11 @@ export interface PullInput {
 }
 
 /** `@skill/remote` as a harness calls it, with its default fetch and concurrency. */
-export async function run(input: PullInput): Promise<RemoteOutput> {
-  const result = await pull(input.url, {
-    cacheDir: input.cacheDir,
-    ...(input.maxFileBytes === undefined ? {} : { maxFileBytes: input.maxFileBytes }),
-    ...(input.maxTotalBytes === undefined ? {} : { maxTotalBytes: input.maxTotalBytes }),
-  });
-  return { found: result.files.length, fromCache: result.fromCache, skipped: result.skipped.length };
+export async function run({ url, ...options }: PullInput): Promise<ChildOutput> {
+  const result = await pull(url, options);
+  return {
+    found: result.files.length,
+    fromCache: result.fromCache,
+    samples: { skipped: result.skipped.length },
+  };
 }

@@ -1,18 +1,16 @@
-import { performance } from "node:perf_hooks";
 import { memorySource, originRank, type SkillMetadata, SkillService } from "@skill/core";
 import { formatCatalog } from "@skill/format";
 import { createSkillIndex, loadSkillIndex } from "@skill/search";
 import { skillTools } from "@skill/tool";
+import type { ChildOutput } from "../protocol.js";
 import {
   catalogSkills,
-  type Recall,
   recallOf,
   scaledCatalog,
   searchRequests,
   substringRanker,
   untunedMiniSearchRanker,
 } from "../search-set.js";
-import type { LocalOutput } from "./types.js";
 
 export interface SearchInput {
   /** Skills in the timed index. */
@@ -27,61 +25,42 @@ export interface SearchInput {
   readonly fixtures?: string;
 }
 
-/** What the search child measured: times in milliseconds, recall over the request set. */
-export interface SearchSamples {
-  /** The first `createSkillIndex` of this process (cold: nothing compiled yet). */
-  readonly coldBuild: number;
-  readonly build: number[];
-  /** CPU time (user + system) of the same builds: on a shared machine, wall time also counts waiting. */
-  readonly coldBuildCpu: number;
-  readonly buildCpu: number[];
-  /** `replace` of the same skills with one of them changed. */
-  readonly replace: number[];
-  readonly query: number[];
-  /** `loadSkillIndex` of the saved index (JSON parsed) with nothing changed. */
-  readonly load: number[];
-  readonly requests: number;
-  readonly catalog: number;
-  readonly recall: Readonly<Record<"ours" | "substring" | "minisearch", Recall>>;
-  /** `skillTools` over a registry of the same skills: built, its catalog and definitions read. */
-  readonly tools: number[];
-  /** What it is measured against: `createSkillIndex` of those skills plus one `formatCatalog`. */
-  readonly toolsBaseline: number[];
+function time(work: () => unknown): number {
+  const start = performance.now();
+  work();
+  return performance.now() - start;
+}
+
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 /**
- * `@skill/search` at `skills` skills: index, replace after one change, query, warm start; then
- * recall@1/@5 of ours, a substring match and an untuned MiniSearch on the real catalog.
+ * `@skill/search` at `skills` skills. Samples in milliseconds: `coldBuild` (the first
+ * `createSkillIndex` of the process) and later `build`s, each with its CPU time (`…Cpu`: on a
+ * shared machine wall time also counts waiting), `replace` with one skill changed, `query` of
+ * each request, `load` of the saved index, `tools` (`skillTools` over a registry of the same
+ * skills, catalog and definitions read) and its baseline `toolsBaseline` (an index build plus
+ * one `formatCatalog`); then `catalog` and `requests` counts and recall@1/@5 (`ours@1`,
+ * `substring@5`, …) of ours, a substring match and an untuned MiniSearch on the real catalog.
  */
-export async function run(input: SearchInput): Promise<LocalOutput & { samples: SearchSamples }> {
+export async function run(input: SearchInput): Promise<ChildOutput> {
   const dir = input.fixtures;
   const skills = scaledCatalog(input.skills, input.seed, dir);
   const requests = searchRequests(dir);
-  const time = (work: () => unknown) => {
-    const start = performance.now();
-    work();
-    return performance.now() - start;
-  };
-  const cpuMs = () => {
-    const { user, system } = process.cpuUsage();
-    return (user + system) / 1000;
-  };
 
   let index = createSkillIndex([]);
-  const timedBuild = () => {
-    const cpu = cpuMs();
-    const wall = time(() => {
-      index = createSkillIndex(skills);
-    });
-    return { wall, cpu: cpuMs() - cpu };
-  };
-  const cold = timedBuild();
   const build: number[] = [];
   const buildCpu: number[] = [];
-  for (let i = 0; i < input.builds; i++) {
-    const { wall, cpu } = timedBuild();
-    build.push(wall);
-    buildCpu.push(cpu);
+  for (let i = 0; i <= input.builds; i++) {
+    const cpu = cpuMs();
+    build.push(
+      time(() => {
+        index = createSkillIndex(skills);
+      }),
+    );
+    buildCpu.push(cpuMs() - cpu);
   }
 
   const replace: number[] = [];
@@ -104,18 +83,10 @@ export async function run(input: SearchInput): Promise<LocalOutput & { samples: 
   const load: number[] = [];
   for (let i = 0; i < input.builds; i++) load.push(time(() => loadSkillIndex(saved, current)));
 
-  // The tools over a registry of the same skills, against an index build plus one catalog.
-  const service = new SkillService({
-    sources: [
-      memorySource(
-        "project:bench",
-        skills.map((skill) => ({
-          location: `mem:${skill.name}`,
-          text: `---\nname: ${skill.name}\ndescription: ${JSON.stringify(skill.description)}\n---\n`,
-        })),
-      ),
-    ],
-  });
+  const text = (skill: SkillMetadata) =>
+    `---\nname: ${skill.name}\ndescription: ${JSON.stringify(skill.description)}\n---\n`;
+  const entries = skills.map((skill) => ({ location: `mem:${skill.name}`, text: text(skill) }));
+  const service = new SkillService({ sources: [memorySource("project:bench", entries)] });
   await service.discoverAndLoad();
   const agent = { name: "bench" };
   const tools: number[] = [];
@@ -144,21 +115,28 @@ export async function run(input: SearchInput): Promise<LocalOutput & { samples: 
     substring: recallOf(substringRanker(real), requests),
     minisearch: recallOf(untunedMiniSearchRanker(real), requests),
   };
+  const [coldBuild = Number.NaN, ...later] = build;
+  const [coldBuildCpu = Number.NaN, ...laterCpu] = buildCpu;
   return {
     found: index.size,
     samples: {
-      coldBuild: cold.wall,
-      build,
-      coldBuildCpu: cold.cpu,
-      buildCpu,
+      coldBuild,
+      build: later,
+      coldBuildCpu,
+      buildCpu: laterCpu,
       replace,
       query,
       load,
-      requests: requests.length,
-      catalog: real.length,
-      recall,
       tools,
       toolsBaseline,
+      catalog: real.length,
+      requests: requests.length,
+      ...Object.fromEntries(
+        Object.entries(recall).flatMap(([who, r]) => [
+          [`${who}@1`, r.at1],
+          [`${who}@5`, r.at5],
+        ]),
+      ),
     },
   };
 }

@@ -2,18 +2,8 @@ import { readFile, stat } from "node:fs/promises";
 import { glob } from "glob";
 import matter from "gray-matter";
 import type { SkillPair } from "../checksum.js";
-import type { TreeLayout } from "../tree.js";
-import type { LocalOutput } from "./types.js";
-
-/**
- * Pruned like every other approach: without it glob would return the decoy SKILL.md files in
- * `node_modules` (opencode itself does not prune, so it does more work than this).
- */
-const IGNORE = ["**/node_modules/**", "**/.git/**"];
-
-async function isDirectory(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
-}
+import type { TreeLayout } from "../layout.js";
+import type { ChildOutput } from "../protocol.js";
 
 async function parse(file: string): Promise<SkillPair> {
   const { data } = matter(await readFile(file, "utf8"));
@@ -22,18 +12,19 @@ async function parse(file: string): Promise<SkillPair> {
 
 /**
  * What opencode does: root by root, glob `**\/SKILL.md` (following symlinks, dot folders
- * included), then gray-matter on every match at once.
+ * included), then gray-matter on every match at once. Pruned like every other approach: without
+ * the ignore glob would return the decoys in `node_modules` (opencode itself does not prune).
  */
-export async function run(layout: TreeLayout): Promise<LocalOutput> {
+export async function run(layout: TreeLayout): Promise<ChildOutput> {
   const pairs: SkillPair[] = [];
   for (const root of layout.roots) {
-    if (!(await isDirectory(root))) continue;
+    if (!(await stat(root).catch(() => undefined))?.isDirectory()) continue;
     const files = await glob("**/SKILL.md", {
       cwd: root,
       absolute: true,
       follow: true,
       dot: true,
-      ignore: IGNORE,
+      ignore: ["**/node_modules/**", "**/.git/**"],
     });
     pairs.push(...(await Promise.all(files.map(parse))));
   }

@@ -1,0 +1,31 @@
+/**
+ * Every approach a child process can run, by id. Each module loads only in the child that runs it,
+ * and a module holds only approaches with the same dependencies: what a child loads is its own.
+ */
+export const APPROACHES = {
+  "sync-floor": async () => (await import("./floors.js")).syncFloor,
+  floor: async () => (await import("./floors.js")).lineFloor,
+  crawl: async () => (await import("./floors.js")).crawl,
+  "crawl-stat": async () => (await import("./floors.js")).crawlStat,
+  "crawl-stat-cache": async () => (await import("./floors.js")).crawlStatCache,
+  "opencode-style": async () => (await import("./opencode.js")).run,
+  ours: async () => (await import("./ours.js")).ours,
+  warm: async () => (await import("./ours.js")).warm,
+  doctor: async () => (await import("./ours.js")).doctor,
+  update: async () => (await import("./update.js")).run,
+  "mcp-load": async () => (await import("./mcp-load.js")).run,
+  search: async () => (await import("./search.js")).run,
+  "index-floor": async () => (await import("./index-floor.js")).run,
+  spawn: async () => (await import("./spawn.js")).run,
+  pull: async () => (await import("./pull.js")).run,
+  "sequential-fetch": async () => (await import("./sequential-fetch.js")).run,
+} as const;
+
+export type ApproachId = keyof typeof APPROACHES;
+
+type InputOf<K extends ApproachId> = Parameters<Awaited<ReturnType<(typeof APPROACHES)[K]>>>[0];
+
+/** One run of one approach, as the child process receives it. */
+export type ChildTask = {
+  [K in ApproachId]: { readonly approach: K; readonly input: InputOf<K> };
+}[ApproachId];
