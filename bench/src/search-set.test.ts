@@ -92,7 +92,7 @@ describe("the search child", () => {
     expect(samples["ours@5"]).toBeGreaterThan(
       Math.max(Number(samples["substring@5"]), Number(samples["minisearch@5"])),
     );
-  });
+  }, 30_000);
 
   it("times the references' builds of the same skills: a bare word map and untuned MiniSearch", async () => {
     const map = await indexFloor({ skills: 500, seed: 1, kind: "word-map" });

@@ -13,21 +13,15 @@ export function quantile(values: readonly number[], q: number): number {
   const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
   if (sorted.length === 0) return Number.NaN;
   const at = (sorted.length - 1) * Math.min(1, Math.max(0, q));
-  const lo = Math.floor(at);
-  const hi = Math.ceil(at);
-  const a = sorted[lo] as number;
-  const b = sorted[hi] as number;
-  return a + (b - a) * (at - lo);
+  const a = sorted[Math.floor(at)] as number;
+  const b = sorted[Math.ceil(at)] as number;
+  return a + (b - a) * (at - Math.floor(at));
 }
 
 export function distribution(values: readonly number[]): Distribution {
   const finite = values.filter(Number.isFinite);
-  return {
-    n: finite.length,
-    median: quantile(finite, 0.5),
-    p10: quantile(finite, 0.1),
-    p90: quantile(finite, 0.9),
-    min: finite.length ? Math.min(...finite) : Number.NaN,
-    max: finite.length ? Math.max(...finite) : Number.NaN,
-  };
+  const n = finite.length;
+  const at = (q: number) => quantile(finite, q);
+  const [min, max] = n ? [Math.min(...finite), Math.max(...finite)] : [Number.NaN, Number.NaN];
+  return { n, median: at(0.5), p10: at(0.1), p90: at(0.9), min, max };
 }
