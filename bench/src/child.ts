@@ -1,8 +1,7 @@
 // One measured run in a fresh process: `node child.js '<ChildTask JSON>'` prints one JSON line,
 // a ChildResult. The approach's modules load before the clock starts: it is timed on its work alone.
 import { APPROACHES, type ChildTask } from "./approaches/index.js";
-import { skillChecksum } from "./checksum.js";
-import type { ChildOutput, ChildResult } from "./protocol.js";
+import { type ChildOutput, type ChildResult, skillChecksum } from "./protocol.js";
 
 const task = JSON.parse(process.argv[2] ?? "{}") as ChildTask;
 const load = APPROACHES[task.approach];

@@ -1,23 +1,13 @@
-// The floors and references every load is measured against: fdir's crawl, `readFileSync`, no
-// YAML. The readers understand exactly what the generator writes and nothing more.
+// The floors and references every load is measured against: fdir's crawl, `readFileSync`, no YAML.
 import { readFileSync, statSync } from "node:fs";
-import type { SkillPair } from "../checksum.js";
 import { crawlSkillFiles, isDirectory, type TreeLayout } from "../layout.js";
-import type { ChildOutput } from "../protocol.js";
+import type { ChildOutput, SkillPair } from "../protocol.js";
 
 const FIELD = /^(name|description):[ \t]*(.*)$/;
 
-/** The frontmatter block of a SKILL.md (opening line excluded), or `undefined` without a closing `---`. */
-export function frontmatterOf(text: string): string | undefined {
-  if (!text.startsWith("---")) return undefined;
-  const close = text.indexOf("\n---", 3);
-  return close === -1 ? undefined : text.slice(0, close + 4);
-}
-
 /**
- * Name and description of a SKILL.md without a YAML parser: finds the closing `---`, then reads
- * the two top-level fields line by line: plain, double-quoted with `\"`/`\\` escapes,
- * single-quoted, and `>`/`|` block scalars with one indentation level.
+ * Name and description of a SKILL.md without a YAML parser: exactly what the generator writes
+ * (plain, double-quoted with `\"`/`\\` escapes, single-quoted, `>`/`|` blocks one level deep).
  */
 export function readNameAndDescription(text: string): SkillPair | undefined {
   if (!text.startsWith("---")) return undefined;
@@ -51,30 +41,23 @@ export function readNameAndDescription(text: string): SkillPair | undefined {
   return name === undefined || description === undefined ? undefined : { name, description };
 }
 
-/**
- * The synchronous floor, the reference of every load target: one fdir `crawl().sync()` per root
- * (a missing root is an empty crawl), `readFileSync` of each SKILL.md, the closing `---` found
- * with `indexOf`. Name and description are read from the kept blocks after the clock stops.
- */
+/** The synchronous floor: no field read inside the clock; the kept frontmatter blocks are read for the checksum after it. */
 export async function syncFloor(layout: TreeLayout): Promise<ChildOutput> {
   const blocks: string[] = [];
   for (const root of layout.roots) {
     for (const path of crawlSkillFiles(root)) {
-      const block = frontmatterOf(readFileSync(path, "utf8"));
-      if (block !== undefined) blocks.push(block);
+      const text = readFileSync(path, "utf8");
+      const close = text.startsWith("---") ? text.indexOf("\n---", 3) : -1;
+      if (close !== -1) blocks.push(text.slice(0, close + 4));
     }
   }
-  return {
-    found: blocks.length,
-    pairs: () => blocks.map(readNameAndDescription).filter((p): p is SkillPair => p !== undefined),
-  };
+  return { found: blocks.length, pairs: () => blocks.flatMap((b) => readNameAndDescription(b) ?? []) };
 }
 
 /** The line-reader floor of earlier runs: a `stat` of each root, the crawl, names read inside the clock. */
 export async function lineFloor(layout: TreeLayout): Promise<ChildOutput> {
   const pairs: SkillPair[] = [];
-  for (const root of layout.roots) {
-    if (!isDirectory(root)) continue;
+  for (const root of layout.roots.filter(isDirectory)) {
     for (const path of crawlSkillFiles(root)) {
       const pair = readNameAndDescription(readFileSync(path, "utf8"));
       if (pair) pairs.push(pair);
@@ -83,41 +66,25 @@ export async function lineFloor(layout: TreeLayout): Promise<ChildOutput> {
   return { found: pairs.length, pairs };
 }
 
-/** For reference: the floor's crawl alone, reading no file. */
 export async function crawl(layout: TreeLayout): Promise<ChildOutput> {
-  let found = 0;
-  for (const root of layout.roots) if (isDirectory(root)) found += crawlSkillFiles(root).length;
-  return { found };
+  return { found: layout.roots.filter(isDirectory).reduce((n, root) => n + crawlSkillFiles(root).length, 0) };
 }
 
-/**
- * The reference of the warm-start targets: the crawl plus one `statSync` of each SKILL.md,
- * nothing read. What a warm start with a perfect head cache cannot go below.
- */
+/** The reference of the warm starts: the crawl and a `statSync` of each SKILL.md, nothing read. */
 export async function crawlStat(layout: TreeLayout): Promise<ChildOutput> {
   let found = 0;
-  for (const root of layout.roots) {
-    if (!isDirectory(root)) continue;
+  for (const root of layout.roots.filter(isDirectory)) {
     for (const path of crawlSkillFiles(root)) if (statSync(path).isFile()) found++;
   }
   return { found };
 }
 
-export interface CacheInput {
-  readonly layout: TreeLayout;
-  /** The `fileHeadCache` file the warm start reads (format version 3), written by an earlier load. */
-  readonly cache: string;
-}
-
-/** Numbers per entry in the cache document's `keys`: dev, ino, size, mtimeMs, storedAt, shared. */
-const KEY_WIDTH = 6;
-
 /**
- * A warm-start reference: crawl + stat, plus the head cache file ours reads, read and parsed,
- * and each SKILL.md looked up in it by path and checked against its stat (no records after the
- * document, no validation, no registry). What any warm start over that file cannot go below.
+ * Crawl + stat, plus the head cache file ours reads (format 3), read and parsed, and each
+ * SKILL.md looked up in it by path and stat (dev, ino, size, mtimeMs of the six numbers per
+ * entry): what any warm start over that file cannot go below.
  */
-export async function crawlStatCache(input: CacheInput): Promise<ChildOutput> {
+export async function crawlStatCache(input: { layout: TreeLayout; cache: string }): Promise<ChildOutput> {
   const text = readFileSync(input.cache, "utf8");
   const end = text.indexOf("\n");
   const doc = JSON.parse(end === -1 ? text : text.slice(0, end)) as {
@@ -129,13 +96,12 @@ export async function crawlStatCache(input: CacheInput): Promise<ChildOutput> {
   for (let i = 0; i < doc.paths.length; i++) at.set(doc.paths[i] as string, i);
   const { keys } = doc;
   const pairs: SkillPair[] = [];
-  for (const root of input.layout.roots) {
-    if (!isDirectory(root)) continue;
+  for (const root of input.layout.roots.filter(isDirectory)) {
     for (const path of crawlSkillFiles(root)) {
       const stats = statSync(path);
       const i = at.get(path);
       if (i === undefined) continue;
-      const k = i * KEY_WIDTH;
+      const k = i * 6;
       if (keys[k] !== stats.dev || keys[k + 1] !== stats.ino || keys[k + 2] !== stats.size) continue;
       if (keys[k + 3] !== stats.mtimeMs) continue;
       const { name, description } = doc.frontmatter[i] ?? {};

@@ -1,6 +1,6 @@
 /**
- * Every approach a child process can run, by id. Each module loads only in the child that runs it,
- * and a module holds only approaches with the same dependencies: what a child loads is its own.
+ * Every approach a child process can run, by id. A module holds only approaches with the same
+ * dependencies, and loads only in the child that runs one of them: what a child loads is its own.
  */
 export const APPROACHES = {
   "sync-floor": async () => (await import("./floors.js")).syncFloor,
@@ -21,11 +21,9 @@ export const APPROACHES = {
   "sequential-fetch": async () => (await import("./sequential-fetch.js")).run,
 } as const;
 
-export type ApproachId = keyof typeof APPROACHES;
-
-type InputOf<K extends ApproachId> = Parameters<Awaited<ReturnType<(typeof APPROACHES)[K]>>>[0];
+type Id = keyof typeof APPROACHES;
 
 /** One run of one approach, as the child process receives it. */
 export type ChildTask = {
-  [K in ApproachId]: { readonly approach: K; readonly input: InputOf<K> };
-}[ApproachId];
+  [K in Id]: { approach: K; input: Parameters<Awaited<ReturnType<(typeof APPROACHES)[K]>>>[0] };
+}[Id];

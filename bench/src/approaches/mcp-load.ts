@@ -7,16 +7,14 @@ export interface McpLoadInput {
   readonly server: readonly string[];
   /** Untimed loads over the running server before the timed one (the first starts it). */
   readonly warmups: number;
-  /** Skills read one by one after the timed load, each `read` timed on its own. */
+  /** Skills read one by one after the timed load, each `read` timed. */
   readonly reads: number;
 }
 
 /**
- * Skills over MCP (contract 3): the server started over stdio by `mcpStdioSource` and warmed
- * with untimed loads; then one `discoverAndLoad` of a fresh `SkillService` over the same running
- * server is timed (a `skills/list` whose entries carry their heads, so no SKILL.md is fetched),
- * then `read` of single skills. Samples: `read` times, and `startMs`, the first load (server
- * started, its own load of the tree, handshake, listing).
+ * Skills over MCP: the server started over stdio and warmed by untimed loads; then one
+ * `discoverAndLoad` of a fresh `SkillService` over it is timed (its `skills/list` entries carry
+ * their heads: no SKILL.md is fetched), then single reads. `startMs`: the first, untimed load.
  */
 export async function run(input: McpLoadInput): Promise<ChildOutput> {
   const [command, ...args] = [process.execPath, ...input.server];
@@ -40,14 +38,12 @@ export async function run(input: McpLoadInput): Promise<ChildOutput> {
       }
       await warm.read(first.name);
     }
-
     const service = new SkillService({ sources: [source] });
     const cpu = process.cpuUsage();
     start = performance.now();
     const report = await service.discoverAndLoad();
     const wallMs = performance.now() - start;
     const used = process.cpuUsage(cpu);
-
     const names = service
       .all()
       .map((s) => s.name)
@@ -61,9 +57,8 @@ export async function run(input: McpLoadInput): Promise<ChildOutput> {
       read.push(performance.now() - start);
       if (skill.name !== name) throw new Error(`read ${name} returned ${skill.name}`);
     }
-    const skills = service.all();
     // This process's CPU time only: the server's is its own process's.
-    const cpuMs = (used.user + used.system) / 1000;
+    const [skills, cpuMs] = [service.all(), (used.user + used.system) / 1000];
     return {
       found: skills.length,
       pairs: skills,

@@ -6,24 +6,17 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream } from "node:stream/web";
 import type { ChildOutput } from "../protocol.js";
 
-export interface SequentialInput {
-  readonly url: string;
-  readonly dir: string;
-  /** Stream each body to its file instead of buffering it: the floor of a streaming download. */
-  readonly stream?: boolean;
-}
-
 async function get(url: string): Promise<Response> {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`GET ${url}: HTTP ${response.status}`);
   return response;
 }
 
-/** The baseline: the index, then every file one at a time with plain fetch, each buffered whole (or streamed). */
-export async function run(input: SequentialInput): Promise<ChildOutput> {
+/** The baseline: the index, then every file one at a time with plain fetch, each buffered whole (or streamed to its file). */
+export async function run(input: { url: string; dir: string; stream?: boolean }): Promise<ChildOutput> {
   const base = input.url.endsWith("/") ? input.url : `${input.url}/`;
   const index = (await (await get(new URL("index.json", base).href)).json()) as {
-    skills: readonly { readonly name: string; readonly files: readonly string[] }[];
+    skills: { name: string; files: string[] }[];
   };
   let files = 0;
   for (const skill of index.skills) {
@@ -31,11 +24,9 @@ export async function run(input: SequentialInput): Promise<ChildOutput> {
       const response = await get(`${base}${skill.name}/${file}`);
       const target = join(input.dir, skill.name, file);
       await mkdir(dirname(target), { recursive: true });
-      if (input.stream && response.body) {
+      if (input.stream && response.body)
         await pipeline(Readable.fromWeb(response.body as ReadableStream), createWriteStream(target));
-      } else {
-        await writeFile(target, Buffer.from(await response.arrayBuffer()));
-      }
+      else await writeFile(target, Buffer.from(await response.arrayBuffer()));
       files++;
     }
   }

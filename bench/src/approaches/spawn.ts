@@ -7,19 +7,17 @@ export interface SpawnInput {
   readonly args: readonly string[];
   /** The whole environment of the process: a clean one, so the machine's config plays no part. */
   readonly env: Readonly<Record<string, string>>;
-  /** The `node` to run (default: the one running the bench), e.g. a Node 22 installed from npm. */
+  /** The `node` to run (default: this one), e.g. a Node 22 installed from npm; its working folder. */
   readonly node?: string;
-  /** Working folder of the process (default: the bench's). */
   readonly cwd?: string;
   /**
    * How its output counts skills: `list`, the `N skills` line `skill list` ends with (default);
-   * `vercel`, the `Agents:` line Vercel's `skills list` prints under each skill; `installed`, the
-   * `installed` list of the JSON `skill add --json` and the copy floor print.
+   * `vercel`, an `Agents:` line under each skill of Vercel's `skills list`; `installed`, the
+   * `installed` list of the JSON that `skill add --json` and the copy floor print.
    */
   readonly count?: "list" | "vercel" | "installed";
 }
 
-/** The skills a process's output reports, counted as {@link SpawnInput.count} says. */
 export function countSkills(stdout: string, count: SpawnInput["count"] = "list"): number {
   if (count === "vercel") return stripVTControlCharacters(stdout).match(/^[ \t]+Agents:/gm)?.length ?? 0;
   if (count === "list") return Number(/^(\d+) skills?\b/m.exec(stdout)?.[1] ?? 0);
@@ -31,33 +29,24 @@ export function countSkills(stdout: string, count: SpawnInput["count"] = "list")
   }
 }
 
-/**
- * The copy floor of `skill add`: a `node -e` script that copies every skill folder of `from` into
- * `into` with `fs.cpSync` (what any installer must at least do), then prints `{"installed":[names]}`.
- */
+/** The copy floor of `skill add`: a `node -e` script copying each skill folder of `from` into `into` with `fs.cpSync`. */
 export function copyFloorScript(from: string, into: string): string {
-  return [
-    `const fs = require("node:fs"), path = require("node:path");`,
-    `const from = ${JSON.stringify(from)}, into = ${JSON.stringify(into)};`,
-    `const names = fs.readdirSync(from).filter((n) => fs.existsSync(path.join(from, n, "SKILL.md")));`,
-    `for (const n of names) fs.cpSync(path.join(from, n), path.join(into, n), { recursive: true });`,
-    `process.stdout.write(JSON.stringify({ installed: names }));`,
-  ].join("\n");
+  return `const fs = require("node:fs"), path = require("node:path");
+const from = ${JSON.stringify(from)}, into = ${JSON.stringify(into)};
+const names = fs.readdirSync(from).filter((n) => fs.existsSync(path.join(from, n, "SKILL.md")));
+for (const n of names) fs.cpSync(path.join(from, n), path.join(into, n), { recursive: true });
+process.stdout.write(JSON.stringify({ installed: names }));`;
 }
 
-/**
- * A whole process, start to exit, timed around a synchronous spawn: every process measured this
- * way (`skill list`, `node -e 0`, `skill add`, the copy floor) pays the same for spawning.
- */
+/** A whole process, start to exit, timed around a synchronous spawn: every process measured so pays the same for spawning. */
 export async function run(input: SpawnInput): Promise<ChildOutput> {
   const start = performance.now();
   const node = input.node ?? process.execPath;
+  const options = { env: { ...input.env }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 } as const;
   const child = spawnSync(node, input.args, {
-    env: { ...input.env },
-    ...(input.cwd === undefined ? {} : { cwd: input.cwd }),
-    encoding: "utf8",
+    ...options,
     stdio: ["ignore", "pipe", "pipe"],
-    maxBuffer: 64 * 1024 * 1024,
+    ...(input.cwd ? { cwd: input.cwd } : {}),
   });
   const wallMs = performance.now() - start;
   if (child.status !== 0)
