@@ -14,14 +14,10 @@ export const ratio = (n: number): string => (Number.isFinite(n) ? `${n.toFixed(2
 
 export const pct = (n: number): string => (Number.isFinite(n) ? `${(n * 100).toFixed(1)}%` : "–");
 
-/** A Markdown table; `align` has a letter per column, `l` or `r`. */
-export function table(
-  header: readonly string[],
-  align: string,
-  rows: readonly (readonly string[])[],
-): string {
+/** A Markdown table: its header's cells separated by ` | `, and a letter per column, `l` or `r`. */
+export function table(header: string, align: string, rows: readonly (readonly string[])[]): string {
   const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
-  return [line(header), line([...align].map((a) => (a === "r" ? "---:" : "---"))), ...rows.map(line)].join(
+  return [`| ${header} |`, line([...align].map((a) => (a === "r" ? "---:" : "---"))), ...rows.map(line)].join(
     "\n",
   );
 }

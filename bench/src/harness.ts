@@ -56,7 +56,6 @@ export function runChild(
 /** One approach in an interleaved series: a row of its group's table. */
 export interface Plan {
   readonly id: string;
-  readonly label: string;
   /** Builds the task of one run (e.g. with a fresh cache directory). */
   readonly task: () => ChildTask | Promise<ChildTask>;
   readonly nodeArgs?: readonly string[] | undefined;
@@ -106,7 +105,7 @@ export function summarize(values: readonly number[]): Summary {
 }
 
 /** A plan's runs as a row: wall time, peak RSS, skills found, the first problem, the server's counts. */
-export function statsOf(plan: Pick<Plan, "id" | "label" | "check">, records: readonly RunRecord[]): Stats {
+export function statsOf(plan: Pick<Plan, "id" | "check">, records: readonly RunRecord[]): Stats {
   const found = records.map((r) => r.found);
   const [lo, hi] = [Math.min(...found), Math.max(...found)].map(int);
   const problem = records.map((r) => r.problem ?? plan.check?.(r)).find((p) => p !== undefined);
@@ -116,7 +115,6 @@ export function statsOf(plan: Pick<Plan, "id" | "label" | "check">, records: rea
   );
   return {
     id: plan.id,
-    label: plan.label,
     time: summarize(records.map((r) => r.ms)),
     rssMB: summarize(records.map((r) => r.maxRssKB / 1024)),
     found: lo === hi ? (lo as string) : `${lo}–${hi}`,

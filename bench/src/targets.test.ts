@@ -6,10 +6,7 @@ import { checkTargets, EARLIER, evaluateTargets, TARGETS, type TargetRow } from 
 
 function stats(id: string, ms: number, rssMB = 60, extra: Partial<RunRecord> = {}): Stats {
   const records = [0.9, 1, 1.1].map((f) => ({ ms: ms * f, maxRssKB: rssMB * 1024, found: 100, ...extra }));
-  return statsOf(
-    { id, label: id, check: (r) => (r.found === 100 ? undefined : `found ${r.found}`) },
-    records,
-  );
+  return statsOf({ id, check: (r) => (r.found === 100 ? undefined : `found ${r.found}`) }, records);
 }
 
 const group = (...all: Stats[]): Group => ({ stats: all });
@@ -152,7 +149,7 @@ describe("the targets table", () => {
   });
 
   it("never counts a warm start that read what the cache should have answered", () => {
-    const warm = statsOf({ id: "warm", label: "warm", check: () => "the head cache missed 3" }, [
+    const warm = statsOf({ id: "warm", check: () => "the head cache missed 3" }, [
       { ms: 55, maxRssKB: 1, found: 100 },
     ]);
     const r = row(evaluateTargets(run({ "load-S": group(stats("crawl-stat", 50), warm) })), "warm-S");
