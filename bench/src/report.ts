@@ -1,9 +1,8 @@
 // The generated parts of BENCHMARKS.md: a block of Markdown per marker pair
 // (`<!-- bench:NAME:start -->` … `<!-- bench:NAME:end -->`); every other line is written by people.
-import { fine, int, mb, ms, pct, ratio, table } from "./format.js";
+import { type Distribution, distribution, fine, int, mb, ms, pct, ratio, table } from "./format.js";
 import type { ProfileLine } from "./profile.js";
 import type { BenchResults, Group, Stats } from "./results.js";
-import { type Distribution, distribution } from "./stats.js";
 import { EARLIER, evaluateTargets, REFERENCE, type TargetRow } from "./targets.js";
 
 // The label of each row, by group and id; `{name}` is the group's fact of that name.

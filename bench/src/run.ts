@@ -24,57 +24,50 @@ const REPORT = join(BENCH_DIR, "..", "BENCHMARKS.md");
 const DEFAULTS = { size: "S", runs: "5", warmup: "1", seed: "42", delay: "20" } as const;
 
 function parseOptions(argv: readonly string[]) {
-  const string = { type: "string" } as const;
+  const text = (value?: string) =>
+    ({ type: "string", ...(value === undefined ? {} : { default: value }) }) as const;
   const flag = { type: "boolean", default: false } as const;
   const { values: v } = parseArgs({
     args: argv.filter((a) => a !== "--"),
     options: {
-      ...{
-        size: { ...string, default: "S" },
-        runs: { ...string, default: "5" },
-        warmup: { ...string, default: "1" },
-      },
-      ...{
-        seed: { ...string, default: "42" },
-        delay: { ...string, default: "20" },
-        only: string,
-        out: string,
-        render: string,
-      },
-      ...{
-        profile: flag,
-        check: flag,
-        help: { ...flag, short: "h" },
-        note: { ...string, multiple: true, default: [] },
-      },
-    } as const,
+      size: { type: "string", default: "S" },
+      runs: { type: "string", default: "5" },
+      warmup: { type: "string", default: "1" },
+      seed: { type: "string", default: "42" },
+      delay: { type: "string", default: "20" },
+      only: text(),
+      out: text(),
+      render: text(),
+      note: { type: "string", multiple: true, default: [] },
+      profile: flag,
+      check: flag,
+      help: { ...flag, short: "h" },
+    },
   });
   const count = (name: "runs" | "warmup" | "seed" | "delay", min: number) => {
     const n = Number(v[name]);
-    if (!Number.isInteger(n) || n < min)
-      throw new Error(`--${name} expects an integer ≥ ${min}, found ${v[name]}`);
-    return n;
+    if (Number.isInteger(n) && n >= min) return n;
+    throw new Error(`--${name} expects an integer ≥ ${min}, found ${v[name]}`);
   };
   const size = v.size.toUpperCase();
   if (size !== "S" && size !== "L") throw new Error(`--size expects S or L, found ${v.size}`);
   const only = new Set((v.only ?? "local,remote").split(",").flatMap((g) => (g === "local" ? LOCAL : [g])));
   const unknown = [...only].find((g) => g !== "remote" && !LOCAL.includes(g));
-  if (unknown)
-    throw new Error(`--only expects groups among local, ${LOCAL.join(", ")}, remote; found ${unknown}`);
+  if (unknown) throw new Error(`--only expects local, ${LOCAL.join(", ")} or remote; found ${unknown}`);
+  // The command as run, with the options that change what is measured.
   const set = (["size", "runs", "warmup", "seed", "delay"] as const).filter(
     (k) => v[k].toUpperCase() !== DEFAULTS[k],
   );
   const cwd = process.env.INIT_CWD ?? process.cwd();
+  const [runs, warmup, seed, delayMs] = [
+    count("runs", 1),
+    count("warmup", 0),
+    count("seed", 0),
+    count("delay", 0),
+  ];
   return {
     ...v,
-    ...{
-      size,
-      only,
-      runs: count("runs", 1),
-      warmup: count("warmup", 0),
-      seed: count("seed", 0),
-      delayMs: count("delay", 0),
-    },
+    ...{ size, only, runs, warmup, seed, delayMs },
     command: ["pnpm bench", ...set.map((k) => `--${k} ${v[k]}`)].join(" "),
     render: v.render && resolve(cwd, v.render),
     out: v.out ? resolve(cwd, v.out) : v.only ? join(TREES_DIR, "BENCHMARKS-partial.md") : REPORT,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { distribution, quantile } from "./format.js";
 import { type RunRecord, statsOf } from "./harness.js";
 import type { BenchResults, Group, Stats } from "./results.js";
-import { distribution, quantile } from "./stats.js";
 import { checkTargets, EARLIER, evaluateTargets, TARGETS, type TargetRow } from "./targets.js";
 
 function stats(id: string, ms: number, rssMB = 60, extra: Partial<RunRecord> = {}): Stats {

@@ -1,8 +1,7 @@
 // The targets table and the earlier targets: each row reads its value from one run's groups, or
 // says why it was not measured. Adding a row is a line in a table and a measure of the same id.
-import { fine, mb, pct, ratio } from "./format.js";
+import { fine, mb, pct, quantile, ratio } from "./format.js";
 import type { BenchResults, Group, Stats } from "./results.js";
-import { quantile } from "./stats.js";
 
 export type Verdict = "met" | "missed" | "not measured";
 
