@@ -4,7 +4,8 @@
 // group runs it beside `skill list` and `node -e 0`: Node's start-up plus reading the skills,
 // with nothing of a CLI around them.
 import { readFileSync } from "node:fs";
-import { crawlSkillFiles, isDirectory, readNameAndDescription } from "./approaches/floor.js";
+import { readNameAndDescription } from "./approaches/floors.js";
+import { crawlSkillFiles, isDirectory } from "./layout.js";
 
 let out = "";
 let listed = 0;

@@ -1,27 +1,11 @@
 import { spawn } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ChildTask } from "./approaches/registry.js";
+import type { ChildTask } from "./approaches/index.js";
+import { distribution, int } from "./format.js";
+import type { ChildResult } from "./protocol.js";
 import type { ServerStats } from "./remote-server.js";
-
-/** What one child run reports. */
-export interface ChildResult {
-  /** Wall time of the work, measured inside the child (module loading excluded). */
-  readonly ms: number;
-  /** CPU time (user + system) the child spent on the work, in milliseconds. */
-  readonly cpuMs?: number;
-  /** The child's peak resident set size, from `process.resourceUsage().maxRSS`, in KiB. */
-  readonly maxRssKB: number;
-  /** Skills found (or downloaded). */
-  readonly found: number;
-  readonly checksum?: string;
-  readonly failed?: number;
-  readonly files?: number;
-  readonly fromCache?: boolean;
-  readonly skipped?: number;
-  /** Series of timings an approach took itself (e.g. the update child), in milliseconds. */
-  readonly samples?: Readonly<Record<string, number | readonly number[]>>;
-}
+import type { Stats, Summary } from "./results.js";
 
 /** One measured run, with what the parent observed around it. */
 export interface RunRecord extends ChildResult {
@@ -34,110 +18,117 @@ export interface RunRecord extends ChildResult {
 const here = fileURLToPath(import.meta.url);
 const fromSource = here.endsWith(".ts");
 const CHILD = join(dirname(here), fromSource ? "child.ts" : "child.js");
-/** Children run from the bench package, where `tsx` resolves when running from source (tests). */
-const BENCH_DIR = resolve(dirname(here), "..");
-
-export interface ChildOptions {
-  /** Extra node flags, e.g. `--cpu-prof`. */
-  readonly nodeArgs?: readonly string[];
-}
 
 /** Runs one task in a fresh `node` process and returns what it measured. */
-export function runChild(task: ChildTask, options: ChildOptions = {}): Promise<ChildResult> {
+export function runChild(
+  task: ChildTask,
+  options: { nodeArgs?: readonly string[] } = {},
+): Promise<ChildResult> {
   const args = [
     ...(fromSource ? ["--import", "tsx"] : []),
     ...(options.nodeArgs ?? []),
     CHILD,
     JSON.stringify(task),
   ];
-  return new Promise((resolvePromise, reject) => {
-    // A pinned environment: variables such as OPENCODE_DISABLE_CLAUDE_CODE in the caller's
-    // shell would change which roots an approach scans, and so what it finds.
-    const env = {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
-    };
-    const child = spawn(process.execPath, args, { cwd: BENCH_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
+  // A pinned environment: variables such as OPENCODE_DISABLE_CLAUDE_CODE in the caller's shell
+  // would change which roots an approach scans, and so what it finds. Children run from the
+  // bench package, where `tsx` resolves when running from source (tests).
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+  };
+  const child = spawn(process.execPath, args, { cwd: resolve(dirname(here), ".."), env });
+  const out = { stdout: "", stderr: "" };
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out.stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (out.stderr += chunk));
+  return new Promise((done, reject) => {
     child.on("error", reject);
     child.on("close", (code, signal) => {
-      const line = stdout.trim().split("\n").pop() ?? "";
-      if (code !== 0 || !line.startsWith("{")) {
-        const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        reject(
-          new Error(`${task.approach} ${why}: ${stderr.trim().slice(-2000) || stdout.trim().slice(-2000)}`),
-        );
-        return;
-      }
-      resolvePromise(JSON.parse(line) as ChildResult);
+      const line = out.stdout.trim().split("\n").pop() ?? "";
+      if (code === 0 && line.startsWith("{")) return done(JSON.parse(line) as ChildResult);
+      const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      reject(new Error(`${task.approach} ${why}: ${(out.stderr.trim() || out.stdout.trim()).slice(-2000)}`));
     });
   });
 }
 
-/** One approach in an interleaved series. */
+/** One approach in an interleaved series: a row of its group's table. */
 export interface Plan {
   readonly id: string;
   /** Builds the task of one run (e.g. with a fresh cache directory). */
   readonly task: () => ChildTask | Promise<ChildTask>;
-  readonly nodeArgs?: readonly string[];
+  readonly nodeArgs?: readonly string[] | undefined;
   /** Runs after each run (warm-ups too); what it returns is added to the run's record. */
-  readonly after?: (
-    result: ChildResult,
-  ) => Promise<Partial<RunRecord> | undefined> | Partial<RunRecord> | undefined;
+  readonly after?: ((result: ChildResult) => Partial<RunRecord>) | undefined;
+  /** Why a run's result is wrong, or `undefined`. */
+  readonly check?: ((record: RunRecord) => string | undefined) | undefined;
 }
 
-export interface SeriesOptions {
+export interface Series {
   readonly warmup: number;
   readonly runs: number;
-  readonly onRun?: (event: {
-    readonly id: string;
-    readonly round: number;
-    readonly warmup: boolean;
-    readonly record: RunRecord;
-  }) => void;
+  /** Progress lines on stderr start with it. */
+  readonly prefix: string;
 }
 
 /**
  * Runs every plan `warmup + runs` times, interleaved (ABCABC…) so that machine noise hits all
- * alike; returns the measured runs (warm-ups dropped) by plan id.
+ * alike; returns each plan's row and its measured runs (warm-ups dropped).
  */
 export async function interleave(
   plans: readonly Plan[],
-  options: SeriesOptions,
-): Promise<Map<string, RunRecord[]>> {
+  series: Series,
+): Promise<{ stats: Stats[]; records: Map<string, RunRecord[]> }> {
   const records = new Map<string, RunRecord[]>(plans.map((p) => [p.id, []]));
-  for (let round = 0; round < options.warmup + options.runs; round++) {
+  for (let round = 0; round < series.warmup + series.runs; round++) {
     for (const plan of plans) {
-      const result = await runChild(await plan.task(), plan.nodeArgs ? { nodeArgs: plan.nodeArgs } : {});
-      const record: RunRecord = { ...result, ...(await plan.after?.(result)) };
-      const warmup = round < options.warmup;
+      const result = await runChild(await plan.task(), { nodeArgs: plan.nodeArgs ?? [] });
+      const record: RunRecord = { ...result, ...plan.after?.(result) };
+      const warmup = round < series.warmup;
       if (!warmup) records.get(plan.id)?.push(record);
-      options.onRun?.({ id: plan.id, round, warmup, record });
+      const run = warmup ? "warm-up" : `run ${round - series.warmup + 1}/${series.runs}`;
+      const misses =
+        typeof record.samples?.misses === "number" ? `, ${record.samples.misses} heads missed` : "";
+      process.stderr.write(
+        `  ${series.prefix} ${run} ${plan.id}: ${record.ms.toFixed(1)} ms, ${(record.maxRssKB / 1024).toFixed(1)} MB, found ${record.found}${misses}\n`,
+      );
     }
   }
-  return records;
-}
-
-export interface Summary {
-  readonly median: number;
-  readonly min: number;
-  readonly max: number;
+  const stats = plans.map((plan) => statsOf(plan, records.get(plan.id) ?? []));
+  return { stats, records };
 }
 
 export function summarize(values: readonly number[]): Summary {
-  if (values.length === 0) return { median: Number.NaN, min: Number.NaN, max: Number.NaN };
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  const median =
-    sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-  return { median, min: sorted[0] as number, max: sorted[sorted.length - 1] as number };
+  const { median, min, max } = distribution(values);
+  return { median, min, max };
+}
+
+/** A plan's runs as a row: wall time, peak RSS, skills found, the first problem, the server's counts. */
+export function statsOf(plan: Pick<Plan, "id" | "check">, records: readonly RunRecord[]): Stats {
+  const found = records.map((r) => r.found);
+  const [lo, hi] = [Math.min(...found), Math.max(...found)].map(int);
+  const problem = records.map((r) => r.problem ?? plan.check?.(r)).find((p) => p !== undefined);
+  const counters = Object.keys(records[0]?.server ?? {}) as (keyof ServerStats)[];
+  const server = Object.fromEntries(
+    counters.map((k) => [k, summarize(records.map((r) => r.server?.[k] ?? 0))]),
+  );
+  return {
+    id: plan.id,
+    time: summarize(records.map((r) => r.ms)),
+    rssMB: summarize(records.map((r) => r.maxRssKB / 1024)),
+    found: lo === hi ? (lo as string) : `${lo}–${hi}`,
+    ...(problem === undefined ? {} : { problem }),
+    ...(counters.length > 0 ? { server } : {}),
+  };
+}
+
+/** Every sample the runs' children took, by name: series concatenated, single numbers collected. */
+export function samplesOf(records: readonly RunRecord[]): Record<string, number[]> {
+  const samples: Record<string, number[]> = {};
+  for (const r of records) {
+    for (const [k, v] of Object.entries(r.samples ?? {})) samples[k] = [...(samples[k] ?? []), ...[v].flat()];
+  }
+  return samples;
 }
 
 /** What a run must have found. */
@@ -149,9 +140,8 @@ export interface Expected {
 /** Why a run does not match what the generator wrote, or `undefined` when it matches. */
 export function mismatch(record: ChildResult, expected: Expected): string | undefined {
   if (record.found !== expected.skills) return `found ${record.found} skills, expected ${expected.skills}`;
-  if (record.checksum !== undefined && record.checksum !== expected.checksum) {
+  if (record.checksum !== undefined && record.checksum !== expected.checksum)
     return `checksum ${record.checksum}, expected ${expected.checksum}`;
-  }
   if (record.failed) return `${record.failed} files failed to load`;
   return undefined;
 }

@@ -4,7 +4,7 @@
 import { SkillService } from "@skill/core";
 import { discoverySources } from "@skill/discovery";
 import { serveStdio } from "@skill/mcp/stdio";
-import { layoutOf } from "./tree.js";
+import { layoutOf } from "./layout.js";
 
 const tree = process.argv[2];
 if (!tree) throw new Error("usage: node mcp-server.js <tree folder>");

@@ -39,6 +39,7 @@ export class Random {
   }
 }
 
+/** Lowercase ASCII words, safe in any YAML scalar. */
 const WORDS = (
   "able about access account action adapter agent align analysis answer api archive array asset audit " +
   "backend batch benchmark binary branch browser buffer build bundle cache call canvas catalog change " +
@@ -57,48 +58,43 @@ const WORDS = (
   "version view watch web widget window workflow write yaml"
 ).split(" ");
 
-const TEXT_POOL_BYTES = 64 * 1024;
-
-/** Words for names and prose: lowercase ASCII letters only, so they are safe in any YAML scalar. */
-export function word(random: Random): string {
-  return random.pick(WORDS);
-}
+export const word = (random: Random): string => random.pick(WORDS);
 
 /** A sentence of plain prose: a capital letter, words, commas, a full stop. Never `: ` nor `#`. */
 export function sentence(random: Random, words = random.int(6, 16)): string {
   const parts: string[] = [];
   for (let i = 0; i < words; i++) {
-    let w = word(random);
-    if (i === 0) w = w.charAt(0).toUpperCase() + w.slice(1);
-    if (i > 1 && i < words - 1 && random.chance(0.08)) w += ",";
-    parts.push(w);
+    const w = word(random);
+    parts.push(
+      i === 0
+        ? w.charAt(0).toUpperCase() + w.slice(1)
+        : i > 1 && i < words - 1 && random.chance(0.08)
+          ? `${w},`
+          : w,
+    );
   }
   return `${parts.join(" ")}.`;
 }
 
-/** Sentences until the text is at least `min` characters long, never longer than `max`. */
+/** Sentences until the text is at least `min` characters long, cut on a space to at most `max`. */
 export function prose(random: Random, min: number, max: number): string {
   let text = sentence(random);
   while (text.length < min) text += ` ${sentence(random)}`;
-  if (text.length <= max) return text;
-  const cut = text.lastIndexOf(" ", max - 1);
-  return `${text.slice(0, cut).replace(/,$/, "")}.`;
+  return text.length <= max ? text : `${text.slice(0, text.lastIndexOf(" ", max - 1)).replace(/,$/, "")}.`;
 }
 
-/** A large block of prose to slice file contents from cheaply. */
+/** 64 KB of prose to slice file contents from cheaply. */
 export function textPool(random: Random): string {
   let pool = "";
-  while (pool.length < TEXT_POOL_BYTES) pool += `${prose(random, 200, 600)}\n\n`;
+  while (pool.length < 64 * 1024) pool += `${prose(random, 200, 600)}\n\n`;
   return pool;
 }
 
 /** `length` characters of the pool, from a random offset (wrapping around). */
 export function poolSlice(random: Random, pool: string, length: number): string {
-  let out = "";
-  let at = random.int(0, pool.length - 1);
+  let [out, at] = ["", random.int(0, pool.length - 1)];
   while (out.length < length) {
-    const take = Math.min(length - out.length, pool.length - at);
-    out += pool.slice(at, at + take);
+    out += pool.slice(at, at + Math.min(length - out.length, pool.length - at));
     at = 0;
   }
   return out;
@@ -107,15 +103,10 @@ export function poolSlice(random: Random, pool: string, length: number): string 
 /** Wraps prose on spaces into lines of about `width` characters. */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
-  let line = "";
   for (const w of text.split(" ")) {
-    if (line && line.length + 1 + w.length > width) {
-      lines.push(line);
-      line = w;
-    } else {
-      line = line ? `${line} ${w}` : w;
-    }
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + w.length <= width) lines[lines.length - 1] = `${last} ${w}`;
+    else lines.push(w);
   }
-  if (line) lines.push(line);
   return lines;
 }

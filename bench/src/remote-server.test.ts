@@ -75,7 +75,7 @@ describe("download approaches in a child process, on a tiny pack", () => {
   it("the sequential baseline fetches every file once and writes it", async () => {
     const dir = join(work, "sequential");
     const result = await runChild({ approach: "sequential-fetch", input: { url: server.url("pack"), dir } });
-    expect(result).toMatchObject({ found: 5, files: 20 });
+    expect(result).toMatchObject({ found: 5, samples: { files: 20 } });
     expect(server.stats()).toMatchObject({ requests: 21, indexBodies: 1, fileBodies: 20 });
     expectCopy(dir);
   }, 60_000);
@@ -83,7 +83,7 @@ describe("download approaches in a child process, on a tiny pack", () => {
   it("pull downloads the pack into its cache, then pulls it again from the same cache", async () => {
     const cacheDir = join(work, "cache");
     const cold = await runChild({ approach: "pull", input: { url: server.url("pack"), cacheDir } });
-    expect(cold).toMatchObject({ found: 5, fromCache: false, skipped: 0 });
+    expect(cold).toMatchObject({ found: 5, fromCache: false, samples: { skipped: 0 } });
     expect(server.stats().fileBodies).toBe(20);
     expectCopy(join(cacheDir, urlToDirName(server.url("pack"))));
 
@@ -108,7 +108,7 @@ describe("download approaches in a child process, on a tiny pack", () => {
     server.resetStats();
     const cacheDir = join(work, "cache-v2");
     const cold = await runChild({ approach: "pull", input: { url: server.url("pack2"), cacheDir } });
-    expect(cold).toMatchObject({ found: 5, fromCache: false, skipped: 0 });
+    expect(cold).toMatchObject({ found: 5, fromCache: false, samples: { skipped: 0 } });
     // The index once, then each skill's archive once: no request per file.
     expect(server.stats().requests).toBe(1 + 5);
     expectCopy(join(cacheDir, urlToDirName(server.url("pack2"))));

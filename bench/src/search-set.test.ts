@@ -75,16 +75,24 @@ describe("the baselines", () => {
 
 describe("the search child", () => {
   it("times a small index and measures recall of ours above both baselines", async () => {
-    const { found, samples } = await run({ skills: 2_000, seed: 1, builds: 1, replaces: 3, queryRounds: 1 });
+    const { found, samples = {} } = await run({
+      skills: 2_000,
+      seed: 1,
+      builds: 1,
+      replaces: 3,
+      queryRounds: 1,
+    });
     expect(found).toBe(2_000);
+    expect(samples.coldBuild).toBeGreaterThan(0);
     expect(samples.build).toHaveLength(1);
     expect(samples.replace).toHaveLength(3);
-    expect(samples.query).toHaveLength(samples.requests);
+    expect(samples.query).toHaveLength(Number(samples.requests));
     expect(samples.load).toHaveLength(1);
-    const { ours, substring, minisearch } = samples.recall;
-    expect(ours.at5).toBeGreaterThanOrEqual(0.85);
-    expect(ours.at5).toBeGreaterThan(Math.max(substring.at5, minisearch.at5));
-  });
+    expect(samples["ours@5"]).toBeGreaterThanOrEqual(0.85);
+    expect(samples["ours@5"]).toBeGreaterThan(
+      Math.max(Number(samples["substring@5"]), Number(samples["minisearch@5"])),
+    );
+  }, 30_000);
 
   it("times the references' builds of the same skills: a bare word map and untuned MiniSearch", async () => {
     const map = await indexFloor({ skills: 500, seed: 1, kind: "word-map" });
@@ -95,7 +103,7 @@ describe("the search child", () => {
       expect(built.cpuMs).toBeGreaterThanOrEqual(0);
     }
     // The same words either way: MiniSearch keeps each word of both fields, lower-cased.
-    expect(map.samples.terms).toBeGreaterThan(500);
-    expect(mini.samples.terms).toBeGreaterThanOrEqual(map.samples.terms * 0.9);
+    expect(map.samples?.terms).toBeGreaterThan(500);
+    expect(mini.samples?.terms).toBeGreaterThanOrEqual(Number(map.samples?.terms) * 0.9);
   });
 });

@@ -1,5 +1,5 @@
-// The search evaluation set of @skill/search (real skills' metadata and hand-written requests
-// with known answers, in packages/search/test/__fixtures__), and the baselines ours is compared with.
+// The search evaluation set of @skill/search (real skills' metadata and hand-written requests with
+// known answers, in packages/search/test/__fixtures__), and the baselines ours is compared with.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,7 +18,6 @@ interface CatalogEntry {
   readonly when_to_use?: string;
   readonly metadata?: Readonly<Record<string, unknown>>;
   readonly source: string;
-  readonly path: string;
 }
 
 export interface SearchRequest {
@@ -30,10 +29,11 @@ function metadata(entry: CatalogEntry, name = entry.name, description = entry.de
   const frontmatter: Record<string, unknown> = { name, description };
   if (entry.when_to_use !== undefined) frontmatter.when_to_use = entry.when_to_use;
   if (entry.metadata !== undefined) frontmatter.metadata = entry.metadata;
+  const location = `/catalog/${entry.source}/${name}/SKILL.md`;
   return {
     name,
     description,
-    location: `/catalog/${entry.source}/${name}/SKILL.md`,
+    location,
     frontmatter,
     origin: "manual",
     modelInvocable: true,
@@ -41,33 +41,29 @@ function metadata(entry: CatalogEntry, name = entry.name, description = entry.de
   };
 }
 
-function entries(dir: string): CatalogEntry[] {
-  return (JSON.parse(readFileSync(join(dir, "catalog.json"), "utf8")) as { skills: CatalogEntry[] }).skills;
-}
+const read = <T>(dir: string, file: string, key: string) =>
+  (JSON.parse(readFileSync(join(dir, file), "utf8")) as Record<string, T[]>)[key] ?? [];
 
 /** The real skills of the catalog. */
-export function catalogSkills(dir = SEARCH_FIXTURES): SkillMetadata[] {
-  return entries(dir).map((entry) => metadata(entry));
-}
+export const catalogSkills = (dir = SEARCH_FIXTURES) =>
+  read<CatalogEntry>(dir, "catalog.json", "skills").map((e) => metadata(e));
 
 /** The hand-written requests with their known answers. */
-export function searchRequests(dir = SEARCH_FIXTURES): SearchRequest[] {
-  return (JSON.parse(readFileSync(join(dir, "requests.json"), "utf8")) as { requests: SearchRequest[] })
-    .requests;
-}
+export const searchRequests = (dir = SEARCH_FIXTURES) =>
+  read<SearchRequest>(dir, "requests.json", "requests");
 
 /**
  * `count` skills for timing: the real catalog, then its skills again under new names (`pdf-2`)
- * with a seeded sentence added to each description, so the vocabulary grows as a real catalog's
- * would.
+ * with a seeded sentence added to each description, so the vocabulary grows as a real catalog's would.
  */
 export function scaledCatalog(count: number, seed: number, dir = SEARCH_FIXTURES): SkillMetadata[] {
-  const real = entries(dir);
-  const random = new Random(seed);
-  const out: SkillMetadata[] = [];
+  const [real, random, out] = [
+    read<CatalogEntry>(dir, "catalog.json", "skills"),
+    new Random(seed),
+    [] as SkillMetadata[],
+  ];
   for (let round = 1; out.length < count; round++) {
-    for (const entry of real) {
-      if (out.length === count) break;
+    for (const entry of real.slice(0, count - out.length)) {
       if (round === 1) out.push(metadata(entry));
       else {
         const extra = Array.from({ length: random.int(4, 10) }, () => word(random)).join(" ");
@@ -82,9 +78,8 @@ export function scaledCatalog(count: number, seed: number, dir = SEARCH_FIXTURES
 export type Ranker = (query: string, limit: number) => readonly string[];
 
 /**
- * The baseline a harness without search would write: a skill matches for every query word of
- * three letters or more found anywhere in its name or description (case-insensitive substring);
- * more words found ranks higher, ties by name.
+ * The baseline a harness without search would write: a skill matches for every query word of three
+ * letters or more found in its name or description (case-insensitive); more words first, ties by name.
  */
 export function substringRanker(skills: readonly SkillMetadata[]): Ranker {
   const texts = skills.map((s) => ({ name: s.name, text: `${s.name} ${s.description}`.toLowerCase() }));
@@ -102,9 +97,7 @@ export function substringRanker(skills: readonly SkillMetadata[]): Ranker {
 }
 
 /** MiniSearch as its README sets it up: name and description fields, every option at its default. */
-export function untunedMiniSearch(
-  docs: readonly { name: string; description: string }[],
-): MiniSearch<{ name: string; description: string }> {
+export function untunedMiniSearch(docs: readonly { name: string; description: string }[]) {
   const mini = new MiniSearch<{ name: string; description: string }>({
     idField: "name",
     fields: ["name", "description"],
@@ -113,7 +106,6 @@ export function untunedMiniSearch(
   return mini;
 }
 
-/** Ranks with {@link untunedMiniSearch} over the skills' names and descriptions. */
 export function untunedMiniSearchRanker(skills: readonly SkillMetadata[]): Ranker {
   const mini = untunedMiniSearch(skills.map((s) => ({ name: s.name, description: s.description })));
   return (query, limit) =>
@@ -123,15 +115,9 @@ export function untunedMiniSearchRanker(skills: readonly SkillMetadata[]): Ranke
       .map((r) => String(r.id));
 }
 
-export interface Recall {
-  readonly at1: number;
-  readonly at5: number;
-}
-
 /** The share of requests with an expected skill first (`at1`) and among the first five (`at5`). */
-export function recallOf(rank: Ranker, requests: readonly SearchRequest[]): Recall {
-  let at1 = 0;
-  let at5 = 0;
+export function recallOf(rank: Ranker, requests: readonly SearchRequest[]): { at1: number; at5: number } {
+  let [at1, at5] = [0, 0];
   for (const { query, expected } of requests) {
     const names = rank(query, 5).slice(0, 5);
     if (expected.includes(names[0] as string)) at1++;

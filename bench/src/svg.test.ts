@@ -1,18 +1,22 @@
 import { describe, expect, it } from "vitest";
-import type { RunRecord } from "./harness.js";
-import { approachStats, type ChangeSeries, type LocalSeries } from "./report.js";
-import { ecdf, escapeXml, latencyChart, logScale, logTicks, scalingChart, tickLabel } from "./svg.js";
+import { statsOf } from "./harness.js";
+import type { Stats } from "./results.js";
+import {
+  type ChangeSamples,
+  ecdf,
+  escapeXml,
+  latencyChart,
+  logScale,
+  logTicks,
+  scalingChart,
+  tickLabel,
+} from "./svg.js";
 
-function series(size: string, skills: number, times: Readonly<Record<string, number>>): LocalSeries {
-  return {
-    size,
-    skills,
-    files: skills * 20,
-    decoys: 0,
-    approaches: Object.entries(times).map(([id, ms]) =>
-      approachStats(id, id, [{ ms, maxRssKB: 1024, found: skills } as RunRecord], () => undefined),
-    ),
-  };
+function series(size: string, skills: number, times: Readonly<Record<string, number>>) {
+  const stats: Stats[] = Object.entries(times).map(([id, ms]) =>
+    statsOf({ id }, [{ ms, maxRssKB: 1024, found: skills }]),
+  );
+  return { size, skills, stats };
 }
 
 /** Every element opened is closed, in order: the SVG is well-formed as far as tags go. */
@@ -86,7 +90,15 @@ describe("the scaling chart", () => {
   });
 
   it("adds the target as a dashed line at the floor times each size's limit", () => {
-    const svg = scalingChart(local, { reference: "sync-floor", limits: { XS: 3, S: 1.4, L: 1.3 } });
+    const limits: Record<string, number> = { XS: 3, S: 1.4, L: 1.3 };
+    const svg = scalingChart(local, [
+      {
+        label: "target for ours (floor × limit)",
+        of: "ours",
+        reference: "sync-floor",
+        limitMs: (size, ms) => ms * (limits[size] as number),
+      },
+    ]);
     const target = pathOf(svg, "target for ours \\(floor × limit\\)");
     const ours = pathOf(svg, "ours");
     expect(target).toHaveLength(3);
@@ -102,7 +114,7 @@ describe("the scaling chart", () => {
       series("XS", 100, { "crawl-stat": 5, warm: 7, "warm-changed": 9 }),
       series("S", 1000, { "crawl-stat": 50, warm: 60, "warm-changed": 70 }),
     ];
-    const svg = scalingChart(warm, undefined, [
+    const svg = scalingChart(warm, [
       {
         label: "target for warm",
         of: "warm",
@@ -128,10 +140,7 @@ describe("the scaling chart", () => {
 
   it("leaves out an approach that found the wrong skills and escapes labels", () => {
     const bad = series("XS", 100, { "a<b": 5 });
-    const broken = {
-      ...bad,
-      approaches: [{ ...(bad.approaches[0] as (typeof bad.approaches)[0]), problem: "found 3" }],
-    };
+    const broken = { ...bad, stats: [{ ...(bad.stats[0] as Stats), problem: "found 3" }] };
     const svg = scalingChart([broken, series("S", 1000, { "a<b": 50 })]);
     expect(pathOf(svg, "a&#60;b")).toHaveLength(1);
     expect(escapeXml(`<"&'>`)).toBe("&#60;&#34;&#38;&#39;&#62;");
@@ -139,16 +148,12 @@ describe("the scaling chart", () => {
 });
 
 describe("the latency chart", () => {
-  const change: ChangeSeries = {
-    size: "L",
+  const change: ChangeSamples = {
     skills: 10_000,
     debounceMs: 100,
     update: [4, 1, 3, 2],
     reload: [1000, 1200],
     event: [110, 120, Number.NaN],
-    lost: 0,
-    watchReadyMs: 10,
-    peakRssMB: 10,
   };
 
   it("turns samples into a cumulative step curve, sorted, ignoring values that are not finite", () => {

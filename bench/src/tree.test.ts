@@ -4,17 +4,10 @@ import { join, sep } from "node:path";
 import { fdir } from "fdir";
 import matter from "gray-matter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readNameAndDescription } from "./approaches/floor.js";
-import { skillChecksum } from "./checksum.js";
-import {
-  ensureTree,
-  generateTree,
-  SKILL_MTIME_S,
-  settleMtimes,
-  type TreeManifest,
-  treeId,
-  treeSkillFiles,
-} from "./tree.js";
+import { readNameAndDescription } from "./approaches/floors.js";
+import { treeSkillFiles } from "./layout.js";
+import { skillChecksum } from "./protocol.js";
+import { ensureTree, generateTree, SKILL_MTIME_S, settleMtimes, type TreeManifest, treeId } from "./tree.js";
 
 let base: string;
 let manifest: TreeManifest;
@@ -40,9 +33,16 @@ afterAll(() => {
 describe("generated trees", () => {
   it("hold every description style, CRLF files, all depths and decoys", () => {
     expect(manifest.skills).toBe(60);
-    for (const count of Object.values(manifest.styles)) expect(count).toBeGreaterThan(0);
-    expect(manifest.crlf).toBeGreaterThan(0);
-    expect(Object.keys(manifest.depths).sort()).toEqual(["2", "3", "4", "5"]);
+    const files = treeSkillFiles(manifest);
+    const texts = files.map((f) => readFileSync(f, "utf8"));
+    const styles = new Set(texts.map((t) => /^description: (["'>|]?)/m.exec(t)?.[1]));
+    expect([...styles].sort()).toEqual(["", '"', "'", ">", "|"]);
+    expect(texts.filter((t) => t.includes("\r\n")).length).toBeGreaterThan(0);
+    const depth = (f: string) => {
+      const root = manifest.roots.find((r) => f.startsWith(`${r}${sep}`)) as string;
+      return f.slice(root.length + 1).split(sep).length;
+    };
+    expect([...new Set(files.map(depth))].sort()).toEqual([2, 3, 4, 5]);
     expect(manifest.decoys).toBeGreaterThanOrEqual(2);
   });
 

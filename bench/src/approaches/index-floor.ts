@@ -1,29 +1,20 @@
-import { performance } from "node:perf_hooks";
+import type { ChildOutput } from "../protocol.js";
 import { scaledCatalog, untunedMiniSearch } from "../search-set.js";
-import type { LocalOutput } from "./types.js";
 
 export interface IndexFloorInput {
-  /** Skills indexed: the search group's timed catalog. */
   readonly skills: number;
   readonly seed: number;
   /**
-   * - `word-map`: the least an index of words does: each skill's name and description lower-cased
-   *   and split into words, one `Map` from word to the positions of the skills that have it (no
-   *   fields, counts, stemming or prefix tree).
-   * - `minisearch`: MiniSearch as its README sets it up (name and description, default options), `addAll`.
+   * `word-map`: the least an index of words does: name and description lower-cased and split into
+   * words, one `Map` from word to the skills that have it (no fields, counts, stems or prefix tree).
+   * `minisearch`: MiniSearch as its README sets it up (name and description), `addAll`.
    */
   readonly kind: "word-map" | "minisearch";
-  /** Where catalog.json is; the bench's default when absent. */
   readonly fixtures?: string;
 }
 
-const WORD_BREAK = /[^\p{L}\p{N}]+/u;
-
-/**
- * The first index build of a fresh process by a reference, timed alone (the catalog is made
- * before the clock): what `createSkillIndex`'s first build is compared with on the same machine.
- */
-export async function run(input: IndexFloorInput): Promise<LocalOutput & { samples: { terms: number } }> {
+/** A reference's first index build in a fresh process, timed alone (the catalog is made before the clock). */
+export async function run(input: IndexFloorInput): Promise<ChildOutput> {
   const skills = scaledCatalog(input.skills, input.seed, input.fixtures);
   const docs = skills.map((s) => ({ name: s.name, description: s.description }));
   const cpu = process.cpuUsage();
@@ -33,7 +24,7 @@ export async function run(input: IndexFloorInput): Promise<LocalOutput & { sampl
     const words = new Map<string, number[]>();
     for (let at = 0; at < docs.length; at++) {
       const doc = docs[at] as { name: string; description: string };
-      for (const word of `${doc.name} ${doc.description}`.toLowerCase().split(WORD_BREAK)) {
+      for (const word of `${doc.name} ${doc.description}`.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
         if (word === "") continue;
         const list = words.get(word);
         if (list === undefined) words.set(word, [at]);

@@ -1,32 +1,22 @@
-import { performance } from "node:perf_hooks";
 import { compareCodeUnits, SkillService } from "@skill/core";
 import { mcpStdioSource } from "@skill/mcp/stdio";
-import type { LocalOutput } from "./types.js";
+import type { ChildOutput } from "../protocol.js";
 
 export interface McpLoadInput {
   /** The server's command line after `node`: `cli.js serve-mcp --home … --cwd … --config …`. */
   readonly server: readonly string[];
   /** Untimed loads over the running server before the timed one (the first starts it). */
   readonly warmups: number;
-  /** Skills read one by one after the timed load, each `read` timed on its own. */
+  /** Skills read one by one after the timed load, each `read` timed. */
   readonly reads: number;
 }
 
-/** Times in milliseconds: the timed load is the run's own time; these are the rest. */
-export interface McpLoadSamples {
-  /** `read(name)` of one skill over the server (its SKILL.md fetched and checked against the head). */
-  readonly read: number[];
-  /** The first load: server process started, its own load of the tree, handshake, listing. */
-  readonly startMs: number;
-}
-
 /**
- * Skills over MCP (SEP-2640, contract 3): `skill serve-mcp` started over stdio by
- * `mcpStdioSource` and warmed with untimed loads; then one `discoverAndLoad` of a fresh
- * `SkillService` over the same running server is timed (a `skills/list` whose entries carry
- * their heads, so no SKILL.md is fetched), then `read` of single skills.
+ * Skills over MCP: the server started over stdio and warmed by untimed loads; then one
+ * `discoverAndLoad` of a fresh `SkillService` over it is timed (its `skills/list` entries carry
+ * their heads: no SKILL.md is fetched), then single reads. `startMs`: the first, untimed load.
  */
-export async function run(input: McpLoadInput): Promise<LocalOutput & { samples: McpLoadSamples }> {
+export async function run(input: McpLoadInput): Promise<ChildOutput> {
   const [command, ...args] = [process.execPath, ...input.server];
   const source = mcpStdioSource(command as string, args, {
     id: "mcp:bench",
@@ -48,14 +38,12 @@ export async function run(input: McpLoadInput): Promise<LocalOutput & { samples:
       }
       await warm.read(first.name);
     }
-
     const service = new SkillService({ sources: [source] });
     const cpu = process.cpuUsage();
     start = performance.now();
     const report = await service.discoverAndLoad();
     const wallMs = performance.now() - start;
     const used = process.cpuUsage(cpu);
-
     const names = service
       .all()
       .map((s) => s.name)
@@ -69,14 +57,14 @@ export async function run(input: McpLoadInput): Promise<LocalOutput & { samples:
       read.push(performance.now() - start);
       if (skill.name !== name) throw new Error(`read ${name} returned ${skill.name}`);
     }
-    const skills = service.all();
+    // This process's CPU time only: the server's is its own process's.
+    const [skills, cpuMs] = [service.all(), (used.user + used.system) / 1000];
     return {
       found: skills.length,
       pairs: skills,
       failed: report.failed.length,
       wallMs,
-      // This process's CPU time only: the server's is its own process's.
-      cpuMs: (used.user + used.system) / 1000,
+      cpuMs,
       samples: { read, startMs },
     };
   } finally {

@@ -1,19 +1,18 @@
 import { pull } from "@skill/remote";
-import type { RemoteOutput } from "./types.js";
-
-export interface PullInput {
-  readonly url: string;
-  readonly cacheDir: string;
-  readonly maxFileBytes?: number;
-  readonly maxTotalBytes?: number;
-}
+import type { ChildOutput } from "../protocol.js";
 
 /** `@skill/remote` as a harness calls it, with its default fetch and concurrency. */
-export async function run(input: PullInput): Promise<RemoteOutput> {
-  const result = await pull(input.url, {
-    cacheDir: input.cacheDir,
-    ...(input.maxFileBytes === undefined ? {} : { maxFileBytes: input.maxFileBytes }),
-    ...(input.maxTotalBytes === undefined ? {} : { maxTotalBytes: input.maxTotalBytes }),
-  });
-  return { found: result.files.length, fromCache: result.fromCache, skipped: result.skipped.length };
+export async function run(input: {
+  url: string;
+  cacheDir: string;
+  maxFileBytes?: number;
+  maxTotalBytes?: number;
+}): Promise<ChildOutput> {
+  const { url, ...options } = input;
+  const result = await pull(url, options);
+  return {
+    found: result.files.length,
+    fromCache: result.fromCache,
+    samples: { skipped: result.skipped.length },
+  };
 }

@@ -1,125 +1,70 @@
-import { performance } from "node:perf_hooks";
 import { memorySource, originRank, type SkillMetadata, SkillService } from "@skill/core";
 import { formatCatalog } from "@skill/format";
 import { createSkillIndex, loadSkillIndex } from "@skill/search";
 import { skillTools } from "@skill/tool";
-import {
-  catalogSkills,
-  type Recall,
-  recallOf,
-  scaledCatalog,
-  searchRequests,
-  substringRanker,
-  untunedMiniSearchRanker,
-} from "../search-set.js";
-import type { LocalOutput } from "./types.js";
+import type { ChildOutput } from "../protocol.js";
+import * as set from "../search-set.js";
 
 export interface SearchInput {
-  /** Skills in the timed index. */
   readonly skills: number;
   readonly seed: number;
-  /** Builds after the first (timed, warm), and `replace` calls after one change. */
+  /** Builds after the first, `replace` calls after one change, rounds of the request set. */
   readonly builds: number;
   readonly replaces: number;
-  /** Times the request set is queried. */
   readonly queryRounds: number;
   /** Where catalog.json and requests.json are; the bench's default when absent. */
   readonly fixtures?: string;
 }
 
-/** What the search child measured: times in milliseconds, recall over the request set. */
-export interface SearchSamples {
-  /** The first `createSkillIndex` of this process (cold: nothing compiled yet). */
-  readonly coldBuild: number;
-  readonly build: number[];
-  /** CPU time (user + system) of the same builds: on a shared machine, wall time also counts waiting. */
-  readonly coldBuildCpu: number;
-  readonly buildCpu: number[];
-  /** `replace` of the same skills with one of them changed. */
-  readonly replace: number[];
-  readonly query: number[];
-  /** `loadSkillIndex` of the saved index (JSON parsed) with nothing changed. */
-  readonly load: number[];
-  readonly requests: number;
-  readonly catalog: number;
-  readonly recall: Readonly<Record<"ours" | "substring" | "minisearch", Recall>>;
-  /** `skillTools` over a registry of the same skills: built, its catalog and definitions read. */
-  readonly tools: number[];
-  /** What it is measured against: `createSkillIndex` of those skills plus one `formatCatalog`. */
-  readonly toolsBaseline: number[];
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+function time(work: () => unknown): number {
+  const start = performance.now();
+  work();
+  return performance.now() - start;
 }
 
 /**
- * `@skill/search` at `skills` skills: index, replace after one change, query, warm start; then
- * recall@1/@5 of ours, a substring match and an untuned MiniSearch on the real catalog.
+ * `@skill/search` at `skills` skills. Samples in ms: `coldBuild` (the first `createSkillIndex` of
+ * the process) and later `build`s, with their CPU time (`…Cpu`), `replace`, `query`, `load` of the
+ * saved index, `tools` (`skillTools` over a registry of the skills, catalog and definitions read)
+ * and its `toolsBaseline`; then counts and recall@1/@5 (`ours@1`, …) on the real catalog.
  */
-export async function run(input: SearchInput): Promise<LocalOutput & { samples: SearchSamples }> {
-  const dir = input.fixtures;
-  const skills = scaledCatalog(input.skills, input.seed, dir);
-  const requests = searchRequests(dir);
-  const time = (work: () => unknown) => {
-    const start = performance.now();
-    work();
-    return performance.now() - start;
-  };
-  const cpuMs = () => {
-    const { user, system } = process.cpuUsage();
-    return (user + system) / 1000;
-  };
-
+export async function run(input: SearchInput): Promise<ChildOutput> {
+  const [skills, requests] = [
+    set.scaledCatalog(input.skills, input.seed, input.fixtures),
+    set.searchRequests(input.fixtures),
+  ];
   let index = createSkillIndex([]);
-  const timedBuild = () => {
+  const [build, buildCpu] = [[] as number[], [] as number[]];
+  for (let i = 0; i <= input.builds; i++) {
     const cpu = cpuMs();
-    const wall = time(() => {
-      index = createSkillIndex(skills);
-    });
-    return { wall, cpu: cpuMs() - cpu };
-  };
-  const cold = timedBuild();
-  const build: number[] = [];
-  const buildCpu: number[] = [];
-  for (let i = 0; i < input.builds; i++) {
-    const { wall, cpu } = timedBuild();
-    build.push(wall);
-    buildCpu.push(cpu);
+    build.push(time(() => (index = createSkillIndex(skills))));
+    buildCpu.push(cpuMs() - cpu);
   }
-
   const replace: number[] = [];
   let current: SkillMetadata[] = skills;
   for (let i = 0; i < input.replaces; i++) {
-    const at = (i * 7919) % current.length;
-    const next = [...current];
-    const old = next[at] as SkillMetadata;
-    next[at] = { ...old, description: `${old.description} Edited ${i}.` };
+    const [at, next] = [(i * 7919) % current.length, [...current]];
+    next[at] = { ...(next[at] as SkillMetadata), description: `${next[at]?.description} Edited ${i}.` };
     replace.push(time(() => index.replace(next)));
     current = next;
   }
-
-  const query: number[] = [];
-  for (let round = 0; round < input.queryRounds; round++) {
-    for (const { query: text } of requests) query.push(time(() => index.search(text)));
-  }
-
+  const query = Array.from({ length: input.queryRounds }, () =>
+    requests.map((r) => time(() => index.search(r.query))),
+  ).flat();
   const saved = JSON.parse(JSON.stringify(index)) as unknown;
-  const load: number[] = [];
-  for (let i = 0; i < input.builds; i++) load.push(time(() => loadSkillIndex(saved, current)));
+  const load = Array.from({ length: input.builds }, () => time(() => loadSkillIndex(saved, current)));
 
-  // The tools over a registry of the same skills, against an index build plus one catalog.
-  const service = new SkillService({
-    sources: [
-      memorySource(
-        "project:bench",
-        skills.map((skill) => ({
-          location: `mem:${skill.name}`,
-          text: `---\nname: ${skill.name}\ndescription: ${JSON.stringify(skill.description)}\n---\n`,
-        })),
-      ),
-    ],
-  });
+  const text = (s: SkillMetadata) =>
+    `---\nname: ${s.name}\ndescription: ${JSON.stringify(s.description)}\n---\n`;
+  const entries = skills.map((s) => ({ location: `mem:${s.name}`, text: text(s) }));
+  const service = new SkillService({ sources: [memorySource("project:bench", entries)] });
   await service.discoverAndLoad();
-  const agent = { name: "bench" };
-  const tools: number[] = [];
-  const toolsBaseline: number[] = [];
+  const [agent, tools, toolsBaseline] = [{ name: "bench" }, [] as number[], [] as number[]];
   for (let i = 0; i < input.builds; i++) {
     toolsBaseline.push(
       time(() => {
@@ -137,28 +82,30 @@ export async function run(input: SearchInput): Promise<LocalOutput & { samples: 
     );
   }
 
-  const real = catalogSkills(dir);
+  const real = set.catalogSkills(input.fixtures);
   const ours = createSkillIndex(real);
-  const recall = {
-    ours: recallOf((q, limit) => ours.search(q, { limit }).map((h) => h.name), requests),
-    substring: recallOf(substringRanker(real), requests),
-    minisearch: recallOf(untunedMiniSearchRanker(real), requests),
+  const rankers: Record<string, set.Ranker> = {
+    ours: (q, limit) => ours.search(q, { limit }).map((h) => h.name),
+    substring: set.substringRanker(real),
+    minisearch: set.untunedMiniSearchRanker(real),
   };
-  return {
-    found: index.size,
-    samples: {
-      coldBuild: cold.wall,
-      build,
-      coldBuildCpu: cold.cpu,
-      buildCpu,
-      replace,
-      query,
-      load,
-      requests: requests.length,
-      catalog: real.length,
-      recall,
-      tools,
-      toolsBaseline,
-    },
+  const recall = Object.entries(rankers).flatMap(([who, rank]) => {
+    const { at1, at5 } = set.recallOf(rank, requests);
+    return [[`${who}@1`, at1] as const, [`${who}@5`, at5] as const];
+  });
+  const [coldBuild = Number.NaN, ...later] = build;
+  const [coldBuildCpu = Number.NaN, ...laterCpu] = buildCpu;
+  const counts = { catalog: real.length, requests: requests.length, ...Object.fromEntries(recall) };
+  const samples = {
+    coldBuild,
+    build: later,
+    coldBuildCpu,
+    buildCpu: laterCpu,
+    replace,
+    query,
+    load,
+    tools,
+    toolsBaseline,
   };
+  return { found: index.size, samples: { ...samples, ...counts } };
 }

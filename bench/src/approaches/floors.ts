@@ -1,0 +1,112 @@
+// The floors and references every load is measured against: fdir's crawl, `readFileSync`, no YAML.
+import { readFileSync, statSync } from "node:fs";
+import { crawlSkillFiles, isDirectory, type TreeLayout } from "../layout.js";
+import type { ChildOutput, SkillPair } from "../protocol.js";
+
+const FIELD = /^(name|description):[ \t]*(.*)$/;
+
+/**
+ * Name and description of a SKILL.md without a YAML parser: exactly what the generator writes
+ * (plain, double-quoted with `\"`/`\\` escapes, single-quoted, `>`/`|` blocks one level deep).
+ */
+export function readNameAndDescription(text: string): SkillPair | undefined {
+  if (!text.startsWith("---")) return undefined;
+  const open = text.indexOf("\n");
+  let close = text.indexOf("\n---", open);
+  while (close !== -1) {
+    const next = text.charCodeAt(close + 4);
+    if (Number.isNaN(next) || next === 10 || next === 13) break;
+    close = text.indexOf("\n---", close + 4);
+  }
+  if (open === -1 || close === -1) return undefined;
+  const lines = text.slice(open + 1, close).split("\n");
+  let name: string | undefined;
+  let description: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const match = FIELD.exec((lines[i] as string).trimEnd());
+    if (!match) continue;
+    let value = match[2] as string;
+    const first = value.charAt(0);
+    if (first === '"') value = JSON.parse(value) as string;
+    else if (first === "'") value = value.slice(1, -1).replaceAll("''", "'");
+    else if (first === ">" || first === "|") {
+      const block: string[] = [];
+      while (i + 1 < lines.length && (lines[i + 1] as string).startsWith(" "))
+        block.push((lines[++i] as string).trim());
+      value = block.join(first === ">" ? " " : "\n");
+    }
+    if (match[1] === "name") name = value.trim();
+    else description = value.trim();
+  }
+  return name === undefined || description === undefined ? undefined : { name, description };
+}
+
+/** The synchronous floor: no field read inside the clock; the kept frontmatter blocks are read for the checksum after it. */
+export async function syncFloor(layout: TreeLayout): Promise<ChildOutput> {
+  const blocks: string[] = [];
+  for (const root of layout.roots) {
+    for (const path of crawlSkillFiles(root)) {
+      const text = readFileSync(path, "utf8");
+      const close = text.startsWith("---") ? text.indexOf("\n---", 3) : -1;
+      if (close !== -1) blocks.push(text.slice(0, close + 4));
+    }
+  }
+  return { found: blocks.length, pairs: () => blocks.flatMap((b) => readNameAndDescription(b) ?? []) };
+}
+
+/** The line-reader floor of earlier runs: a `stat` of each root, the crawl, names read inside the clock. */
+export async function lineFloor(layout: TreeLayout): Promise<ChildOutput> {
+  const pairs: SkillPair[] = [];
+  for (const root of layout.roots.filter(isDirectory)) {
+    for (const path of crawlSkillFiles(root)) {
+      const pair = readNameAndDescription(readFileSync(path, "utf8"));
+      if (pair) pairs.push(pair);
+    }
+  }
+  return { found: pairs.length, pairs };
+}
+
+export async function crawl(layout: TreeLayout): Promise<ChildOutput> {
+  return { found: layout.roots.filter(isDirectory).reduce((n, root) => n + crawlSkillFiles(root).length, 0) };
+}
+
+/** The reference of the warm starts: the crawl and a `statSync` of each SKILL.md, nothing read. */
+export async function crawlStat(layout: TreeLayout): Promise<ChildOutput> {
+  let found = 0;
+  for (const root of layout.roots.filter(isDirectory)) {
+    for (const path of crawlSkillFiles(root)) if (statSync(path).isFile()) found++;
+  }
+  return { found };
+}
+
+/**
+ * Crawl + stat, plus the head cache file ours reads (format 3), read and parsed, and each
+ * SKILL.md looked up in it by path and stat (dev, ino, size, mtimeMs of the six numbers per
+ * entry): what any warm start over that file cannot go below.
+ */
+export async function crawlStatCache(input: { layout: TreeLayout; cache: string }): Promise<ChildOutput> {
+  const text = readFileSync(input.cache, "utf8");
+  const end = text.indexOf("\n");
+  const doc = JSON.parse(end === -1 ? text : text.slice(0, end)) as {
+    paths: string[];
+    keys: number[];
+    frontmatter: { name?: unknown; description?: unknown }[];
+  };
+  const at = new Map<string, number>();
+  for (let i = 0; i < doc.paths.length; i++) at.set(doc.paths[i] as string, i);
+  const { keys } = doc;
+  const pairs: SkillPair[] = [];
+  for (const root of input.layout.roots.filter(isDirectory)) {
+    for (const path of crawlSkillFiles(root)) {
+      const stats = statSync(path);
+      const i = at.get(path);
+      if (i === undefined) continue;
+      const k = i * 6;
+      if (keys[k] !== stats.dev || keys[k + 1] !== stats.ino || keys[k + 2] !== stats.size) continue;
+      if (keys[k + 3] !== stats.mtimeMs) continue;
+      const { name, description } = doc.frontmatter[i] ?? {};
+      if (typeof name === "string" && typeof description === "string") pairs.push({ name, description });
+    }
+  }
+  return { found: pairs.length, pairs };
+}

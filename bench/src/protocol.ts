@@ -1,0 +1,42 @@
+// The one protocol between the parent and a child run: an approach returns a ChildOutput, the
+// child prints it as one JSON line (a ChildResult) after its clock stops, with the checksum.
+import { createHash } from "node:crypto";
+
+/** What every approach must find for each skill. */
+export interface SkillPair {
+  readonly name: string;
+  readonly description: string;
+}
+
+/** What an approach hands back to the child that timed it. */
+export interface ChildOutput {
+  /** Skills found, listed, installed or downloaded. */
+  readonly found: number;
+  /** What was found; a function when reading the pairs is not part of the work (called after the clock). */
+  readonly pairs?: readonly SkillPair[] | (() => readonly SkillPair[]);
+  readonly failed?: number;
+  /** A time (and CPU time) the approach measured itself, reported instead of the child's clock. */
+  readonly wallMs?: number;
+  readonly cpuMs?: number;
+  /** A pull answered from its cache without reaching the server. */
+  readonly fromCache?: boolean;
+  /** Timings and counts the approach took itself. */
+  readonly samples?: Readonly<Record<string, number | readonly number[]>>;
+}
+
+export interface ChildResult extends Omit<ChildOutput, "pairs" | "wallMs"> {
+  /** Wall time of the work, measured inside the child (module loading excluded). */
+  readonly ms: number;
+  /** Peak resident set size (`process.resourceUsage().maxRSS`), in KiB. */
+  readonly maxRssKB: number;
+  readonly checksum?: string;
+}
+
+/**
+ * The checksum every approach computes the same way: SHA-256 over the (name, trimmed
+ * description) pairs sorted by name, then description, in code-unit order. 16 hex digits.
+ */
+export function skillChecksum(pairs: Iterable<SkillPair>): string {
+  const rows = Array.from(pairs, (p) => `${p.name}\u0000${p.description.trim()}\u0001`);
+  return createHash("sha256").update(rows.sort().join("")).digest("hex").slice(0, 16);
+}
