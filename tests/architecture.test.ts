@@ -18,6 +18,8 @@ const sources = readSources(ROOT);
 const WALKS: AllowList = {
   "packages/discovery/src/scan.ts":
     "discovery's crawl of skill roots (finding SKILL.md files), not of a skill folder",
+  "packages/discovery/src/scan-tree.ts": "the same crawl: one tree of a root",
+  "packages/discovery/src/scan-options.ts": "the same crawl: the folder listings its scans share",
   "packages/remote/src/cache-state.ts":
     "remote's bookkeeping of its own cache folders, not of a skill folder",
   "packages/remote/src/commit.ts": "remote's recovery of its own staging folders after a crash",
@@ -25,11 +27,8 @@ const WALKS: AllowList = {
 
 /** Streams and copies that are not of a skill's files. */
 const READERS: AllowList = {
-  "packages/remote/src/download.ts":
-    "streams a downloaded archive (or a v0.1 file) from the network to a temporary file",
-  "packages/remote/src/archive.ts":
-    "reads a downloaded archive file to unpack it; each skill file goes to core's writer",
-  "packages/remote/src/skill-check.ts": "hashes a downloaded archive before it is unpacked",
+  "packages/remote/src/tar-reader.ts":
+    "gunzips a downloaded archive too large for memory; each skill file goes to core's writer",
 };
 
 /** Writes that are not of a skill's bytes. */
@@ -40,7 +39,8 @@ const WRITERS: AllowList = {
   "packages/remote/src/cache-lock.ts": "remote's lock file of a pack being pulled",
   "packages/remote/src/build-manifest.ts":
     "`skill pack`'s output: an index and archives, in the folder the user names",
-  "packages/remote/src/download.ts": "a downloaded archive or file, to a temporary file of the cache",
+  "packages/remote/src/fetch-body.ts":
+    "a downloaded archive too large for memory, to a scratch file of the cache",
   "apps/demo/src/trust.ts": "the CLI's list of trusted folders",
   "apps/demo/src/commands/pull/capabilities.ts":
     "the CLI's snapshot of what pulled skills could do, for the next diff",
@@ -52,8 +52,6 @@ const PATH_RULES: AllowList = {
     "discovery's scan of roots: lexical, for roots and the project walk, named isWithin",
   "packages/discovery/src/nested.ts":
     "nested copies: compares two locations of a scan, no file is opened by it",
-  "packages/remote/src/download.ts":
-    "remote's manifest paths (safe-path.ts's stricter rules) joined under the cache",
 };
 
 describe("the house rules (DESIGN §12.1)", () => {

@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { type Stats, statSync } from "node:fs";
 import { SkillError } from "../spec/errors.js";
-import type { FileKey } from "../spec/types.js";
+import type { FileKey } from "../spec/skill-source.js";
 import { abortError } from "../util/abort.js";
 import { errnoOf } from "../util/errno.js";
 import { errorMessage } from "../util/error-text.js";
