@@ -11,8 +11,9 @@ import {
 } from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
 import { cachedEntries } from "./cached-entry.js";
+import { readCachedPack } from "./cached-pack.js";
 import { PULL_DEFAULTS, type PullOptions, type PullResult } from "./options.js";
-import { pull, readCachedPack } from "./pull.js";
+import { pull } from "./pull.js";
 import { redact, redactError, redactUrl } from "./redact.js";
 import { errorText } from "./text.js";
 
