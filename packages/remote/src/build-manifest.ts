@@ -1,7 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { rename, rm, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import { type Diagnostic, quote, SkillError } from "@skill/core";
+import { dirname, join, resolve } from "node:path";
+import { checkInside, type Diagnostic, quote, SkillError, writeInside } from "@skill/core";
 import { type RemoteSkillEntry, type RemoteSkillManifest, SCHEMA_V0_2 } from "./manifest.js";
 import { findSkills } from "./pack-folders.js";
 import type { BuildManifestOptions, BuildManifestResult, PackedArchive } from "./pack-options.js";
@@ -107,13 +105,26 @@ export function manifestJson(manifest: RemoteSkillManifest): string {
   return `${JSON.stringify(schema === undefined ? { skills } : { $schema: schema, skills }, null, 2)}\n`;
 }
 
+/** A failed write of `target`, said as `skill pack` says it; a refusal of core's writer (`UNSAFE_PATH`) as it is. */
+function writeError(target: string, error: unknown): SkillError {
+  if (SkillError.isInstance(error) && error.code !== "WRITE_ERROR") return error;
+  const cause = SkillError.isInstance(error) && error.cause !== undefined ? error.cause : error;
+  return new SkillError("WRITE_ERROR", `Failed to write ${target} (${errorText(cause)})`, {
+    path: target,
+    cause,
+  });
+}
+
 /**
- * {@link buildManifest}, then writes the archives and `<dir>/index.json` (each to a temporary
- * file first, renamed into place only when all were written). When any skill failed, nothing is
- * written (`written: false`): a pack is published whole or not at all — unless `skipInvalid`,
- * which writes the rest (and nothing when no skill is left).
+ * {@link buildManifest}, then writes the archives, then `<dir>/index.json`, each through core's
+ * `writeInside`: a new file renamed into place, so each is old or new, never half; a link at an
+ * output's path is replaced, never written through; and every output's folder must stay inside
+ * `dir` by real path, checked for all of them before the first is written. When any skill
+ * failed, nothing is written (`written: false`): a pack is published whole or not at all —
+ * unless `skipInvalid`, which writes the rest (and nothing when no skill is left).
  *
- * @throws SkillError `WRITE_ERROR` when a file cannot be written (what was written is removed)
+ * @throws SkillError `WRITE_ERROR` when a file cannot be written, `UNSAFE_PATH` when a folder
+ *   on the way is a link leading out of `dir` (nothing is written then)
  */
 export async function writeManifest(
   dir: string,
@@ -124,29 +135,19 @@ export async function writeManifest(
   const path = join(root, "index.json");
   const refused = result.failed.length > 0 && (!options.skipInvalid || result.manifest.skills.length === 0);
   if (refused) return { ...result, path, written: false };
-  const tag = randomBytes(4).toString("hex");
+  // The index last: it never names an archive that is not written yet.
   const writes = [
-    ...result.archives.map((a) => ({
-      target: join(root, ...a.path.split("/")),
-      bytes: a.bytes as Uint8Array | string,
-    })),
-    { target: path, bytes: manifestJson(result.manifest) as Uint8Array | string },
-  ].map((w) => ({ ...w, temp: `${w.target}.${tag}.tmp` }));
-  let current = path;
-  try {
-    for (const w of writes) {
-      current = w.target;
-      await writeFile(w.temp, w.bytes, { flag: "wx" });
-    }
-    for (const w of writes) {
-      current = w.target;
-      await rename(w.temp, w.target);
-    }
-  } catch (error) {
-    await Promise.all(writes.map((w) => rm(w.temp, { force: true }).catch(() => {})));
-    throw new SkillError("WRITE_ERROR", `Failed to write ${current} (${errorText(error)})`, {
-      path: current,
-      cause: error,
+    ...result.archives.map((a) => ({ rel: a.path, bytes: a.bytes })),
+    { rel: "index.json", bytes: Buffer.from(manifestJson(result.manifest)) as Uint8Array },
+  ].map((w) => ({ ...w, target: join(root, ...w.rel.split("/")) }));
+  for (const w of writes) {
+    await checkInside(dirname(w.target), { within: root }).catch((error: unknown) => {
+      throw writeError(w.target, error);
+    });
+  }
+  for (const w of writes) {
+    await writeInside(root, w.rel, w.bytes).catch((error: unknown) => {
+      throw writeError(w.target, error);
     });
   }
   return { ...result, path, written: true };
