@@ -37,8 +37,6 @@ const WRITERS: AllowList = {
     "the lock files (skills-lock.json, the global lock), written atomically",
   "packages/remote/src/cache-state.ts": "remote's own state file of a pack in its cache",
   "packages/remote/src/cache-lock.ts": "remote's lock file of a pack being pulled",
-  "packages/remote/src/build-manifest.ts":
-    "`skill pack`'s output: an index and archives, in the folder the user names",
   "packages/remote/src/fetch-body.ts":
     "a downloaded archive too large for memory, to a scratch file of the cache",
   "apps/demo/src/trust.ts": "the CLI's list of trusted folders",

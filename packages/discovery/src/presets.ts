@@ -1,4 +1,5 @@
 import type { LoadRules } from "@skill/core";
+import type { ScanOptions } from "./scan-options.js";
 
 /** Which agent's layout to reproduce: one preset per agent (see the README for each one's rules). */
 export type DiscoveryPreset =
@@ -29,16 +30,17 @@ export const DISCOVERY_PRESETS: readonly DiscoveryPreset[] = Object.freeze([
   "amp",
 ] as const);
 
-/** The limits an agent applies inside each of its roots (a subset of `ScanOptions`). */
-export interface RootLimits {
-  readonly maxDepth?: number;
-  readonly maxDirs?: number;
-  readonly skipDotDirs?: boolean;
-  readonly followSymlinkFiles?: boolean;
-  readonly leafSkills?: boolean;
-  readonly enterNodeModules?: boolean;
-  readonly minDepth?: number;
-}
+/** The limits an agent applies inside each of its roots: these options of {@link ScanOptions}. */
+export type RootLimits = Pick<
+  ScanOptions,
+  | "maxDepth"
+  | "maxDirs"
+  | "skipDotDirs"
+  | "followSymlinkFiles"
+  | "leafSkills"
+  | "enterNodeModules"
+  | "minDepth"
+>;
 
 /** Each agent's rules inside a root, as measured (scripts/agents-real; the README says which version). */
 const PRESET_LIMITS: Readonly<Partial<Record<DiscoveryPreset, RootLimits>>> = {

@@ -5,7 +5,6 @@ import { type FileChanges, fileChanges } from "./changes.js";
 import { type Fetched, type FetchPorts, FetchSession, fetchLocked, portsOf } from "./fetch-locked.js";
 import { type LockedSkill, ScopeLock } from "./lock-store.js";
 import { layoutOf, type ScopeLayout } from "./scope.js";
-import { shower } from "./show.js";
 import type { GitPort, InstallScope, SitePort } from "./types.js";
 
 /** The installed copy against the lock. */
@@ -133,16 +132,7 @@ export async function checkSkill(
  */
 export async function checkInstalled(options: CheckOptions): Promise<CheckReport> {
   const layout = layoutOf(options);
-  const lock = await ScopeLock.load(layout);
-  if (lock.original === undefined) {
-    throw new SkillError(
-      "NOT_FOUND",
-      `Nothing to check: ${shower(layout)(lock.file)} does not exist (an add writes it)`,
-      {
-        path: lock.file,
-      },
-    );
-  }
+  const lock = await ScopeLock.existing(layout, "check");
   const session = new FetchSession();
   const ports = portsOf(layout, options);
   try {

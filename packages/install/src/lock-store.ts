@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { printable } from "@skill/core";
+import { printable, SkillError } from "@skill/core";
 import {
   formatProjectLock,
   type GlobalLock,
@@ -14,6 +14,7 @@ import {
   writeProjectLock,
 } from "@skill/lock";
 import type { ScopeLayout } from "./scope.js";
+import { shower } from "./show.js";
 
 /** What the lock says of one installed skill, whichever lock it is. */
 export interface LockedSkill {
@@ -111,6 +112,24 @@ export class ScopeLock {
     const skills = plainMap(Object.entries((lock.skills ?? {}) as Record<string, Record<string, unknown>>));
     lock.skills = skills;
     return new ScopeLock(file, layout.global, lock, skills, text);
+  }
+
+  /**
+   * The scope's lock, for a command that works from one (`verb`: what it would do, as in
+   * "Nothing to install").
+   *
+   * @throws SkillError `NOT_FOUND` when there is no lock file.
+   */
+  static async existing(layout: ScopeLayout, verb: string): Promise<ScopeLock> {
+    const lock = await ScopeLock.load(layout);
+    if (lock.original === undefined) {
+      throw new SkillError(
+        "NOT_FOUND",
+        `Nothing to ${verb}: ${shower(layout)(lock.file)} does not exist (an add writes it)`,
+        { path: lock.file },
+      );
+    }
+    return lock;
   }
 
   /** Whether `save` would write anything: a change was made, or there was no lock file. */

@@ -79,16 +79,7 @@ async function fetchChecked(
 export async function restore(options: RestoreOptions): Promise<InstallReport> {
   const layout = layoutOf(options);
   const show = shower(layout);
-  const lock = await ScopeLock.load(layout);
-  if (lock.original === undefined) {
-    throw new SkillError(
-      "NOT_FOUND",
-      `Nothing to install: ${show(lock.file)} does not exist (an add writes it)`,
-      {
-        path: lock.file,
-      },
-    );
-  }
+  const lock = await ScopeLock.existing(layout, "install");
   const formatted = lock.text();
   if (options.frozen && formatted !== lock.original) {
     throw new SkillError(

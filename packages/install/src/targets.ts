@@ -26,17 +26,30 @@ export interface AgentTarget {
 const configBase = (home: string, env: Env) => env.XDG_CONFIG_HOME || home;
 const configDir = (home: string, env: Env) => env.XDG_CONFIG_HOME || join(home, ".config");
 const claudeBase = (home: string, env: Env) => env.CLAUDE_CONFIG_DIR?.trim() || home;
-const homeBase = (home: string) => home;
+
+/** An agent whose global skills are `dir` below the home folder, which bounds them. */
+function inHome(
+  id: string,
+  preset: DiscoveryPreset,
+  dir: string,
+  projectDir = ".agents/skills",
+): AgentTarget {
+  return { id, preset, projectDir, globalBase: (h) => h, globalDir: (h) => join(h, dir) };
+}
+
+/** An agent whose global skills are `dir` below `$XDG_CONFIG_HOME` (else `~/.config`), which bounds them. */
+function inConfig(
+  id: string,
+  preset: DiscoveryPreset,
+  dir: string,
+  projectDir = ".agents/skills",
+): AgentTarget {
+  return { id, preset, projectDir, globalBase: configBase, globalDir: (h, e) => join(configDir(h, e), dir) };
+}
 
 /** Vercel's agent ids for the agents discovery has presets for, and where `skills` puts their skills. */
 export const AGENT_TARGETS: readonly AgentTarget[] = Object.freeze([
-  {
-    id: "amp",
-    preset: "amp",
-    projectDir: ".agents/skills",
-    globalBase: configBase,
-    globalDir: (h, e) => join(configDir(h, e), "agents/skills"),
-  },
+  inConfig("amp", "amp", "agents/skills"),
   {
     id: "claude-code",
     preset: "claude-code",
@@ -44,55 +57,13 @@ export const AGENT_TARGETS: readonly AgentTarget[] = Object.freeze([
     globalBase: claudeBase,
     globalDir: (h, e) => join(e.CLAUDE_CONFIG_DIR?.trim() || join(h, ".claude"), "skills"),
   },
-  {
-    id: "codex",
-    preset: "codex",
-    projectDir: ".agents/skills",
-    globalBase: homeBase,
-    globalDir: (h) => join(h, ".agents/skills"),
-  },
-  {
-    id: "cursor",
-    preset: "cursor",
-    projectDir: ".agents/skills",
-    globalBase: homeBase,
-    globalDir: (h) => join(h, ".cursor/skills"),
-  },
-  {
-    id: "gemini-cli",
-    preset: "gemini",
-    projectDir: ".agents/skills",
-    globalBase: homeBase,
-    globalDir: (h) => join(h, ".gemini/skills"),
-  },
-  {
-    id: "github-copilot",
-    preset: "copilot",
-    projectDir: ".agents/skills",
-    globalBase: homeBase,
-    globalDir: (h) => join(h, ".copilot/skills"),
-  },
-  {
-    id: "goose",
-    preset: "goose",
-    projectDir: ".goose/skills",
-    globalBase: configBase,
-    globalDir: (h, e) => join(configDir(h, e), "goose/skills"),
-  },
-  {
-    id: "opencode",
-    preset: "opencode",
-    projectDir: ".agents/skills",
-    globalBase: configBase,
-    globalDir: (h, e) => join(configDir(h, e), "opencode/skills"),
-  },
-  {
-    id: "pi",
-    preset: "pi",
-    projectDir: ".agents/skills",
-    globalBase: homeBase,
-    globalDir: (h) => join(h, ".agents/skills"),
-  },
+  inHome("codex", "codex", ".agents/skills"),
+  inHome("cursor", "cursor", ".cursor/skills"),
+  inHome("gemini-cli", "gemini", ".gemini/skills"),
+  inHome("github-copilot", "copilot", ".copilot/skills"),
+  inConfig("goose", "goose", "goose/skills", ".goose/skills"),
+  inConfig("opencode", "opencode", "opencode/skills"),
+  inHome("pi", "pi", ".agents/skills"),
 ] satisfies AgentTarget[]);
 
 /**

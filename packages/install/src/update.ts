@@ -86,14 +86,7 @@ async function copyHolders(layout: ScopeLayout, check: SkillCheck): Promise<Agen
 export async function planUpdate(options: UpdateOptions): Promise<UpdatePlan> {
   const layout = layoutOf(options);
   const show = shower(layout);
-  const lock = await ScopeLock.load(layout);
-  if (lock.original === undefined) {
-    throw new SkillError(
-      "NOT_FOUND",
-      `Nothing to update: ${show(lock.file)} does not exist (an add writes it)`,
-      { path: lock.file },
-    );
-  }
+  const lock = await ScopeLock.existing(layout, "update");
   const names = options.names ?? [];
   const missing = names.filter((n) => !lock.has(n));
   if (missing.length > 0) {

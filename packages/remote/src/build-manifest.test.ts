@@ -1,4 +1,5 @@
-import { cp, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { renameSync, symlinkSync } from "node:fs";
+import { cp, lstat, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { SkillService } from "@skill/core";
@@ -354,6 +355,53 @@ describe("links out of a skill folder", () => {
     const found = await buildManifest(dir);
     expect(found.manifest.skills.map((s) => s.name)).toEqual(["fine"]);
     expect(found.failed).toEqual([]);
+  });
+});
+
+describe("writeManifest writes only inside the pack folder", () => {
+  it("replaces a link planted at an output file's path, never writing through it", async () => {
+    const dir = await put({ "a/SKILL.md": skillMd("a"), "a/x.md": "x" });
+    const outside = await put({ "index.json": "theirs", "a.tar.gz": "theirs too" }, join(root, "outside"));
+    await symlink(join(outside, "index.json"), join(dir, "index.json"));
+    await symlink(join(outside, "a.tar.gz"), join(dir, "a.tar.gz"));
+    const written = await writeManifest(dir);
+    expect(written.written).toBe(true);
+    expect(await contents(outside)).toEqual({
+      "a.tar.gz": Buffer.from("theirs too").toString("base64"),
+      "index.json": Buffer.from("theirs").toString("base64"),
+    });
+    for (const name of ["index.json", "a.tar.gz"]) expect((await lstat(join(dir, name))).isFile()).toBe(true);
+    expect(await readFile(join(dir, "index.json"), "utf8")).toBe(manifestJson(written.manifest));
+    const archive = Buffer.from(written.archives[0]?.bytes ?? []);
+    expect((await readFile(join(dir, "a.tar.gz"))).equals(archive)).toBe(true);
+  });
+
+  it("refuses a folder swapped for a link out of the pack after the build, writing nothing", async () => {
+    const dir = await put({
+      "a/SKILL.md": skillMd("a"),
+      "a/x.md": "x",
+      "team/pdf/SKILL.md": skillMd("pdf"),
+      "team/pdf/y.md": "y",
+    });
+    const outside = join(root, "outside");
+    await mkdir(outside);
+    let swapped = false;
+    // The build logs its nested-skill warning, then writes: `team/` turns into a link out of the pack between.
+    const logger = {
+      warn: () => {
+        if (swapped) return;
+        swapped = true;
+        renameSync(join(dir, "team"), join(root, "team"));
+        symlinkSync(outside, join(dir, "team"));
+      },
+    };
+    await expect(writeManifest(dir, { logger })).rejects.toMatchObject({
+      code: "UNSAFE_PATH",
+      path: join(dir, "team"),
+    });
+    expect(swapped).toBe(true);
+    expect(await tree(outside)).toEqual([]);
+    expect(await tree(dir)).toEqual(["a/", "a/SKILL.md", "a/x.md", "team"]);
   });
 });
 

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { type FileHandle, open } from "node:fs/promises";
 import type { FileState } from "./cache-state.js";
-import { request } from "./http.js";
 import { cacheError } from "./options.js";
 import type { PullContext } from "./pull-context.js";
+import { request } from "./request.js";
 
 /** What one download brought: its bytes (or where they went), their SHA-256, and its validators. */
 export interface Fetched {

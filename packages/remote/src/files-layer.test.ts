@@ -7,7 +7,6 @@ const SRC = fileURLToPath(new URL(".", import.meta.url));
 // A skill's bytes are written by core's stage and read by core's reader; what remote does with
 // node:fs itself is its own bookkeeping, named here file by file with the reason.
 const ALLOWED: Record<string, string> = {
-  "build-manifest.ts": "rename, rm, writeFile", // `skill pack`'s output: archives and index.json, published whole
   "cache-lock.ts": "lstat, readFile, unlink, utimes, writeFile", // the pack's lock file
   "cache-state.ts": "lstat, open, readFile, readdir, rename, rm", // state and index copy, recovery, presence
   "commit.ts": "lstat, readdir, rename, rm", // the pack's commit: staged skill folders renamed into place

@@ -1,9 +1,10 @@
 import { printable, quote, SkillError } from "@skill/core";
 import { packBase } from "./cache-dir.js";
 import type { IndexState } from "./cache-state.js";
-import { type FetchLike, request } from "./http.js";
+import type { FetchLike } from "./http.js";
 import { indexVersion, shapeProblem } from "./manifest.js";
 import type { Settings } from "./options.js";
+import { request } from "./request.js";
 import { errorText } from "./text.js";
 
 /** Where a site publishes its index, in the order they are tried. */

@@ -1,4 +1,3 @@
-export type { BuildManifestOptions, BuildManifestResult, PackedArchive } from "./build-manifest.js";
 export { buildManifest, writeManifest } from "./build-manifest.js";
 export { defaultCacheDir, urlToDirName } from "./cache-dir.js";
 export type { FetchInit, FetchLike, FetchResponseLike } from "./http.js";
@@ -6,6 +5,7 @@ export type { RemoteSkillEntry, RemoteSkillManifest, RemoteSkillType, SkippedSki
 export { parseManifest, SCHEMA_V0_2 } from "./manifest.js";
 export type { PullOptions, PullProgress, PullResult } from "./options.js";
 export { PULL_DEFAULTS } from "./options.js";
+export type { BuildManifestOptions, BuildManifestResult, PackedArchive } from "./pack-options.js";
 export { pull } from "./pull.js";
 export { redactUrl } from "./redact.js";
 export type { RefreshPolicy, RemoteSourceOptions } from "./remote-source.js";

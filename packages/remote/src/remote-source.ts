@@ -11,8 +11,9 @@ import {
 } from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
 import { cachedEntries } from "./cached-entry.js";
+import { readCachedPack } from "./cached-pack.js";
 import { PULL_DEFAULTS, type PullOptions, type PullResult } from "./options.js";
-import { pull, readCachedPack } from "./pull.js";
+import { pull } from "./pull.js";
 import { redact, redactError, redactUrl } from "./redact.js";
 import { errorText } from "./text.js";
 
@@ -101,105 +102,115 @@ export function remoteSource(urls: readonly string[], options: RemoteSourceOptio
   const { id = "remote", refresh, ...pullOptions } = options;
   const ageLimit = maxAge(refresh);
   const list = [...urls];
-
-  const one = async (url: string, signal: AbortSignal | undefined): Promise<PackOutcome> => {
-    let cached: Awaited<ReturnType<typeof readCachedPack>>;
-    try {
-      cached = await readCachedPack(url, options.cacheDir);
-    } catch (error) {
-      return { url, error: asSkillError(url, error) };
-    }
-    if (cached && (pullOptions.offline || Date.now() - cached.checkedAt < ageLimit)) {
-      return { url, result: cached.result };
-    }
-    // The pull's warnings become this scan's diagnostics; its debug lines go to the caller's logger.
-    const warnings: string[] = [];
-    const logger: Logger = {
-      warn: (message) => warnings.push(message),
-      ...(options.logger?.debug ? { debug: options.logger.debug.bind(options.logger) } : {}),
-    };
-    // A pack with a cached copy gets `timeoutMs` in all; past it the pull is abandoned (so no
-    // socket or timer outlives the scan) and the cached copy is served.
-    const waitMs = pullOptions.timeoutMs ?? PULL_DEFAULTS.timeoutMs;
-    const expiry = new AbortController();
-    const timer = cached ? setTimeout(() => expiry.abort(), waitMs) : undefined;
-    const pullSignal = signal ? AbortSignal.any([signal, expiry.signal]) : expiry.signal;
-    const outcome: PackOutcome = await pull(url, { ...pullOptions, logger, signal: pullSignal }).then(
-      (result): PackOutcome => ({
-        url,
-        result,
-        ...(result.fromCache && warnings[0] ? { note: warnings[0] } : {}),
-      }),
-      (error: unknown): PackOutcome => ({ url, error: asSkillError(url, error) }),
-    );
-    clearTimeout(timer);
-    if (!cached || !("error" in outcome) || signal?.aborted) return outcome;
-    const when = new Date(cached.checkedAt).toISOString();
-    const why = expiry.signal.aborted
-      ? `Skill pack ${url} did not answer within ${waitMs} ms (timeoutMs)`
-      : outcome.error.message;
-    return { url, result: cached.result, note: redact(`${why}; serving the copy cached at ${when}`) };
-  };
-
   return {
     id,
     async scan(ctx: ScanContext = {}): Promise<SourceScan> {
       const signals = [ctx.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
       const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-      const outcomes = await Promise.all(list.map((url) => one(url, signal)));
+      const outcomes = await Promise.all(list.map((url) => loadPack(url, pullOptions, ageLimit, signal)));
       if (signal?.aborted) throw abortError(signal, `Skill source ${id} was aborted`);
-      const entries: SourceEntry[] = [];
-      const dirs: string[] = [];
-      const diagnostics: Diagnostic[] = [];
-      const errors: SkillError[] = [];
-      for (const o of outcomes) {
-        if ("error" in o) {
-          errors.push(o.error);
-          diagnostics.push({
-            code: "pack-unavailable",
-            severity: "warning",
-            message: o.error.message,
-            path: redactUrl(o.url),
-            source: id,
-          });
-          try {
-            dirs.push(join(resolve(options.cacheDir), urlToDirName(o.url)));
-          } catch {
-            // An invalid URL has no cache folder.
-          }
-          continue;
-        }
-        const origin = remoteOrigin(o.result.indexUrl);
-        // Each entry carries what was recorded at the pull, so bytes changed since are refused.
-        entries.push(...(await cachedEntries(o.result, origin)));
-        dirs.push(o.result.dir);
-        if (o.note)
-          diagnostics.push({
-            code: "pack-cached",
-            severity: "warning",
-            message: o.note,
-            path: redactUrl(o.url),
-            source: id,
-          });
-        for (const s of o.result.skipped) {
-          diagnostics.push({
-            code: "pack-entry-skipped",
-            severity: "warning",
-            message: redact(`Skill pack ${o.result.indexUrl}: skipped ${s.name}: ${s.reason}`),
-            path: redactUrl(o.result.indexUrl),
-            source: id,
-          });
-        }
-      }
-      if (errors.length === list.length && errors.length > 0) {
-        if (errors.length === 1) throw errors[0];
-        throw new SkillError(
-          "REMOTE_ERROR",
-          `Remote fetch failed: none of the ${errors.length} skill packs could be loaded (${errors.map((e) => e.message).join("; ")})`,
-          { cause: errors[0] },
-        );
-      }
-      return { entries, dirs, diagnostics };
+      return scanOf(id, options.cacheDir, outcomes);
     },
   };
+}
+
+/**
+ * One pack for a scan: its cached copy while younger than `ageLimit`, else a pull; a pull that
+ * fails or outlasts `timeoutMs` serves the cached copy when there is one, with a note.
+ */
+async function loadPack(
+  url: string,
+  options: PullOptions,
+  ageLimit: number,
+  signal: AbortSignal | undefined,
+): Promise<PackOutcome> {
+  let cached: Awaited<ReturnType<typeof readCachedPack>>;
+  try {
+    cached = await readCachedPack(url, options.cacheDir);
+  } catch (error) {
+    return { url, error: asSkillError(url, error) };
+  }
+  if (cached && (options.offline || Date.now() - cached.checkedAt < ageLimit)) {
+    return { url, result: cached.result };
+  }
+  // The pull's warnings become this scan's diagnostics; its debug lines go to the caller's logger.
+  const warnings: string[] = [];
+  const logger: Logger = {
+    warn: (message) => warnings.push(message),
+    ...(options.logger?.debug ? { debug: options.logger.debug.bind(options.logger) } : {}),
+  };
+  // A pack with a cached copy gets `timeoutMs` in all; past it the pull is abandoned (so no
+  // socket or timer outlives the scan) and the cached copy is served.
+  const waitMs = options.timeoutMs ?? PULL_DEFAULTS.timeoutMs;
+  const expiry = new AbortController();
+  const timer = cached ? setTimeout(() => expiry.abort(), waitMs) : undefined;
+  const pullSignal = signal ? AbortSignal.any([signal, expiry.signal]) : expiry.signal;
+  const outcome: PackOutcome = await pull(url, { ...options, logger, signal: pullSignal }).then(
+    (result): PackOutcome => ({
+      url,
+      result,
+      ...(result.fromCache && warnings[0] ? { note: warnings[0] } : {}),
+    }),
+    (error: unknown): PackOutcome => ({ url, error: asSkillError(url, error) }),
+  );
+  clearTimeout(timer);
+  if (!cached || !("error" in outcome) || signal?.aborted) return outcome;
+  const when = new Date(cached.checkedAt).toISOString();
+  const why = expiry.signal.aborted
+    ? `Skill pack ${url} did not answer within ${waitMs} ms (timeoutMs)`
+    : outcome.error.message;
+  return { url, result: cached.result, note: redact(`${why}; serving the copy cached at ${when}`) };
+}
+
+/**
+ * The scan of the packs' outcomes, in their order: each served pack's entries, each problem a
+ * diagnostic. When every pack failed, the scan throws.
+ */
+async function scanOf(id: string, cacheDir: string, outcomes: readonly PackOutcome[]): Promise<SourceScan> {
+  const entries: SourceEntry[] = [];
+  const dirs: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const errors: SkillError[] = [];
+  const warning = (code: string, message: string, path: string): Diagnostic => ({
+    code,
+    severity: "warning",
+    message,
+    path,
+    source: id,
+  });
+  for (const o of outcomes) {
+    if ("error" in o) {
+      errors.push(o.error);
+      diagnostics.push(warning("pack-unavailable", o.error.message, redactUrl(o.url)));
+      try {
+        dirs.push(join(resolve(cacheDir), urlToDirName(o.url)));
+      } catch {
+        // An invalid URL has no cache folder.
+      }
+      continue;
+    }
+    const origin = remoteOrigin(o.result.indexUrl);
+    // Each entry carries what was recorded at the pull, so bytes changed since are refused.
+    entries.push(...(await cachedEntries(o.result, origin)));
+    dirs.push(o.result.dir);
+    if (o.note) diagnostics.push(warning("pack-cached", o.note, redactUrl(o.url)));
+    for (const s of o.result.skipped) {
+      diagnostics.push(
+        warning(
+          "pack-entry-skipped",
+          redact(`Skill pack ${o.result.indexUrl}: skipped ${s.name}: ${s.reason}`),
+          redactUrl(o.result.indexUrl),
+        ),
+      );
+    }
+  }
+  if (errors.length === outcomes.length && errors.length > 0) {
+    if (errors.length === 1) throw errors[0];
+    throw new SkillError(
+      "REMOTE_ERROR",
+      `Remote fetch failed: none of the ${errors.length} skill packs could be loaded (${errors.map((e) => e.message).join("; ")})`,
+      { cause: errors[0] },
+    );
+  }
+  return { entries, dirs, diagnostics };
 }

@@ -8,7 +8,7 @@ import { errorMessage } from "../util/error-text.js";
 import { sha256Digest } from "./digest.js";
 import { fileKey, RACY_MS, sameFileKey } from "./file-key.js";
 import { resolveInside } from "./inside.js";
-import { kindOf, tooLargeError } from "./read-file.js";
+import { checkFileStats, tooLargeError } from "./read-file.js";
 import { DEFAULT_MAX_FILE_BYTES, readInside } from "./read-inside.js";
 
 /** What a {@link DigestMemo} knows of one file's bytes: valid while the file keeps its `key`. */
@@ -117,14 +117,7 @@ function stateOf(full: string, maxBytes: number): FileKey {
   } catch (error) {
     throw statError(full, error);
   }
-  if (!stats.isFile()) {
-    throw new SkillError(
-      "READ_ERROR",
-      `Failed to read skill file: ${full} (expected a regular file, found ${kindOf(stats)})`,
-      { path: full },
-    );
-  }
-  if (stats.size > maxBytes) throw tooLargeError(full, stats.size, maxBytes);
+  checkFileStats(full, stats, maxBytes);
   return fileKey(full, stats);
 }
 

@@ -82,14 +82,21 @@ export function kindOf(stats: Stats): string {
   return "not a regular file";
 }
 
-function checkStats(path: string, stats: Stats, maxBytes: number): void {
+/**
+ * A regular file of at most `maxBytes`, else `READ_ERROR` saying what it is instead
+ * ("expected <expected>, found a FIFO") or `LIMIT_EXCEEDED`.
+ */
+export function checkFileStats(
+  path: string,
+  stats: Stats,
+  maxBytes: number,
+  expected = "a regular file",
+): void {
   if (!stats.isFile()) {
     throw new SkillError(
       "READ_ERROR",
-      `Failed to read skill file: ${path} (expected a file, found ${kindOf(stats)})`,
-      {
-        path,
-      },
+      `Failed to read skill file: ${path} (expected ${expected}, found ${kindOf(stats)})`,
+      { path },
     );
   }
   if (stats.size > maxBytes) throw tooLargeError(path, stats.size, maxBytes);
@@ -132,7 +139,7 @@ export async function readSkillFile(
   }
   try {
     const stats = await handle.stat();
-    checkStats(path, stats, maxBytes);
+    checkFileStats(path, stats, maxBytes, "a file");
     const buffer = Buffer.allocUnsafe(stats.size);
     let filled = 0;
     while (filled < buffer.length) {
@@ -184,7 +191,7 @@ export function readSkillFileSync(
   }
   try {
     const stats = fstatSync(fd);
-    checkStats(path, stats, maxBytes);
+    checkFileStats(path, stats, maxBytes, "a file");
     if (stats.size > headBytes) {
       const head = scratchBuffer(headBytes);
       const got = readSync(fd, head, 0, headBytes, 0);

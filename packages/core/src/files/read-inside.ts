@@ -5,7 +5,7 @@ import { quote, SkillError } from "../spec/errors.js";
 import { abortError } from "../util/abort.js";
 import { errnoOf } from "../util/errno.js";
 import { isInside, resolveInside } from "./inside.js";
-import { checkMaxBytes, kindOf, readError, tooLargeError } from "./read-file.js";
+import { checkFileStats, checkMaxBytes, readError } from "./read-file.js";
 
 /** Default largest bundled file {@link readInside} reads, in bytes (10 MiB). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -113,14 +113,7 @@ export async function readInside(
     const opened = await openedPath(handle);
     if (opened !== undefined && !isInside(realRoot, opened)) throw escapes(base, path, full);
     const stats = await handle.stat();
-    if (!stats.isFile()) {
-      throw new SkillError(
-        "READ_ERROR",
-        `Failed to read skill file: ${full} (expected a regular file, found ${kindOf(stats)})`,
-        { path: full },
-      );
-    }
-    if (stats.size > maxBytes) throw tooLargeError(full, stats.size, maxBytes);
+    checkFileStats(full, stats, maxBytes);
     // What fstat said is all that is read: a file growing meanwhile cannot push past maxBytes.
     const bytes = new Uint8Array(stats.size);
     let filled = 0;

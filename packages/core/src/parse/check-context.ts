@@ -47,3 +47,36 @@ export function addFinding(
   if (field !== undefined) d.field = field;
   check.out.push(d);
 }
+
+/** How a length finding reads: the unit measured, the rule it breaks, what follows the location. */
+export interface LengthWords {
+  /** Default `characters`. */
+  readonly unit?: string;
+  /** Default `the limit is`. */
+  readonly rule?: string;
+  /** After ` in <location>`, e.g. what an agent still does with the field. */
+  readonly after?: string;
+  readonly level?: Level;
+}
+
+/**
+ * `<field>-too-long` when `length` is over `limit`:
+ * "Field '<field>' is <length> <unit>, <rule> <limit> in <location><after>".
+ */
+export function checkLength(
+  check: FieldCheck,
+  field: string,
+  length: number,
+  limit: number,
+  words: LengthWords = {},
+): void {
+  if (length <= limit) return;
+  const { unit = "characters", rule = "the limit is", after = "", level = "finding" } = words;
+  addFinding(
+    check,
+    `${field}-too-long`,
+    field,
+    `Field '${field}' is ${length} ${unit}, ${rule} ${limit}${check.where}${after}`,
+    level,
+  );
+}

@@ -1,6 +1,6 @@
 import { describeKind, printable, quote } from "../spec/errors.js";
 import { codePoints, singleLineLength } from "../util/text.js";
-import { addFinding, type FieldCheck, type Level } from "./check-context.js";
+import { addFinding, checkLength, type FieldCheck, type Level } from "./check-context.js";
 import { CLAUDE_CODE_FIELDS, SPEC_FIELDS, SPEC_LIMITS } from "./spec-fields.js";
 
 const SPEC_KNOWN: ReadonlySet<string> = new Set(SPEC_FIELDS);
@@ -51,37 +51,19 @@ export function checkDescription(frontmatter: Fields, check: FieldCheck): void {
 
 /** The description's length: UTF-8 bytes for `gh-publish`, else characters. */
 function checkDescriptionLength(value: string, check: FieldCheck): void {
-  const { target, where } = check;
-  if (target === "gh-publish") {
-    const bytes = Buffer.byteLength(value, "utf8");
-    if (bytes > SPEC_LIMITS.description) {
-      addFinding(
-        check,
-        "description-too-long",
-        "description",
-        `Field 'description' is ${bytes} bytes of UTF-8, gh skill publish recommends at most ${SPEC_LIMITS.description}${where}`,
-      );
-    }
-  } else if (target === "codex") {
-    const length = singleLineLength(value);
-    if (length > SPEC_LIMITS.description) {
-      addFinding(
-        check,
-        "description-too-long",
-        "description",
-        `Field 'description' is ${length} characters, the specification's limit is ${SPEC_LIMITS.description}${where} (Codex 0.171 still loads it)`,
-      );
-    }
+  const limit = SPEC_LIMITS.description;
+  if (check.target === "gh-publish") {
+    checkLength(check, "description", Buffer.byteLength(value, "utf8"), limit, {
+      unit: "bytes of UTF-8",
+      rule: "gh skill publish recommends at most",
+    });
+  } else if (check.target === "codex") {
+    checkLength(check, "description", singleLineLength(value), limit, {
+      rule: "the specification's limit is",
+      after: " (Codex 0.171 still loads it)",
+    });
   } else {
-    const length = codePoints(value);
-    if (length > SPEC_LIMITS.description) {
-      addFinding(
-        check,
-        "description-too-long",
-        "description",
-        `Field 'description' is ${length} characters, the limit is ${SPEC_LIMITS.description}${where}`,
-      );
-    }
+    checkLength(check, "description", codePoints(value), limit);
   }
 }
 
@@ -104,13 +86,8 @@ export function checkCompatibility(frontmatter: Fields, check: FieldCheck): void
       "compatibility",
       `Field 'compatibility' is empty; give 1-${SPEC_LIMITS.compatibility} characters or leave the field out${where}`,
     );
-  } else if (codePoints(compatibility.trim()) > SPEC_LIMITS.compatibility) {
-    addFinding(
-      check,
-      "compatibility-too-long",
-      "compatibility",
-      `Field 'compatibility' is ${codePoints(compatibility.trim())} characters, the limit is ${SPEC_LIMITS.compatibility}${where}`,
-    );
+  } else {
+    checkLength(check, "compatibility", codePoints(compatibility.trim()), SPEC_LIMITS.compatibility);
   }
 }
 

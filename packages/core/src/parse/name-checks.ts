@@ -1,6 +1,6 @@
 import { describeKind, quote } from "../spec/errors.js";
 import { codePoints, singleLineLength } from "../util/text.js";
-import { addFinding, type FieldCheck, type Level } from "./check-context.js";
+import { addFinding, checkLength, type FieldCheck, type Level } from "./check-context.js";
 import { SPEC_LIMITS } from "./spec-fields.js";
 
 const NAME_CHARS = /^[a-z0-9-]*$/;
@@ -38,15 +38,9 @@ export function checkNameField(frontmatter: Fields, check: FieldCheck): void {
   } else if (name.trim() === "") {
     addFinding(check, "name-empty", "name", `Field 'name' is empty${where}`);
   } else if (target === "codex") {
-    const length = singleLineLength(name);
-    if (length > SPEC_LIMITS.name) {
-      addFinding(
-        check,
-        "name-too-long",
-        "name",
-        `Field 'name' is ${length} characters, the specification's limit is ${SPEC_LIMITS.name}${where}`,
-      );
-    }
+    checkLength(check, "name", singleLineLength(name), SPEC_LIMITS.name, {
+      rule: "the specification's limit is",
+    });
   } else {
     // gh skill publish refuses what breaks its rules.
     checkName(name, check, target === "gh-publish" ? "error" : "finding");
@@ -58,16 +52,7 @@ function checkName(raw: string, check: FieldCheck, level: Level): void {
   const { target, where, folder } = check;
   const unicode = target === "skills-ref";
   const value = unicode ? raw.trim().normalize("NFKC") : raw.trim();
-  const length = codePoints(value);
-  if (length > SPEC_LIMITS.name) {
-    addFinding(
-      check,
-      "name-too-long",
-      "name",
-      `Field 'name' is ${length} characters, the limit is ${SPEC_LIMITS.name}${where}`,
-      level,
-    );
-  }
+  checkLength(check, "name", codePoints(value), SPEC_LIMITS.name, { level });
   if (unicode) {
     if (value !== value.toLowerCase() || !UNICODE_NAME_CHARS.test(value)) {
       addFinding(

@@ -1,15 +1,7 @@
 import { printable } from "@skill/core";
 import { applyPlan, planAdd } from "@skill/install";
 import type { Context } from "../../context.js";
-import {
-  checkAgents,
-  chosenAgents,
-  cliError,
-  type InstallFlags,
-  printInstalled,
-  scopeOf,
-  sitePort,
-} from "./installing.js";
+import { chosenAgents, cliError, type InstallFlags, scopeOf, showInstalled, sitePort } from "./installing.js";
 
 /** A reason the library gives for passing a path over, for people. */
 function skipReason(reason: string): string {
@@ -45,13 +37,7 @@ export async function run(ctx: Context, spec: string, names: string[], flags: In
       }
     }
     const report = await applyPlan(plan);
-    const verdicts = await checkAgents(
-      ctx,
-      agents,
-      report.installed.map((s) => ({ skill: s.name, dir: s.folder })),
-    );
-    const json = await printInstalled(ctx, plan, report, verdicts);
-    if (json !== undefined) ctx.out.data(json);
+    await showInstalled(ctx, agents, plan, report);
     return report.refused.length > 0 ? 1 : 0;
   } catch (error) {
     throw cliError(error);

@@ -1,14 +1,6 @@
-import { restore } from "@skill/install";
+import { type InstallPlan, restore } from "@skill/install";
 import type { Context } from "../../context.js";
-import {
-  checkAgents,
-  chosenAgents,
-  cliError,
-  type InstallFlags,
-  printInstalled,
-  scopeOf,
-  sitePort,
-} from "./installing.js";
+import { chosenAgents, cliError, type InstallFlags, scopeOf, showInstalled, sitePort } from "./installing.js";
 
 export interface RestoreFlags extends InstallFlags {
   readonly frozen?: boolean;
@@ -23,7 +15,7 @@ export async function run(ctx: Context, flags: RestoreFlags): Promise<number> {
   const scope = scopeOf(ctx, flags);
   const agents = await chosenAgents(scope, flags);
   try {
-    let planned: Parameters<typeof printInstalled>[1] | undefined;
+    let planned: InstallPlan | undefined;
     const report = await restore({
       ...scope,
       agents: agents.map((a) => a.id),
@@ -36,18 +28,7 @@ export async function run(ctx: Context, flags: RestoreFlags): Promise<number> {
         return true;
       },
     });
-    const verdicts = await checkAgents(
-      ctx,
-      agents,
-      report.installed.map((s) => ({ skill: s.name, dir: s.folder })),
-    );
-    const json = await printInstalled(
-      ctx,
-      planned ?? { skills: [], refused: [], skipped: [] },
-      report,
-      verdicts,
-    );
-    if (json !== undefined) ctx.out.data(json);
+    await showInstalled(ctx, agents, planned ?? { skills: [], refused: [], skipped: [] }, report);
     return 0;
   } catch (error) {
     throw cliError(error);

@@ -127,7 +127,7 @@ export function sitePort(ctx: Context): SitePort {
 }
 
 /** What each agent makes of the installed skills; a failure there (a broken config) is a warning, not a failed install. */
-export async function checkAgents(
+async function checkAgents(
   ctx: Context,
   agents: readonly AgentTarget[],
   installed: readonly { readonly skill: string; readonly dir: string }[],
@@ -158,7 +158,7 @@ async function linksOf(skill: InstallPlan["skills"][number]) {
 }
 
 /** Prints what was installed and what each agent makes of it; returns the JSON form when --json. */
-export async function printInstalled(
+async function printInstalled(
   ctx: Context,
   plan: InstallPlan,
   report: InstallReport,
@@ -208,6 +208,19 @@ export async function printInstalled(
     out.error(`skill: Not installing ${JSON.stringify(printable(r.name))}: ${printable(r.reason)}`);
   if (report.lock) out.line(c.dim(`lock: ${show(report.lock)}`));
   return undefined;
+}
+
+/** After an install: what each agent makes of the skills `report` installed, printed with the report (or given as JSON). */
+export async function showInstalled(
+  ctx: Context,
+  agents: readonly AgentTarget[],
+  plan: InstallPlan,
+  report: InstallReport,
+): Promise<void> {
+  const installed = report.installed.map((s) => ({ skill: s.name, dir: s.folder }));
+  const verdicts = await checkAgents(ctx, agents, installed);
+  const json = await printInstalled(ctx, plan, report, verdicts);
+  if (json !== undefined) ctx.out.data(json);
 }
 
 /** `a.md, b.sh changed; c added` */
