@@ -48,7 +48,7 @@ async function exercise(api: Api): Promise<void> {
   await expect(api.auditRegistrySkill(service, "nope")).rejects.toMatchObject({ code: "NOT_FOUND" });
 }
 
-describe("built package", () => {
+describe("built package", { tags: ["built"] }, () => {
   it("works through require() of the CJS entry", async () => {
     await exercise(require(`${dist}index.cjs`) as Api);
   });

@@ -68,7 +68,7 @@ describe("computedHash", () => {
     expect(await hashedFiles(dir)).toEqual([".env.example", "inner/SKILL.md", "SKILL.md"]);
   });
 
-  it("does not depend on the process locale", async () => {
+  it("does not depend on the process locale", { tags: ["slow"] }, async () => {
     const dir = join(await temp(), "locale-order");
     await makeGolden("locale-order", dir);
     const script = `import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)}).then(async (m) => process.stdout.write(await m.computedHash(${JSON.stringify(dir)})))`;

@@ -179,13 +179,16 @@ describe("hostile .tar.gz archives are refused whole", () => {
     expect(skipped.reason).toContain("bad.tar.gz");
   });
 
-  it("10,000 tiny files, against the default of 1,000 entries", async () => {
+  it("10,000 tiny files, against the default of 1,000 entries", {
+    tags: ["slow"],
+    timeout: 30_000,
+  }, async () => {
     const members: Member[] = [{ name: "SKILL.md", body: skillBody("bad") }];
     for (let i = 0; i < 10_000; i++) members.push({ name: `f/${i}.md`, body: "x" });
     const skipped = await pullHostile(tarGz(members), "tar.gz");
     expect(skipped.code).toBe("LIMIT_EXCEEDED");
     expect(skipped.reason).toContain("more than 1000 entries (maxArchiveFiles)");
-  }, 30_000);
+  });
 
   it("a symlink and a hard link inside the folder become copies of their target", async () => {
     const archive = tarGz([
@@ -355,6 +358,7 @@ describe("archives written by real tools", () => {
 
   it.skipIf(!existsSync("/usr/bin/zip"))(
     "a .zip made by Info-ZIP (skipped where /usr/bin/zip is absent)",
+    { tags: ["slow"] },
     async () => {
       const src = await sourceFolder();
       const out = join(root, "made.zip");
@@ -366,7 +370,7 @@ describe("archives written by real tools", () => {
   );
 });
 
-describe("archive bombs stop while inflating", () => {
+describe("archive bombs stop while inflating", { tags: ["slow"] }, () => {
   const GB = 1024 * 1024 * 1024;
   let tarBomb: Buffer;
   let zipped: Buffer;

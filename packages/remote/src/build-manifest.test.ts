@@ -183,7 +183,7 @@ describe("buildManifest", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
-  it("stops walking a folder as soon as it passes the file limit", async () => {
+  it("stops walking a folder as soon as it passes the file limit", { tags: ["slow"] }, async () => {
     const files: Record<string, string> = { "big/SKILL.md": skillMd("big") };
     for (let i = 0; i < 1_200; i++) files[`big/f/${i}.md`] = "x";
     const dir = await put(files);

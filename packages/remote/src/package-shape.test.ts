@@ -37,7 +37,7 @@ afterEach(async () => {
   await cleanup();
 });
 
-describe("the built package", { timeout: 30_000 }, () => {
+describe("the built package", { tags: ["built"], timeout: 30_000 }, () => {
   it("require()s as CommonJS and pulls through node-fetch, loaded lazily", async () => {
     const remote = createRequire(import.meta.url)(DIST_CJS) as Record<string, unknown>;
     expect(Object.keys(remote).sort()).toEqual(EXPORTS);
@@ -52,7 +52,7 @@ describe("the built package", { timeout: 30_000 }, () => {
   it.each([
     ["CommonJS", DIST_CJS],
     ["ESM", DIST_ESM],
-  ])("pulls in a plain Node process through the %s entry", async (_kind, entry) => {
+  ])("pulls in a plain Node process through the %s entry", { tags: ["slow"] }, async (_kind, entry) => {
     const { done } = pullInProcess(entry, server.index, join(root, "cache"));
     const { code, stdout, stderr } = await done;
     expect(stderr).toBe("");

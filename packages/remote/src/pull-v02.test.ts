@@ -550,6 +550,7 @@ describe("pull: maxArchiveBytes", () => {
     ["sent without a length", false],
   ])(
     "an archive over 10 MiB %s is skipped by default, and pulled with maxArchiveBytes raised",
+    { tags: ["slow"] },
     async (_how, announced) => {
       const body = largeArchive();
       expect(body.length).toBeGreaterThan(10 * MIB);

@@ -1,3 +1,4 @@
+// @module-tag slow: every test here runs the built `skill` CLI in a child process.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";

@@ -1,3 +1,4 @@
+// @module-tag slow: every test here runs the built `skill` CLI in a child process.
 import { randomBytes } from "node:crypto";
 import { appendFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
