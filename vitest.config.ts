@@ -112,6 +112,10 @@ export default defineConfig(({ mode }) => ({
         description: "loads the package's build (dist/), as a user gets it",
       },
     ],
+    // A loaded two-core CI machine runs two packages at once, each with its workers: a test that
+    // spawns the CLI can take several seconds there. A hung test still fails, after 20 s.
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
     // Fails a test that starts a child process without the slow tag (test-utils/src/slow-guard.ts).
     setupFiles: [at("test-utils/src/slow-guard.ts")],
     provide: { fastLoop: mode === "src" },

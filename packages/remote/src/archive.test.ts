@@ -4,19 +4,22 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { SkillErrorCode } from "@skill/core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   digestOf,
   type Member,
+  type Served,
+  serve,
   skillBody,
+  staticFiles,
   tar,
   tarGz,
   tarGzBomb,
   type ZipMember,
   zip,
   zipBomb,
-} from "../test/archives.js";
-import { type Served, serve, staticFiles, tempDir, tree } from "../test/server.js";
+} from "@skill/test-utils";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { tempDir, tree } from "../test/server.js";
 import { SCHEMA_V0_2 } from "./manifest.js";
 import { pull } from "./pull.js";
 

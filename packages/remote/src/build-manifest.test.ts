@@ -3,10 +3,10 @@ import { cp, lstat, mkdir, readFile, symlink, writeFile } from "node:fs/promises
 import { dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { SkillService } from "@skill/core";
+import { digestOf, type Served, serve, staticDir } from "@skill/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
-import { digestOf } from "../test/archives.js";
-import { binary, type Served, serve, skillMd, staticDir, tempDir, tree } from "../test/server.js";
+import { binary, skillMd, tempDir, tree } from "../test/server.js";
 import { buildManifest, manifestJson, writeManifest } from "./build-manifest.js";
 import { SCHEMA_V0_2 } from "./manifest.js";
 import { pull } from "./pull.js";

@@ -1,9 +1,10 @@
 import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { type Served, serve, staticFiles, until } from "@skill/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DIST_ESM, pullInProcess } from "../test/dist.js";
-import { pack, type Served, serve, skillMd, staticFiles, tempDir, tree, until } from "../test/server.js";
+import { pack, skillMd, tempDir, tree } from "../test/server.js";
 import { urlToDirName } from "./cache-dir.js";
 import { acquireLock } from "./cache-lock.js";
 import { pull } from "./pull.js";

@@ -1,9 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { type Served, serve, staticFiles } from "@skill/test-utils";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIST_CJS, DIST_ESM, pullInProcess, requireBuild } from "../test/dist.js";
-import { pack, type Served, serve, skillMd, staticFiles, tempDir } from "../test/server.js";
+import { pack, skillMd, tempDir } from "../test/server.js";
 
 const EXPORTS = [
   "PULL_DEFAULTS",

@@ -4,6 +4,7 @@ import { appendFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/p
 import { join } from "node:path";
 import { formatBytes } from "@skill/core";
 import { PULL_DEFAULTS, urlToDirName } from "@skill/remote";
+import { until } from "@skill/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs helper shared with the demo script
 import { serveDir } from "../../../scripts/serve.mjs";
@@ -14,7 +15,6 @@ import {
   skill,
   skillMd,
   startSkill,
-  until,
 } from "../../../test/remote-pack.js";
 
 const SECRET = "hunter2-SECRET";
