@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { chmod, mkdir, mkdtemp, open, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, mkdir, open, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { SkillError } from "@skill/core";
+import { removeTempDirs, tempDir } from "@skill/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditSkill } from "./audit.js";
 import type { AuditFinding } from "./types.js";
@@ -11,12 +11,10 @@ let root: string;
 let count = 0;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "skill-audit-"));
+  root = await tempDir("skill-audit-");
 });
 
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 /** Writes a skill folder: relative path → text or bytes. */
 async function skill(files: Record<string, string | Uint8Array>): Promise<string> {
