@@ -49,7 +49,7 @@ describe("examples/harness.ts on the bundled examples", { timeout: 30_000 }, () 
     );
   });
 
-  it("runs as a script (pnpm --filter @skill/examples harness)", async () => {
+  it("runs as a script (pnpm --filter @skill/examples harness)", { tags: ["slow"] }, async () => {
     const tsx = createRequire(import.meta.url).resolve("tsx/cli");
     const child = spawn(process.execPath, [tsx, "harness.ts"], {
       cwd: here,

@@ -32,7 +32,7 @@ function blocks(text: string): string[] {
   return [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1] as string);
 }
 
-describe("every TypeScript block of a README", { timeout: 120_000 }, () => {
+describe("every TypeScript block of a README", { tags: ["slow"], timeout: 120_000 }, () => {
   it("typechecks against the built packages (names a README leaves to the reader come from readme-globals.d.ts)", () => {
     rmSync(out, { recursive: true, force: true });
     mkdirSync(out, { recursive: true });

@@ -11,7 +11,7 @@ import { generateTree } from "./tree.js";
 const base = mkdtempSync(join(tmpdir(), "skill-bench-bound-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }), 120_000);
 
-describe("discovery's folder bound and the L tree", () => {
+describe("discovery's folder bound and the L tree", { tags: ["slow"] }, () => {
   it(`cuts no root of the 10,000-skill tree (its largest layout root holds about 16,000 folders, under ${DEFAULT_MAX_DIRS})`, {
     timeout: 300_000,
   }, async () => {

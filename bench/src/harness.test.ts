@@ -22,7 +22,7 @@ afterAll(() => {
   rmSync(base, { recursive: true, force: true });
 });
 
-describe("every approach in a child process, on a tiny tree", () => {
+describe("every approach in a child process, on a tiny tree", { tags: ["slow"] }, () => {
   const layout = () => layoutOf(manifest);
 
   it.each(["sync-floor", "floor", "opencode-style", "ours"] as const)(

@@ -71,7 +71,7 @@ describe("the loopback pack server", () => {
   });
 });
 
-describe("download approaches in a child process, on a tiny pack", () => {
+describe("download approaches in a child process, on a tiny pack", { tags: ["slow"] }, () => {
   it("the sequential baseline fetches every file once and writes it", async () => {
     const dir = join(work, "sequential");
     const result = await runChild({ approach: "sequential-fetch", input: { url: server.url("pack"), dir } });

@@ -1,9 +1,11 @@
+// @module-tag slow: every test here runs the built `skill` CLI in a child process.
 import { type ChildProcess, spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
+import { silentServer, until } from "@skill/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs helper shared with the demo script
 import { serveDir } from "../scripts/serve.mjs";
@@ -407,17 +409,16 @@ describe("skill pull, pack and remote skills", () => {
     expect(tampered.stdout).toContain("reference.md changed since it was pulled");
   });
 
-  it("a load with a stale cached pack and a silent server ends soon after --timeout", async () => {
-    const { createServer } = await import("node:net");
-    const silent = createServer(() => {});
-    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-    const { port } = silent.address() as { port: number };
+  it("a load with a stale cached pack and a silent server ends soon after --timeout", {
+    timeout: 30_000,
+  }, async () => {
+    const silent = await silentServer();
     const own = ["--cwd", project, "--home", home, "--cache", join(root, "stale-cache")];
     // Cache the pack under the silent server's URL, then make the copy old enough to revalidate.
     const pack = join(root, "stale-pack");
     await cp(join(examples, "remote-pack"), pack, { recursive: true });
     const real = await serveDir(pack);
-    const url = `http://127.0.0.1:${port}/index.json`;
+    const url = `${silent.url}index.json`;
     try {
       const pulled = await run([...own, "pull", `${real.url}index.json`, "--json"]);
       const dir = dirname(dirname(JSON.parse(pulled.stdout).packs[0].files[0]));
@@ -436,29 +437,20 @@ describe("skill pull, pack and remote skills", () => {
       expect(Date.now() - started).toBeLessThan(8_000);
       expect(JSON.parse(listed.stdout).skills.map((s: { name: string }) => s.name)).toContain("remote-skill");
     } finally {
-      silent.close();
+      await silent.close();
     }
   });
 
-  it("--timeout bounds the wait for a server that never answers", async () => {
-    const { createServer } = await import("node:net");
-    const silent = createServer(() => {});
-    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-    const { port } = silent.address() as { port: number };
+  it("--timeout bounds the wait for a server that never answers", { timeout: 30_000 }, async () => {
+    const silent = await silentServer();
     try {
       const started = Date.now();
-      const { code, stderr } = await run([
-        ...base,
-        "--timeout",
-        "300",
-        "pull",
-        `http://127.0.0.1:${port}/index.json`,
-      ]);
+      const { code, stderr } = await run([...base, "--timeout", "300", "pull", `${silent.url}index.json`]);
       expect(code).toBe(1);
       expect(stderr).toContain("timed out after 300 ms");
       expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
-      silent.close();
+      await silent.close();
     }
   });
 });
@@ -543,10 +535,6 @@ describe("skill watch", () => {
         at = buffer.indexOf("\n");
       }
     });
-    const until = async (predicate: () => boolean) => {
-      for (let i = 0; i < 300 && !predicate(); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(predicate()).toBe(true);
-    };
     try {
       await until(() => lines.some((l) => l.event === "ready"));
       const dir = join(project, ".agents/skills/fresh-skill");

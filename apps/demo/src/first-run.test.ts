@@ -1,3 +1,4 @@
+// @module-tag slow: every test here runs the built `skill` CLI in a child process.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

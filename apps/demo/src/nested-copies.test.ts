@@ -1,3 +1,4 @@
+// @module-tag slow: every test here runs the built `skill` CLI in a child process.
 // A nested skill installed with its parent is found twice: `list` and `doctor` say of the copy
 // inside the parent that it is, and keep calling a real shadow a shadow.
 import { spawnSync } from "node:child_process";

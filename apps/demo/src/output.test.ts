@@ -1,3 +1,4 @@
+// @module-tag slow: every test here runs the built `skill` CLI in a child process.
 import { relative, sep } from "node:path";
 import { printable } from "@skill/core";
 import stringWidth from "string-width";

@@ -1,3 +1,4 @@
+// @module-tag slow: every test here runs the built `skill` CLI in a child process.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { removeTempDirs, skillText, tempWorld, writeTree } from "@skill/test-utils";

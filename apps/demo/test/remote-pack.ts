@@ -1,12 +1,10 @@
 // Shared by the tests of `skill pull`, `skill verify` and `skill show` over remote packs: a real
 // HTTP server on 127.0.0.1 serving a v0.2 pack, and the built CLI run with a clean environment.
 import { type ChildProcess, spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { digestOf, type Handler, type Logged, send, serve, staticFiles } from "@skill/test-utils";
 import { CLI, type RunResult, runNode } from "./run-node.js";
 
 export const SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
@@ -19,16 +17,12 @@ export function skillMd(
   return `---\nname: ${name}\ndescription: ${description}\n---\n${body}`;
 }
 
-export function digestOf(body: string | Buffer): string {
-  return `sha256:${createHash("sha256").update(body).digest("hex")}`;
-}
-
 export interface PackServer {
   /** `http://127.0.0.1:<port>/` */
   readonly url: string;
   /** `<url>index.json` */
   readonly index: string;
-  readonly requests: { path: string; headers: IncomingHttpHeaders }[];
+  readonly requests: readonly Logged[];
   close(): Promise<void>;
 }
 
@@ -36,12 +30,12 @@ export interface PackServer {
  * Serves a v0.2 pack of one-file skills, `index.json` at the root. With `dripMs`, each
  * SKILL.md sends half its bytes at once and the rest after `dripMs`: a pull stays mid-way.
  */
-export async function servePack(
+export function servePack(
   skills: Readonly<Record<string, string>>,
   options: { dripMs?: number } = {},
 ): Promise<PackServer> {
-  const bodies = new Map(
-    Object.entries(skills).map(([name, body]) => [`/${name}/SKILL.md`, Buffer.from(body)]),
+  const files = new Map(
+    Object.entries(skills).map(([name, body]) => [`${name}/SKILL.md`, Buffer.from(body)]),
   );
   const index = JSON.stringify({
     $schema: SCHEMA,
@@ -53,41 +47,19 @@ export async function servePack(
       digest: digestOf(body),
     })),
   });
-  const requests: PackServer["requests"] = [];
-  const server = createServer((req, res) => {
+  const drip: Handler = (req, res, log) => {
     const path = (req.url ?? "/").split("?")[0] as string;
-    requests.push({ path, headers: req.headers });
-    if (path === "/index.json") {
-      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(index) });
-      res.end(index);
-      return;
-    }
-    const body = bodies.get(path);
-    if (!body) {
-      res.writeHead(404).end("not found\n");
-      return;
-    }
+    if (path === "/index.json") return send(res, log, 200, index, { "content-type": "application/json" });
+    const body = files.get(path.slice(1));
+    if (!body) return send(res, log, 404, "not found\n");
     res.writeHead(200, { "content-length": body.length });
-    if (options.dripMs === undefined) {
-      res.end(body);
-      return;
-    }
     res.write(body.subarray(0, body.length >> 1));
     setTimeout(() => res.end(body.subarray(body.length >> 1)), options.dripMs).unref();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}/`;
-  return {
-    url,
-    index: `${url}index.json`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
   };
+  const whole = staticFiles(new Map<string, string | Buffer>([...files, ["index.json", index]]), {
+    etag: false,
+  });
+  return serve(options.dripMs === undefined ? whole : drip);
 }
 
 /** A temp folder holding a project, a home and a cache, removed by `cleanup`. */
@@ -137,13 +109,4 @@ export function startSkill(
     child.on("close", (code) => resolve({ code, stdout, stderr })),
   );
   return { child, done };
-}
-
-/** Polls `check` until it holds (or throws after `timeoutMs`). */
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error("condition not reached in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

@@ -1,6 +1,6 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { removeTempDirs, tempDir } from "@skill/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditSkill } from "./audit.js";
 
@@ -12,12 +12,10 @@ import { auditSkill } from "./audit.js";
 let root: string;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "skill-audit-linear-"));
+  root = await tempDir("skill-audit-linear-");
 });
 
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 const HEAD = "---\nname: demo\ndescription: Formats dates.\n---\n";
 

@@ -1,5 +1,4 @@
-import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
   type AgentInfo,
@@ -9,6 +8,7 @@ import {
   type SkillSource,
   type SourceEntry,
 } from "@skill/core";
+import { removeTempDirs, tempDir } from "@skill/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditRegistrySkill, auditSkill } from "./audit.js";
 import type { AuditResult } from "./types.js";
@@ -17,12 +17,10 @@ let root: string;
 let count = 0;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "skill-audit-registry-"));
+  root = await tempDir("skill-audit-registry-");
 });
 
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 async function onDisk(files: Record<string, string>): Promise<string> {
   const dir = join(root, `s${++count}`, "demo");

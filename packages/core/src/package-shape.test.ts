@@ -7,7 +7,7 @@ const dist = fileURLToPath(new URL("../dist/", import.meta.url));
 const require = createRequire(import.meta.url);
 const TEXT = "---\nname: shape\ndescription: Loaded from dist\n---\nbody\n";
 
-describe("built package", () => {
+describe("built package", { tags: ["built"] }, () => {
   it("works through require() of the CJS entry", () => {
     const cjs = require(`${dist}index.cjs`) as typeof import("./index.js");
     expect(cjs.parseSkill(TEXT, "/x/shape/SKILL.md").skill.description).toBe("Loaded from dist");

@@ -57,6 +57,7 @@ describe("a checkout cannot pick what discovery scans", () => {
   });
 
   it("stops a layout root after DEFAULT_MAX_DIRS folders, Codex's after its own 2,000, and a configured path never", {
+    tags: ["slow"],
     timeout: 120_000,
   }, async () => {
     const { home, project } = await tempWorld();
@@ -100,6 +101,7 @@ describe("compareAgents and the bounds", () => {
   });
 
   it("calls a folder bound deliberate only where it is the preset's own, not the agent's (Codex)", {
+    tags: ["slow"],
     timeout: 120_000,
   }, async () => {
     const { home, project } = await tempWorld();

@@ -279,7 +279,10 @@ describe("compareAgents reads every cell off each agent's load", () => {
     ]);
   });
 
-  it("says not-scanned, and why, for the folders past Codex's folder budget", async () => {
+  it("says not-scanned, and why, for the folders past Codex's folder budget", {
+    tags: ["slow"],
+    timeout: 60_000,
+  }, async () => {
     const { home, project } = await tempWorld();
     const skills = join(project, ".agents", "skills");
     const count = 2010;
@@ -302,7 +305,7 @@ describe("compareAgents reads every cell off each agent's load", () => {
     expect(loaded).toBe(1999);
     expect(cut).toHaveLength(count - 1999);
     for (const c of cut) expect(c).toMatchObject({ detail: expect.stringMatching(/^max-dirs: /) });
-  }, 60_000);
+  });
 
   it("tells a SKILL.md holding only a path (a symlinked file checked out as text) from a broken one", async () => {
     const { home, project } = await tempWorld();

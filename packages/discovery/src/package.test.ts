@@ -45,7 +45,7 @@ async function loadBuilds(): Promise<[string, typeof Api][]> {
   ];
 }
 
-describe("the built package", () => {
+describe("the built package", { tags: ["built"] }, () => {
   it("exports the same public names from dist/index.cjs and dist/index.js", async () => {
     for (const [, api] of await loadBuilds()) expect(Object.keys(api).sort()).toEqual(API);
   });

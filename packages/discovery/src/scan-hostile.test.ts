@@ -26,6 +26,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T 
 
 describe("scanSkillFiles on hostile layouts", () => {
   it("scans 5,000 symlinked skill folders in near-linear time (within 5× of 5,000 plain ones, plus slack)", {
+    tags: ["slow"],
     timeout: 120_000,
   }, async () => {
     const base = await tempDir();

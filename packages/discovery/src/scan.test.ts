@@ -372,7 +372,9 @@ describe("scanSkillFiles: what it passed over (onSkip)", () => {
 });
 
 describe("scanSkillFiles and odd entries", () => {
-  it("warns about a FIFO named SKILL.md (and a link to one) without opening it", async () => {
+  it("warns about a FIFO named SKILL.md (and a link to one) without opening it", {
+    tags: ["slow"],
+  }, async () => {
     const root = await tempDir();
     await writeSkill(join(root, "good"));
     await mkdir(join(root, "pipe"), { recursive: true });
@@ -413,7 +415,9 @@ describe("scanSkillFiles and odd entries", () => {
     expect(warned(logger)).toContain(`Folder ${join(root, "goes")} vanished during the skill scan`);
   });
 
-  it("warns about a folder it cannot read and goes on (scan run as an unprivileged user)", async (ctx) => {
+  it("warns about a folder it cannot read and goes on (scan run as an unprivileged user)", {
+    tags: ["slow"],
+  }, async (ctx) => {
     const nobody = 65534;
     const probe = spawnSync("setpriv", [`--reuid=${nobody}`, `--regid=${nobody}`, "--clear-groups", "true"]);
     if (probe.error || probe.status !== 0) {

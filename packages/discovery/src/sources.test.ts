@@ -240,7 +240,9 @@ describe("default preset", () => {
     ]);
   });
 
-  it("never hangs on a FIFO named SKILL.md: scanned past with a warning, never loaded", async () => {
+  it("never hangs on a FIFO named SKILL.md: scanned past with a warning, never loaded", {
+    tags: ["slow"],
+  }, async () => {
     const { home, project } = await tempWorld();
     await writeSkill(join(project, ".claude", "skills", "good"));
     await mkdir(join(project, ".claude", "skills", "pipe"), { recursive: true });

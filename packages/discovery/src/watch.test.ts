@@ -181,7 +181,10 @@ describe("watchSkillFiles", () => {
     expect(first.batches).toEqual([]);
   });
 
-  it("releases every handle on close: the process exits by itself", { timeout: 90_000 }, async () => {
+  it("releases every handle on close: the process exits by itself", {
+    tags: ["slow"],
+    timeout: 90_000,
+  }, async () => {
     const { home, project } = await tempWorld();
     await writeSkill(join(project, ".claude", "skills", "pdf"));
     const dist = new URL("../dist/index.js", import.meta.url).href;
@@ -329,7 +332,10 @@ describe("watchSkillFiles on hostile layouts", () => {
     expect(w.events().every((e) => !e.path.includes(`${join(skills, "up")}/`))).toBe(true);
   });
 
-  it("becomes ready quickly with a symlink to /usr in a root", { timeout: 120_000 }, async (ctx) => {
+  it("becomes ready quickly with a symlink to /usr in a root", {
+    tags: ["slow"],
+    timeout: 120_000,
+  }, async (ctx) => {
     if (!existsSync("/usr")) {
       ctx.skip();
       return;
@@ -523,7 +529,9 @@ async function openToAll(dir: string): Promise<void> {
   }
 }
 
-describe("watchSkills in a host process: bad files are diagnostics, never a crash", () => {
+describe("watchSkills in a host process: bad files are diagnostics, never a crash", {
+  tags: ["slow"],
+}, () => {
   it("survives a SKILL.md replaced by a symlink to itself (ELOOP) and keeps reporting", {
     timeout: 90_000,
   }, async () => {

@@ -36,7 +36,7 @@ function exercise(api: Api): void {
   );
 }
 
-describe("built package", () => {
+describe("built package", { tags: ["built"] }, () => {
   it("works through require() of the CJS entry", () => {
     exercise(require(`${dist}index.cjs`) as Api);
   });

@@ -12,7 +12,7 @@ afterEach(removeWorlds);
 
 const exists = async (path: string) => (await lstat(path).catch(() => undefined)) !== undefined;
 
-describe("nothing is read from outside the source (rule 1)", () => {
+describe("nothing is read from outside the source (rule 1)", { tags: ["slow"] }, () => {
   it("skips a committed link to a folder outside the repository, never reading or locking it", async () => {
     const w = await world();
     const secret = join(w.root, "private", "global-skill");

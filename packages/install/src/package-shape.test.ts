@@ -28,7 +28,7 @@ const NAMES = [
   "restore",
 ];
 
-describe("built package", () => {
+describe("built package", { tags: ["built"] }, () => {
   it("exports exactly the public names, through import() and require()", async () => {
     expect(Object.keys(await import(`${dist}index.js`)).sort()).toEqual(NAMES);
     expect(Object.keys(require(`${dist}index.cjs`)).sort()).toEqual(NAMES);
@@ -47,7 +47,7 @@ describe("built package", () => {
     }
   });
 
-  it("runs the README's example as it is written", async () => {
+  it("runs the README's example as it is written", { tags: ["slow"] }, async () => {
     const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
     const code = /```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
     expect(code).toContain("planAdd");

@@ -16,7 +16,9 @@ const lockOf = async (project: string) =>
   JSON.parse(await readFile(join(project, "skills-lock.json"), "utf8"));
 
 describe("locks travel (rule 6)", () => {
-  it("locks a local git repository by a path relative to the lock, and restores it from the lock (frozen)", async () => {
+  it("locks a local git repository by a path relative to the lock, and restores it from the lock (frozen)", {
+    tags: ["slow"],
+  }, async () => {
     const w = await world();
     const repo = join(w.root, "repo");
     await put(join(repo, "skills", "pdf", "SKILL.md"), skillMd("pdf"));
@@ -36,7 +38,7 @@ describe("locks travel (rule 6)", () => {
     expect(report.installed.map((s) => s.name)).toEqual(["pdf"]);
   });
 
-  it("locks a remote git URL as the user gave it", async () => {
+  it("locks a remote git URL as the user gave it", { tags: ["slow"] }, async () => {
     const w = await world();
     const repo = join(w.root, "remote.git");
     await put(join(repo, "SKILL.md"), skillMd("solo"));
@@ -82,7 +84,7 @@ describe("nested skills as Vercel lays them out (rule 5)", () => {
   });
 });
 
-describe("plans", () => {
+describe("plans", { tags: ["slow"] }, () => {
   it("are plain data a review can refuse; a refused or discarded plan writes nothing and removes its clone", async () => {
     const w = await world();
     const repo = join(w.root, "repo");
@@ -121,7 +123,7 @@ describe("progress", () => {
   });
 });
 
-describe("check and update", () => {
+describe("check and update", { tags: ["slow"] }, () => {
   it("see a newer commit, plan it with its file changes, and apply it to the lock", async () => {
     const w = await world();
     const repo = join(w.root, "repo");

@@ -1,21 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { removeTempDirs, tempDir } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { goldenFolders, goldenHashes, makeGolden } from "./__fixtures__/golden.js";
 import { computedHash, hashedFiles, hashFolder } from "./computed-hash.js";
 
-const temps: string[] = [];
-async function temp(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "skill-lock-hash-"));
-  temps.push(dir);
-  return dir;
-}
-afterEach(async () => {
-  for (const dir of temps.splice(0)) await rm(dir, { recursive: true, force: true });
-});
+const temp = () => tempDir("skill-lock-hash-");
+afterEach(removeTempDirs);
 
 describe("computedHash", () => {
   // Captured from Vercel's skills 1.7.4 by scripts/lock-interop/run.sh.
@@ -68,7 +61,7 @@ describe("computedHash", () => {
     expect(await hashedFiles(dir)).toEqual([".env.example", "inner/SKILL.md", "SKILL.md"]);
   });
 
-  it("does not depend on the process locale", async () => {
+  it("does not depend on the process locale", { tags: ["slow"] }, async () => {
     const dir = join(await temp(), "locale-order");
     await makeGolden("locale-order", dir);
     const script = `import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)}).then(async (m) => process.stdout.write(await m.computedHash(${JSON.stringify(dir)})))`;

@@ -1,18 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { removeTempDirs, tempDir } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { type GlobalLock, globalLockPath, readGlobalLock, writeGlobalLock } from "./global-lock.js";
 
-const temps: string[] = [];
-async function temp(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "skill-lock-global-"));
-  temps.push(dir);
-  return dir;
-}
-afterEach(async () => {
-  for (const dir of temps.splice(0)) await rm(dir, { recursive: true, force: true });
-});
+const temp = () => tempDir("skill-lock-global-");
+afterEach(removeTempDirs);
 
 // As skills 1.7.4 writes it (no final newline), with a field gh skill adds.
 const VERCEL = `{

@@ -50,7 +50,7 @@ async function exercise(api: Api): Promise<void> {
   }
 }
 
-describe("built package", () => {
+describe("built package", { tags: ["built"] }, () => {
   it("works through require() of the CJS entry", async () => {
     await exercise(require(`${dist}index.cjs`) as Api);
   });

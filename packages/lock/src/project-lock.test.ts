@@ -1,6 +1,6 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { removeTempDirs, tempDir } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   formatProjectLock,
@@ -11,15 +11,8 @@ import {
   writeProjectLock,
 } from "./project-lock.js";
 
-const temps: string[] = [];
-async function temp(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "skill-lock-project-"));
-  temps.push(dir);
-  return dir;
-}
-afterEach(async () => {
-  for (const dir of temps.splice(0)) await rm(dir, { recursive: true, force: true });
-});
+const temp = () => tempDir("skill-lock-project-");
+afterEach(removeTempDirs);
 
 const HASH = "a".repeat(64);
 

@@ -1,20 +1,13 @@
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { removeTempDirs, tempDir } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { goldenHashes, makeGolden } from "./__fixtures__/golden.js";
 import { writeProjectLock } from "./project-lock.js";
 import { verifyLock } from "./verify-lock.js";
 
-const temps: string[] = [];
-async function temp(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "skill-lock-verify-"));
-  temps.push(dir);
-  return dir;
-}
-afterEach(async () => {
-  for (const dir of temps.splice(0)) await rm(dir, { recursive: true, force: true });
-});
+const temp = () => tempDir("skill-lock-verify-");
+afterEach(removeTempDirs);
 
 describe("verifyLock", () => {
   it("says which installed skills no longer hash to computedHash", async () => {

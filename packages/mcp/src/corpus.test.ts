@@ -112,7 +112,10 @@ describe("skills served by registerSkills and read back by mcpSource", () => {
     expect(total).toBeGreaterThanOrEqual(present ? 3 + 60 : 3);
   }, 60_000);
 
-  it("are identical over stdio with a child process serving them", async () => {
+  it("are identical over stdio with a child process serving them", {
+    tags: ["slow"],
+    timeout: 60_000,
+  }, async () => {
     let total = 0;
     for (const [i, paths] of groups.entries()) {
       const served = await servedGroup(paths);
@@ -126,9 +129,9 @@ describe("skills served by registerSkills and read back by mcpSource", () => {
       }
     }
     expect(total).toBeGreaterThanOrEqual(present ? 3 + 60 : 3);
-  }, 60_000);
+  });
 
-  it("starts a server that exited again at the next scan", async () => {
+  it("starts a server that exited again at the next scan", { tags: ["slow"], timeout: 30_000 }, async () => {
     const list = join(tmp, "restart.txt");
     const pids = join(tmp, "restart-pids.txt");
     await writeFile(list, (groups[0] as string[]).join("\n"));
@@ -152,9 +155,9 @@ describe("skills served by registerSkills and read back by mcpSource", () => {
     } finally {
       await source.close();
     }
-  }, 30_000);
+  });
 
-  it("reports a server command that cannot start as a scan diagnostic", async () => {
+  it("reports a server command that cannot start as a scan diagnostic", { tags: ["slow"] }, async () => {
     const source = mcpStdioSource(join(tmp, "no-such-server"), [], { timeoutMs: 5_000 });
     const service = new SkillService({ sources: [source] });
     const report = await service.discoverAndLoad();
@@ -164,7 +167,9 @@ describe("skills served by registerSkills and read back by mcpSource", () => {
     await source.close();
   });
 
-  it("gives up on a server that never answers the handshake within timeoutMs", async () => {
+  it("gives up on a server that never answers the handshake within timeoutMs", {
+    tags: ["slow"],
+  }, async () => {
     const source = mcpStdioSource(process.execPath, ["-e", "setInterval(() => {}, 1000)"], {
       timeoutMs: 1_000,
     });
@@ -175,7 +180,9 @@ describe("skills served by registerSkills and read back by mcpSource", () => {
     await source.close();
   });
 
-  it("reports a server that exits before the handshake with the first lines of its stderr", async () => {
+  it("reports a server that exits before the handshake with the first lines of its stderr", {
+    tags: ["slow"],
+  }, async () => {
     // The real error first, then a long trace that must not push it out of the message.
     const script =
       "console.error('boom: bad config'); for (let i = 0; i < 200; i++) console.error('    at frame' + i + ' (x.js:1:1)'); console.error('tail noise '.repeat(50)); process.exit(3)";

@@ -44,7 +44,7 @@ function exerciseStdio(api: StdioApi): void {
   expect(typeof api.serveStdio).toBe("function");
 }
 
-describe("built package", () => {
+describe("built package", { tags: ["built"] }, () => {
   it("works through require() of the CJS entry", async () => {
     await exercise(require(`${dist}index.cjs`) as Api);
   });

@@ -44,7 +44,7 @@ async function gone(pid: number, ms: number): Promise<boolean> {
   return !alive(pid);
 }
 
-describe("mcpStdioSource and the processes it starts", { timeout: 30_000 }, () => {
+describe("mcpStdioSource and the processes it starts", { tags: ["slow"], timeout: 30_000 }, () => {
   it.skipIf(process.platform === "win32")(
     "ends the server's process group on close: a helper the server started that holds its stdout is ended too",
     async () => {

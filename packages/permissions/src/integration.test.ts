@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type AgentInfo, SkillService, type SkillSource } from "@skill/core";
 import { fmt, formatCatalog } from "@skill/format";
+import { removeTempDirs, tempDir } from "@skill/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skillErrorFrom } from "./__fixtures__/errors.js";
 import { createPermissionPolicy } from "./policy.js";
@@ -13,7 +13,7 @@ let source: SkillSource;
 const NAMES = ["beta-tool", "internal-docs", "internal-secrets", "pdf", "release-notes"];
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "skill-permissions-"));
+  root = await tempDir("skill-permissions-");
   for (const name of NAMES) {
     await mkdir(join(root, name));
     await writeFile(
@@ -30,9 +30,7 @@ beforeAll(async () => {
   };
 });
 
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 const build: AgentInfo = {
   name: "build",

@@ -18,7 +18,7 @@ function exercise(api: Api): void {
   expect(api.wildcardMatch("ls", "ls *")).toBe(true);
 }
 
-describe("built package", () => {
+describe("built package", { tags: ["built"] }, () => {
   it("works through require() of the CJS entry", () => {
     exercise(require(`${dist}index.cjs`) as Api);
   });

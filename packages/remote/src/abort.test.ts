@@ -1,8 +1,8 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { digestOf, type Served, send, serve, skillBody, staticFiles, tarGz, until } from "@skill/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { digestOf, skillBody, tarGz } from "../test/archives.js";
-import { rejection, type Served, send, serve, skillMd, staticFiles, tempDir, until } from "../test/server.js";
+import { rejection, skillMd, tempDir } from "../test/server.js";
 import { urlToDirName } from "./cache-dir.js";
 import { SCHEMA_V0_2 } from "./manifest.js";
 import { pull } from "./pull.js";

@@ -4,19 +4,22 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { SkillErrorCode } from "@skill/core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   digestOf,
   type Member,
+  type Served,
+  serve,
   skillBody,
+  staticFiles,
   tar,
   tarGz,
   tarGzBomb,
   type ZipMember,
   zip,
   zipBomb,
-} from "../test/archives.js";
-import { type Served, serve, staticFiles, tempDir, tree } from "../test/server.js";
+} from "@skill/test-utils";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { tempDir, tree } from "../test/server.js";
 import { SCHEMA_V0_2 } from "./manifest.js";
 import { pull } from "./pull.js";
 
@@ -179,13 +182,16 @@ describe("hostile .tar.gz archives are refused whole", () => {
     expect(skipped.reason).toContain("bad.tar.gz");
   });
 
-  it("10,000 tiny files, against the default of 1,000 entries", async () => {
+  it("10,000 tiny files, against the default of 1,000 entries", {
+    tags: ["slow"],
+    timeout: 30_000,
+  }, async () => {
     const members: Member[] = [{ name: "SKILL.md", body: skillBody("bad") }];
     for (let i = 0; i < 10_000; i++) members.push({ name: `f/${i}.md`, body: "x" });
     const skipped = await pullHostile(tarGz(members), "tar.gz");
     expect(skipped.code).toBe("LIMIT_EXCEEDED");
     expect(skipped.reason).toContain("more than 1000 entries (maxArchiveFiles)");
-  }, 30_000);
+  });
 
   it("a symlink and a hard link inside the folder become copies of their target", async () => {
     const archive = tarGz([
@@ -355,6 +361,7 @@ describe("archives written by real tools", () => {
 
   it.skipIf(!existsSync("/usr/bin/zip"))(
     "a .zip made by Info-ZIP (skipped where /usr/bin/zip is absent)",
+    { tags: ["slow"] },
     async () => {
       const src = await sourceFolder();
       const out = join(root, "made.zip");
@@ -366,7 +373,7 @@ describe("archives written by real tools", () => {
   );
 });
 
-describe("archive bombs stop while inflating", () => {
+describe("archive bombs stop while inflating", { tags: ["slow"] }, () => {
   const GB = 1024 * 1024 * 1024;
   let tarBomb: Buffer;
   let zipped: Buffer;

@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
+import { type Served, send, serve, staticFiles } from "@skill/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { pack, rejection, type Served, send, serve, skillMd, staticFiles, tempDir } from "../test/server.js";
+import { pack, rejection, skillMd, tempDir } from "../test/server.js";
 import { pull } from "./pull.js";
 
 // Bounds that must hold against a hostile or broken server: time, disk, listeners, and text.

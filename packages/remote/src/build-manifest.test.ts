@@ -3,10 +3,10 @@ import { cp, lstat, mkdir, readFile, symlink, writeFile } from "node:fs/promises
 import { dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { SkillService } from "@skill/core";
+import { digestOf, type Served, serve, staticDir } from "@skill/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { corpora, sharedCorpusMissing } from "../../../fixtures/corpus.mjs";
-import { digestOf } from "../test/archives.js";
-import { binary, type Served, serve, skillMd, staticDir, tempDir, tree } from "../test/server.js";
+import { binary, skillMd, tempDir, tree } from "../test/server.js";
 import { buildManifest, manifestJson, writeManifest } from "./build-manifest.js";
 import { SCHEMA_V0_2 } from "./manifest.js";
 import { pull } from "./pull.js";
@@ -183,7 +183,7 @@ describe("buildManifest", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
-  it("stops walking a folder as soon as it passes the file limit", async () => {
+  it("stops walking a folder as soon as it passes the file limit", { tags: ["slow"] }, async () => {
     const files: Record<string, string> = { "big/SKILL.md": skillMd("big") };
     for (let i = 0; i < 1_200; i++) files[`big/f/${i}.md`] = "x";
     const dir = await put(files);

@@ -1,9 +1,10 @@
 import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DIST_ESM, pullInProcess, requireBuild } from "../test/dist.js";
-import { pack, type Served, serve, skillMd, staticFiles, tempDir, tree, until } from "../test/server.js";
+import { type Served, serve, staticFiles, until } from "@skill/test-utils";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DIST_ESM, pullInProcess } from "../test/dist.js";
+import { pack, skillMd, tempDir, tree } from "../test/server.js";
 import { urlToDirName } from "./cache-dir.js";
 import { acquireLock } from "./cache-lock.js";
 import { pull } from "./pull.js";
@@ -15,8 +16,6 @@ let root: string;
 let cacheDir: string;
 let cleanup: () => Promise<void>;
 const servers: Served[] = [];
-
-beforeAll(requireBuild);
 
 beforeEach(async () => {
   ({ path: root, cleanup } = await tempDir());
@@ -42,7 +41,7 @@ function slowPack(skills: Record<string, Record<string, string>>, delayMs: numbe
 
 // Child processes start slowly on a loaded machine: allow them time.
 describe("two processes pulling one pack", { timeout: 30_000 }, () => {
-  it("take turns, and leave one consistent copy", async () => {
+  it("take turns, and leave one consistent copy", { tags: ["slow"] }, async () => {
     const skills: Record<string, Record<string, string>> = {};
     for (let i = 0; i < 4; i++) skills[`s${i}`] = { "SKILL.md": skillMd(`s${i}`), "ref.md": `ref ${i}` };
     const { handler } = slowPack(skills, 25);
@@ -65,7 +64,9 @@ describe("two processes pulling one pack", { timeout: 30_000 }, () => {
     for (let i = 0; i < 4; i++) expect(await readFile(join(dir, `s${i}`, "ref.md"), "utf8")).toBe(`ref ${i}`);
   });
 
-  it("a pull killed mid-download leaves the previous copy; the next pull takes over its lock", async () => {
+  it("a pull killed mid-download leaves the previous copy; the next pull takes over its lock", {
+    tags: ["slow"],
+  }, async () => {
     const { files, handler } = slowPack(
       { a: { "SKILL.md": skillMd("a") }, b: { "SKILL.md": skillMd("b") } },
       0,
@@ -132,7 +133,7 @@ async function deadPid(): Promise<number> {
   return child.pid as number;
 }
 
-describe("taking over a lock whose breaker died", () => {
+describe("taking over a lock whose breaker died", { tags: ["slow"] }, () => {
   it("removes a dead breaker's guard at once instead of waiting for it to age", async () => {
     const dir = join(root, "pack");
     await mkdir(dir, { recursive: true });

@@ -1,7 +1,8 @@
 import { readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
+import { type Served, serve, staticFiles, until } from "@skill/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Served, serve, skillMd, staticFiles, tempDir, until } from "../test/server.js";
+import { skillMd, tempDir } from "../test/server.js";
 import { legacyDirName, urlToDirName } from "./cache-dir.js";
 import type { FetchLike } from "./http.js";
 import { type PullProgress, pull } from "./pull.js";

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { digestOf, type Served, send, serve, skillBody, staticFiles, tarGz } from "@skill/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { digestOf, skillBody, tarGz } from "../test/archives.js";
-import { rejection, type Served, send, serve, skillMd, staticFiles, tempDir } from "../test/server.js";
+import { rejection, skillMd, tempDir } from "../test/server.js";
 import type { FetchLike } from "./http.js";
 import { SCHEMA_V0_2 } from "./manifest.js";
 import { pull } from "./pull.js";

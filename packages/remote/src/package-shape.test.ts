@@ -1,9 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { type Served, serve, staticFiles } from "@skill/test-utils";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIST_CJS, DIST_ESM, pullInProcess, requireBuild } from "../test/dist.js";
-import { pack, type Served, serve, skillMd, staticFiles, tempDir } from "../test/server.js";
+import { pack, skillMd, tempDir } from "../test/server.js";
 
 const EXPORTS = [
   "PULL_DEFAULTS",
@@ -37,7 +38,7 @@ afterEach(async () => {
   await cleanup();
 });
 
-describe("the built package", { timeout: 30_000 }, () => {
+describe("the built package", { tags: ["built"], timeout: 30_000 }, () => {
   it("require()s as CommonJS and pulls through node-fetch, loaded lazily", async () => {
     const remote = createRequire(import.meta.url)(DIST_CJS) as Record<string, unknown>;
     expect(Object.keys(remote).sort()).toEqual(EXPORTS);
@@ -52,7 +53,7 @@ describe("the built package", { timeout: 30_000 }, () => {
   it.each([
     ["CommonJS", DIST_CJS],
     ["ESM", DIST_ESM],
-  ])("pulls in a plain Node process through the %s entry", async (_kind, entry) => {
+  ])("pulls in a plain Node process through the %s entry", { tags: ["slow"] }, async (_kind, entry) => {
     const { done } = pullInProcess(entry, server.index, join(root, "cache"));
     const { code, stdout, stderr } = await done;
     expect(stderr).toBe("");

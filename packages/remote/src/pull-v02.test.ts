@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { SkillService } from "@skill/core";
+import { digestOf, type Served, send, serve, skillBody, staticFiles, tarGz, zip } from "@skill/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { digestOf, skillBody, tarGz, zip } from "../test/archives.js";
-import { rejection, type Served, send, serve, skillMd, staticFiles, tempDir, tree } from "../test/server.js";
+import { rejection, skillMd, tempDir, tree } from "../test/server.js";
 import { urlToDirName } from "./cache-dir.js";
 import { SCHEMA_V0_2 } from "./manifest.js";
 import { pull } from "./pull.js";
@@ -550,6 +550,7 @@ describe("pull: maxArchiveBytes", () => {
     ["sent without a length", false],
   ])(
     "an archive over 10 MiB %s is skipped by default, and pulled with maxArchiveBytes raised",
+    { tags: ["slow"] },
     async (_how, announced) => {
       const body = largeArchive();
       expect(body.length).toBeGreaterThan(10 * MIB);

@@ -1,22 +1,17 @@
 import { lstat, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SkillService } from "@skill/core";
+import { type Logged, type Served, send, serve, staticFiles, until } from "@skill/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   binary,
   indexJson,
-  type Logged,
   pack,
   recordingLogger,
   rejection,
-  type Served,
-  send,
-  serve,
   skillMd,
-  staticFiles,
   tempDir,
   tree,
-  until,
 } from "../test/server.js";
 import { urlToDirName } from "./cache-dir.js";
 import { type PullProgress, pull } from "./pull.js";

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { type Diagnostic, type Logger, SkillService } from "@skill/core";
+import { digestOf, type Served, send, serve, staticFiles } from "@skill/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { digestOf } from "../test/archives.js";
-import { rejection, type Served, send, serve, skillMd, staticFiles, tempDir } from "../test/server.js";
+import { rejection, skillMd, tempDir } from "../test/server.js";
 import { SCHEMA_V0_2 } from "./manifest.js";
 import { pull } from "./pull.js";
 import { redact, redactUrl } from "./redact.js";

@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { SkillService } from "@skill/core";
+import { type Served, serve, staticFiles } from "@skill/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { pack, type Served, serve, skillMd, staticFiles, tempDir } from "../test/server.js";
+import { pack, skillMd, tempDir } from "../test/server.js";
 import { urlToDirName } from "./cache-dir.js";
 import { remoteOrigin, remoteSource } from "./remote-source.js";
 

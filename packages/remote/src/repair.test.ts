@@ -1,19 +1,9 @@
 import { appendFile, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SkillService } from "@skill/core";
+import { digestOf, type Served, send, serve, skillBody, staticFiles, tarGz } from "@skill/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { digestOf, skillBody, tarGz } from "../test/archives.js";
-import {
-  pack,
-  recordingLogger,
-  rejection,
-  type Served,
-  send,
-  serve,
-  skillMd,
-  staticFiles,
-  tempDir,
-} from "../test/server.js";
+import { pack, recordingLogger, rejection, skillMd, tempDir } from "../test/server.js";
 import { SCHEMA_V0_2 } from "./manifest.js";
 import { pull } from "./pull.js";
 import { remoteSource } from "./remote-source.js";

@@ -1,8 +1,8 @@
 import { appendFile, mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { digestOf, type Served, serve, skillBody, staticFiles, tarGz } from "@skill/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { digestOf, skillBody, tarGz } from "../test/archives.js";
-import { pack, type Served, serve, skillMd, staticFiles, tempDir } from "../test/server.js";
+import { pack, skillMd, tempDir } from "../test/server.js";
 import { SCHEMA_V0_2 } from "./manifest.js";
 import { pull } from "./pull.js";
 import { verifyCache } from "./verify-cache.js";

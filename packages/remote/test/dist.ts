@@ -30,6 +30,7 @@ export function pullInProcess(
   cacheDir: string,
   options: object = {},
 ): PullProcess {
+  requireBuild();
   const child = spawn(process.execPath, [SCRIPT, entry, url, cacheDir, JSON.stringify(options)], {
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -21,7 +21,7 @@ function exercise(api: Api): void {
   expect(api.MAX_SEARCH_LIMIT).toBe(100);
 }
 
-describe("built package", () => {
+describe("built package", { tags: ["built"] }, () => {
   it("works through require() of the CJS entry", () => {
     exercise(require(`${dist}index.cjs`) as Api);
   });

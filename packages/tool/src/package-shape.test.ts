@@ -27,7 +27,7 @@ async function exercise(api: Api, ai: AiSdk, mcp: Mcp): Promise<void> {
   mcp.registerSkillTools(server, tools);
 }
 
-describe("built package", () => {
+describe("built package", { tags: ["built"] }, () => {
   it("works through require() of the CJS entries", async () => {
     await exercise(
       require(`${dist}index.cjs`) as Api,

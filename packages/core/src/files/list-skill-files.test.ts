@@ -139,7 +139,10 @@ describe("listSkillFiles: what a bound leaves", () => {
     expect(await listSkillFiles(await tempDir(), { limit: 0 })).toEqual({ files: [], complete: true });
   });
 
-  it("keeps the files met before the 100,000th entry, the folder's own ones first when shallow-first", async () => {
+  it("keeps the files met before the 100,000th entry, the folder's own ones first when shallow-first", {
+    tags: ["slow"],
+    timeout: 120_000,
+  }, async () => {
     const dir = await tempDir();
     await writeTree(dir, { "SKILL.md": "", "run.sh": "", "aaa/filler.md": "", "zz/keep.md": "" });
     const crowd = join(dir, "aaa");
@@ -155,5 +158,5 @@ describe("listSkillFiles: what a bound leaves", () => {
     const sorted = await listSkillFiles(dir);
     expect(paths(sorted.files)).toEqual(["SKILL.md"]);
     expect(sorted.bound).toBe("entries");
-  }, 120_000);
+  });
 });

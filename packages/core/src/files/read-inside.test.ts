@@ -98,7 +98,9 @@ describe("readInside", () => {
     }
   });
 
-  it("refuses an outside link before opening it: no FIFO check, no size check", async () => {
+  it("refuses an outside link before opening it: no FIFO check, no size check", {
+    tags: ["slow"],
+  }, async () => {
     const { base, skill } = await skills();
     execFileSync("mkfifo", [join(base, "pipe")]);
     await tree(base, { "big.bin": new Uint8Array(1000) });
@@ -130,7 +132,7 @@ describe("readInside", () => {
     }
   });
 
-  it("refuses a FIFO with READ_ERROR without waiting for a writer", async () => {
+  it("refuses a FIFO with READ_ERROR without waiting for a writer", { tags: ["slow"] }, async () => {
     const dir = await tempDir();
     execFileSync("mkfifo", [join(dir, "pipe")]);
     const started = Date.now();
@@ -203,7 +205,7 @@ describe("readInside", () => {
     expect(error.path).toBe(join(dir, "a.md"));
   });
 
-  it("rejects a file it may not read with READ_ERROR (as uid 65534)", async (ctx) => {
+  it("rejects a file it may not read with READ_ERROR (as uid 65534)", { tags: ["slow"] }, async (ctx) => {
     const nobody = 65534;
     const dir = await tempDir();
     await chmod(dir, 0o755);
@@ -239,7 +241,7 @@ describe("readInside", () => {
   });
 });
 
-describe("readInside against a tree changing under it", () => {
+describe("readInside against a tree changing under it", { tags: ["slow"] }, () => {
   it("never returns bytes from outside while a folder on the way is swapped for an outside link", async () => {
     const { base, skill } = await skills();
     await tree(base, { "elsewhere/secret.txt": "OUTSIDE" });

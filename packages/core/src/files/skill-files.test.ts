@@ -149,7 +149,7 @@ describe("skillFiles: what is listed", () => {
     expect(paths(await skillFiles(dir))).toEqual(["SKILL.md", "real.md"]);
   });
 
-  it("does not list FIFOs", async () => {
+  it("does not list FIFOs", { tags: ["slow"] }, async () => {
     const dir = await tempDir();
     await tree(dir, { "SKILL.md": "" });
     execFileSync("mkfifo", [join(dir, "pipe")]);
@@ -393,7 +393,10 @@ describe("skillFiles: bounds", () => {
     expect(error.message).toContain("is 17 folders below");
   });
 
-  it("refuses a tree of more than 100,000 entries, counting skipped ones, unless the list fills first", async () => {
+  it("refuses a tree of more than 100,000 entries, counting skipped ones, unless the list fills first", {
+    tags: ["slow"],
+    timeout: 120_000,
+  }, async () => {
     const dir = await tempDir();
     await tree(dir, { "SKILL.md": "", "zz/keep.md": "" });
     const crowd = join(dir, "zz");
@@ -405,7 +408,7 @@ describe("skillFiles: bounds", () => {
     expect(error.message).toContain("more than 100000 entries");
     // The walk stops as soon as the list is full: the crowded folder is never read.
     expect(paths(await skillFiles(dir, { limit: 1 }))).toEqual(["SKILL.md"]);
-  }, 120_000);
+  });
 });
 
 describe("skillFiles: errors", () => {
@@ -474,7 +477,9 @@ describe("skillFiles: errors", () => {
     expect(reads).toBeGreaterThan(2);
   });
 
-  it("skips a subfolder it may not read, and refuses a skill folder it may not read (as uid 65534)", async (ctx) => {
+  it("skips a subfolder it may not read, and refuses a skill folder it may not read (as uid 65534)", {
+    tags: ["slow"],
+  }, async (ctx) => {
     const nobody = 65534;
     const base = await tempDir();
     await chmod(base, 0o755);

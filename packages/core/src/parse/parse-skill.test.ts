@@ -229,7 +229,7 @@ describe("parseSkill", () => {
     ).toBe("LIMIT_EXCEEDED");
   });
 
-  it("survives a YAML alias bomb quickly and refuses it", () => {
+  it("survives a YAML alias bomb quickly and refuses it", { tags: ["slow"] }, () => {
     const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     const letters = "abcdefghi";
     for (let i = 1; i < letters.length; i++) {
@@ -329,7 +329,7 @@ describe("loadSkillFile", () => {
     );
   });
 
-  it("refuses a file over maxBytes without reading it whole", async () => {
+  it("refuses a file over maxBytes without reading it whole", { tags: ["slow"] }, async () => {
     const path = await write("huge", Buffer.alloc(3 * 1024 * 1024, "a"));
     const error = await rejected(loadSkillFile(path));
     expect(error.code).toBe("LIMIT_EXCEEDED");

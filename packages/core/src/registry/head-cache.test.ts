@@ -587,7 +587,9 @@ describe("fileHeadCache with a bad cache file", () => {
     );
   });
 
-  it("never blocks on a FIFO and never throws on a folder at the cache path", async () => {
+  it("never blocks on a FIFO and never throws on a folder at the cache path", {
+    tags: ["slow"],
+  }, async () => {
     const dir = await tempDir();
     const fifo = join(dir, "fifo.json");
     const made = spawnSync("mkfifo", [fifo]);
@@ -790,7 +792,9 @@ describe("fileHeadCache writes", () => {
     expect(fileHeadCache(file, { now: clock }).get(key("/s/a/SKILL.md"))).toEqual(head("a"));
   });
 
-  it("swallows EACCES from a folder the process may not write (run as uid 65534)", async (ctx) => {
+  it("swallows EACCES from a folder the process may not write (run as uid 65534)", {
+    tags: ["slow"],
+  }, async (ctx) => {
     expect(existsSync(dist), "build @skill/core first (the child loads dist)").toBe(true);
     const base = await tempDir();
     await chmod(base, 0o755);
@@ -845,7 +849,10 @@ describe("fileHeadCache writes", () => {
     ]);
   });
 
-  it("never shows a reader a half-written file while two processes flush it", async () => {
+  it("never shows a reader a half-written file while two processes flush it", {
+    tags: ["slow"],
+    timeout: 60_000,
+  }, async () => {
     expect(existsSync(dist), "build @skill/core first (the child loads dist)").toBe(true);
     const dir = await tempDir();
     const file = join(dir, "heads.json");
@@ -905,7 +912,7 @@ describe("fileHeadCache writes", () => {
     // Each writer's last flush changed entries 0, 1000 and 2000 to size 29, and those survive.
     expect(last.some((n) => n >= 3)).toBe(true);
     expect((await readdir(dir)).filter((f) => f !== "heads.json")).toEqual([]);
-  }, 60_000);
+  });
 
   it("loads 10,000 entries quickly", async () => {
     const file = join(await tempDir(), "heads.json");

@@ -1,3 +1,4 @@
+// @module-tag slow: builds 3,000 skill folders and loads them in a child process.
 import { spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -560,7 +560,7 @@ describe("SkillService content", () => {
     expect((await service.read("cr")).content.startsWith("cr body\nw\n")).toBe(true);
   });
 
-  it("reports a FIFO named SKILL.md without hanging", async () => {
+  it("reports a FIFO named SKILL.md without hanging", { tags: ["slow"] }, async () => {
     const { execFileSync } = await import("node:child_process");
     await mkdir(join(root, "s", "fifo"), { recursive: true });
     execFileSync("mkfifo", [join(root, "s", "fifo", "SKILL.md")]);

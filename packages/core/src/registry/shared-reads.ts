@@ -11,6 +11,16 @@ type Read =
   | { readonly ok: true; readonly file: SkillFileText }
   | { readonly ok: false; readonly error: unknown };
 
+/** `map`'s value for `key`, made by `make` the first time it is asked for. */
+function made<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}
+
 /**
  * What one pass remembers: each file's read (its text and state), and of each text what no
  * load rule changes (its split, its YAML parse, that parse as JSON data).
@@ -30,46 +40,24 @@ export class ReadMemo implements SharedReads, ParseMemo {
 
   /** `readSkillFileSync(path, maxBytes, headBytes)`, once per path and limits; rethrows its error. */
   read(path: string, maxBytes: number, headBytes: number): SkillFileText {
-    const limits = `${maxBytes}:${headBytes}`;
-    let reads = this.#reads.get(limits);
-    if (reads === undefined) {
-      reads = new Map();
-      this.#reads.set(limits, reads);
-    }
-    let read = reads.get(path);
-    if (read === undefined) {
+    const reads = made(this.#reads, `${maxBytes}:${headBytes}`, () => new Map<string, Read>());
+    const read = made(reads, path, (): Read => {
       try {
-        read = { ok: true, file: readSkillFileSync(path, maxBytes, headBytes) };
+        return { ok: true, file: readSkillFileSync(path, maxBytes, headBytes) };
       } catch (error) {
-        read = { ok: false, error };
+        return { ok: false, error };
       }
-      reads.set(path, read);
-    }
+    });
     if (!read.ok) throw read.error;
     return read.file;
   }
 
   split(text: string): { normalized: string; bounds: FrontmatterBounds | undefined } {
-    let split = this.#splits.get(text);
-    if (split === undefined) {
-      split = splitText(text);
-      this.#splits.set(text, split);
-    }
-    return split;
+    return made(this.#splits, text, () => splitText(text));
   }
 
-  findings(
-    raw: object,
-    body: string | undefined,
-    location: string,
-    how: string,
-    check: () => Diagnostic[],
-  ): readonly Diagnostic[] {
-    let byFile = this.#findings.get(how);
-    if (byFile === undefined) {
-      byFile = new Map();
-      this.#findings.set(how, byFile);
-    }
+  findings(...[raw, body, location, how, check]: Parameters<ParseMemo["findings"]>): readonly Diagnostic[] {
+    const byFile = made(this.#findings, how, () => new Map());
     const known = byFile.get(location);
     if (known !== undefined && known.raw === raw && known.body === body) return known.found;
     const found = check();
@@ -79,22 +67,12 @@ export class ReadMemo implements SharedReads, ParseMemo {
 
   /** `dataOf(value, limit)`, once per parsed value (the limit is one constant). */
   data(value: object, limit: number): { tooLarge: boolean; data?: Record<string, unknown> } {
-    let made = this.#data.get(value);
-    if (made === undefined) {
-      made = dataOf(value, limit);
-      this.#data.set(value, made);
-    }
-    return made;
+    return made(this.#data, value, () => dataOf(value, limit));
   }
 
   /** `parseYaml(text)`, once per text. */
   yaml(text: string): YamlResult {
-    let parsed = this.#yaml.get(text);
-    if (parsed === undefined) {
-      parsed = parseYaml(text);
-      this.#yaml.set(text, parsed);
-    }
-    return parsed;
+    return made(this.#yaml, text, () => parseYaml(text));
   }
 }
 

@@ -83,7 +83,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 }, 60_000);
 
-describe("a warm start with fileHeadCache", () => {
+describe("a warm start with fileHeadCache", { tags: ["slow"] }, () => {
   it("opens no SKILL.md of 1,000 unchanged skills the second time", () => {
     const cold = run();
     expect(cold).toMatchObject({ loaded: COUNT, failed: 0 });

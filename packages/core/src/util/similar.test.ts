@@ -76,6 +76,7 @@ describe("similarNames", () => {
   });
 
   it("compares two 20,000-character names in a 64 MB heap: one edit apart, and nothing alike", {
+    tags: ["slow"],
     timeout: 90_000,
   }, async () => {
     const wanted = "a".repeat(10_000) + "b".repeat(10_000);

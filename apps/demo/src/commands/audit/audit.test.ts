@@ -1,3 +1,4 @@
+// @module-tag slow: every test here runs the built `skill` CLI in a child process.
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";

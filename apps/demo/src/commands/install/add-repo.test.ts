@@ -1,3 +1,4 @@
+// @module-tag slow: every test here runs the built `skill` CLI in a child process.
 // `skill add` of a generated 400-skill repository with nested skills and colliding names
 // (test-utils' generateSkillRepo): what DESIGN §12.3 says is installed, refused and locked.
 import { lstat, readdir, readFile } from "node:fs/promises";

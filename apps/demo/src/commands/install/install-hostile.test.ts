@@ -1,3 +1,4 @@
+// @module-tag slow: every test here runs the built `skill` CLI in a child process.
 // The installer's defects of an outside attack round, through the CLI: a hostile repository,
 // checkout or lock cannot make `skill add`, `install`, `remove` or `update` read or write where
 // they must not, and an update shows what is new before it replaces anything.

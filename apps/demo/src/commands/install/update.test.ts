@@ -1,10 +1,9 @@
+// @module-tag slow: every test here runs the built `skill` CLI in a child process.
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { computedHash } from "@skill/lock";
+import { digestOf, serve, staticFiles, tarGz } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { git, put, removeWorlds, skillMd, type World, world } from "../../../test/install-world.js";
 import { CLI } from "../../../test/run-node.js";
@@ -273,60 +272,23 @@ interface Site {
 }
 
 async function site(): Promise<Site> {
-  let files = new Map<string, Buffer>();
-  let index = "";
-  const server = createServer((req, res) => {
-    const path = (req.url ?? "/").split("?")[0] as string;
-    const body = path === "/.well-known/agent-skills/index.json" ? Buffer.from(index) : files.get(path);
-    if (body === undefined) {
-      res.writeHead(404).end("not found\n");
-      return;
-    }
-    res.writeHead(200, { "content-length": body.length }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  servers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
+  const files = new Map<string, string | Buffer>();
+  const server = await serve(staticFiles(files, { etag: false }));
+  servers.push(() => server.close());
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.origin,
     serve(entries) {
-      files = new Map();
+      files.clear();
       const skills = Object.entries(entries).map(([name, e]) => {
-        const path = `/.well-known/agent-skills/${name}${e.type === "archive" ? ".tar.gz" : ".md"}`;
-        files.set(path, e.body);
-        return {
-          name,
-          type: e.type,
-          description: `The ${name} skill`,
-          url: path,
-          digest: e.digest ?? digest(e.body),
-        };
+        const file = `.well-known/agent-skills/${name}${e.type === "archive" ? ".tar.gz" : ".md"}`;
+        files.set(file, e.body);
+        const digest = e.digest ?? digestOf(e.body);
+        return { name, type: e.type, description: `The ${name} skill`, url: `/${file}`, digest };
       });
-      index = JSON.stringify({
-        $schema: "https://schemas.agentskills.io/discovery/0.2.0/schema.json",
-        skills,
-      });
+      const index = { $schema: "https://schemas.agentskills.io/discovery/0.2.0/schema.json", skills };
+      files.set(".well-known/agent-skills/index.json", JSON.stringify(index));
     },
   };
-}
-
-function digest(body: Buffer): string {
-  return `sha256:${createHash("sha256").update(body).digest("hex")}`;
-}
-
-/** A .tar.gz of a folder, made by the system's tar (modes kept). */
-async function tarGz(root: string, files: Record<string, { text: string; mode?: number }>): Promise<Buffer> {
-  const dir = await mkdtemp(join(root, "tar-"));
-  for (const [path, f] of Object.entries(files)) await put(join(dir, path), f.text, f.mode ?? 0o644);
-  const out = join(root, `${Math.random().toString(36).slice(2)}.tar.gz`);
-  execFileSync("tar", ["-czf", out, "-C", dir, "."], { env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
-  return readFile(out);
 }
 
 describe("skill add from a site", () => {
@@ -341,7 +303,7 @@ describe("skill add from a site", () => {
     const canonical = join(w.project, ".agents", "skills", "notes");
     const hash = await computedHash(canonical);
     expect(await lockOf(w)).toBe(
-      `{\n  "version": 1,\n  "skills": {\n    "notes": {\n      "source": "${s.url}",\n      "sourceUrl": "${s.url}/.well-known/agent-skills/index.json",\n      "sourceType": "well-known",\n      "computedHash": "${hash}",\n      "wellKnownDigest": "${digest(body)}"\n    }\n  }\n}\n`,
+      `{\n  "version": 1,\n  "skills": {\n    "notes": {\n      "source": "${s.url}",\n      "sourceUrl": "${s.url}/.well-known/agent-skills/index.json",\n      "sourceType": "well-known",\n      "computedHash": "${hash}",\n      "wellKnownDigest": "${digestOf(body)}"\n    }\n  }\n}\n`,
     );
 
     // A fresh checkout: install restores it, verified.
@@ -372,13 +334,13 @@ describe("skill add from a site", () => {
     expect(checked.code).toBe(1);
     expect(JSON.parse(checked.stdout).skills[0].upstream).toMatchObject({
       status: "outdated",
-      digest: digest(v2),
+      digest: digestOf(v2),
     });
     const r = await w.skill(["update", "--yes"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("+ host mail.example");
     const lock = JSON.parse(await lockOf(w));
-    expect(lock.skills.notes.wellKnownDigest).toBe(digest(v2));
+    expect(lock.skills.notes.wellKnownDigest).toBe(digestOf(v2));
     expect(lock.skills.notes.computedHash).toBe(
       await computedHash(join(w.project, ".agents", "skills", "notes")),
     );
@@ -387,10 +349,10 @@ describe("skill add from a site", () => {
   it("installs an archive skill with its script still executable", async () => {
     const w = await world();
     const s = await site();
-    const archive = await tarGz(w.root, {
-      "SKILL.md": { text: skillMd("tool", "Run scripts/run.sh.\n") },
-      "scripts/run.sh": { text: "#!/bin/sh\necho run\n", mode: 0o755 },
-    });
+    const archive = tarGz([
+      { name: "SKILL.md", body: skillMd("tool", "Run scripts/run.sh.\n") },
+      { name: "scripts/run.sh", body: "#!/bin/sh\necho run\n", mode: 0o755 },
+    ]);
     s.serve({ tool: { type: "archive", body: archive } });
     const r = await w.skill(["add", s.url, "--for", "codex"]);
     expect(r.stderr).toBe("");

@@ -1,8 +1,10 @@
+// @module-tag slow: every test here runs the built `skill` CLI in a child process.
 import { randomBytes } from "node:crypto";
 import { appendFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { formatBytes } from "@skill/core";
 import { PULL_DEFAULTS, urlToDirName } from "@skill/remote";
+import { until } from "@skill/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs helper shared with the demo script
 import { serveDir } from "../../../scripts/serve.mjs";
@@ -13,7 +15,6 @@ import {
   skill,
   skillMd,
   startSkill,
-  until,
 } from "../../../test/remote-pack.js";
 
 const SECRET = "hunter2-SECRET";

@@ -55,7 +55,7 @@ afterAll(async () => {
 });
 
 // Each test starts one or two node processes: generous bounds for a loaded machine.
-describe("skill serve-mcp", { timeout: 30_000 }, () => {
+describe("skill serve-mcp", { tags: ["slow"], timeout: 30_000 }, () => {
   it.each(["2026-07-28", "2025-11-25"])(
     "answers a real SDK (v2) client over stdio at protocol %s with the skills the agent sees",
     async (era) => {
@@ -158,7 +158,7 @@ describe("skill serve-mcp", { timeout: 30_000 }, () => {
   });
 });
 
-describe("skill list --mcp", { timeout: 30_000 }, () => {
+describe("skill list --mcp", { tags: ["slow"], timeout: 30_000 }, () => {
   it("adds the skills of an MCP server started over stdio", async () => {
     const { code, stdout, stderr } = await run(
       ["--home", home, "--json", "list", "--mcp", serveLine()],
@@ -226,7 +226,7 @@ describe("skill list --mcp", { timeout: 30_000 }, () => {
   });
 });
 
-describe("--timeout and MCP servers", () => {
+describe("--timeout and MCP servers", { tags: ["slow"] }, () => {
   it("gives a server that never answers --timeout, not the default 30 s", async () => {
     const silent = `'${process.execPath}' -e 'setInterval(() => {}, 1000)'`;
     const dir = await mkdtemp(join(tmpdir(), "skill-mcp-timeout-"));
