@@ -1,7 +1,6 @@
 // The generated parts of BENCHMARKS.md: a block of Markdown per marker pair
 // (`<!-- bench:NAME:start -->` … `<!-- bench:NAME:end -->`); every other line is written by people.
 import { type Distribution, distribution, fine, int, mb, ms, pct, ratio, table } from "./format.js";
-import type { ProfileLine } from "./profile.js";
 import type { BenchResults, Group, Stats } from "./results.js";
 import { EARLIER, evaluateTargets, REFERENCE, type TargetRow } from "./targets.js";
 
@@ -147,11 +146,7 @@ export function reportBlocks(
   const changes: string[][] = [];
   const watch: string[][] = [];
   for (const size of ["XS", "S", "L"]) {
-    const [load, change, profile] = [
-      groups[`load-${size}`],
-      groups[`changes-${size}`],
-      results.profiles?.[size],
-    ];
+    const [load, change] = [groups[`load-${size}`], groups[`changes-${size}`]];
     if (load) {
       const f = load.facts ?? {};
       const files = `${int(Number(f.files))} files (${int(Number(f.decoys))} decoy SKILL.md files in \`node_modules\`).`;
@@ -193,15 +188,6 @@ export function reportBlocks(
         mb(Number(change.facts?.peakRssMB)),
         lost,
       ]);
-    }
-    if (profile) {
-      const lines = (l: readonly ProfileLine[]) =>
-        l.map((p) => [`\`${p.name}\``, ms(p.selfMs), `${(p.share * 100).toFixed(1)}%`]);
-      blocks[`profile-${size}`] = [
-        `One extra run of ours at ${size} under \`node --cpu-prof\` (the whole child process, module loading included; ${ms(profile.totalMs)} ms sampled). Self time:`,
-        table("by package | self ms | share", "lrr", lines(profile.packages)),
-        table("by function | self ms | share", "lrr", lines(profile.functions)),
-      ].join("\n\n");
     }
   }
   const scalingHead =

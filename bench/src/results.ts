@@ -1,5 +1,4 @@
 // What one run measured: the shape of bench/.trees/results.json, which `--render` reads again.
-import type { ProfileSummary } from "./profile.js";
 
 export interface Summary {
   readonly median: number;
@@ -57,6 +56,4 @@ export interface BenchResults {
   readonly durationMs: number;
   /** By name: `load-XS`, `changes-L`, `startup`, `doctor`, `mcp`, `search`, `pulls`, `add`, `remote`. */
   readonly groups: Readonly<Record<string, Group>>;
-  /** `node --cpu-prof` of ours, by size. */
-  readonly profiles?: Readonly<Record<string, ProfileSummary>>;
 }

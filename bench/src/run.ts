@@ -4,19 +4,16 @@ import * as fs from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { runChild } from "./harness.js";
-import { layoutOf } from "./layout.js";
 import * as measure from "./measure.js";
 import { BENCH_DIR, errorText, log, TREES_DIR } from "./measure.js";
-import { type ProfileSummary, summarizeProfile } from "./profile.js";
 import { fillMarkers, reportBlocks } from "./report.js";
 import type { BenchResults, Group } from "./results.js";
 import { latencyChart, scalingChart } from "./svg.js";
 import { checkTargets, EARLIER, evaluateTargets, limitOf, REFERENCE, WARM_REFERENCE } from "./targets.js";
-import { ensureTree, type TreeManifest } from "./tree.js";
+import { ensureTree } from "./tree.js";
 
 const USAGE = `Usage: pnpm bench [--size S|L] [--runs N] [--warmup N] [--seed N] [--delay MS] [--only GROUP,…]
-                  [--profile] [--check] [--note TEXT] [--out FILE]
+                  [--check] [--note TEXT] [--out FILE]
        pnpm bench --render bench/.trees/results.json [--check] [--note TEXT] [--out FILE]
 Groups: load, changes, startup, doctor, mcp, search, remote, or local (all but remote). More: bench/README.md`;
 const LOCAL = ["load", "changes", "startup", "doctor", "mcp", "search"];
@@ -39,7 +36,6 @@ function parseOptions(argv: readonly string[]) {
       out: text(),
       render: text(),
       note: { type: "string", multiple: true, default: [] },
-      profile: flag,
       check: flag,
       help: { ...flag, short: "h" },
     },
@@ -76,10 +72,9 @@ function parseOptions(argv: readonly string[]) {
 
 type Options = ReturnType<typeof parseOptions>;
 
-/** Every group `--only` asks for, in the order they run; then ours profiled where asked or a load target missed. */
-async function measureAll(o: Options): Promise<Pick<BenchResults, "groups" | "profiles">> {
+/** Every group `--only` asks for, in the order they run. */
+async function measureAll(o: Options): Promise<Pick<BenchResults, "groups">> {
   const groups: Record<string, Group> = {};
-  const trees = new Map<string, TreeManifest>();
   for (const [size, skills] of Object.entries({ XS: 100, S: 1_000, L: 10_000 })) {
     if ((size === "L" && o.size !== "L") || !LOCAL.some((g) => g !== "search" && o.only.has(g))) continue;
     const t0 = performance.now();
@@ -88,7 +83,6 @@ async function measureAll(o: Options): Promise<Pick<BenchResults, "groups" | "pr
     log(
       `${size}: ${reused ? "reusing" : "generated"} tree of ${skills} skills, ${manifest.files} files (${took} s)`,
     );
-    trees.set(size, manifest);
     if (o.only.has("load")) groups[`load-${size}`] = await measure.measureLoad(manifest, size, o);
     if (o.only.has("changes")) groups[`changes-${size}`] = await measure.measureChanges(manifest, size);
     if (size === "XS" && o.only.has("startup")) groups.startup = await measure.measureStartup(manifest, o);
@@ -97,22 +91,7 @@ async function measureAll(o: Options): Promise<Pick<BenchResults, "groups" | "pr
   }
   if (o.only.has("search")) groups.search = await measure.measureSearch(o);
   if (o.only.has("remote")) Object.assign(groups, await measure.measureRemote(o));
-  const rows = evaluateTargets({ ...run(o, 0, 0), groups });
-  const profiles: Record<string, ProfileSummary> = {};
-  if (!o.profile && !rows.some((r) => r.verdict === "missed" && r.id.startsWith("load-"))) return { groups };
-  for (const [size, manifest] of trees) {
-    if (!groups[`load-${size}`]) continue;
-    const dir = join(TREES_DIR, "profiles", `${size}-${Date.now()}`);
-    await runChild(
-      { approach: "ours", input: layoutOf(manifest) },
-      { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`] },
-    );
-    const file = fs.readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
-    if (!file) throw new Error(`node --cpu-prof wrote no profile in ${dir}`);
-    log(`profile: ${join(dir, file)}`);
-    profiles[size] = summarizeProfile(join(dir, file));
-  }
-  return { groups, profiles };
+  return { groups };
 }
 
 function run(o: Options, loadStart: number, durationMs: number): BenchResults {
