@@ -207,8 +207,8 @@ describe("every approach in a child process, on a tiny tree", () => {
   it("reports a child that fails, with its error", async () => {
     const missing = { ...layout(), cwd: join(base, "nowhere"), paths: [join(base, "nowhere", "skills")] };
     await expect(
-      runChild({ approach: "sequential-fetch", input: { url: "http://127.0.0.1:9/", dir: base } }),
-    ).rejects.toThrow(/sequential-fetch exited with code 1/);
+      runChild({ approach: "pull", input: { url: "http://127.0.0.1:9/", cacheDir: base } }),
+    ).rejects.toThrow(/pull exited with code 1/);
     const result = await runChild({ approach: "ours", input: missing });
     expect(mismatch(result, manifest)).toMatch(/^found 0 skills, expected 30/);
   }, 60_000);

@@ -11,7 +11,7 @@ import { copyFloorScript } from "./approaches/spawn.js";
 import { editDescription } from "./approaches/update.js";
 import { interleave, mismatch, type Plan, type RunRecord, runChild, samplesOf } from "./harness.js";
 import { layoutOf, treeSkillFiles } from "./layout.js";
-import { bigFilePack, type Pack, packV2, skillPack, startPackServer } from "./remote-server.js";
+import { type Pack, packV2, skillPack, startPackServer, writePack } from "./remote-server.js";
 import type { Group } from "./results.js";
 import { settleMtimes, type TreeManifest } from "./tree.js";
 
@@ -301,39 +301,30 @@ function checkCopy(dir: string, pack: Pack): string | undefined {
   for (const { name, files } of pack.skills) {
     for (const [path, body] of files) {
       const size = fs.statSync(join(dir, name, path), { throwIfNoEntry: false })?.size;
-      const want = Buffer.isBuffer(body) ? body.length : body.size;
-      if (size !== want) return `${name}/${path} ${size === undefined ? "is missing" : `has ${size} bytes`}`;
+      if (size !== body.length)
+        return `${name}/${path} ${size === undefined ? "is missing" : `has ${size} bytes`}`;
     }
   }
   return undefined;
 }
 
-export async function measureRemote(rounds: Rounds): Promise<Record<"pulls" | "remote" | "add", Group>> {
-  let pulls: Group | undefined;
+export async function measureRemote(rounds: Rounds): Promise<Record<"pulls" | "add", Group>> {
   const body = async (work: string): Promise<Group> => {
-    const [MiB, pack] = [1024 * 1024, skillPack({ skills: 500, filesPerSkill: 4 })];
-    const packs: Record<string, Pack> = {
-      ...{ pack, pack2: await packV2(pack, work) },
-      ...{ small: bigFilePack(1024), big: bigFilePack(50 * MiB), huge: bigFilePack(200 * MiB) },
-    };
+    const pack = skillPack({ skills: 500, filesPerSkill: 4 });
+    const packs: Record<string, Pack> = { pack, pack2: await packV2(pack, work) };
     const server = await startPackServer(packs, { delayMs: rounds.delayMs });
-    const series = async (prefix: string, plans: Plan[]) =>
-      (await interleave(plans, { ...rounds, prefix })).stats;
-    // A pull (or a sequential fetch) into a fresh folder per run, checked against the pack. With
-    // `keep` the folders stay until the series ends: see "Why the cold runs keep their copies" in BENCHMARKS.md.
-    const download = (id: string, name: string, sequential?: object, keep = false) => {
-      let dir = "";
+    // Each cold pull goes into a fresh folder, kept until the series ends: see "Why the cold runs
+    // keep their copies" in BENCHMARKS.md.
+    const cold = (id: string, name: string) => {
       const [url, source] = [server.url(name), packs[name] as Pack];
-      const limits = name.startsWith("pack") ? {} : { maxFileBytes: 400 * MiB, maxTotalBytes: 400 * MiB };
+      let dir = "";
       const task = (): ChildTask => {
         dir = fs.mkdtempSync(join(work, "run-"));
         server.resetStats();
-        if (sequential) return { approach: "sequential-fetch", input: { url, dir, ...sequential } };
-        return { approach: "pull", input: { url, cacheDir: dir, ...limits } };
+        return { approach: "pull", input: { url, cacheDir: dir } };
       };
       const after = () => {
-        const problem = checkCopy(sequential ? dir : join(dir, urlToDirName(url)), source);
-        if (!keep) fs.rmSync(dir, { recursive: true, force: true });
+        const problem = checkCopy(join(dir, urlToDirName(url)), source);
         return { server: server.stats(), ...(problem ? { problem } : {}) };
       };
       return plan(id, task, found(source.skills.length), { after });
@@ -354,31 +345,18 @@ export async function measureRemote(rounds: Rounds): Promise<Record<"pulls" | "r
       return plan(id, task, found(500), { after });
     };
     try {
-      const cold = await series("cold", [
-        download("v1-cold", "pack", undefined, true),
-        download("v2-cold", "pack2", undefined, true),
-        download("sequential", "pack", {}, true),
-      ]);
-      const warmed = await series("warm", [await warm("warm", "pack"), await warm("v2-warm", "pack2")]);
-      const bigs = [download("small", "small"), download("big", "big"), download("huge", "huge")];
-      const memory = await series("memory", [
-        ...bigs,
-        download("buffered", "big", {}),
-        download("streamed", "big", { stream: true }),
-      ]);
-      const [v1, v2, sequential] = cold;
-      const rows = (...all: (Group["stats"][number] | undefined)[]) => all.flatMap((s) => (s ? [s] : []));
-      pulls = { stats: rows(v1, v2, warmed[1]) };
-      return { stats: rows(v1 && { ...v1, id: "pull" }, sequential, warmed[0], ...memory) };
+      const coldStats = (
+        await interleave([cold("v1-cold", "pack"), cold("v2-cold", "pack2")], { ...rounds, prefix: "cold" })
+      ).stats;
+      const warmStats = (await interleave([await warm("v2-warm", "pack2")], { ...rounds, prefix: "warm" }))
+        .stats;
+      return { stats: [...coldStats, ...warmStats] };
     } finally {
       await server.close();
     }
   };
-  const remote = await guarded(
-    "remote: pulls of 500 × 4 files, index v0.1 and v0.2, vs sequential fetch",
-    body,
-  );
-  return { pulls: pulls ?? remote, remote, add: await measureAdd(rounds) };
+  const pulls = await guarded("pulls: 500 × 4 files, index v0.1 and v0.2", body);
+  return { pulls, add: await measureAdd(rounds) };
 }
 
 function measureAdd(rounds: Rounds): Promise<Group> {
@@ -388,12 +366,7 @@ function measureAdd(rounds: Rounds): Promise<Group> {
       join(work, "pack"),
       join(work, "home"),
     ];
-    for (const { name, files } of pack.skills) {
-      for (const [path, bytes] of files) {
-        fs.mkdirSync(dirname(join(from, name, path)), { recursive: true });
-        fs.writeFileSync(join(from, name, path), bytes as Buffer);
-      }
-    }
+    writePack(pack, from);
     fs.mkdirSync(home);
     const install = (id: "add" | "copy") => {
       let into = "";

@@ -4,16 +4,15 @@ import { join } from "node:path";
 import { urlToDirName } from "@skill/remote";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runChild } from "./harness.js";
-import { bigFilePack, type PackServer, packV2, skillPack, startPackServer } from "./remote-server.js";
+import { type PackServer, packV2, skillPack, startPackServer } from "./remote-server.js";
 
 const pack = skillPack({ skills: 5, filesPerSkill: 4 });
-const BIG = 200_000;
 let server: PackServer;
 let work: string;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "skill-bench-remote-"));
-  server = await startPackServer({ pack, pack2: await packV2(pack, work), big: bigFilePack(BIG) });
+  server = await startPackServer({ pack, pack2: await packV2(pack, work) });
 });
 
 afterAll(async () => {
@@ -61,25 +60,9 @@ describe("the loopback pack server", () => {
       bodyBytes: Number(index.headers.get("content-length")),
     });
   });
-
-  it("streams a big file whole, with its Content-Length", async () => {
-    const name = bigFilePack(BIG).skills[0]?.name;
-    const response = await fetch(`${server.url("big")}${name}/assets/big.bin`);
-    expect(response.headers.get("content-length")).toBe(String(BIG));
-    expect((await response.arrayBuffer()).byteLength).toBe(BIG);
-    expect(server.stats()).toMatchObject({ fileBodies: 1, bodyBytes: BIG });
-  });
 });
 
 describe("download approaches in a child process, on a tiny pack", () => {
-  it("the sequential baseline fetches every file once and writes it", async () => {
-    const dir = join(work, "sequential");
-    const result = await runChild({ approach: "sequential-fetch", input: { url: server.url("pack"), dir } });
-    expect(result).toMatchObject({ found: 5, samples: { files: 20 } });
-    expect(server.stats()).toMatchObject({ requests: 21, indexBodies: 1, fileBodies: 20 });
-    expectCopy(dir);
-  }, 60_000);
-
   it("pull downloads the pack into its cache, then pulls it again from the same cache", async () => {
     const cacheDir = join(work, "cache");
     const cold = await runChild({ approach: "pull", input: { url: server.url("pack"), cacheDir } });

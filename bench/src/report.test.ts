@@ -88,11 +88,6 @@ const full = results({
       requests: [212],
     },
   },
-  remote: {
-    stats: ["pull", "sequential", "warm", "small", "big", "huge", "buffered", "streamed"].map((id, i) =>
-      stats(id, 100 + i, 50 + i, server(3)),
-    ),
-  },
 });
 
 describe("the report's blocks", () => {
@@ -137,7 +132,7 @@ describe("the report's blocks", () => {
     expect(reportBlocks(full)["scaling-chart"]).toBeUndefined();
   });
 
-  it("write start-up, pulls, add, doctor, MCP, search and remote tables", () => {
+  it("write start-up, pulls, add, doctor, MCP and search tables", () => {
     const blocks = reportBlocks(full);
     expect(blocks.startup).toContain("| process | median ms | min ms | max ms | skills listed | matches |");
     expect(blocks.startup).toContain("| `node -e 0` (v20.19.0) | 30.0 | 27.0 | 33.0 | – | ✓ |");
@@ -159,11 +154,6 @@ describe("the report's blocks", () => {
       "| `createSkillIndex`, first in the process | 145 | 149 | 140 | 150 | – | 2 |",
     );
     expect(blocks.recall).toContain("| ours (`createSkillIndex`, defaults) | 80.0% | 90.0% |");
-    expect(blocks["remote-cold"]).toContain("| `pull` | 100 | 90.0 | 110 | 3 | 50.0 | 1,000 | ✓ |");
-    expect(blocks["remote-warm"]).toContain("| 102 | 91.8 | 112 | 3 | 0 | 0 | 1 | 100 | ✓ |");
-    expect(blocks["remote-memory"]).toContain(
-      "| `pull`, a 50 MB file | 54.0 | 54.0 | 54.0 | +1.0 | 104 | ✓ |",
-    );
     expect(blocks.earlier).toContain(
       "| ours ≤ 1.6× line-reader floor, median wall time (at L) | 14.00× | **missed** |",
     );

@@ -30,13 +30,6 @@ startup cli22 | \`skill list\` ({skills} skills, {peerNode}, compile cache)
 pulls v1-cold | index v0.1, cold (a request per file)
 pulls v2-cold | index v0.2, cold (an archive per skill)
 pulls v2-warm | index v0.2, warm (unchanged, same cache)
-remote pull | \`pull\`
-remote sequential | sequential \`fetch\`, one file at a time
-remote small | \`pull\`, the pack with a 1 KB file (baseline)
-remote big | \`pull\`, a 50 MB file
-remote huge | \`pull\`, a 200 MB file
-remote buffered | sequential \`fetch\` + \`arrayBuffer()\`, the 50 MB file (reference)
-remote streamed | Node's \`fetch\` streamed to the file, the 50 MB file (reference)
 add add | \`skill add <pack> --for codex\`
 add copy | copy floor: \`fs.cpSync\` of each skill folder
 search coldBuild coldBuildCpu | \`createSkillIndex\`, first in the process
@@ -251,47 +244,6 @@ export function reportBlocks(
             label,
             ...[1, 5].map((k) => pct(g.samples?.[`${who}@${k}`]?.[0] ?? Number.NaN)),
           ]),
-        ),
-    ],
-    "remote-cold": [
-      "remote",
-      (g) =>
-        statsTable(
-          "remote",
-          g,
-          [
-            "approach | median ms | min ms | max ms | requests | peak RSS MB | skills | complete",
-            "label median min max requests rss found mark",
-          ],
-          "pull sequential",
-        ),
-    ],
-    "remote-warm": [
-      "remote",
-      (g) =>
-        table(
-          "median ms | min ms | max ms | requests | 304 answers | file bodies | index bodies | body bytes | complete",
-          "rrrrrrrrl",
-          g.stats
-            .filter((a) => a.id === "warm")
-            .map((a) =>
-              "median min max requests 304 file-bodies index-bodies bytes mark"
-                .split(" ")
-                .map((c) => (CELLS[c] as Cell)(a, g)),
-            ),
-        ),
-    ],
-    "remote-memory": [
-      "remote",
-      (g) =>
-        statsTable(
-          "remote",
-          g,
-          [
-            "child | peak RSS MB (median) | min | max | growth MB | median ms | complete",
-            "label rss rss-min rss-max growth median mark",
-          ],
-          "small big huge buffered streamed",
         ),
     ],
   };

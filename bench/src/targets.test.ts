@@ -416,9 +416,6 @@ describe("the earlier targets", () => {
       ["1.00×", "met"],
       ["0.10× (0.150 → 0.015 ms/skill)", "met"],
       ["0.60×", "met"],
-      ["not measured: not in this run's `--only`", "not measured"],
-      ["not measured: not in this run's `--only`", "not measured"],
-      ["not measured: not in this run's `--only`", "not measured"],
     ]);
     const s = evaluateTargets(run({ "load-S": load(150, 100) }), EARLIER);
     expect(s[0]?.measured).toBe("not measured: needs `--size L`");

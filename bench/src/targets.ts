@@ -58,9 +58,6 @@ earlier-opencode | ours ≤ 0.4× opencode-style, median wall time (at L) | ≤ 
 earlier-rss | ours peak RSS ≤ 1.3× line-reader floor's (at L) | ≤ 1.3
 earlier-growth | ours: cost per skill grows no more than linearly from S to L (per-skill ratio ≤ 1.1) | ≤ 1.1
 earlier-warm | warm start with a persistent index (\`fileHeadCache\`) ≤ 0.8× line-reader floor (at L) | ≤ 0.8
-earlier-pull | cold pull ≥ 6× faster than sequential fetch | ≥ 6
-earlier-bodies | warm pull downloads 0 file bodies | ≤ 0
-earlier-big-file | pull's peak RSS grows by far less than the 50 MB file (≤ 12.5 MB) | ≤ 12.5
 `;
 
 /** A group of the run, or why it is not there. */
@@ -269,22 +266,6 @@ const MEASURES: Readonly<Record<string, Measure>> = {
     return [perL / perS, `${ratio(perL / perS)} (${perS.toFixed(3)} → ${perL.toFixed(3)} ms/skill)`];
   },
   "earlier-warm": pair("load-L", "warm", "floor", bare),
-  "earlier-pull": pair("remote", "sequential", "pull", (x, y) => [x / y, `${ratio(x / y)} faster`]),
-  "earlier-bodies": (results) => {
-    const stats = pick(results, "remote", "warm");
-    const bodies = typeof stats === "string" ? stats : (stats[0]?.server?.fileBodies?.max ?? Number.NaN);
-    return typeof bodies === "string" ? bodies : [bodies, `${bodies} file bodies (max of runs)`];
-  },
-  "earlier-big-file": pair(
-    "remote",
-    "big",
-    "small",
-    (big, small, results) => {
-      const huge = (medianOf(results, "remote", "huge", "rssMB") ?? Number.NaN) - small;
-      return [big - small, `+${mb(big - small)} MB (+${mb(huge)} MB for a 200 MB file)`];
-    },
-    "rssMB",
-  ),
 };
 
 export interface TargetSpec {

@@ -18,7 +18,6 @@ export const APPROACHES = {
   "index-floor": async () => (await import("./index-floor.js")).run,
   spawn: async () => (await import("./spawn.js")).run,
   pull: async () => (await import("./pull.js")).run,
-  "sequential-fetch": async () => (await import("./sequential-fetch.js")).run,
 } as const;
 
 type Id = keyof typeof APPROACHES;
