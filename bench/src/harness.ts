@@ -1,17 +1,15 @@
+// Fresh child processes, run interleaved, and their runs summed up as rows.
 import { spawn } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ChildTask } from "./approaches/index.js";
 import { distribution, int } from "./format.js";
 import type { ChildResult } from "./protocol.js";
-import type { ServerStats } from "./remote-server.js";
 import type { Stats, Summary } from "./results.js";
 
-/** One measured run, with what the parent observed around it. */
+/** One measured run, with what the parent observed around it: the server's counts, a wrong result on disk. */
 export interface RunRecord extends ChildResult {
-  /** Requests the loopback server saw during the run. */
-  readonly server?: ServerStats;
-  /** Why the result on disk is wrong, as checked by the parent. */
+  readonly server?: Readonly<Record<string, number>>;
   readonly problem?: string;
 }
 
@@ -30,9 +28,8 @@ export function runChild(
     CHILD,
     JSON.stringify(task),
   ];
-  // A pinned environment: variables such as OPENCODE_DISABLE_CLAUDE_CODE in the caller's shell
-  // would change which roots an approach scans, and so what it finds. Children run from the
-  // bench package, where `tsx` resolves when running from source (tests).
+  // A pinned environment: a variable of the caller's shell could change the roots an approach
+  // scans. Children run from the bench package, where `tsx` resolves (tests run from source).
   const env = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
@@ -55,29 +52,19 @@ export function runChild(
 /** One approach in an interleaved series: a row of its group's table. */
 export interface Plan {
   readonly id: string;
-  /** Builds the task of one run (e.g. with a fresh cache directory). */
+  /** Builds the task of one run (e.g. with a fresh cache folder). */
   readonly task: () => ChildTask | Promise<ChildTask>;
   readonly nodeArgs?: readonly string[] | undefined;
-  /** Runs after each run (warm-ups too); what it returns is added to the run's record. */
+  /** Runs after each run, warm-ups too; what it returns is added to the run's record. */
   readonly after?: ((result: ChildResult) => Partial<RunRecord>) | undefined;
   /** Why a run's result is wrong, or `undefined`. */
   readonly check?: ((record: RunRecord) => string | undefined) | undefined;
 }
 
-export interface Series {
-  readonly warmup: number;
-  readonly runs: number;
-  /** Progress lines on stderr start with it. */
-  readonly prefix: string;
-}
-
-/**
- * Runs every plan `warmup + runs` times, interleaved (ABCABC…) so that machine noise hits all
- * alike; returns each plan's row and its measured runs (warm-ups dropped).
- */
+/** Runs every plan `warmup + runs` times, interleaved (ABCABC…) so that machine noise hits all alike. */
 export async function interleave(
   plans: readonly Plan[],
-  series: Series,
+  series: { readonly warmup: number; readonly runs: number; readonly prefix: string },
 ): Promise<{ stats: Stats[]; records: Map<string, RunRecord[]> }> {
   const records = new Map<string, RunRecord[]>(plans.map((p) => [p.id, []]));
   for (let round = 0; round < series.warmup + series.runs; round++) {
@@ -89,13 +76,13 @@ export async function interleave(
       const run = warmup ? "warm-up" : `run ${round - series.warmup + 1}/${series.runs}`;
       const misses =
         typeof record.samples?.misses === "number" ? `, ${record.samples.misses} heads missed` : "";
+      const rss = (record.maxRssKB / 1024).toFixed(1);
       process.stderr.write(
-        `  ${series.prefix} ${run} ${plan.id}: ${record.ms.toFixed(1)} ms, ${(record.maxRssKB / 1024).toFixed(1)} MB, found ${record.found}${misses}\n`,
+        `  ${series.prefix} ${run} ${plan.id}: ${record.ms.toFixed(1)} ms, ${rss} MB, found ${record.found}${misses}\n`,
       );
     }
   }
-  const stats = plans.map((plan) => statsOf(plan, records.get(plan.id) ?? []));
-  return { stats, records };
+  return { stats: plans.map((plan) => statsOf(plan, records.get(plan.id) ?? [])), records };
 }
 
 export function summarize(values: readonly number[]): Summary {
@@ -103,14 +90,14 @@ export function summarize(values: readonly number[]): Summary {
   return { median, min, max };
 }
 
-/** A plan's runs as a row: wall time, peak RSS, skills found, the first problem, the server's counts. */
+/** A plan's runs as a row: wall time, peak RSS, skills found, the first problem, the other numbers. */
 export function statsOf(plan: Pick<Plan, "id" | "check">, records: readonly RunRecord[]): Stats {
   const found = records.map((r) => r.found);
   const [lo, hi] = [Math.min(...found), Math.max(...found)].map(int);
   const problem = records.map((r) => r.problem ?? plan.check?.(r)).find((p) => p !== undefined);
-  const counters = Object.keys(records[0]?.server ?? {}) as (keyof ServerStats)[];
-  const server = Object.fromEntries(
-    counters.map((k) => [k, summarize(records.map((r) => r.server?.[k] ?? 0))]),
+  const numbers = records.map((r) => ({ ...r.server, ...r.samples }));
+  const keys = [...new Set(numbers.flatMap(Object.keys))].filter((k) =>
+    numbers.every((n) => typeof n[k] === "number"),
   );
   return {
     id: plan.id,
@@ -118,30 +105,27 @@ export function statsOf(plan: Pick<Plan, "id" | "check">, records: readonly RunR
     rssMB: summarize(records.map((r) => r.maxRssKB / 1024)),
     found: lo === hi ? (lo as string) : `${lo}–${hi}`,
     ...(problem === undefined ? {} : { problem }),
-    ...(counters.length > 0 ? { server } : {}),
+    ...(keys.length > 0
+      ? { more: Object.fromEntries(keys.map((k) => [k, summarize(numbers.map((n) => n[k] as number))])) }
+      : {}),
   };
 }
 
 /** Every sample the runs' children took, by name: series concatenated, single numbers collected. */
 export function samplesOf(records: readonly RunRecord[]): Record<string, number[]> {
   const samples: Record<string, number[]> = {};
-  for (const r of records) {
+  for (const r of records)
     for (const [k, v] of Object.entries(r.samples ?? {})) samples[k] = [...(samples[k] ?? []), ...[v].flat()];
-  }
   return samples;
 }
 
-/** What a run must have found. */
-export interface Expected {
-  readonly skills: number;
-  readonly checksum: string;
-}
-
 /** Why a run does not match what the generator wrote, or `undefined` when it matches. */
-export function mismatch(record: ChildResult, expected: Expected): string | undefined {
+export function mismatch(
+  record: ChildResult,
+  expected: { skills: number; checksum: string },
+): string | undefined {
   if (record.found !== expected.skills) return `found ${record.found} skills, expected ${expected.skills}`;
   if (record.checksum !== undefined && record.checksum !== expected.checksum)
     return `checksum ${record.checksum}, expected ${expected.checksum}`;
-  if (record.failed) return `${record.failed} files failed to load`;
-  return undefined;
+  return record.failed ? `${record.failed} files failed to load` : undefined;
 }

@@ -1,10 +1,21 @@
 // The generated parts of BENCHMARKS.md: a block of Markdown per marker pair
 // (`<!-- bench:NAME:start -->` … `<!-- bench:NAME:end -->`); every other line is written by people.
-import { type Distribution, distribution, fine, int, mb, ms, pct, ratio, table } from "./format.js";
+import {
+  type Column,
+  type Distribution,
+  distribution,
+  fine,
+  int,
+  mb,
+  ms,
+  pct,
+  ratio,
+  table,
+} from "./format.js";
 import type { BenchResults, Group, Stats } from "./results.js";
 import { EARLIER, evaluateTargets, REFERENCE, type TargetRow } from "./targets.js";
 
-// The label of each row, by group and id; `{name}` is the group's fact of that name.
+// The rows of the tables, by group and id (the search rows: sample keys); `{name}` is a fact of the group.
 const LABELS = `
 load sync-floor | synchronous floor (fdir sync + readFileSync + indexOf)
 load floor | line-reader floor (+ name/description by line regex)
@@ -44,73 +55,71 @@ search miniSearch | reference: untuned MiniSearch \`addAll\` (name, description)
 recall ours | ours (\`createSkillIndex\`, defaults)
 recall substring | substring match (every query word of 3+ letters in name or description; most words first)
 recall minisearch | MiniSearch untuned (name + description, default options)
-`;
-const LABEL = LABELS.trim()
+`
+  .trim()
   .split("\n")
   .map((line) => line.split(" | ") as [string, string]);
 
-/** The rows of `group` in a labelled table, in order: `[label, id, more ids]` (a `{fact}` in a label filled). */
-function labelled(
-  group: string,
-  facts: Group["facts"] = {},
-): [label: string, id: string, ...more: string[]][] {
+/** The rows of `group`, in order: `[label, id, more ids]`, each `{fact}` of the label filled. */
+type Labelled = readonly [label: string, id: string, more?: string];
+function labelled(group: string, facts: Group["facts"] = {}): Labelled[] {
   const fill = (label: string) => label.replace(/\{(\w+)\}/g, (_, k) => String(facts[k] ?? "?"));
-  return LABEL.filter(([key]) => key.startsWith(`${group} `)).map(
-    ([key, label]) => [fill(label), ...key.split(" ").slice(1)] as [string, string],
+  return LABELS.filter(([key]) => key.startsWith(`${group} `)).map(
+    ([key, label]) => [fill(label), ...key.split(" ").slice(1)] as unknown as Labelled,
   );
 }
 
-type Cell = (a: Stats, group: Group) => string;
-const mark: Cell = (a) => (a.problem ? `✗ ${a.problem}` : "✓");
-const server =
-  (key: string): Cell =>
-  (a) =>
-    int(a.server?.[key]?.median ?? Number.NaN);
-const rssOf = (group: Group, id: string) => group.stats.find((s) => s.id === id)?.rssMB.median ?? Number.NaN;
-
-/** The cells of the stats tables, by column name. */
-const CELLS: Readonly<Record<string, Cell>> = {
-  median: (a) => ms(a.time.median),
-  min: (a) => ms(a.time.min),
-  max: (a) => ms(a.time.max),
-  rss: (a) => mb(a.rssMB.median),
-  "rss-min": (a) => mb(a.rssMB.min),
-  "rss-max": (a) => mb(a.rssMB.max),
-  growth: (a, g) => (a.id === "small" ? "–" : `+${mb(a.rssMB.median - rssOf(g, "small"))}`),
-  found: (a) => a.found,
-  listed: (a) => (a.id === "node" || a.id === "version" ? "–" : a.found),
-  mark,
-  requests: server("requests"),
-  "304": server("notModified"),
-  "file-bodies": server("fileBodies"),
-  "index-bodies": server("indexBodies"),
-  bytes: server("bodyBytes"),
+type Row = readonly [label: string, stats: Stats];
+const more =
+  (key: string, format = int): Column<Row>[1] =>
+  ([, s]) =>
+    format(s.more?.[key]?.median);
+const COLUMNS: Readonly<Record<string, Column<Row>>> = {
+  median: ["median ms", ([, s]) => ms(s.time.median)],
+  min: ["min ms", ([, s]) => ms(s.time.min)],
+  max: ["max ms", ([, s]) => ms(s.time.max)],
+  rss: ["peak RSS MB", ([, s]) => mb(s.rssMB.median)],
+  found: ["skills found", ([, s]) => s.found],
+  listed: ["skills listed", ([, s]) => (s.id === "node" || s.id === "version" ? "–" : s.found)],
+  mark: ["matches", ([, s]) => (s.problem ? `✗ ${s.problem}` : "✓"), true],
+  requests: ["requests", more("requests")],
+  bytes: ["body bytes", more("bodyBytes")],
 };
-const APPROACH = [
-  "approach | median ms | min ms | max ms | peak RSS MB | skills found | matches",
-  "label median min max rss found mark",
-];
 
-/** A table of `group`'s rows: the header, and the cells by name (`label` first when the rows have one). */
-function statsTable(name: string, group: Group, [header, cells]: readonly string[], only?: string): string {
-  const ids = only?.split(" ");
-  const rows = labelled(name, group.facts).filter(([, id]) => !ids || ids.includes(id));
-  const cellsOf = (cells as string).split(" ");
-  const body = rows.flatMap(([label, id]) => {
-    const a = group.stats.find((s) => s.id === id);
-    return a ? [cellsOf.map((c) => (c === "label" ? label : (CELLS[c] as Cell)(a, group)))] : [];
+// The tables of approaches, by block: the group, the first column's header, the other columns.
+const STATS_TABLES = `
+startup | process | median min max listed mark
+pulls | pull | median min max requests bytes rss found mark
+add | approach | median min max rss found mark
+doctor | approach | median min max rss found mark
+`
+  .trim()
+  .split("\n")
+  .map((line) => line.split(" | ") as [string, string, string]);
+
+const APPROACH = "median min max rss found mark";
+
+function statsTable(name: string, group: Group, first: string, columns: string): string {
+  const rows = labelled(name, group.facts).flatMap(([label, id]) => {
+    const s = group.stats.find((a) => a.id === id);
+    return s ? [[label, s] as const] : [];
   });
-  return table(
-    header as string,
-    cellsOf.map((c) => (c === "label" || c === "mark" ? "l" : "r")).join(""),
-    body,
-  );
+  const label: Column<Row> = [first, ([l]) => l, true];
+  return table([label, ...columns.split(" ").map((c) => COLUMNS[c] as Column<Row>)], rows);
 }
 
-function verdicts(rows: readonly TargetRow[], earlier = false): string[][] {
+function verdicts(rows: readonly TargetRow[], earlier = false): string {
   const verdict = (v: string) => (v === "missed" ? "**missed**" : earlier && v === "not measured" ? "–" : v);
-  return rows.map((r) => [r.what, ...(earlier ? [] : [r.target]), r.measured, verdict(r.verdict)]);
+  const columns: Column<TargetRow>[] = [
+    [earlier ? "target" : "what", (r) => r.what, true],
+    ...(earlier ? [] : [["target", (r: TargetRow) => r.target, true] as const]),
+    ["measured", (r) => r.measured, true],
+    ["result", (r) => verdict(r.verdict), true],
+  ];
+  return table(columns, rows);
 }
+
+const SIZES = ["XS", "S", "L"];
 
 /** The blocks of one run's report, by marker name; a group not measured has none. */
 export function reportBlocks(
@@ -118,137 +127,92 @@ export function reportBlocks(
   charts: { scaling?: string; latency?: string } = {},
 ): Record<string, string> {
   const { machine: m, warmup, groups } = results;
-  const blocks: Record<string, string> = {};
   const rounds = `${warmup} warm-up round${warmup === 1 ? "" : "s"}, then ${results.runs} measured rounds`;
-  blocks.run = [
-    `Written by \`${results.command}\` from one run (${ms(results.durationMs / 1000)} s): ${rounds}, trees from seed ${results.seed}, ${results.delayMs} ms of loopback delay. Ratios compare approaches measured in that same run.`,
-    `**Machine:** ${m.cpu}, ${m.cores} cores, ${m.memGiB.toFixed(1)} GiB RAM, Node ${m.node}, ${m.platform}, ${m.date} (load average ${m.loadStart.toFixed(2)} at the start, ${m.loadEnd.toFixed(2)} at the end).`,
-    ...results.notes.map((note) => `> ${note}`),
-  ].join("\n\n");
-  blocks.targets = table("what | target | measured | result", "llll", verdicts(evaluateTargets(results)));
-  blocks.earlier = table(
-    "target | measured | result",
-    "lll",
-    verdicts(evaluateTargets(results, EARLIER), true),
-  );
+  const load = `load average ${m.loadStart.toFixed(2)} at the start, ${m.loadEnd.toFixed(2)} at the end`;
+  const blocks: Record<string, string> = {
+    run: [
+      `Written by \`${results.command}\` from one run (${ms(results.durationMs / 1000)} s): ${rounds}, trees from seed ${results.seed}, ${results.delayMs} ms of loopback delay. Ratios compare approaches measured in that same run.`,
+      `**Machine:** ${m.cpu}, ${m.cores} cores, ${m.memGiB.toFixed(1)} GiB RAM, Node ${m.node}, ${m.platform}, ${m.date} (${load}).`,
+      ...results.notes.map((note) => `> ${note}`),
+    ].join("\n\n"),
+    targets: verdicts(evaluateTargets(results)),
+    earlier: verdicts(evaluateTargets(results, EARLIER), true),
+  };
   if (charts.scaling)
     blocks["scaling-chart"] = `![Cost per skill by tree size, log scales](${charts.scaling})`;
   if (charts.latency) blocks["latency-chart"] = `![Latency distribution of one change](${charts.latency})`;
 
-  const scaling: string[][] = [];
-  const changes: string[][] = [];
-  const watch: string[][] = [];
-  for (const size of ["XS", "S", "L"]) {
-    const [load, change] = [groups[`load-${size}`], groups[`changes-${size}`]];
-    if (load) {
-      const f = load.facts ?? {};
-      const files = `${int(Number(f.files))} files (${int(Number(f.decoys))} decoy SKILL.md files in \`node_modules\`).`;
-      blocks[`load-${size}`] = `${files}\n\n${statsTable("load", load, APPROACH)}`;
-      const [ours = Number.NaN, floor = Number.NaN] = ["ours", REFERENCE].map(
-        (id) => load.stats.find((s) => s.id === id)?.time.median,
-      );
-      const perSkill = (n: number) => (Number.isFinite(n) ? (n / Number(f.skills)).toFixed(3) : "–");
-      scaling.push([
-        int(Number(f.skills)),
-        ms(ours),
-        perSkill(ours),
-        perSkill(floor),
-        ratio(ours / floor),
-        mb(rssOf(load, "ours")),
-      ]);
-    }
-    if (change) {
-      const [skills, s, d] = [
-        int(Number(change.facts?.skills)),
-        change.samples ?? {},
-        (k: string) => distribution(change.samples?.[k] ?? []),
-      ];
-      const what = [
-        ["`service.update([file])`", "update"],
-        [`write → \`skill.changed\` (${change.facts?.debounceMs} ms debounce)`, "event"],
-        ["full reload (`discoverAndLoad`)", "reload"],
-      ];
-      for (const [label, key = ""] of what) {
-        const { n, median, p10, p90, min, max } = d(key);
-        changes.push([skills, label as string, int(n), ...[median, p10, p90, min, max].map(fine)]);
-      }
-      const lost = `${int(s.lost?.[0] ?? Number.NaN)}${change.problem ? ` ✗ ${change.problem}` : ""}`;
-      const share = `1/${int(d("reload").median / d("update").median)}`;
-      watch.push([
-        skills,
-        share,
-        ms(s.watchReadyMs?.[0] ?? Number.NaN),
-        mb(Number(change.facts?.peakRssMB)),
-        lost,
-      ]);
-    }
+  for (const size of SIZES) {
+    const f = groups[`load-${size}`]?.facts ?? {};
+    const files = `${int(Number(f.files))} files (${int(Number(f.decoys))} decoy SKILL.md files in \`node_modules\`).`;
+    const g = groups[`load-${size}`];
+    if (g) blocks[`load-${size}`] = `${files}\n\n${statsTable("load", g, "approach", APPROACH)}`;
   }
-  const scalingHead =
-    "skills | ours median ms | ours ms per skill | synchronous floor ms per skill | ours / floor | ours peak RSS MB";
-  if (scaling.length > 0) blocks.scaling = table(scalingHead, "rrrrrr", scaling);
-  const changesHead = "skills | what | samples | median ms | p10 ms | p90 ms | min ms | max ms";
-  const watchHead =
-    "skills | one update / full reload (medians) | watcher ready ms | peak RSS MB | edits lost";
-  if (changes.length > 0)
-    blocks.changes = `${table(changesHead, "rlrrrrrr", changes)}\n\n${table(watchHead, "rrrrr", watch)}`;
+  const loads = SIZES.flatMap((size) => groups[`load-${size}`] ?? []);
+  const med = (g: Group, id: string) => g.stats.find((s) => s.id === id)?.time.median ?? Number.NaN;
+  const per = (g: Group, id: string) => (med(g, id) / Number(g.facts?.skills)).toFixed(3).replace("NaN", "–");
+  const skills = (g: Group) => int(Number(g.facts?.skills));
+  const scaling: Column<Group>[] = [
+    ["skills", skills],
+    ["ours median ms", (g) => ms(med(g, "ours"))],
+    ["ours ms per skill", (g) => per(g, "ours")],
+    ["synchronous floor ms per skill", (g) => per(g, REFERENCE)],
+    ["ours / floor", (g) => ratio(med(g, "ours") / med(g, REFERENCE))],
+    ["ours peak RSS MB", (g) => mb(g.stats.find((s) => s.id === "ours")?.rssMB.median)],
+  ];
+  if (loads.length > 0) blocks.scaling = table(scaling, loads);
 
-  const distributions = (g: Group, cells: (d: Distribution, cpu: string) => string[]) =>
-    labelled("search").map(([label, key = "", cpu]) => [
-      label,
-      ...cells(
-        distribution(g.samples?.[key] ?? []),
-        cpu ? fine(distribution(g.samples?.[cpu] ?? []).median) : "–",
-      ),
-    ]);
-  const mcpLine = (g: Group) => {
-    const [start, read] = [distribution(g.samples?.startMs ?? []), distribution(g.samples?.read ?? [])];
-    const first = `The first start in each child (untimed: the server started, its own load of the tree, the handshake and listing): ${ms(start.median)} ms median.`;
-    return `${first} \`read\` of one skill over the server: ${fine(read.median)} ms median, p90 ${fine(read.p90)} ms, ${int(read.n)} reads.`;
+  const d = (g: Group, key = "") => distribution(g.samples?.[key]);
+  /** Columns of quantiles of the samples `of` a row names. */
+  const spread = <R>(qs: readonly (keyof Distribution)[], of: (row: R) => Distribution): Column<R>[] =>
+    qs.map((q) => [q === "n" ? "samples" : `${q} ms`, (r) => (q === "n" ? int(of(r).n) : fine(of(r)[q]))]);
+  type Change = readonly [g: Group, what: string, key: string];
+  const changes = SIZES.flatMap((size) => groups[`changes-${size}`] ?? []);
+  const edits = changes.flatMap((g): Change[] => [
+    [g, "`service.update([file])`", "update"],
+    [g, `write → \`skill.changed\` (${g.facts?.debounceMs} ms debounce)`, "event"],
+    [g, "full reload (`discoverAndLoad`)", "reload"],
+  ]);
+  const edit: Column<Change>[] = [
+    ["skills", ([g]) => skills(g)],
+    ["what", ([, what]) => what, true],
+  ];
+  const watch: Column<Group>[] = [
+    ["skills", skills],
+    ["one update / full reload (medians)", (g) => `1/${int(d(g, "reload").median / d(g, "update").median)}`],
+    ["watcher ready ms", (g) => ms(g.samples?.watchReadyMs?.[0])],
+    ["peak RSS MB", (g) => mb(Number(g.facts?.peakRssMB))],
+    ["edits lost", (g) => `${int(g.samples?.lost?.[0])}${g.problem ? ` ✗ ${g.problem}` : ""}`],
+  ];
+  const quantiles = ["n", "median", "p10", "p90", "min", "max"] as const;
+  if (changes.length > 0)
+    blocks.changes = `${table([...edit, ...spread<Change>(quantiles, ([g, , k]) => d(g, k))], edits)}\n\n${table(watch, changes)}`;
+
+  const drawn: Record<string, (g: Group) => string> = Object.fromEntries(
+    STATS_TABLES.map(([name, first, columns]) => [name, (g: Group) => statsTable(name, g, first, columns)]),
+  );
+  drawn.mcp = (g) => {
+    const [start, read] = [d(g, "startMs"), d(g, "read")];
+    return `${statsTable("mcp", g, "approach", APPROACH)}\n\nThe first start in each child (untimed: the server started, its own load of the tree, the handshake and listing): ${ms(start.median)} ms median. \`read\` of one skill over the server: ${fine(read.median)} ms median, p90 ${fine(read.p90)} ms, ${int(read.n)} reads.`;
   };
-  const render: Record<string, [group: string, (g: Group) => string]> = {
-    startup: [
-      "startup",
-      (g) =>
-        statsTable("startup", g, [
-          "process | median ms | min ms | max ms | skills listed | matches",
-          "label median min max listed mark",
-        ]),
-    ],
-    pulls: [
-      "pulls",
-      (g) =>
-        statsTable("pulls", g, [
-          "pull | median ms | min ms | max ms | requests | body bytes | peak RSS MB | skills | complete",
-          "label median min max requests bytes rss found mark",
-        ]),
-    ],
-    add: ["add", (g) => statsTable("add", g, APPROACH)],
-    doctor: ["doctor", (g) => statsTable("doctor", g, APPROACH)],
-    mcp: ["mcp", (g) => `${statsTable("mcp", g, APPROACH)}\n\n${mcpLine(g)}`],
-    search: [
-      "search",
-      (g) =>
-        table(
-          "what | median ms | p90 ms | min ms | max ms | CPU ms (median) | samples",
-          "lrrrrrr",
-          distributions(g, (d, cpu) => [...[d.median, d.p90, d.min, d.max].map(fine), cpu, int(d.n)]),
-        ),
-    ],
-    recall: [
-      "search",
-      (g) =>
-        table(
-          "approach | recall@1 | recall@5",
-          "lrr",
-          labelled("recall").map(([label, who]) => [
-            label,
-            ...[1, 5].map((k) => pct(g.samples?.[`${who}@${k}`]?.[0] ?? Number.NaN)),
-          ]),
-        ),
-    ],
+  drawn.search = (g) => {
+    const what: Column<Labelled> = ["what", ([label]) => label, true];
+    const cpu: Column<Labelled> = ["CPU ms (median)", ([, , k]) => (k ? fine(d(g, k).median) : "–")];
+    const of = ([, k]: Labelled) => d(g, k);
+    return table(
+      [what, ...spread(["median", "p90", "min", "max"], of), cpu, ...spread(["n"], of)],
+      labelled("search"),
+    );
   };
-  for (const [name, [groupName, draw]] of Object.entries(render)) {
-    const group = groups[groupName];
+  drawn.recall = (g) => {
+    const at = (k: number): Column<Labelled> => [
+      `recall@${k}`,
+      ([, who]) => pct(g.samples?.[`${who}@${k}`]?.[0]),
+    ];
+    return table([["approach", ([label]) => label, true], at(1), at(5)], labelled("recall"));
+  };
+  for (const [name, draw] of Object.entries(drawn)) {
+    const group = groups[name === "recall" ? "search" : name];
     const why = group?.unavailable ?? group?.problem;
     if (group)
       blocks[name] =

@@ -15,8 +15,8 @@ export interface Stats {
   readonly found: string;
   /** Why a run did not find what it should have; absent when all did. */
   readonly problem?: string;
-  /** What the loopback server counted per run (remote approaches), by counter. */
-  readonly server?: Readonly<Record<string, Summary>>;
+  /** The loopback server's counts and the child's own single-number samples, over the runs. */
+  readonly more?: Readonly<Record<string, Summary>>;
 }
 
 /** Approaches measured side by side, with the samples and facts the group's tables quote. */
@@ -26,34 +26,22 @@ export interface Group {
   readonly samples?: Readonly<Record<string, readonly number[]>>;
   /** What the parent knows of the group: sizes, versions, settings. */
   readonly facts?: Readonly<Record<string, number | string>>;
-  /** Why an approach of the group was not measured here, by its id. */
+  /** Why an approach was not measured here (by its id), or the group (not a failure), or why it failed. */
   readonly missing?: Readonly<Record<string, string>>;
-  /** Why the group was not measured on this machine (e.g. the CLI is not built): not a failure. */
   readonly unavailable?: string;
-  /** Why the group failed: the run exits 1. */
   readonly problem?: string;
-}
-
-export interface Machine {
-  readonly cpu: string;
-  readonly cores: number;
-  readonly memGiB: number;
-  readonly node: string;
-  readonly platform: string;
-  readonly date: string;
-  readonly loadStart: number;
-  readonly loadEnd: number;
 }
 
 export interface BenchResults {
   readonly command: string;
-  readonly machine: Machine;
+  readonly machine: Readonly<Record<"cpu" | "node" | "platform" | "date", string>> &
+    Readonly<Record<"cores" | "memGiB" | "loadStart" | "loadEnd", number>>;
   readonly runs: number;
   readonly warmup: number;
   readonly seed: number;
   readonly delayMs: number;
   readonly notes: readonly string[];
   readonly durationMs: number;
-  /** By name: `load-XS`, `changes-L`, `startup`, `doctor`, `mcp`, `search`, `pulls`, `add`, `remote`. */
+  /** By name: `load-XS`, `changes-L`, `startup`, `doctor`, `mcp`, `mcp-http`, `search`, `pulls`, `add`. */
   readonly groups: Readonly<Record<string, Group>>;
 }

@@ -223,7 +223,7 @@ const MEASURES: Readonly<Record<string, Measure>> = {
   ]),
   "pull-warm": (results) => {
     const stats = pick(results, "pulls", "v2-warm");
-    const requests = typeof stats === "string" ? stats : stats[0]?.server?.requests?.max;
+    const requests = typeof stats === "string" ? stats : stats[0]?.more?.requests?.max;
     if (requests === undefined) return "not measured: the server counted no requests";
     return typeof requests === "string"
       ? requests
