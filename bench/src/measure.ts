@@ -96,7 +96,7 @@ async function editing<T>(files: readonly string[], body: (restore: () => object
 // The discovery approaches in table order; the `-eager` ones (ours under `node --no-lazy`) at
 // 100 skills only, where the fixed cost of compiling on first call is the question.
 const LOCAL =
-  "sync-floor floor crawl crawl-stat crawl-stat-cache opencode-style ours warm warm-changed ours-eager warm-eager";
+  "sync-floor crawl-stat crawl-stat-cache opencode-style ours warm warm-changed ours-eager warm-eager";
 
 function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Promise<Group> {
   const [layout, [edited]] = [layoutOf(manifest), editTargets(manifest, 1)];

@@ -13,13 +13,11 @@ import {
   table,
 } from "./format.js";
 import type { BenchResults, Group, Stats } from "./results.js";
-import { EARLIER, evaluateTargets, REFERENCE, type TargetRow } from "./targets.js";
+import { evaluateTargets, REFERENCE, type TargetRow } from "./targets.js";
 
 // The rows of the tables, by group and id (the search rows: sample keys); `{name}` is a fact of the group.
 const LABELS = `
 load sync-floor | synchronous floor (fdir sync + readFileSync + indexOf)
-load floor | line-reader floor (+ name/description by line regex)
-load crawl | fdir crawl only (reference)
 load crawl-stat | fdir crawl + \`statSync\` of each SKILL.md (warm-start reference)
 load crawl-stat-cache | fdir crawl + \`statSync\` + the head cache file read, parsed and each SKILL.md looked up (reference)
 load opencode-style | opencode-style (glob + gray-matter)
@@ -108,16 +106,12 @@ function statsTable(name: string, group: Group, first: string, columns: string):
   return table([label, ...columns.split(" ").map((c) => COLUMNS[c] as Column<Row>)], rows);
 }
 
-function verdicts(rows: readonly TargetRow[], earlier = false): string {
-  const verdict = (v: string) => (v === "missed" ? "**missed**" : earlier && v === "not measured" ? "–" : v);
-  const columns: Column<TargetRow>[] = [
-    [earlier ? "target" : "what", (r) => r.what, true],
-    ...(earlier ? [] : [["target", (r: TargetRow) => r.target, true] as const]),
-    ["measured", (r) => r.measured, true],
-    ["result", (r) => verdict(r.verdict), true],
-  ];
-  return table(columns, rows);
-}
+const TARGETS: Column<TargetRow>[] = [
+  ["what", (r) => r.what, true],
+  ["target", (r) => r.target, true],
+  ["measured", (r) => r.measured, true],
+  ["result", (r) => (r.verdict === "missed" ? "**missed**" : r.verdict), true],
+];
 
 const SIZES = ["XS", "S", "L"];
 
@@ -135,8 +129,7 @@ export function reportBlocks(
       `**Machine:** ${m.cpu}, ${m.cores} cores, ${m.memGiB.toFixed(1)} GiB RAM, Node ${m.node}, ${m.platform}, ${m.date} (${load}).`,
       ...results.notes.map((note) => `> ${note}`),
     ].join("\n\n"),
-    targets: verdicts(evaluateTargets(results)),
-    earlier: verdicts(evaluateTargets(results, EARLIER), true),
+    targets: table(TARGETS, evaluateTargets(results)),
   };
   if (charts.scaling)
     blocks["scaling-chart"] = `![Cost per skill by tree size, log scales](${charts.scaling})`;
@@ -177,16 +170,9 @@ export function reportBlocks(
     ["skills", ([g]) => skills(g)],
     ["what", ([, what]) => what, true],
   ];
-  const watch: Column<Group>[] = [
-    ["skills", skills],
-    ["one update / full reload (medians)", (g) => `1/${int(d(g, "reload").median / d(g, "update").median)}`],
-    ["watcher ready ms", (g) => ms(g.samples?.watchReadyMs?.[0])],
-    ["peak RSS MB", (g) => mb(Number(g.facts?.peakRssMB))],
-    ["edits lost", (g) => `${int(g.samples?.lost?.[0])}${g.problem ? ` ✗ ${g.problem}` : ""}`],
-  ];
   const quantiles = ["n", "median", "p10", "p90", "min", "max"] as const;
   if (changes.length > 0)
-    blocks.changes = `${table([...edit, ...spread<Change>(quantiles, ([g, , k]) => d(g, k))], edits)}\n\n${table(watch, changes)}`;
+    blocks.changes = table([...edit, ...spread<Change>(quantiles, ([g, , k]) => d(g, k))], edits);
 
   const drawn: Record<string, (g: Group) => string> = Object.fromEntries(
     STATS_TABLES.map(([name, first, columns]) => [name, (g: Group) => statsTable(name, g, first, columns)]),

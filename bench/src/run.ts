@@ -8,7 +8,7 @@ import { BENCH_DIR, errorText, LOCAL_GROUPS, log, measureAll, TREES_DIR } from "
 import { fillMarkers, reportBlocks } from "./report.js";
 import type { BenchResults } from "./results.js";
 import { latencyChart, scalingChart } from "./svg.js";
-import { checkTargets, EARLIER, evaluateTargets } from "./targets.js";
+import { checkTargets, evaluateTargets } from "./targets.js";
 
 const USAGE = `Usage: pnpm bench [--size S|L] [--runs N] [--warmup N] [--seed N] [--delay MS] [--only GROUP,…]
                   [--check] [--note TEXT] [--out FILE]
@@ -78,8 +78,6 @@ function writeReport(out: string, results: BenchResults): void {
 function verdict(results: BenchResults, check: boolean): number {
   const checked = checkTargets(evaluateTargets(results));
   for (const line of checked.lines) log(`  ${line}`);
-  for (const row of evaluateTargets(results, EARLIER))
-    log(`  (earlier) ${row.verdict.padEnd(12)} ${row.what}: ${row.measured}`);
   const problems = Object.entries(results.groups).flatMap(([name, g]) => [
     ...(g.problem ? [`${name}: ${g.problem}`] : []),
     ...g.stats.flatMap((s) => (s.problem ? [`${name} ${s.id}: ${s.problem}`] : [])),

@@ -139,8 +139,8 @@ function render({ title, labels, x, y, ticks, lines, rules = [] }: Chart): strin
 /** Approaches left to the tables, and short legend names of the others. */
 const NOT_CHARTED = new Set(["warm-changed", "crawl-stat-cache", "ours-eager", "warm-eager"]);
 const SHORT: Readonly<Record<string, string>> = {
-  ...{ "sync-floor": "synchronous floor", floor: "line-reader floor", crawl: "fdir crawl only" },
-  ...{ "crawl-stat": "fdir crawl + stat", ours: "ours", warm: "ours, warm start" },
+  ...{ "sync-floor": "synchronous floor", "crawl-stat": "fdir crawl + stat" },
+  ...{ ours: "ours", warm: "ours, warm start" },
 };
 /** Dashed target lines, in the colour of the approach they bound: the reference's median at each size, limited. */
 const TARGETS = [

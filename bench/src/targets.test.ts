@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { distribution, quantile } from "./format.js";
 import { type RunRecord, statsOf } from "./harness.js";
 import type { BenchResults, Group, Stats } from "./results.js";
-import { checkTargets, EARLIER, evaluateTargets, TARGETS, type TargetRow } from "./targets.js";
+import { checkTargets, evaluateTargets, TARGETS, type TargetRow } from "./targets.js";
 
 function stats(id: string, ms: number, rssMB = 60, extra: Partial<RunRecord> = {}): Stats {
   const records = [0.9, 1, 1.1].map((f) => ({ ms: ms * f, maxRssKB: rssMB * 1024, found: 100, ...extra }));
@@ -392,34 +392,6 @@ describe("the search rows", () => {
       verdict: "not measured",
       measured: "not measured: the search child failed: boom",
     });
-  });
-});
-
-describe("the earlier targets", () => {
-  it("are read at 10,000 skills against the line-reader floor, or say they need it", () => {
-    const l = group(
-      ...[
-        ["sync-floor", 90],
-        ["floor", 100],
-        ["opencode-style", 500],
-        ["ours", 150],
-        ["warm", 60],
-      ].map(([id, ms]) => stats(id as string, ms as number)),
-    );
-    const rows = evaluateTargets(
-      run({ "load-S": load(150, 100), "load-L": l }, "pnpm bench --size L"),
-      EARLIER,
-    );
-    expect(rows.map((r) => [r.measured, r.verdict])).toEqual([
-      ["1.50×", "met"],
-      ["0.30×", "met"],
-      ["1.00×", "met"],
-      ["0.10× (0.150 → 0.015 ms/skill)", "met"],
-      ["0.60×", "met"],
-    ]);
-    const s = evaluateTargets(run({ "load-S": load(150, 100) }), EARLIER);
-    expect(s[0]?.measured).toBe("not measured: needs `--size L`");
-    expect(s[3]?.measured).toBe("not measured: needs `--size L`");
   });
 });
 

@@ -1,4 +1,4 @@
-// The targets table and the earlier targets: each row reads its value from one run's groups, or
+// The targets table: each row reads its value from one run's groups, or
 // says why it was not measured. Adding a row is a line in a table and a measure of the same id.
 import { fine, mb, pct, quantile, ratio } from "./format.js";
 import type { BenchResults, Group, Stats } from "./results.js";
@@ -51,15 +51,6 @@ tools-build | \`skillTools\` at 10,000 skills (built, catalog and definitions re
 search-recall | recall@5 over the hand-written requests on the real catalog, ours against a substring match and untuned MiniSearch | ≥ 0.85 and above both
 `;
 
-// Kept for context, not part of `--check`: at 10,000 skills, against the line-reader floor.
-const EARLIER_TABLE = `
-earlier-floor | ours ≤ 1.6× line-reader floor, median wall time (at L) | ≤ 1.6
-earlier-opencode | ours ≤ 0.4× opencode-style, median wall time (at L) | ≤ 0.4
-earlier-rss | ours peak RSS ≤ 1.3× line-reader floor's (at L) | ≤ 1.3
-earlier-growth | ours: cost per skill grows no more than linearly from S to L (per-skill ratio ≤ 1.1) | ≤ 1.1
-earlier-warm | warm start with a persistent index (\`fileHeadCache\`) ≤ 0.8× line-reader floor (at L) | ≤ 0.8
-`;
-
 /** A group of the run, or why it is not there. */
 function groupOf(r: BenchResults, name: string): Group | string {
   const group = r.groups[name];
@@ -100,7 +91,6 @@ const pair =
 const over =
   (note: (r: BenchResults) => string = () => ""): Say =>
   (x, y, r) => [x / y, `${ratio(x / y)} (${fine(x)} / ${fine(y)} ms${note(r)})`];
-const bare: Say = (x, y) => [x / y, ratio(x / y)];
 
 /** The median of a group's samples, as `2.18 ms (p90 3.57 ms, 50 edits…)`. */
 const sampled =
@@ -236,16 +226,6 @@ const MEASURES: Readonly<Record<string, Measure>> = {
     const said = `${pct(ours)} (substring ${pct(substring)}, MiniSearch ${pct(mini)}; ${group.samples?.requests?.[0]} requests)`;
     return [ours, said, ours >= 0.85 && ours > Math.max(substring, mini)];
   },
-  "earlier-floor": pair("load-L", "ours", "floor", bare),
-  "earlier-opencode": pair("load-L", "ours", "opencode-style", bare),
-  "earlier-rss": pair("load-L", "ours", "floor", bare, "rssMB"),
-  "earlier-growth": (r) => {
-    const [s, l] = [median(r, "load-S", "ours"), median(r, "load-L", "ours")];
-    if (s === undefined || l === undefined) return "not measured: needs `--size L`";
-    const [perS, perL] = [s / 1_000, l / 10_000];
-    return [perL / perS, `${ratio(perL / perS)} (${perS.toFixed(3)} → ${perL.toFixed(3)} ms/skill)`];
-  },
-  "earlier-warm": pair("load-L", "warm", "floor", bare),
 };
 
 export interface TargetSpec {
@@ -268,7 +248,6 @@ const specs = (text: string): TargetSpec[] =>
     });
 
 export const TARGETS: readonly TargetSpec[] = specs(TABLE);
-export const EARLIER: readonly TargetSpec[] = specs(EARLIER_TABLE);
 
 /** The limit of a row of the targets table, e.g. for the charts' target lines. */
 export const limitOf = (id: string) => TARGETS.find((t) => t.id === id)?.limit[1] ?? Number.NaN;

@@ -54,22 +54,6 @@ export async function syncFloor(layout: TreeLayout): Promise<ChildOutput> {
   return { found: blocks.length, pairs: () => blocks.flatMap((b) => readNameAndDescription(b) ?? []) };
 }
 
-/** The line-reader floor of earlier runs: a `stat` of each root, the crawl, names read inside the clock. */
-export async function lineFloor(layout: TreeLayout): Promise<ChildOutput> {
-  const pairs: SkillPair[] = [];
-  for (const root of layout.roots.filter(isDirectory)) {
-    for (const path of crawlSkillFiles(root)) {
-      const pair = readNameAndDescription(readFileSync(path, "utf8"));
-      if (pair) pairs.push(pair);
-    }
-  }
-  return { found: pairs.length, pairs };
-}
-
-export async function crawl(layout: TreeLayout): Promise<ChildOutput> {
-  return { found: layout.roots.filter(isDirectory).reduce((n, root) => n + crawlSkillFiles(root).length, 0) };
-}
-
 /** The reference of the warm starts: the crawl and a `statSync` of each SKILL.md, nothing read. */
 export async function crawlStat(layout: TreeLayout): Promise<ChildOutput> {
   let found = 0;

@@ -4,8 +4,6 @@
  */
 export const APPROACHES = {
   "sync-floor": async () => (await import("./floors.js")).syncFloor,
-  floor: async () => (await import("./floors.js")).lineFloor,
-  crawl: async () => (await import("./floors.js")).crawl,
   "crawl-stat": async () => (await import("./floors.js")).crawlStat,
   "crawl-stat-cache": async () => (await import("./floors.js")).crawlStatCache,
   "opencode-style": async () => (await import("./opencode.js")).run,
