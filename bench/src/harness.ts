@@ -18,16 +18,8 @@ const fromSource = here.endsWith(".ts");
 const CHILD = join(dirname(here), fromSource ? "child.ts" : "child.js");
 
 /** Runs one task in a fresh `node` process and returns what it measured. */
-export function runChild(
-  task: ChildTask,
-  options: { nodeArgs?: readonly string[] } = {},
-): Promise<ChildResult> {
-  const args = [
-    ...(fromSource ? ["--import", "tsx"] : []),
-    ...(options.nodeArgs ?? []),
-    CHILD,
-    JSON.stringify(task),
-  ];
+export function runChild(task: ChildTask): Promise<ChildResult> {
+  const args = [...(fromSource ? ["--import", "tsx"] : []), CHILD, JSON.stringify(task)];
   // A pinned environment: a variable of the caller's shell could change the roots an approach
   // scans. Children run from the bench package, where `tsx` resolves (tests run from source).
   const env = {
@@ -54,7 +46,6 @@ export interface Plan {
   readonly id: string;
   /** Builds the task of one run (e.g. with a fresh cache folder). */
   readonly task: () => ChildTask | Promise<ChildTask>;
-  readonly nodeArgs?: readonly string[] | undefined;
   /** Runs after each run, warm-ups too; what it returns is added to the run's record. */
   readonly after?: ((result: ChildResult) => Partial<RunRecord>) | undefined;
   /** Why a run's result is wrong, or `undefined`. */
@@ -69,7 +60,7 @@ export async function interleave(
   const records = new Map<string, RunRecord[]>(plans.map((p) => [p.id, []]));
   for (let round = 0; round < series.warmup + series.runs; round++) {
     for (const plan of plans) {
-      const result = await runChild(await plan.task(), { nodeArgs: plan.nodeArgs ?? [] });
+      const result = await runChild(await plan.task());
       const record: RunRecord = { ...result, ...plan.after?.(result) };
       const warmup = round < series.warmup;
       if (!warmup) records.get(plan.id)?.push(record);

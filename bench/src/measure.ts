@@ -93,10 +93,16 @@ async function editing<T>(files: readonly string[], body: (restore: () => object
   }
 }
 
-// The discovery approaches in table order; the `-eager` ones (ours under `node --no-lazy`) at
-// 100 skills only, where the fixed cost of compiling on first call is the question.
-const LOCAL =
-  "sync-floor crawl-stat crawl-stat-cache opencode-style ours warm warm-changed ours-eager warm-eager";
+// The discovery approaches, in table order.
+const LOCAL = [
+  "sync-floor",
+  "crawl-stat",
+  "crawl-stat-cache",
+  "opencode-style",
+  "ours",
+  "warm",
+  "warm-changed",
+];
 
 function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Promise<Group> {
   const [layout, [edited]] = [layoutOf(manifest), editTargets(manifest, 1)];
@@ -129,16 +135,11 @@ function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Prom
       };
       const prime = await runChild(task("warm"));
       log(`  ${size} head cache written by an untimed load: ${prime.ms.toFixed(1)} ms, found ${prime.found}`);
-      const plans = LOCAL.split(" ")
-        .filter((id) => size === "XS" || !id.endsWith("-eager"))
-        .map((id) => {
-          const runs = id.replace(/-eager$/, "");
-          const more = {
-            nodeArgs: runs === id ? undefined : ["--no-lazy"],
-            after: id === "warm-changed" ? restore : undefined,
-          };
-          return plan(id, () => task(runs), checks[runs] ?? matches(manifest), more);
-        });
+      const plans = LOCAL.map((id) =>
+        plan(id, () => task(id), checks[id] ?? matches(manifest), {
+          after: id === "warm-changed" ? restore : undefined,
+        }),
+      );
       const { stats } = await interleave(plans, { ...rounds, prefix: size });
       return { stats, facts: { skills: manifest.skills, files: manifest.files, decoys: manifest.decoys } };
     }),

@@ -24,8 +24,6 @@ load opencode-style | opencode-style (glob + gray-matter)
 load ours | ours (discoverySources + SkillService)
 load warm | ours, warm start (\`fileHeadCache\` of an earlier start, tree unchanged)
 load warm-changed | ours, warm start, one SKILL.md changed since
-load ours-eager | ours, every function compiled before the clock (\`node --no-lazy\`; reference)
-load warm-eager | ours, warm start, every function compiled before the clock (\`node --no-lazy\`; reference)
 doctor doctor | \`compareAgents\` over {presets} presets (what \`skill doctor\` runs)
 doctor ours | one preset's load (ours, default preset)
 mcp mcp | \`discoverAndLoad\` over \`skill serve-mcp\` (stdio; server started and warmed first)

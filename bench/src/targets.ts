@@ -18,7 +18,7 @@ export interface TargetRow {
 /** A value and its wording (and the verdict where the limit alone does not decide), or why there is none. */
 type Said = readonly [value: number, measured: string, ok?: boolean];
 type Measure = (r: BenchResults) => Said | string;
-type Say = (x: number, y: number, r: BenchResults) => Said;
+type Say = (x: number, y: number) => Said;
 
 export const REFERENCE = "sync-floor";
 export const WARM_REFERENCE = "crawl-stat";
@@ -61,6 +61,8 @@ function groupOf(r: BenchResults, name: string): Group | string {
   return `not measured: ${needsL ? "needs `--size L`" : "not in this run's `--only`"}`;
 }
 
+const wrong = (s: Stats) => `not measured: ${s.id} did not find the expected result (${s.problem})`;
+
 /** Approaches of a group, or why they cannot be compared: a run that found the wrong skills is no measurement. */
 function pick(r: BenchResults, name: string, ...ids: string[]): Stats[] | string {
   const group = groupOf(r, name);
@@ -69,91 +71,65 @@ function pick(r: BenchResults, name: string, ...ids: string[]): Stats[] | string
   const gone = ids.find((_, i) => !stats[i]);
   if (gone) return `not measured: ${group.missing?.[gone] ?? `no ${gone} in this run`}`;
   const bad = stats.find((s) => s?.problem);
-  return bad
-    ? `not measured: ${bad.id} did not find the expected result (${bad.problem})`
-    : (stats as Stats[]);
+  return bad ? wrong(bad) : (stats as Stats[]);
 }
 
-const median = (r: BenchResults, name: string, id: string, of: "time" | "rssMB" = "time") => {
-  const stats = pick(r, name, id);
-  return typeof stats === "string" ? undefined : stats[0]?.[of].median;
-};
+/** Series of a group's samples, or why there are none. */
+function samples(r: BenchResults, name: string, ...keys: string[]): (readonly number[])[] | string {
+  const group = groupOf(r, name);
+  if (typeof group === "string") return group;
+  const bad = group.stats.find((s) => s.problem);
+  if (bad) return wrong(bad);
+  const series = keys.map((k) => group.samples?.[k] ?? []);
+  return series.some((s) => s.length === 0) ? "not measured: no samples" : series;
+}
+
+/** `x / y` as `1.25× (105 / 83.8 ms)`. */
+const over: Say = (x, y) => [x / y, `${ratio(x / y)} (${fine(x)} / ${fine(y)} ms)`];
 
 /** Two approaches' medians (time, or peak RSS), said by `say`. */
 const pair =
-  (name: string, a: string, b: string, say: Say, of: "time" | "rssMB" = "time"): Measure =>
+  (name: string, a: string, b: string, say: Say = over, of: "time" | "rssMB" = "time"): Measure =>
   (r) => {
     const s = pick(r, name, a, b);
-    return typeof s === "string" ? s : say(s[0]?.[of].median as number, s[1]?.[of].median as number, r);
+    return typeof s === "string" ? s : say(s[0]?.[of].median as number, s[1]?.[of].median as number);
   };
 
-/** `x / y` as `1.25× (105 / 83.8 ms…)`, `note` after the times. */
-const over =
-  (note: (r: BenchResults) => string = () => ""): Say =>
-  (x, y, r) => [x / y, `${ratio(x / y)} (${fine(x)} / ${fine(y)} ms${note(r)})`];
-
-/** The median of a group's samples, as `2.18 ms (p90 3.57 ms, 50 edits…)`. */
+/** The median of a group's samples, as `2.18 ms (p90 3.57 ms, 50 edits)`. */
 const sampled =
-  (name: string, key: string, noun: string, note: (g: Group) => string = () => ""): Measure =>
+  (name: string, key: string, noun: string): Measure =>
   (r) => {
-    const group = groupOf(r, name);
-    if (typeof group === "string") return group;
-    const bad = group.stats.find((s) => s.problem);
-    if (bad) return `not measured: ${bad.id} did not find the expected result (${bad.problem})`;
-    const values = group.samples?.[key] ?? [];
-    if (values.length === 0) return "not measured: no samples";
-    const [m, p90] = [quantile(values, 0.5), fine(quantile(values, 0.9))];
-    return [m, `${fine(m)} ms (p90 ${p90} ms, ${values.length} ${noun}${note(group)})`];
+    const s = samples(r, name, key);
+    if (typeof s === "string") return s;
+    const [values = []] = s;
+    const m = quantile(values, 0.5);
+    return [m, `${fine(m)} ms (p90 ${fine(quantile(values, 0.9))} ms, ${values.length} ${noun})`];
   };
 
 /** The medians of two sample series of a group, said by `say`. */
 const samplePair =
-  (name: string, a: string, b: string, say: (x: number, y: number) => Said): Measure =>
+  (name: string, a: string, b: string, say: Say): Measure =>
   (r) => {
-    const group = groupOf(r, name);
-    if (typeof group === "string") return group;
-    const [x, y] = [a, b].map((k) => quantile(group.samples?.[k] ?? [], 0.5)) as [number, number];
-    return Number.isNaN(x) || Number.isNaN(y) ? "not measured: no samples" : say(x, y);
+    const s = samples(r, name, a, b);
+    return typeof s === "string" ? s : say(quantile(s[0] ?? [], 0.5), quantile(s[1] ?? [], 0.5));
   };
 
-/** The same load with every function compiled before the clock (`node --no-lazy`), against `reference`. */
-const eager = (size: string, id: string, reference: string) => (r: BenchResults) => {
-  const [e, ref] = [median(r, `load-${size}`, id), median(r, `load-${size}`, reference)];
-  if (e === undefined || ref === undefined) return "";
-  const diff = `${e < ref ? "−" : "+"}${fine(Math.abs(e - ref))} ms`;
-  return `; with every function compiled before the clock: ${fine(e)} ms, ${ratio(e / ref)}, ${diff}`;
-};
+// At 100 skills the warm start's limit is milliseconds over crawl + stat: `+3.00 ms (8.00 / 5.00 ms, 1.60×)`.
+const warm = (size: string) =>
+  pair(`load-${size}`, "warm", WARM_REFERENCE, (x, y) =>
+    size === "XS" ? [x - y, `+${fine(x - y)} ms (${fine(x)} / ${fine(y)} ms, ${ratio(x / y)})`] : over(x, y),
+  );
 
-function warm(size: string): Measure {
-  const note = (r: BenchResults) => {
-    const cached = median(r, `load-${size}`, "crawl-stat-cache");
-    const read =
-      cached === undefined ? "" : `; crawl + stat with the cache file read and looked up: ${fine(cached)} ms`;
-    return read + eager(size, "warm-eager", WARM_REFERENCE)(r);
-  };
-  // At 100 skills the limit is milliseconds over crawl + stat: `+3.00 ms (8.00 / 5.00 ms, 1.60×…)`.
-  const by: Say = (x, y, r) => [
-    x - y,
-    `+${fine(x - y)} ms (${fine(x)} / ${fine(y)} ms, ${ratio(x / y)}${note(r)})`,
-  ];
-  return pair(`load-${size}`, "warm", WARM_REFERENCE, size === "XS" ? by : over(note));
-}
-
-const facts = (r: BenchResults, name: string) => r.groups[name]?.facts ?? {};
-const of = (r: BenchResults, id: string, what: string) => {
-  const [m, node] = [median(r, "startup", id), median(r, "startup", "node")];
-  return m === undefined || node === undefined ? "" : `; ${what} ${ratio(m / node)}`;
-};
 const recall = (r: BenchResults, who: string) => r.groups.search?.samples?.[`${who}@5`]?.[0] ?? Number.NaN;
 
 const MEASURES: Readonly<Record<string, Measure>> = {
   ...Object.fromEntries(
     ["XS", "S", "L"].flatMap((size) => [
-      [`load-${size}`, pair(`load-${size}`, "ours", REFERENCE, over(eager(size, "ours-eager", REFERENCE)))],
+      [`load-${size}`, pair(`load-${size}`, "ours", REFERENCE)],
       [`warm-${size}`, warm(size)],
     ]),
   ),
-  "warm-changed-L": pair("load-L", "warm-changed", "warm", over()),
+  "warm-changed-L": pair("load-L", "warm-changed", "warm"),
   "rss-L": pair(
     "load-L",
     "ours",
@@ -167,29 +143,17 @@ const MEASURES: Readonly<Record<string, Measure>> = {
     `1/${Math.round(y / x).toLocaleString("en-US")} (${fine(x)} / ${fine(y)} ms)`,
   ]),
   "event-ms": (r) => {
-    const m = sampled("changes-L", "event", "edits")(r);
-    const [lost = 0, debounce] = [
-      r.groups["changes-L"]?.samples?.lost?.[0],
-      Number(facts(r, "changes-L").debounceMs),
-    ];
-    if (typeof m === "string")
-      return lost ? `not measured: no \`skill.changed\` arrived (${lost} edits lost)` : m;
-    const p90 = /p90 [^,)]+/.exec(m[1])?.[0];
-    const said = `${fine(m[0])} ms with a ${debounce} ms debounce (${p90}${lost ? `, ${lost} edits lost` : ""})`;
-    return [m[0], said, m[0] <= debounce + 50 && lost === 0];
+    const group = r.groups["changes-L"];
+    const [lost = 0, debounce] = [group?.samples?.lost?.[0], Number(group?.facts?.debounceMs)];
+    const s = samples(r, "changes-L", "event");
+    if (typeof s === "string")
+      return lost ? `not measured: no \`skill.changed\` arrived (${lost} edits lost)` : s;
+    const [m, p90] = [quantile(s[0] ?? [], 0.5), quantile(s[0] ?? [], 0.9)];
+    const said = `${fine(m)} ms with a ${debounce} ms debounce (p90 ${fine(p90)} ms${lost ? `, ${lost} edits lost` : ""})`;
+    return [m, said, m <= debounce + 50 && lost === 0];
   },
-  startup: pair(
-    "startup",
-    "cli",
-    "node",
-    over((r) => of(r, "floor", "a minimal list process") + of(r, "version", "`skill --version`")),
-  ),
-  "startup-vercel": pair(
-    "startup",
-    "cli",
-    "vercel",
-    over((r) => `; skills ${facts(r, "startup").skillsVersion} on Node ${facts(r, "startup").peerNode}`),
-  ),
+  startup: pair("startup", "cli", "node"),
+  "startup-vercel": pair("startup", "cli", "vercel"),
   "pull-cold": pair("pulls", "v1-cold", "v2-cold", (x, y) => [
     x / y,
     `${ratio(x / y)} faster (v0.1 ${fine(x)} ms, v0.2 ${fine(y)} ms)`,
@@ -201,14 +165,11 @@ const MEASURES: Readonly<Record<string, Measure>> = {
     if (requests === undefined) return "not measured: the server counted no requests";
     return [requests, `${requests} request${requests === 1 ? "" : "s"} (max of runs)`];
   },
-  add: pair("add", "add", "copy", over()),
-  doctor: pair("doctor", "doctor", "ours", over()),
-  "mcp-load": pair("mcp", "mcp", "ours", over()),
+  add: pair("add", "add", "copy"),
+  doctor: pair("doctor", "doctor", "ours"),
+  "mcp-load": pair("mcp", "mcp", "ours"),
   "mcp-read": sampled("mcp", "read", "reads"),
-  "search-build": sampled("search", "coldBuild", "samples", (g) => {
-    const [map, mini] = ["wordMap", "miniSearch"].map((k) => quantile(g.samples?.[k] ?? [], 0.5));
-    return Number.isNaN(map) ? "" : `; a bare word map ${fine(map)} ms, untuned MiniSearch ${fine(mini)} ms`;
-  }),
+  "search-build": sampled("search", "coldBuild", "samples"),
   "search-replace": sampled("search", "replace", "samples"),
   "search-query": sampled("search", "query", "samples"),
   "tools-build": samplePair("search", "tools", "toolsBaseline", (x, y) => [
@@ -228,33 +189,22 @@ const MEASURES: Readonly<Record<string, Measure>> = {
   },
 };
 
-export interface TargetSpec {
-  readonly id: string;
-  readonly what: string;
-  readonly target: string;
-  /** What the value must be at most (`≤`), below (`<`) or at least (`≥`). */
-  readonly limit: readonly [comparison: string, limit: number];
-}
-
-const specs = (text: string): TargetSpec[] =>
-  text
-    .trim()
-    .split("\n")
-    .map((line) => {
-      const [id = "", what = "", target = ""] = line.split(" | ");
-      const [, comparison = "≤", a = "", b] =
-        /(≤|≥|<)\s*([\d.]+)(?:\/([\d.]+))?/.exec(target) ?? /()([\d.]+)/.exec(target) ?? [];
-      return { id, what, target, limit: [comparison, Number(a) / Number(b ?? 1)] as const };
-    });
-
-export const TARGETS: readonly TargetSpec[] = specs(TABLE);
+/** The rows of TABLE; `limit`: what the value must be at most (`≤`), below (`<`) or at least (`≥`). */
+export const TARGETS = TABLE.trim()
+  .split("\n")
+  .map((line) => {
+    const [id = "", what = "", target = ""] = line.split(" | ");
+    const [, comparison = "≤", a = "", b] =
+      /(≤|≥|<)\s*([\d.]+)(?:\/([\d.]+))?/.exec(target) ?? /()([\d.]+)/.exec(target) ?? [];
+    return { id, what, target, limit: [comparison, Number(a) / Number(b ?? 1)] as const };
+  });
 
 /** The limit of a row of the targets table, e.g. for the charts' target lines. */
 export const limitOf = (id: string) => TARGETS.find((t) => t.id === id)?.limit[1] ?? Number.NaN;
 
-/** Every target of `table` against one run. */
-export function evaluateTargets(results: BenchResults, table: readonly TargetSpec[] = TARGETS): TargetRow[] {
-  return table.map(({ id, what, target, limit: [comparison, limit] }) => {
+/** Every target against one run. */
+export function evaluateTargets(results: BenchResults): TargetRow[] {
+  return TARGETS.map(({ id, what, target, limit: [comparison, limit] }) => {
     const m = MEASURES[id]?.(results) ?? "not measured: no measure";
     if (typeof m === "string") return { id, what, target, measured: m, verdict: "not measured" };
     const [value, measured] = m;
