@@ -61,22 +61,12 @@ describe("every approach in a child process, on a tiny tree", () => {
       const warm = await runChild({ approach: "warm", input: { layout: layout(), cache } });
       expect(mismatch(warm, manifest)).toBeUndefined();
       expect(warm.samples).toEqual({ hits: 30, misses: 0 });
-      // The reference reads the same file: every skill found in it, as the generator wrote it.
-      const reference = await runChild({ approach: "crawl-stat-cache", input: { layout: layout(), cache } });
-      expect(mismatch(reference, manifest)).toBeUndefined();
-
       copyFileSync(cache, join(dir, "before.json"));
       writeFileSync(file as string, editDescription(original.toString("utf8"), 1));
       const changed = await runChild({ approach: "warm", input: { layout: layout(), cache } });
       expect(changed.found).toBe(30);
       expect(changed.samples).toEqual({ hits: 29, misses: 1 });
       expect(changed.checksum).not.toBe(manifest.checksum);
-      // A file whose stat no longer matches its entry is not taken from the file by the reference either.
-      const stale = await runChild({
-        approach: "crawl-stat-cache",
-        input: { layout: layout(), cache: join(dir, "before.json") },
-      });
-      expect(stale.found).toBe(29);
 
       // Restored with its stat key (same bytes, same mtime), the file is answered by the earlier cache again.
       writeFileSync(file as string, original);
@@ -103,7 +93,6 @@ describe("every approach in a child process, on a tiny tree", () => {
     });
     expect(mismatch(result, manifest)).toBeUndefined();
     expect(result.samples?.read).toHaveLength(4);
-    expect(result.samples?.startMs).toBeGreaterThan(result.ms);
     await expect(
       runChild({ approach: "mcp-load", input: { server: ["-e", "process.exit(1)"], warmups: 1, reads: 1 } }),
     ).rejects.toThrow(/mcp-load exited with code 1: .*found 0 skills: .*could not start the MCP server/s);
@@ -128,7 +117,7 @@ describe("every approach in a child process, on a tiny tree", () => {
           eventTimeoutMs: 10_000,
         },
       });
-      const samples = result.samples as Record<string, number[]> & { lost: number; watchReadyMs: number };
+      const samples = result.samples as Record<string, number[]> & { lost: number };
       expect(result.found).toBe(30);
       expect(samples.update).toHaveLength(4);
       expect(samples.reload).toHaveLength(2);
@@ -136,7 +125,6 @@ describe("every approach in a child process, on a tiny tree", () => {
       expect(samples.lost).toBe(0);
       // The debounce is a floor for the end-to-end time: the event cannot come sooner.
       for (const ms of samples.event ?? []) expect(ms).toBeGreaterThanOrEqual(19);
-      expect(samples.watchReadyMs).toBeGreaterThan(0);
       expect(readFileSync(files[1] as string, "utf8")).toMatch(/^description: Edited \d+\. /m);
     } finally {
       for (const [i, f] of files.entries()) writeFileSync(f, originals[i] as string);

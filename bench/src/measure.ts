@@ -94,15 +94,7 @@ async function editing<T>(files: readonly string[], body: (restore: () => object
 }
 
 // The discovery approaches, in table order.
-const LOCAL = [
-  "sync-floor",
-  "crawl-stat",
-  "crawl-stat-cache",
-  "opencode-style",
-  "ours",
-  "warm",
-  "warm-changed",
-];
+const LOCAL = "sync-floor crawl-stat opencode-style ours warm warm-changed".split(" ");
 
 function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Promise<Group> {
   const [layout, [edited]] = [layoutOf(manifest), editTargets(manifest, 1)];
@@ -126,8 +118,7 @@ function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Prom
       ];
       let edits = 0;
       const task = (id: string): ChildTask => {
-        if (id === "warm" || id === "crawl-stat-cache")
-          return { approach: id, input: { layout, cache: heads } };
+        if (id === "warm") return { approach: id, input: { layout, cache: heads } };
         if (id !== "warm-changed") return { approach: id as "ours", input: layout };
         fs.copyFileSync(heads, changed);
         fs.writeFileSync(edited, editDescription(text, ++edits));

@@ -31,7 +31,7 @@ function expectCopy(dir: string): void {
 }
 
 describe("the loopback pack server", () => {
-  it("serves the index and files, answers validators with 304, and counts what it sent", async () => {
+  it("serves the index and files, answers a matching ETag with 304, and counts what it sent", async () => {
     const index = await fetch(`${server.url("pack")}index.json`);
     const etag = index.headers.get("etag") ?? "";
     const listed = (await index.json()) as { skills: { name: string; files: string[] }[] };
@@ -45,16 +45,12 @@ describe("the loopback pack server", () => {
 
     const again = await fetch(`${server.url("pack")}index.json`, { headers: { "if-none-match": etag } });
     expect(again.status).toBe(304);
-    const since = await fetch(`${server.url("pack")}index.json`, {
-      headers: { "if-modified-since": index.headers.get("last-modified") ?? "" },
-    });
-    expect(since.status).toBe(304);
     expect((await fetch(`${server.url("pack")}nope/SKILL.md`)).status).toBe(404);
 
     const stats = server.stats();
     expect(stats).toEqual({
-      requests: 4,
-      notModified: 2,
+      requests: 3,
+      notModified: 1,
       indexBodies: 1,
       fileBodies: 0,
       bodyBytes: Number(index.headers.get("content-length")),

@@ -1,5 +1,5 @@
 // A loopback HTTP server for remote skill packs in the well-known layout (`<base>/index.json`,
-// `<base>/<name>/<file>`), with validators, a delay before every answer, and counters.
+// `<base>/<name>/<file>`), with ETags, a delay before every answer, and counters.
 import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -29,7 +29,6 @@ export interface PackServer {
   close(): Promise<void>;
 }
 
-const LAST_MODIFIED = new Date(Date.UTC(2025, 0, 1)).toUTCString();
 const zero = (): ServerStats => ({
   requests: 0,
   notModified: 0,
@@ -66,20 +65,15 @@ export async function startPackServer(
     const answer = () => {
       const entry = routes.get(new URL(req.url ?? "/", "http://x").pathname);
       if (!entry || req.method !== "GET") return res.writeHead(entry ? 405 : 404).end();
-      const headers = { etag: entry.etag, "last-modified": LAST_MODIFIED };
-      const [match, since] = [req.headers["if-none-match"], req.headers["if-modified-since"]];
-      const unchanged =
-        match !== undefined
-          ? match.split(",").some((tag) => tag.trim().replace(/^W\//, "") === entry.etag)
-          : since !== undefined && Date.parse(since) >= Date.parse(LAST_MODIFIED);
-      if (unchanged) {
+      const match = req.headers["if-none-match"]?.split(",");
+      if (match?.some((tag) => tag.trim().replace(/^W\//, "") === entry.etag)) {
         stats.notModified++;
-        return res.writeHead(304, headers).end();
+        return res.writeHead(304, { etag: entry.etag }).end();
       }
       const type = entry.index ? "application/json" : req.url?.endsWith(".tar.gz") ? "application/gzip" : "";
       const length = entry.body.length;
       res.writeHead(200, {
-        ...headers,
+        etag: entry.etag,
         "content-type": type || "application/octet-stream",
         "content-length": length,
       });

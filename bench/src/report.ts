@@ -19,7 +19,6 @@ import { evaluateTargets, REFERENCE, type TargetRow } from "./targets.js";
 const LABELS = `
 load sync-floor | synchronous floor (fdir sync + readFileSync + indexOf)
 load crawl-stat | fdir crawl + \`statSync\` of each SKILL.md (warm-start reference)
-load crawl-stat-cache | fdir crawl + \`statSync\` + the head cache file read, parsed and each SKILL.md looked up (reference)
 load opencode-style | opencode-style (glob + gray-matter)
 load ours | ours (discoverySources + SkillService)
 load warm | ours, warm start (\`fileHeadCache\` of an earlier start, tree unchanged)
@@ -39,8 +38,8 @@ pulls v2-cold | index v0.2, cold (an archive per skill)
 pulls v2-warm | index v0.2, warm (unchanged, same cache)
 add add | \`skill add <pack> --for codex\`
 add copy | copy floor: \`fs.cpSync\` of each skill folder
-search coldBuild coldBuildCpu | \`createSkillIndex\`, first in the process
-search build buildCpu | \`createSkillIndex\`, later
+search coldBuild | \`createSkillIndex\`, first in the process
+search build | \`createSkillIndex\`, later
 search replace | \`replace\`, one skill changed
 search query | \`search\`, one request
 search load | \`loadSkillIndex\` of the saved index, nothing changed
@@ -56,13 +55,14 @@ recall minisearch | MiniSearch untuned (name + description, default options)
   .split("\n")
   .map((line) => line.split(" | ") as [string, string]);
 
-/** The rows of `group`, in order: `[label, id, more ids]`, each `{fact}` of the label filled. */
-type Labelled = readonly [label: string, id: string, more?: string];
+/** The rows of `group`, in order: `[label, id]`, each `{fact}` of the label filled. */
+type Labelled = readonly [label: string, id: string];
 function labelled(group: string, facts: Group["facts"] = {}): Labelled[] {
   const fill = (label: string) => label.replace(/\{(\w+)\}/g, (_, k) => String(facts[k] ?? "?"));
-  return LABELS.filter(([key]) => key.startsWith(`${group} `)).map(
-    ([key, label]) => [fill(label), ...key.split(" ").slice(1)] as unknown as Labelled,
-  );
+  return LABELS.filter(([key]) => key.startsWith(`${group} `)).map(([key, label]) => [
+    fill(label),
+    key.split(" ")[1] ?? "",
+  ]);
 }
 
 type Row = readonly [label: string, stats: Stats];
@@ -88,6 +88,7 @@ startup | process | median min max listed mark
 pulls | pull | median min max requests bytes rss found mark
 add | approach | median min max rss found mark
 doctor | approach | median min max rss found mark
+mcp | approach | median min max rss found mark
 `
   .trim()
   .split("\n")
@@ -175,16 +176,10 @@ export function reportBlocks(
   const drawn: Record<string, (g: Group) => string> = Object.fromEntries(
     STATS_TABLES.map(([name, first, columns]) => [name, (g: Group) => statsTable(name, g, first, columns)]),
   );
-  drawn.mcp = (g) => {
-    const [start, read] = [d(g, "startMs"), d(g, "read")];
-    return `${statsTable("mcp", g, "approach", APPROACH)}\n\nThe first start in each child (untimed: the server started, its own load of the tree, the handshake and listing): ${ms(start.median)} ms median. \`read\` of one skill over the server: ${fine(read.median)} ms median, p90 ${fine(read.p90)} ms, ${int(read.n)} reads.`;
-  };
   drawn.search = (g) => {
     const what: Column<Labelled> = ["what", ([label]) => label, true];
-    const cpu: Column<Labelled> = ["CPU ms (median)", ([, , k]) => (k ? fine(d(g, k).median) : "–")];
-    const of = ([, k]: Labelled) => d(g, k);
     return table(
-      [what, ...spread(["median", "p90", "min", "max"], of), cpu, ...spread(["n"], of)],
+      [what, ...spread<Labelled>(["median", "p90", "min", "max", "n"], ([, k]) => d(g, k))],
       labelled("search"),
     );
   };

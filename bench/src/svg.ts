@@ -137,7 +137,7 @@ function render({ title, labels, x, y, ticks, lines, rules = [] }: Chart): strin
 }
 
 /** Approaches left to the tables, and short legend names of the others. */
-const NOT_CHARTED = new Set(["warm-changed", "crawl-stat-cache"]);
+const NOT_CHARTED = new Set(["warm-changed"]);
 const SHORT: Readonly<Record<string, string>> = {
   ...{ "sync-floor": "synchronous floor", "crawl-stat": "fdir crawl + stat" },
   ...{ ours: "ours", warm: "ours, warm start" },

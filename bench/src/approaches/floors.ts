@@ -62,35 +62,3 @@ export async function crawlStat(layout: TreeLayout): Promise<ChildOutput> {
   }
   return { found };
 }
-
-/**
- * Crawl + stat, plus the head cache file ours reads (format 3), read and parsed, and each
- * SKILL.md looked up in it by path and stat (dev, ino, size, mtimeMs of the six numbers per
- * entry): what any warm start over that file cannot go below.
- */
-export async function crawlStatCache(input: { layout: TreeLayout; cache: string }): Promise<ChildOutput> {
-  const text = readFileSync(input.cache, "utf8");
-  const end = text.indexOf("\n");
-  const doc = JSON.parse(end === -1 ? text : text.slice(0, end)) as {
-    paths: string[];
-    keys: number[];
-    frontmatter: { name?: unknown; description?: unknown }[];
-  };
-  const at = new Map<string, number>();
-  for (let i = 0; i < doc.paths.length; i++) at.set(doc.paths[i] as string, i);
-  const { keys } = doc;
-  const pairs: SkillPair[] = [];
-  for (const root of input.layout.roots.filter(isDirectory)) {
-    for (const path of crawlSkillFiles(root)) {
-      const stats = statSync(path);
-      const i = at.get(path);
-      if (i === undefined) continue;
-      const k = i * 6;
-      if (keys[k] !== stats.dev || keys[k + 1] !== stats.ino || keys[k + 2] !== stats.size) continue;
-      if (keys[k + 3] !== stats.mtimeMs) continue;
-      const { name, description } = doc.frontmatter[i] ?? {};
-      if (typeof name === "string" && typeof description === "string") pairs.push({ name, description });
-    }
-  }
-  return { found: pairs.length, pairs };
-}

@@ -5,7 +5,6 @@
 export const APPROACHES = {
   "sync-floor": async () => (await import("./floors.js")).syncFloor,
   "crawl-stat": async () => (await import("./floors.js")).crawlStat,
-  "crawl-stat-cache": async () => (await import("./floors.js")).crawlStatCache,
   "opencode-style": async () => (await import("./opencode.js")).run,
   ours: async () => (await import("./ours.js")).ours,
   warm: async () => (await import("./ours.js")).warm,

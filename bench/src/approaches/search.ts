@@ -16,11 +16,6 @@ export interface SearchInput {
   readonly fixtures?: string;
 }
 
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
-
 function time(work: () => unknown): number {
   const start = performance.now();
   work();
@@ -29,7 +24,7 @@ function time(work: () => unknown): number {
 
 /**
  * `@skill/search` at `skills` skills. Samples in ms: `coldBuild` (the first `createSkillIndex` of
- * the process) and later `build`s, with their CPU time (`…Cpu`), `replace`, `query`, `load` of the
+ * the process) and later `build`s, `replace`, `query`, `load` of the
  * saved index, `tools` (`skillTools` over a registry of the skills, catalog and definitions read)
  * and its `toolsBaseline`; then counts and recall@1/@5 (`ours@1`, …) on the real catalog.
  */
@@ -39,12 +34,8 @@ export async function run(input: SearchInput): Promise<ChildOutput> {
     set.searchRequests(input.fixtures),
   ];
   let index = createSkillIndex([]);
-  const [build, buildCpu] = [[] as number[], [] as number[]];
-  for (let i = 0; i <= input.builds; i++) {
-    const cpu = cpuMs();
-    build.push(time(() => (index = createSkillIndex(skills))));
-    buildCpu.push(cpuMs() - cpu);
-  }
+  const build: number[] = [];
+  for (let i = 0; i <= input.builds; i++) build.push(time(() => (index = createSkillIndex(skills))));
   const replace: number[] = [];
   let current: SkillMetadata[] = skills;
   for (let i = 0; i < input.replaces; i++) {
@@ -94,13 +85,10 @@ export async function run(input: SearchInput): Promise<ChildOutput> {
     return [[`${who}@1`, at1] as const, [`${who}@5`, at5] as const];
   });
   const [coldBuild = Number.NaN, ...later] = build;
-  const [coldBuildCpu = Number.NaN, ...laterCpu] = buildCpu;
   const counts = { catalog: real.length, requests: requests.length, ...Object.fromEntries(recall) };
   const samples = {
     coldBuild,
     build: later,
-    coldBuildCpu,
-    buildCpu: laterCpu,
     replace,
     query,
     load,
