@@ -100,7 +100,7 @@ describe("the report's blocks", () => {
     expect(mixed).toMatchObject({ found: "990–1,000", problem: "found 990" });
   });
 
-  it("write the run's line, the targets, a table per size, the scaling and the costs of change", () => {
+  it("write the run's line, the targets, a table per size and the costs of change", () => {
     const blocks = reportBlocks(full, { scaling: "B-scaling.svg", latency: "B-latency.svg" });
     expect(blocks.run).toContain(
       "Written by `pnpm bench --size L` from one run (60.0 s): 1 warm-up round, then 3 measured rounds",
@@ -121,7 +121,6 @@ describe("the report's blocks", () => {
     expect(blocks["load-S"]).toContain(
       "| ours (discoverySources + SkillService) | 150 | 135 | 165 | 70.0 | 1,000 | ✓ |",
     );
-    expect(blocks.scaling).toContain("| 10,000 | 1,400 | 0.140 | 0.009 | 15.56× | 70.0 |");
     expect(blocks.changes).toContain(
       "| 10,000 | `service.update([file])` | 5 | 3.00 | 1.40 | 4.60 | 1.00 | 5.00 |",
     );

@@ -1,19 +1,8 @@
 // The generated parts of BENCHMARKS.md: a block of Markdown per marker pair
 // (`<!-- bench:NAME:start -->` … `<!-- bench:NAME:end -->`); every other line is written by people.
-import {
-  type Column,
-  type Distribution,
-  distribution,
-  fine,
-  int,
-  mb,
-  ms,
-  pct,
-  ratio,
-  table,
-} from "./format.js";
+import { type Column, type Distribution, distribution, fine, int, mb, ms, pct, table } from "./format.js";
 import type { BenchResults, Group, Stats } from "./results.js";
-import { evaluateTargets, REFERENCE, type TargetRow } from "./targets.js";
+import { evaluateTargets, type TargetRow } from "./targets.js";
 
 // The rows of the tables, by group and id (the search rows: sample keys); `{name}` is a fact of the group.
 const LABELS = `
@@ -140,20 +129,7 @@ export function reportBlocks(
     const g = groups[`load-${size}`];
     if (g) blocks[`load-${size}`] = `${files}\n\n${statsTable("load", g, "approach", APPROACH)}`;
   }
-  const loads = SIZES.flatMap((size) => groups[`load-${size}`] ?? []);
-  const med = (g: Group, id: string) => g.stats.find((s) => s.id === id)?.time.median ?? Number.NaN;
-  const per = (g: Group, id: string) => (med(g, id) / Number(g.facts?.skills)).toFixed(3).replace("NaN", "–");
   const skills = (g: Group) => int(Number(g.facts?.skills));
-  const scaling: Column<Group>[] = [
-    ["skills", skills],
-    ["ours median ms", (g) => ms(med(g, "ours"))],
-    ["ours ms per skill", (g) => per(g, "ours")],
-    ["synchronous floor ms per skill", (g) => per(g, REFERENCE)],
-    ["ours / floor", (g) => ratio(med(g, "ours") / med(g, REFERENCE))],
-    ["ours peak RSS MB", (g) => mb(g.stats.find((s) => s.id === "ours")?.rssMB.median)],
-  ];
-  if (loads.length > 0) blocks.scaling = table(scaling, loads);
-
   const d = (g: Group, key = "") => distribution(g.samples?.[key]);
   /** Columns of quantiles of the samples `of` a row names. */
   const spread = <R>(qs: readonly (keyof Distribution)[], of: (row: R) => Distribution): Column<R>[] =>
