@@ -15,9 +15,8 @@ export interface ChildOutput {
   /** What was found; a function when reading the pairs is not part of the work (called after the clock). */
   readonly pairs?: readonly SkillPair[] | (() => readonly SkillPair[]);
   readonly failed?: number;
-  /** A time (and CPU time) the approach measured itself, reported instead of the child's clock. */
+  /** A time the approach measured itself, reported instead of the child's clock. */
   readonly wallMs?: number;
-  readonly cpuMs?: number;
   /** A pull answered from its cache without reaching the server. */
   readonly fromCache?: boolean;
   /** Timings and counts the approach took itself. */

@@ -7,7 +7,7 @@ import { compareCodeUnits, type SkillMetadata } from "@skill/core";
 import MiniSearch from "minisearch";
 import { Random, word } from "./random.js";
 
-export const SEARCH_FIXTURES = join(
+const SEARCH_FIXTURES = join(
   resolve(fileURLToPath(import.meta.url), "../../.."),
   "packages/search/test/__fixtures__",
 );
@@ -41,24 +41,22 @@ function metadata(entry: CatalogEntry, name = entry.name, description = entry.de
   };
 }
 
-const read = <T>(dir: string, file: string, key: string) =>
-  (JSON.parse(readFileSync(join(dir, file), "utf8")) as Record<string, T[]>)[key] ?? [];
+const read = <T>(file: string, key: string) =>
+  (JSON.parse(readFileSync(join(SEARCH_FIXTURES, file), "utf8")) as Record<string, T[]>)[key] ?? [];
 
 /** The real skills of the catalog. */
-export const catalogSkills = (dir = SEARCH_FIXTURES) =>
-  read<CatalogEntry>(dir, "catalog.json", "skills").map((e) => metadata(e));
+export const catalogSkills = () => read<CatalogEntry>("catalog.json", "skills").map((e) => metadata(e));
 
 /** The hand-written requests with their known answers. */
-export const searchRequests = (dir = SEARCH_FIXTURES) =>
-  read<SearchRequest>(dir, "requests.json", "requests");
+export const searchRequests = () => read<SearchRequest>("requests.json", "requests");
 
 /**
  * `count` skills for timing: the real catalog, then its skills again under new names (`pdf-2`)
  * with a seeded sentence added to each description, so the vocabulary grows as a real catalog's would.
  */
-export function scaledCatalog(count: number, seed: number, dir = SEARCH_FIXTURES): SkillMetadata[] {
+export function scaledCatalog(count: number, seed: number): SkillMetadata[] {
   const [real, random, out] = [
-    read<CatalogEntry>(dir, "catalog.json", "skills"),
+    read<CatalogEntry>("catalog.json", "skills"),
     new Random(seed),
     [] as SkillMetadata[],
   ];

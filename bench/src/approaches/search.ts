@@ -12,8 +12,6 @@ export interface SearchInput {
   readonly builds: number;
   readonly replaces: number;
   readonly queryRounds: number;
-  /** Where catalog.json and requests.json are; the bench's default when absent. */
-  readonly fixtures?: string;
 }
 
 function time(work: () => unknown): number {
@@ -29,10 +27,7 @@ function time(work: () => unknown): number {
  * and its `toolsBaseline`; then counts and recall@1/@5 (`ours@1`, …) on the real catalog.
  */
 export async function run(input: SearchInput): Promise<ChildOutput> {
-  const [skills, requests] = [
-    set.scaledCatalog(input.skills, input.seed, input.fixtures),
-    set.searchRequests(input.fixtures),
-  ];
+  const [skills, requests] = [set.scaledCatalog(input.skills, input.seed), set.searchRequests()];
   let index = createSkillIndex([]);
   const build: number[] = [];
   for (let i = 0; i <= input.builds; i++) build.push(time(() => (index = createSkillIndex(skills))));
@@ -73,7 +68,7 @@ export async function run(input: SearchInput): Promise<ChildOutput> {
     );
   }
 
-  const real = set.catalogSkills(input.fixtures);
+  const real = set.catalogSkills();
   const ours = createSkillIndex(real);
   const rankers: Record<string, set.Ranker> = {
     ours: (q, limit) => ours.search(q, { limit }).map((h) => h.name),
