@@ -65,56 +65,49 @@ interface Chart {
   readonly rules?: readonly { readonly x: number; readonly label: string }[];
 }
 
+/** An SVG element: its attributes in order (numbers rounded), and its text, escaped, if any. */
+function el(name: string, attrs: Readonly<Record<string, string | number>>, text?: string): string {
+  const list = Object.entries(attrs).map(
+    ([k, v]) => ` ${k}="${typeof v === "number" ? n(v) : escapeXml(v)}"`,
+  );
+  return text === undefined
+    ? `<${name}${list.join("")}/>`
+    : `<${name}${list.join("")}>${escapeXml(text)}</${name}>`;
+}
+
 function render({ title, labels, x, y, ticks, lines, rules = [] }: Chart): string {
-  const text = (attrs: string, body: string) => `<text ${attrs}>${escapeXml(body)}</text>`;
-  const line = (
-    x1: number | string,
-    y1: number | string,
-    x2: number | string,
-    y2: number | string,
-    attrs: string,
-  ) => `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" ${attrs}/>`;
-  const grid = (t: Tick) => `stroke="${t.major ? "#cccccc" : "#eeeeee"}"`;
-  const [midX, midY] = [n((PLOT.left + PLOT.right) / 2), n((PLOT.top + PLOT.bottom) / 2)];
+  const [midX, midY] = [(PLOT.left + PLOT.right) / 2, (PLOT.top + PLOT.bottom) / 2];
+  const grid = (t: Tick) => (t.major ? "#cccccc" : "#eeeeee");
+  const label = (t: Tick) => t.label ?? tickLabel(t.value);
   const out = [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
-    `<title>${escapeXml(title)}</title>`,
-    `<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`,
-    text(`x="${PLOT.left}" y="22" font-size="14" font-weight="bold"`, title),
+    el("title", {}, title),
+    el("rect", { width: WIDTH, height: HEIGHT, fill: "#ffffff" }),
+    el("text", { x: PLOT.left, y: 22, "font-size": 14, "font-weight": "bold" }, title),
   ];
   for (const t of ticks[0]) {
-    const at = n(x(t.value));
-    out.push(line(at, PLOT.top, at, PLOT.bottom, grid(t)));
+    const at = x(t.value);
+    out.push(el("line", { x1: at, y1: PLOT.top, x2: at, y2: PLOT.bottom, stroke: grid(t) }));
     if (t.label !== undefined || t.major)
-      out.push(text(`x="${at}" y="${PLOT.bottom + 16}" text-anchor="middle"`, t.label ?? tickLabel(t.value)));
+      out.push(el("text", { x: at, y: PLOT.bottom + 16, "text-anchor": "middle" }, label(t)));
   }
   for (const t of ticks[1]) {
-    const at = n(y(t.value));
-    out.push(line(PLOT.left, at, PLOT.right, at, grid(t)));
-    out.push(
-      text(
-        `x="${PLOT.left - 6}" y="${at}" text-anchor="end" dominant-baseline="middle"`,
-        t.label ?? tickLabel(t.value),
-      ),
-    );
+    const at = y(t.value);
+    out.push(el("line", { x1: PLOT.left, y1: at, x2: PLOT.right, y2: at, stroke: grid(t) }));
+    const anchor = { "text-anchor": "end", "dominant-baseline": "middle" };
+    out.push(el("text", { x: PLOT.left - 6, y: at, ...anchor }, label(t)));
   }
+  const [width, height] = [PLOT.right - PLOT.left, PLOT.bottom - PLOT.top];
   out.push(
-    `<rect x="${PLOT.left}" y="${PLOT.top}" width="${PLOT.right - PLOT.left}" height="${PLOT.bottom - PLOT.top}" fill="none" stroke="#888888"/>`,
-    text(`x="${midX}" y="${HEIGHT - 12}" text-anchor="middle"`, labels[0]),
-    text(`transform="translate(16 ${midY}) rotate(-90)" text-anchor="middle"`, labels[1]),
+    el("rect", { x: PLOT.left, y: PLOT.top, width, height, fill: "none", stroke: "#888888" }),
+    el("text", { x: midX, y: HEIGHT - 12, "text-anchor": "middle" }, labels[0]),
+    el("text", { transform: `translate(16 ${n(midY)}) rotate(-90)`, "text-anchor": "middle" }, labels[1]),
   );
   for (const rule of rules.filter((r) => x(r.x) >= PLOT.left && x(r.x) <= PLOT.right)) {
-    out.push(
-      line(
-        n(x(rule.x)),
-        PLOT.top,
-        n(x(rule.x)),
-        PLOT.bottom,
-        `class="rule" stroke="#555555" stroke-dasharray="4 3"`,
-      ),
-    );
-    const at = `transform="translate(${n(x(rule.x) - 4)} ${PLOT.bottom - 6}) rotate(-90)" fill="#555555" font-size="11"`;
-    out.push(text(at, rule.label));
+    const [at, dash] = [x(rule.x), { stroke: "#555555", "stroke-dasharray": "4 3" }];
+    out.push(el("line", { x1: at, y1: PLOT.top, x2: at, y2: PLOT.bottom, class: "rule", ...dash }));
+    const up = `translate(${n(at - 4)} ${PLOT.bottom - 6}) rotate(-90)`;
+    out.push(el("text", { transform: up, fill: "#555555", "font-size": 11 }, rule.label));
   }
   for (const [i, l] of lines.entries()) {
     const colour = PALETTE[(l.colour ?? i) % PALETTE.length] as string;
@@ -123,15 +116,12 @@ function render({ title, labels, x, y, ticks, lines, rules = [] }: Chart): strin
     const d = points.map(([px, py], at) =>
       at === 0 ? `M${px} ${py}` : l.step ? `H${px} V${py}` : `L${px} ${py}`,
     );
-    const stroke = `stroke="${colour}" stroke-width="2"${l.dashed ? ' stroke-dasharray="6 4"' : ""}`;
-    out.push(
-      `<path class="series" data-label="${escapeXml(l.label)}" d="${d.join(" ")}" fill="none" ${stroke}/>`,
-    );
-    if (l.markers)
-      for (const [px, py] of points) out.push(`<circle cx="${px}" cy="${py}" r="3.5" fill="${colour}"/>`);
+    const stroke = { stroke: colour, "stroke-width": 2, ...(l.dashed ? { "stroke-dasharray": "6 4" } : {}) };
+    out.push(el("path", { class: "series", "data-label": l.label, d: d.join(" "), fill: "none", ...stroke }));
+    if (l.markers) for (const [cx, cy] of points) out.push(el("circle", { cx, cy, r: 3.5, fill: colour }));
     const ly = PLOT.top + 8 + i * 20;
-    out.push(line(PLOT.right + 16, ly, PLOT.right + 40, ly, stroke));
-    out.push(text(`x="${PLOT.right + 46}" y="${ly}" dominant-baseline="middle"`, l.label));
+    out.push(el("line", { x1: PLOT.right + 16, y1: ly, x2: PLOT.right + 40, y2: ly, ...stroke }));
+    out.push(el("text", { x: PLOT.right + 46, y: ly, "dominant-baseline": "middle" }, l.label));
   }
   return `${[...out, "</svg>"].join("\n")}\n`;
 }
