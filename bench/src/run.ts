@@ -16,23 +16,26 @@ const USAGE = `Usage: pnpm bench [--size S|L] [--runs N] [--warmup N] [--seed N]
 Groups: ${LOCAL_GROUPS.join(", ")}, remote, or local (all but remote). More: bench/README.md`;
 const REPORT = join(BENCH_DIR, "..", "BENCHMARKS.md");
 const DEFAULTS = { size: "S", runs: "5", warmup: "1", seed: "42", delay: "20" } as const;
+const NUMBERS = ["runs", "warmup", "seed", "delay"] as const;
 
 function parseOptions(argv: readonly string[]) {
-  const value = (v: string) => ({ type: "string", default: v }) as const;
+  const numbers = Object.fromEntries(
+    Object.entries(DEFAULTS).map(([k, v]) => [k, { type: "string", default: v } as const]),
+  ) as Record<keyof typeof DEFAULTS, { type: "string"; default: string }>;
   const { values: v } = parseArgs({
     args: argv.filter((a) => a !== "--"),
     options: {
-      ...{ size: value("S"), runs: value("5"), warmup: value("1"), seed: value("42"), delay: value("20") },
+      ...numbers,
       ...{ only: { type: "string" }, out: { type: "string" }, render: { type: "string" } },
       note: { type: "string", multiple: true, default: [] },
       check: { type: "boolean", default: false },
       help: { type: "boolean", default: false, short: "h" },
     },
   });
-  const [runs, warmup, seed, delayMs] = (["runs", "warmup", "seed", "delay"] as const).map((name, i) => {
-    const n = Number(v[name]);
-    if (Number.isInteger(n) && n >= (i === 0 ? 1 : 0)) return n;
-    throw new Error(`--${name} expects an integer ≥ ${i === 0 ? 1 : 0}, found ${v[name]}`);
+  const [runs, warmup, seed, delayMs] = NUMBERS.map((name) => {
+    const [n, least] = [Number(v[name]), name === "runs" ? 1 : 0];
+    if (Number.isInteger(n) && n >= least) return n;
+    throw new Error(`--${name} expects an integer ≥ ${least}, found ${v[name]}`);
   }) as [number, number, number, number];
   const size = v.size.toUpperCase();
   if (size !== "S" && size !== "L") throw new Error(`--size expects S or L, found ${v.size}`);
@@ -43,9 +46,7 @@ function parseOptions(argv: readonly string[]) {
   if (unknown)
     throw new Error(`--only expects local, ${LOCAL_GROUPS.join(", ")} or remote; found ${unknown}`);
   // The command as run, with the options that change what is measured.
-  const set = (["size", "runs", "warmup", "seed", "delay"] as const).filter(
-    (k) => v[k].toUpperCase() !== DEFAULTS[k],
-  );
+  const set = (["size", ...NUMBERS] as const).filter((k) => v[k].toUpperCase() !== DEFAULTS[k]);
   const cwd = process.env.INIT_CWD ?? process.cwd();
   return {
     ...{ ...v, size, only, runs, warmup, seed, delayMs },
@@ -60,16 +61,16 @@ function writeReport(out: string, results: BenchResults): void {
   const [stem, dir] = [basename(out).replace(/\.md$/i, ""), dirname(out)];
   const charts: Record<string, string> = {};
   fs.mkdirSync(dir, { recursive: true });
-  const drawn = { scaling: scalingChart(results), latency: latencyChart(results) };
-  for (const [name, svg] of Object.entries(drawn)) {
+  for (const [name, svg] of Object.entries({
+    scaling: scalingChart(results),
+    latency: latencyChart(results),
+  })) {
     if (!svg) continue;
     charts[name] = `${stem}-${name}.svg`;
     fs.writeFileSync(join(dir, charts[name]), svg);
   }
-  const { text, unplaced } = fillMarkers(
-    fs.readFileSync(fs.existsSync(out) ? out : REPORT, "utf8"),
-    reportBlocks(results, charts),
-  );
+  const blocks = reportBlocks(results, charts);
+  const { text, unplaced } = fillMarkers(fs.readFileSync(fs.existsSync(out) ? out : REPORT, "utf8"), blocks);
   fs.writeFileSync(out, text);
   log(`wrote ${out}${unplaced.length > 0 ? ` (no markers for: ${unplaced.join(", ")})` : ""}`);
 }
@@ -86,6 +87,24 @@ function verdict(results: BenchResults, check: boolean): number {
   return problems.length > 0 ? 1 : check ? checked.code : 0;
 }
 
+/** Measures every group `o` names and saves the results. */
+async function measure(o: ReturnType<typeof parseOptions>): Promise<BenchResults> {
+  const [started, loadStart] = [performance.now(), loadavg()[0] ?? 0];
+  const groups = await measureAll(o);
+  const cpu = cpus();
+  const machine = {
+    ...{ cpu: cpu[0]?.model.trim() ?? "unknown CPU", cores: cpu.length, memGiB: totalmem() / 1024 ** 3 },
+    ...{ node: process.version, platform: `${process.platform} ${process.arch}` },
+    ...{ date: new Date().toISOString().slice(0, 10), loadStart, loadEnd: loadavg()[0] ?? 0 },
+  };
+  const { command, runs, warmup, seed, delayMs, note: notes } = o;
+  const durationMs = performance.now() - started;
+  const results = { command, machine, runs, warmup, seed, delayMs, notes, durationMs, groups };
+  fs.mkdirSync(TREES_DIR, { recursive: true });
+  fs.writeFileSync(join(TREES_DIR, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  return results;
+}
+
 async function main(): Promise<number> {
   let o: ReturnType<typeof parseOptions>;
   try {
@@ -98,40 +117,9 @@ async function main(): Promise<number> {
     log(USAGE);
     return 0;
   }
-  let results: BenchResults;
-  if (o.render) {
-    // Notes are words about the run, not measurements: given again, they replace the run's.
-    const read = JSON.parse(fs.readFileSync(o.render, "utf8")) as BenchResults;
-    results = o.note.length > 0 ? { ...read, notes: o.note } : read;
-  } else {
-    const [started, loadStart] = [performance.now(), loadavg()[0] ?? 0];
-    const groups = await measureAll(o);
-    const [cpu, date] = [cpus(), new Date().toISOString().slice(0, 10)];
-    const machine = {
-      ...{ cpu: cpu[0]?.model.trim() ?? "unknown CPU", cores: cpu.length, memGiB: totalmem() / 1024 ** 3 },
-      ...{
-        node: process.version,
-        platform: `${process.platform} ${process.arch}`,
-        date,
-        loadStart,
-        loadEnd: loadavg()[0] ?? 0,
-      },
-    };
-    const { command, runs, warmup, seed, delayMs, note: notes } = o;
-    results = {
-      command,
-      machine,
-      runs,
-      warmup,
-      seed,
-      delayMs,
-      notes,
-      durationMs: performance.now() - started,
-      groups,
-    };
-    fs.mkdirSync(TREES_DIR, { recursive: true });
-    fs.writeFileSync(join(TREES_DIR, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
-  }
+  // Notes are words about the run, not measurements: given again with `--render`, they replace the run's.
+  const read = o.render && (JSON.parse(fs.readFileSync(o.render, "utf8")) as BenchResults);
+  const results = read ? { ...read, notes: o.note.length > 0 ? o.note : read.notes } : await measure(o);
   writeReport(o.out, results);
   return verdict(results, o.check);
 }
