@@ -85,11 +85,19 @@ describe("every approach in a child process, on a tiny tree", () => {
   }, 60_000);
 
   it("the MCP child loads the tree over a stdio server started and warmed before the clock, then reads", async () => {
-    const here = dirname(fileURLToPath(import.meta.url));
-    const tree = dirname(layout().cwd);
+    // The tree served over stdio with @skill/mcp's `serveStdio`, as `skill serve-mcp` does, so that
+    // this test does not need the CLI built.
+    const server = `import { SkillService } from "@skill/core";
+import { discoverySources } from "@skill/discovery";
+import { serveStdio } from "@skill/mcp/stdio";
+const [home, cwd, path] = process.argv.slice(1);
+const service = new SkillService({ sources: discoverySources({ cwd, home, paths: [path] }) });
+await service.discoverAndLoad();
+await serveStdio(service, { name: "bench" });`;
+    const { home, cwd, paths } = layout();
     const result = await runChild({
       approach: "mcp-load",
-      input: { server: ["--import", "tsx", join(here, "mcp-server.ts"), tree], warmups: 1, reads: 4 },
+      input: { server: ["--input-type=module", "-e", server, home, cwd, ...paths], warmups: 1, reads: 4 },
     });
     expect(mismatch(result, manifest)).toBeUndefined();
     expect(result.samples?.read).toHaveLength(4);
