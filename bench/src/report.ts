@@ -50,15 +50,15 @@ function labelled(group: string, facts: Group["facts"] = {}): Labelled[] {
   const fill = (label: string) => label.replace(/\{(\w+)\}/g, (_, k) => String(facts[k] ?? "?"));
   return LABELS.filter(([key]) => key.startsWith(`${group} `)).map(([key, label]) => [
     fill(label),
-    key.split(" ")[1] ?? "",
+    key.slice(group.length + 1),
   ]);
 }
 
 type Row = readonly [label: string, stats: Stats];
 const more =
-  (key: string, format = int): Column<Row>[1] =>
+  (key: string): Column<Row>[1] =>
   ([, s]) =>
-    format(s.more?.[key]?.median);
+    int(s.more?.[key]?.median);
 const COLUMNS: Readonly<Record<string, Column<Row>>> = {
   median: ["median ms", ([, s]) => ms(s.time.median)],
   min: ["min ms", ([, s]) => ms(s.time.min)],
@@ -71,27 +71,24 @@ const COLUMNS: Readonly<Record<string, Column<Row>>> = {
   bytes: ["body bytes", more("bodyBytes")],
 };
 
-// The tables of approaches, by block: the group, the first column's header, the other columns.
-const STATS_TABLES = `
-startup | process | median min max listed mark
-pulls | pull | median min max requests bytes rss found mark
-add | approach | median min max rss found mark
-doctor | approach | median min max rss found mark
-mcp | approach | median min max rss found mark
-`
-  .trim()
-  .split("\n")
-  .map((line) => line.split(" | ") as [string, string, string]);
+// The tables of approaches, by group: the first column's header, then the other columns.
+const APPROACH = "approach median min max rss found mark";
+const STATS_TABLES: Readonly<Record<string, string>> = {
+  load: APPROACH,
+  startup: "process median min max listed mark",
+  pulls: "pull median min max requests bytes rss found mark",
+  add: APPROACH,
+  doctor: APPROACH,
+  mcp: APPROACH,
+};
 
-const APPROACH = "median min max rss found mark";
-
-function statsTable(name: string, group: Group, first: string, columns: string): string {
+function statsTable(name: string, group: Group): string {
   const rows = labelled(name, group.facts).flatMap(([label, id]) => {
     const s = group.stats.find((a) => a.id === id);
     return s ? [[label, s] as const] : [];
   });
-  const label: Column<Row> = [first, ([l]) => l, true];
-  return table([label, ...columns.split(" ").map((c) => COLUMNS[c] as Column<Row>)], rows);
+  const [first = "", ...columns] = (STATS_TABLES[name] ?? "").split(" ");
+  return table([[first, ([l]) => l, true], ...columns.map((c) => COLUMNS[c] as Column<Row>)], rows);
 }
 
 const TARGETS: Column<TargetRow>[] = [
@@ -101,7 +98,51 @@ const TARGETS: Column<TargetRow>[] = [
   ["result", (r) => (r.verdict === "missed" ? "**missed**" : r.verdict), true],
 ];
 
+const d = (g: Group, key: string) => distribution(g.samples?.[key]);
+/** Columns of quantiles of the samples `of` a row names. */
+const spread = <R>(qs: readonly (keyof Distribution)[], of: (row: R) => Distribution): Column<R>[] =>
+  qs.map((q) => [q === "n" ? "samples" : `${q} ms`, (r) => (q === "n" ? int(of(r).n) : fine(of(r)[q]))]);
+
+type Change = readonly [g: Group, what: string, key: string];
+const changes = (g: Group): Change[] => [
+  [g, "`service.update([file])`", "update"],
+  [g, `write → \`skill.changed\` (${g.facts?.debounceMs} ms debounce)`, "event"],
+  [g, "full reload (`discoverAndLoad`)", "reload"],
+];
+const CHANGES: Column<Change>[] = [
+  ["skills", ([g]) => int(Number(g.facts?.skills))],
+  ["what", ([, what]) => what, true],
+  ...spread<Change>(["n", "median", "p10", "p90", "min", "max"], ([g, , k]) => d(g, k)),
+];
+
+/** The table of a block from its group. */
+function draw(name: string, g: Group): string {
+  if (name === "search")
+    return table(
+      [
+        ["what", ([label]) => label, true],
+        ...spread<Labelled>(["median", "p90", "min", "max", "n"], ([, k]) => d(g, k)),
+      ],
+      labelled("search"),
+    );
+  if (name === "recall") {
+    const at = (k: number): Column<Labelled> => [
+      `recall@${k}`,
+      ([, who]) => pct(g.samples?.[`${who}@${k}`]?.[0]),
+    ];
+    return table([["approach", ([label]) => label, true], at(1), at(5)], labelled("recall"));
+  }
+  if (!name.startsWith("load-")) return statsTable(name, g);
+  const [files, decoys] = [int(Number(g.facts?.files)), int(Number(g.facts?.decoys))];
+  return `${files} files (${decoys} decoy SKILL.md files in \`node_modules\`).\n\n${statsTable("load", g)}`;
+}
+
 const SIZES = ["XS", "S", "L"];
+// The blocks drawn from one group each (`recall` from `search`), in the order of the report.
+const DRAWN = [
+  ...SIZES.map((size) => `load-${size}`),
+  ..."startup pulls add doctor mcp search recall".split(" "),
+];
 
 /** The blocks of one run's report, by marker name; a group not measured has none. */
 export function reportBlocks(
@@ -122,61 +163,18 @@ export function reportBlocks(
   if (charts.scaling)
     blocks["scaling-chart"] = `![Cost per skill by tree size, log scales](${charts.scaling})`;
   if (charts.latency) blocks["latency-chart"] = `![Latency distribution of one change](${charts.latency})`;
-
-  for (const size of SIZES) {
-    const f = groups[`load-${size}`]?.facts ?? {};
-    const files = `${int(Number(f.files))} files (${int(Number(f.decoys))} decoy SKILL.md files in \`node_modules\`).`;
-    const g = groups[`load-${size}`];
-    if (g) blocks[`load-${size}`] = `${files}\n\n${statsTable("load", g, "approach", APPROACH)}`;
-  }
-  const skills = (g: Group) => int(Number(g.facts?.skills));
-  const d = (g: Group, key = "") => distribution(g.samples?.[key]);
-  /** Columns of quantiles of the samples `of` a row names. */
-  const spread = <R>(qs: readonly (keyof Distribution)[], of: (row: R) => Distribution): Column<R>[] =>
-    qs.map((q) => [q === "n" ? "samples" : `${q} ms`, (r) => (q === "n" ? int(of(r).n) : fine(of(r)[q]))]);
-  type Change = readonly [g: Group, what: string, key: string];
-  const changes = SIZES.flatMap((size) => groups[`changes-${size}`] ?? []);
-  const edits = changes.flatMap((g): Change[] => [
-    [g, "`service.update([file])`", "update"],
-    [g, `write → \`skill.changed\` (${g.facts?.debounceMs} ms debounce)`, "event"],
-    [g, "full reload (`discoverAndLoad`)", "reload"],
-  ]);
-  const edit: Column<Change>[] = [
-    ["skills", ([g]) => skills(g)],
-    ["what", ([, what]) => what, true],
-  ];
-  const quantiles = ["n", "median", "p10", "p90", "min", "max"] as const;
-  if (changes.length > 0)
-    blocks.changes = table([...edit, ...spread<Change>(quantiles, ([g, , k]) => d(g, k))], edits);
-
-  const drawn: Record<string, (g: Group) => string> = Object.fromEntries(
-    STATS_TABLES.map(([name, first, columns]) => [name, (g: Group) => statsTable(name, g, first, columns)]),
-  );
-  drawn.search = (g) => {
-    const what: Column<Labelled> = ["what", ([label]) => label, true];
-    return table(
-      [what, ...spread<Labelled>(["median", "p90", "min", "max", "n"], ([, k]) => d(g, k))],
-      labelled("search"),
-    );
-  };
-  drawn.recall = (g) => {
-    const at = (k: number): Column<Labelled> => [
-      `recall@${k}`,
-      ([, who]) => pct(g.samples?.[`${who}@${k}`]?.[0]),
-    ];
-    return table([["approach", ([label]) => label, true], at(1), at(5)], labelled("recall"));
-  };
-  for (const [name, draw] of Object.entries(drawn)) {
+  const changed = SIZES.flatMap((size) => groups[`changes-${size}`] ?? []);
+  if (changed.length > 0) blocks.changes = table(CHANGES, changed.flatMap(changes));
+  for (const name of DRAWN) {
     const group = groups[name === "recall" ? "search" : name];
-    const why = group?.unavailable ?? group?.problem;
-    if (group)
-      blocks[name] =
-        group.stats.length === 0 && why ? `Not measured: ${why}.` : draw(group) + (why ? `\n\n✗ ${why}` : "");
+    if (!group) continue;
+    const why = group.unavailable ?? group.problem;
+    const missing = Object.entries(group.missing ?? {}).map(([id, no]) => `\n\n${id}: not measured: ${no}.`);
+    blocks[name] =
+      group.stats.length === 0 && why
+        ? `Not measured: ${why}.`
+        : draw(name, group) + (why ? `\n\n✗ ${why}` : "") + missing.join("");
   }
-  const missing = Object.entries(groups.startup?.missing ?? {}).map(
-    ([id, why]) => `\n\n${id}: not measured: ${why}.`,
-  );
-  if (blocks.startup) blocks.startup += missing.join("");
   return blocks;
 }
 
