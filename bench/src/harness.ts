@@ -65,12 +65,8 @@ export async function interleave(
       const warmup = round < series.warmup;
       if (!warmup) records.get(plan.id)?.push(record);
       const run = warmup ? "warm-up" : `run ${round - series.warmup + 1}/${series.runs}`;
-      const misses =
-        typeof record.samples?.misses === "number" ? `, ${record.samples.misses} heads missed` : "";
-      const rss = (record.maxRssKB / 1024).toFixed(1);
-      process.stderr.write(
-        `  ${series.prefix} ${run} ${plan.id}: ${record.ms.toFixed(1)} ms, ${rss} MB, found ${record.found}${misses}\n`,
-      );
+      const took = `${record.ms.toFixed(1)} ms, ${(record.maxRssKB / 1024).toFixed(1)} MB, found ${record.found}`;
+      process.stderr.write(`  ${series.prefix} ${run} ${plan.id}: ${took}\n`);
     }
   }
   return { stats: plans.map((plan) => statsOf(plan, records.get(plan.id) ?? [])), records };
@@ -81,15 +77,12 @@ export function summarize(values: readonly number[]): Summary {
   return { median, min, max };
 }
 
-/** A plan's runs as a row: wall time, peak RSS, skills found, the first problem, the other numbers. */
+/** A plan's runs as a row: wall time, peak RSS, skills found, the first problem, the server's counts. */
 export function statsOf(plan: Pick<Plan, "id" | "check">, records: readonly RunRecord[]): Stats {
   const found = records.map((r) => r.found);
   const [lo, hi] = [Math.min(...found), Math.max(...found)].map(int);
   const problem = records.map((r) => r.problem ?? plan.check?.(r)).find((p) => p !== undefined);
-  const numbers = records.map((r) => ({ ...r.server, ...r.samples }));
-  const keys = [...new Set(numbers.flatMap(Object.keys))].filter((k) =>
-    numbers.every((n) => typeof n[k] === "number"),
-  );
+  const keys = Object.keys(records[0]?.server ?? {});
   return {
     id: plan.id,
     time: summarize(records.map((r) => r.ms)),
@@ -97,7 +90,11 @@ export function statsOf(plan: Pick<Plan, "id" | "check">, records: readonly RunR
     found: lo === hi ? (lo as string) : `${lo}–${hi}`,
     ...(problem === undefined ? {} : { problem }),
     ...(keys.length > 0
-      ? { more: Object.fromEntries(keys.map((k) => [k, summarize(numbers.map((n) => n[k] as number))])) }
+      ? {
+          more: Object.fromEntries(
+            keys.map((k) => [k, summarize(records.map((r) => r.server?.[k] ?? Number.NaN))]),
+          ),
+        }
       : {}),
   };
 }

@@ -15,7 +15,7 @@ export interface Stats {
   readonly found: string;
   /** Why a run did not find what it should have; absent when all did. */
   readonly problem?: string;
-  /** The loopback server's counts and the child's own single-number samples, over the runs. */
+  /** The loopback server's counts, over the runs. */
   readonly more?: Readonly<Record<string, Summary>>;
 }
 
