@@ -61,8 +61,6 @@ interface Chart {
   readonly y: (value: number) => number;
   readonly ticks: readonly [x: readonly Tick[], y: readonly Tick[]];
   readonly lines: readonly Line[];
-  /** Dashed vertical rules, their label written upwards beside them. */
-  readonly rules?: readonly { readonly x: number; readonly label: string }[];
 }
 
 /** An SVG element: its attributes in order (numbers rounded), and its text, escaped, if any. */
@@ -75,7 +73,7 @@ function el(name: string, attrs: Readonly<Record<string, string | number>>, text
     : `<${name}${list.join("")}>${escapeXml(text)}</${name}>`;
 }
 
-function render({ title, labels, x, y, ticks, lines, rules = [] }: Chart): string {
+function render({ title, labels, x, y, ticks, lines }: Chart): string {
   const [midX, midY] = [(PLOT.left + PLOT.right) / 2, (PLOT.top + PLOT.bottom) / 2];
   const grid = (t: Tick) => (t.major ? "#cccccc" : "#eeeeee");
   const label = (t: Tick) => t.label ?? tickLabel(t.value);
@@ -103,12 +101,6 @@ function render({ title, labels, x, y, ticks, lines, rules = [] }: Chart): strin
     el("text", { x: midX, y: HEIGHT - 12, "text-anchor": "middle" }, labels[0]),
     el("text", { transform: `translate(16 ${n(midY)}) rotate(-90)`, "text-anchor": "middle" }, labels[1]),
   );
-  for (const rule of rules.filter((r) => x(r.x) >= PLOT.left && x(r.x) <= PLOT.right)) {
-    const [at, dash] = [x(rule.x), { stroke: "#555555", "stroke-dasharray": "4 3" }];
-    out.push(el("line", { x1: at, y1: PLOT.top, x2: at, y2: PLOT.bottom, class: "rule", ...dash }));
-    const up = `translate(${n(at - 4)} ${PLOT.bottom - 6}) rotate(-90)`;
-    out.push(el("text", { transform: up, fill: "#555555", "font-size": 11 }, rule.label));
-  }
   for (const [i, l] of lines.entries()) {
     const colour = PALETTE[(l.colour ?? i) % PALETTE.length] as string;
     const points = l.points.map(([px, py]) => [n(x(px)), n(y(py))] as const);
@@ -132,21 +124,8 @@ const SHORT: Readonly<Record<string, string>> = {
   ...{ "sync-floor": "synchronous floor", "crawl-stat": "fdir crawl + stat" },
   ...{ ours: "ours", warm: "ours, warm start" },
 };
-/** Dashed target lines, in the colour of the approach they bound: the reference's median at each size, limited. */
-const TARGETS = [
-  [
-    "target for ours (floor × limit)",
-    "ours",
-    REFERENCE,
-    (size: string, ms: number) => ms * limitOf(`load-${size}`),
-  ],
-  [
-    "target for warm (stat × limit)",
-    "warm",
-    WARM_REFERENCE,
-    (size: string, ms: number) => (size === "XS" ? ms + limitOf("warm-XS") : ms * limitOf(`warm-${size}`)),
-  ],
-] as const;
+
+type Limit = (size: string, ms: number) => number;
 
 /** Median milliseconds per skill against skills, one line per approach: flat is linear, falling is a fixed cost spread. */
 export function scalingChart(results: BenchResults): string | undefined {
@@ -169,10 +148,15 @@ export function scalingChart(results: BenchResults): string | undefined {
     markers: true,
     points: perSkill(id, (a) => a.time.median),
   }));
-  for (const [label, of, reference, limitMs] of TARGETS.filter(([, of]) => ids.includes(of))) {
-    const points = perSkill(reference, (a, size) => limitMs(size, a.time.median));
-    lines.push({ label, dashed: true, colour: ids.indexOf(of), points });
-  }
+  // Dashed target lines, in the colour of the approach they bound: the reference's median at each size, limited.
+  const target = (label: string, of: string, reference: string, limit: Limit) => {
+    const points = perSkill(reference, (a, size) => limit(size, a.time.median));
+    if (ids.includes(of)) lines.push({ label, dashed: true, colour: ids.indexOf(of), points });
+  };
+  target("target for ours (floor × limit)", "ours", REFERENCE, (size, ms) => ms * limitOf(`load-${size}`));
+  target("target for warm (stat × limit)", "warm", WARM_REFERENCE, (size, ms) =>
+    size === "XS" ? ms + limitOf("warm-XS") : ms * limitOf(`warm-${size}`),
+  );
   const sizes = local.map((s) => s.skills);
   const [xMin, xMax] =
     sizes.length > 1 ? [Math.min(...sizes) / 1.5, Math.max(...sizes) * 1.5] : logDomain(sizes);
@@ -193,7 +177,7 @@ export function ecdf(values: readonly number[]): [number, number][] {
   return sorted.map((v, i) => [v, (i + 1) / sorted.length]);
 }
 
-/** `service.update`, file written → `skill.changed` and the full reload of the largest size, with the targets and the debounce as rules. */
+/** `service.update`, file written → `skill.changed` and the full reload of the largest size, with the targets and the debounce as dashed rules. */
 export function latencyChart(results: BenchResults): string | undefined {
   const change = ["L", "S", "XS"]
     .map((s) => results.groups[`changes-${s}`])
@@ -207,11 +191,18 @@ export function latencyChart(results: BenchResults): string | undefined {
     ["full reload", change.samples?.reload],
   ] as const;
   // A step curve starts at 0 % just before its first sample.
-  const lines = curves.map(([label, values = []]) => {
+  const lines: Line[] = curves.map(([label, values = []]) => {
     const points = ecdf(values);
     const start = points[0] ? [[points[0][0], 0] as const] : [];
     return { label: `${label} (${values.length})`, step: true, points: [...start, ...points] };
   });
+  const rule = (label: string, ms: number, colour: number) => {
+    const points = [0, 1].map((share) => [ms, share] as const);
+    lines.push({ label: `${label} ${ms} ms`, dashed: true, colour, points });
+  };
+  rule("update target", updateMs, 0);
+  rule("debounce", debounceMs, 6);
+  rule("event target", eventMs, 1);
   const [xMin, xMax] = logDomain([...curves.flatMap(([, v = []]) => v), updateMs, eventMs]);
   return render({
     title: `One changed SKILL.md among ${Number(change.facts?.skills).toLocaleString("en-US")}: latency distribution`,
@@ -223,10 +214,5 @@ export function latencyChart(results: BenchResults): string | undefined {
       [0, 0.25, 0.5, 0.75, 1].map((v) => ({ value: v, major: true, label: `${v * 100}%` })),
     ],
     lines,
-    rules: [
-      { x: updateMs, label: `update target ${updateMs} ms` },
-      { x: debounceMs, label: `debounce ${debounceMs} ms` },
-      { x: eventMs, label: `event target ${eventMs} ms` },
-    ],
   });
 }
