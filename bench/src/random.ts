@@ -65,13 +65,8 @@ export function sentence(random: Random, words = random.int(6, 16)): string {
   const parts: string[] = [];
   for (let i = 0; i < words; i++) {
     const w = word(random);
-    parts.push(
-      i === 0
-        ? w.charAt(0).toUpperCase() + w.slice(1)
-        : i > 1 && i < words - 1 && random.chance(0.08)
-          ? `${w},`
-          : w,
-    );
+    if (i === 0) parts.push(w.charAt(0).toUpperCase() + w.slice(1));
+    else parts.push(i > 1 && i < words - 1 && random.chance(0.08) ? `${w},` : w);
   }
   return `${parts.join(" ")}.`;
 }
