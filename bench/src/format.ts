@@ -30,7 +30,6 @@ export const pct = (n?: number) => (finite(n) ? `${(n * 100).toFixed(1)}%` : "â€
 /** A column of a table: its header, its cell of a row, and `true` when it is text (left-aligned). */
 export type Column<R> = readonly [header: string, cell: (row: R) => string | number, text?: boolean];
 
-/** A Markdown table: columns, and a row of values under them for each of `rows`. */
 export function table<R>(columns: readonly Column<R>[], rows: readonly R[]): string {
   const line = (cells: readonly (string | number)[]) => `| ${cells.join(" | ")} |`;
   const rule = line(columns.map(([, , text]) => (text ? "---" : "---:")));

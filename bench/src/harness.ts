@@ -17,7 +17,6 @@ const here = fileURLToPath(import.meta.url);
 const fromSource = here.endsWith(".ts");
 const CHILD = join(dirname(here), fromSource ? "child.ts" : "child.js");
 
-/** Runs one task in a fresh `node` process and returns what it measured. */
 export function runChild(task: ChildTask): Promise<ChildResult> {
   const args = [...(fromSource ? ["--import", "tsx"] : []), CHILD, JSON.stringify(task)];
   // A pinned environment: a variable of the caller's shell could change the roots an approach
@@ -48,7 +47,6 @@ export interface Plan {
   readonly task: () => ChildTask | Promise<ChildTask>;
   /** Runs after each run, warm-ups too; what it returns is added to the run's record. */
   readonly after?: ((result: ChildResult) => Partial<RunRecord>) | undefined;
-  /** Why a run's result is wrong, or `undefined`. */
   readonly check?: ((record: RunRecord) => string | undefined) | undefined;
 }
 

@@ -329,7 +329,6 @@ function measureAdd(rounds: Rounds): Promise<Group> {
 
 export const LOCAL_GROUPS = ["load", "changes", "startup", "doctor", "mcp", "search"];
 
-/** Every group `only` names, in the order they run, by name. */
 export async function measureAll(
   o: Rounds & { size: string; only: ReadonlySet<string> },
 ): Promise<Record<string, Group>> {

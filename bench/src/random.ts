@@ -28,7 +28,6 @@ export class Random {
     return this.next() < probability;
   }
 
-  /** A shuffled copy (Fisher–Yates). */
   shuffle<T>(items: readonly T[]): T[] {
     const out = [...items];
     for (let i = out.length - 1; i > 0; i--) {
@@ -95,7 +94,6 @@ export function poolSlice(random: Random, pool: string, length: number): string 
   return out;
 }
 
-/** Wraps prose on spaces into lines of about `width` characters. */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   for (const w of text.split(" ")) {

@@ -119,7 +119,6 @@ export function skillPack(options: { skills: number; filesPerSkill: number; seed
   return { skills };
 }
 
-/** Writes a pack's files under `dir` (`<dir>/<name>/<path>`). */
 export function writePack(pack: Pack, dir: string): void {
   for (const { name, files } of pack.skills) {
     for (const [path, body] of files) {

@@ -115,7 +115,6 @@ const CHANGES: Column<Change>[] = [
   ...spread<Change>(["n", "median", "p10", "p90", "min", "max"], ([g, , k]) => d(g, k)),
 ];
 
-/** The table of a block from its group. */
 function draw(name: string, g: Group): string {
   if (name === "search")
     return table(

@@ -11,22 +11,20 @@ export interface Stats {
   readonly id: string;
   readonly time: Summary;
   readonly rssMB: Summary;
-  /** Skills found: one number when every run agreed, else `min–max`. */
+  /** One number when every run agreed, else `min–max`. */
   readonly found: string;
-  /** Why a run did not find what it should have; absent when all did. */
   readonly problem?: string;
-  /** The loopback server's counts, over the runs. */
+  /** The loopback server's counts. */
   readonly more?: Readonly<Record<string, Summary>>;
 }
 
-/** Approaches measured side by side, with the samples and facts the group's tables quote. */
 export interface Group {
   readonly stats: readonly Stats[];
-  /** What the children took themselves (times in ms, counts), over every measured run, by name. */
+  /** What the children took themselves (times in ms, counts), over every measured run. */
   readonly samples?: Readonly<Record<string, readonly number[]>>;
   /** What the parent knows of the group: sizes, versions, settings. */
   readonly facts?: Readonly<Record<string, number | string>>;
-  /** Why an approach was not measured here (by its id), or the group (not a failure), or why it failed. */
+  /** Why an approach (by id) or the whole group was not measured: not a failure, unlike `problem`. */
   readonly missing?: Readonly<Record<string, string>>;
   readonly unavailable?: string;
   readonly problem?: string;
@@ -42,6 +40,6 @@ export interface BenchResults {
   readonly delayMs: number;
   readonly notes: readonly string[];
   readonly durationMs: number;
-  /** By name: `load-XS`, `changes-L`, `startup`, `doctor`, `mcp`, `mcp-http`, `search`, `pulls`, `add`. */
+  /** By name: `load-XS`, `changes-L`, `startup`, `doctor`, `mcp`, `search`, `pulls`, `add`. */
   readonly groups: Readonly<Record<string, Group>>;
 }

@@ -87,7 +87,6 @@ function verdict(results: BenchResults, check: boolean): number {
   return problems.length > 0 ? 1 : check ? checked.code : 0;
 }
 
-/** Measures every group `o` names and saves the results. */
 async function measure(o: ReturnType<typeof parseOptions>): Promise<BenchResults> {
   const [started, loadStart] = [performance.now(), loadavg()[0] ?? 0];
   const groups = await measureAll(o);

@@ -44,10 +44,8 @@ function metadata(entry: CatalogEntry, name = entry.name, description = entry.de
 const read = <T>(file: string, key: string) =>
   (JSON.parse(readFileSync(join(SEARCH_FIXTURES, file), "utf8")) as Record<string, T[]>)[key] ?? [];
 
-/** The real skills of the catalog. */
 export const catalogSkills = () => read<CatalogEntry>("catalog.json", "skills").map((e) => metadata(e));
 
-/** The hand-written requests with their known answers. */
 export const searchRequests = () => read<SearchRequest>("requests.json", "requests");
 
 /**
@@ -72,7 +70,6 @@ export function scaledCatalog(count: number, seed: number): SkillMetadata[] {
   return out;
 }
 
-/** Ranks skill names for a query, best first. */
 export type Ranker = (query: string, limit: number) => readonly string[];
 
 /**

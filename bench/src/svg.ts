@@ -12,7 +12,6 @@ const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9
 export const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const n = (value: number) => String(Math.round(value * 10) / 10);
 
-/** Maps `[min, max]` on a log10 scale to `[from, to]`. */
 export function logScale(min: number, max: number, from: number, to: number): (value: number) => number {
   if (!(min > 0 && max > min)) throw new Error(`a log scale needs 0 < min < max, found ${min}, ${max}`);
   return (value) => from + (Math.log10(value / min) / Math.log10(max / min)) * (to - from);
@@ -31,7 +30,6 @@ export function logTicks(min: number, max: number): Tick[] {
   return ticks;
 }
 
-/** A number as an axis label: `0.05`, `2`, `1,000`. */
 export const tickLabel = (v: number) =>
   v >= 1 ? Math.round(v).toLocaleString("en-US") : String(Number(v.toPrecision(2)));
 
@@ -171,7 +169,6 @@ export function scalingChart(results: BenchResults): string | undefined {
   });
 }
 
-/** Points of an empirical cumulative distribution: (value, share of samples ≤ value). */
 export function ecdf(values: readonly number[]): [number, number][] {
   const sorted = values.filter((v) => Number.isFinite(v) && v > 0).sort((a, b) => a - b);
   return sorted.map((v, i) => [v, (i + 1) / sorted.length]);

@@ -202,7 +202,6 @@ export const TARGETS = TABLE.trim()
 /** The limit of a row of the targets table, e.g. for the charts' target lines. */
 export const limitOf = (id: string) => TARGETS.find((t) => t.id === id)?.limit[1] ?? Number.NaN;
 
-/** Every target against one run. */
 export function evaluateTargets(results: BenchResults): TargetRow[] {
   return TARGETS.map(({ id, what, target, limit: [comparison, limit] }) => {
     const m = MEASURES[id]?.(results) ?? "not measured: no measure";

@@ -184,7 +184,6 @@ export function generateTree(dir: string, options: TreeOptions): TreeManifest {
   };
 }
 
-/** The directory name of a tree: size, seed and generator version. */
 export const treeId = (options: TreeOptions) =>
   `skills-${options.skills}-seed-${options.seed ?? 42}-v${GENERATOR_VERSION}`;
 

@@ -19,7 +19,6 @@ export const APPROACHES = {
 
 type Id = keyof typeof APPROACHES;
 
-/** One run of one approach, as the child process receives it. */
 export type ChildTask = {
   [K in Id]: { approach: K; input: Parameters<Awaited<ReturnType<(typeof APPROACHES)[K]>>>[0] };
 }[Id];

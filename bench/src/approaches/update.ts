@@ -45,7 +45,6 @@ export async function run(input: UpdateInput): Promise<ChildOutput> {
   const names = targets.map((t) => service.all().find((s) => s.location === t)?.name);
   if (names.some((n) => n === undefined)) throw new Error("an edit target was not loaded");
   let edit = 0;
-  /** Edits the `i`-th target (in turn) and returns its path. */
   const write = (i: number) => {
     const [file, text] = [targets[i % targets.length] as string, originals[i % targets.length] as string];
     writeFileSync(file, editDescription(text, ++edit));
