@@ -84,8 +84,15 @@ function samples(r: BenchResults, name: string, ...keys: string[]): (readonly nu
   return series.some((s) => s.length === 0) ? "not measured: no samples" : series;
 }
 
-/** `x / y` as `1.25× (105 / 83.8 ms)`. */
+// Ways to say `x / y`: `1.25× (105 / 83.8 ms)`, in MB, as a share, as a speed-up, in words.
 const over: Say = (x, y) => [x / y, `${ratio(x / y)} (${fine(x)} / ${fine(y)} ms)`];
+const inMB: Say = (x, y) => [x / y, `${ratio(x / y)} (${mb(x)} / ${mb(y)} MB)`];
+const share: Say = (x, y) => [
+  x / y,
+  `1/${Math.round(y / x).toLocaleString("en-US")} (${fine(x)} / ${fine(y)} ms)`,
+];
+const faster: Say = (x, y) => [x / y, `${ratio(x / y)} faster (v0.1 ${fine(x)} ms, v0.2 ${fine(y)} ms)`];
+const against: Say = (x, y) => [x / y, `${ratio(x / y)} (${fine(x)} ms against ${fine(y)} ms)`];
 
 /** Two approaches' medians (time, or peak RSS), said by `say`. */
 const pair =
@@ -130,18 +137,9 @@ const MEASURES: Readonly<Record<string, Measure>> = {
     ]),
   ),
   "warm-changed-L": pair("load-L", "warm-changed", "warm"),
-  "rss-L": pair(
-    "load-L",
-    "ours",
-    REFERENCE,
-    (x, y) => [x / y, `${ratio(x / y)} (${mb(x)} / ${mb(y)} MB)`],
-    "rssMB",
-  ),
+  "rss-L": pair("load-L", "ours", REFERENCE, inMB, "rssMB"),
   "update-ms": sampled("changes-L", "update", "edits"),
-  "update-vs-reload": samplePair("changes-L", "update", "reload", (x, y) => [
-    x / y,
-    `1/${Math.round(y / x).toLocaleString("en-US")} (${fine(x)} / ${fine(y)} ms)`,
-  ]),
+  "update-vs-reload": samplePair("changes-L", "update", "reload", share),
   "event-ms": (r) => {
     const group = r.groups["changes-L"];
     const [lost = 0, debounce] = [group?.samples?.lost?.[0], Number(group?.facts?.debounceMs)];
@@ -154,10 +152,7 @@ const MEASURES: Readonly<Record<string, Measure>> = {
   },
   startup: pair("startup", "cli", "node"),
   "startup-vercel": pair("startup", "cli", "vercel"),
-  "pull-cold": pair("pulls", "v1-cold", "v2-cold", (x, y) => [
-    x / y,
-    `${ratio(x / y)} faster (v0.1 ${fine(x)} ms, v0.2 ${fine(y)} ms)`,
-  ]),
+  "pull-cold": pair("pulls", "v1-cold", "v2-cold", faster),
   "pull-warm": (r) => {
     const stats = pick(r, "pulls", "v2-warm");
     if (typeof stats === "string") return stats;
@@ -172,18 +167,15 @@ const MEASURES: Readonly<Record<string, Measure>> = {
   "search-build": sampled("search", "coldBuild", "samples"),
   "search-replace": sampled("search", "replace", "samples"),
   "search-query": sampled("search", "query", "samples"),
-  "tools-build": samplePair("search", "tools", "toolsBaseline", (x, y) => [
-    x / y,
-    `${ratio(x / y)} (${fine(x)} ms against ${fine(y)} ms)`,
-  ]),
+  "tools-build": samplePair("search", "tools", "toolsBaseline", against),
   "search-recall": (r) => {
     const group = groupOf(r, "search");
     if (typeof group === "string") return group;
-    const [ours, substring, mini] = ["ours", "substring", "minisearch"].map((who) => recall(r, who)) as [
-      number,
-      number,
-      number,
-    ];
+    const [ours = Number.NaN, substring = Number.NaN, mini = Number.NaN] = [
+      "ours",
+      "substring",
+      "minisearch",
+    ].map((who) => recall(r, who));
     const said = `${pct(ours)} (substring ${pct(substring)}, MiniSearch ${pct(mini)}; ${group.samples?.requests?.[0]} requests)`;
     return [ours, said, ours >= 0.85 && ours > Math.max(substring, mini)];
   },
