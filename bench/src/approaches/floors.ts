@@ -41,16 +41,20 @@ export function readNameAndDescription(text: string): SkillPair | undefined {
   return name === undefined || description === undefined ? undefined : { name, description };
 }
 
-/** The synchronous floor: no field read inside the clock; the kept frontmatter blocks are read for the checksum after it. */
-export async function syncFloor(layout: TreeLayout): Promise<ChildOutput> {
+/** The frontmatter blocks of the SKILL.md files under `roots`: the closing `---` by `indexOf`, no field read. */
+export function frontmatterBlocks(roots: readonly string[]): string[] {
   const blocks: string[] = [];
-  for (const root of layout.roots) {
-    for (const path of crawlSkillFiles(root)) {
-      const text = readFileSync(path, "utf8");
-      const close = text.startsWith("---") ? text.indexOf("\n---", 3) : -1;
-      if (close !== -1) blocks.push(text.slice(0, close + 4));
-    }
+  for (const path of roots.flatMap(crawlSkillFiles)) {
+    const text = readFileSync(path, "utf8");
+    const close = text.startsWith("---") ? text.indexOf("\n---", 3) : -1;
+    if (close !== -1) blocks.push(text.slice(0, close + 4));
   }
+  return blocks;
+}
+
+/** The synchronous floor: no field read inside the clock; the blocks are read for the checksum after it. */
+export async function syncFloor(layout: TreeLayout): Promise<ChildOutput> {
+  const blocks = frontmatterBlocks(layout.roots);
   return { found: blocks.length, pairs: () => blocks.flatMap((b) => readNameAndDescription(b) ?? []) };
 }
 
