@@ -16,11 +16,6 @@ export interface Pack {
   readonly extra?: ReadonlyMap<string, Buffer>;
 }
 
-export type ServerStats = Record<
-  "requests" | "notModified" | "indexBodies" | "fileBodies" | "bodyBytes",
-  number
->;
-
 export interface PackServer {
   /** Base URL of a pack, with the trailing slash. */
   url(pack: string): string;
@@ -29,6 +24,10 @@ export interface PackServer {
   close(): Promise<void>;
 }
 
+export type ServerStats = Record<
+  "requests" | "notModified" | "indexBodies" | "fileBodies" | "bodyBytes",
+  number
+>;
 const zero = (): ServerStats => ({
   requests: 0,
   notModified: 0,
@@ -42,12 +41,10 @@ export async function startPackServer(
   options: { delayMs?: number } = {},
 ): Promise<PackServer> {
   const routes = new Map<string, { index: boolean; body: Buffer; etag: string }>();
-  const route = (path: string, body: Buffer, index = false) =>
-    routes.set(path, {
-      index,
-      body,
-      etag: `"${createHash("sha1").update(body).digest("hex").slice(0, 20)}"`,
-    });
+  const route = (path: string, body: Buffer, index = false) => {
+    const etag = `"${createHash("sha1").update(body).digest("hex").slice(0, 20)}"`;
+    routes.set(path, { index, body, etag });
+  };
   for (const [id, pack] of Object.entries(packs)) {
     const listed = pack.skills.map(({ name, description, files }) => ({
       name,
@@ -70,13 +67,9 @@ export async function startPackServer(
         stats.notModified++;
         return res.writeHead(304, { etag: entry.etag }).end();
       }
-      const type = entry.index ? "application/json" : req.url?.endsWith(".tar.gz") ? "application/gzip" : "";
-      const length = entry.body.length;
-      res.writeHead(200, {
-        etag: entry.etag,
-        "content-type": type || "application/octet-stream",
-        "content-length": length,
-      });
+      const archive = req.url?.endsWith(".tar.gz") ? "application/gzip" : "application/octet-stream";
+      const [type, length] = [entry.index ? "application/json" : archive, entry.body.length];
+      res.writeHead(200, { etag: entry.etag, "content-type": type, "content-length": length });
       stats[entry.index ? "indexBodies" : "fileBodies"]++;
       stats.bodyBytes += length;
       res.end(entry.body);
@@ -133,10 +126,8 @@ export async function packV2(pack: Pack, work: string): Promise<Pack> {
   const dir = mkdtempSync(join(work, "pack-v2-"));
   writePack(pack, dir);
   const written = await writeManifest(dir);
-  if (!written.written)
-    throw new Error(
-      `writeManifest failed: ${written.failed.map((f) => `${f.path}: ${f.error.message}`).join("; ")}`,
-    );
+  const failed = written.failed.map((f) => `${f.path}: ${f.error.message}`);
+  if (!written.written) throw new Error(`writeManifest failed: ${failed.join("; ")}`);
   const extra = new Map(written.archives.map((a) => [a.path, Buffer.from(a.bytes)]));
   return { skills: pack.skills, index: readFileSync(written.path), extra };
 }

@@ -79,9 +79,8 @@ export type Ranker = (query: string, limit: number) => readonly string[];
 export function substringRanker(skills: readonly SkillMetadata[]): Ranker {
   const texts = skills.map((s) => ({ name: s.name, text: `${s.name} ${s.description}`.toLowerCase() }));
   return (query, limit) => {
-    const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].filter(
-      (w) => w.length >= 3,
-    );
+    const all = new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu));
+    const words = [...all].filter((w) => w.length >= 3);
     return texts
       .map(({ name, text }) => ({ name, score: words.filter((w) => text.includes(w)).length }))
       .filter((r) => r.score > 0)
@@ -92,11 +91,9 @@ export function substringRanker(skills: readonly SkillMetadata[]): Ranker {
 }
 
 /** MiniSearch as its README sets it up: name and description fields, every option at its default. */
-export function untunedMiniSearch(docs: readonly { name: string; description: string }[]) {
-  const mini = new MiniSearch<{ name: string; description: string }>({
-    idField: "name",
-    fields: ["name", "description"],
-  });
+type Doc = { name: string; description: string };
+export function untunedMiniSearch(docs: readonly Doc[]) {
+  const mini = new MiniSearch<Doc>({ idField: "name", fields: ["name", "description"] });
   mini.addAll(docs);
   return mini;
 }
@@ -106,8 +103,8 @@ export function untunedMiniSearchRanker(skills: readonly SkillMetadata[]): Ranke
   return (query, limit) =>
     mini
       .search(query)
-      .slice(0, limit)
-      .map((r) => String(r.id));
+      .map((r) => String(r.id))
+      .slice(0, limit);
 }
 
 /** The share of requests with an expected skill first (`at1`) and among the first five (`at5`). */
