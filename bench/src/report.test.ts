@@ -147,7 +147,6 @@ describe("the report's blocks", () => {
     expect(blocks.search).toContain(
       "| `createSkillIndex`, first in the process | 145 | 149 | 140 | 150 | 2 |",
     );
-    expect(blocks.recall).toContain("| ours (`createSkillIndex`, defaults) | 80.0% | 90.0% |");
   });
 
   it("say why a group was not measured, and write nothing for a group not run", () => {

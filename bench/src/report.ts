@@ -1,6 +1,6 @@
 // The generated parts of BENCHMARKS.md: a block of Markdown per marker pair
 // (`<!-- bench:NAME:start -->` … `<!-- bench:NAME:end -->`); every other line is written by people.
-import { type Column, type Distribution, distribution, fine, int, mb, ms, pct, table } from "./format.js";
+import { type Column, type Distribution, distribution, fine, int, mb, ms, table } from "./format.js";
 import type { BenchResults, Group, Stats } from "./results.js";
 import { evaluateTargets, type TargetRow } from "./targets.js";
 
@@ -36,9 +36,6 @@ search tools | \`skillTools\` over a registry of them: built, catalog and defini
 search toolsBaseline | baseline: \`createSkillIndex\` of them plus one \`formatCatalog\`
 search wordMap | reference: a bare word map (name and description lower-cased, split into words, one \`Map\` of word → skills), first in a fresh process
 search miniSearch | reference: untuned MiniSearch \`addAll\` (name, description), first in a fresh process
-recall ours | ours (\`createSkillIndex\`, defaults)
-recall substring | substring match (every query word of 3+ letters in name or description; most words first)
-recall minisearch | MiniSearch untuned (name + description, default options)
 `
   .trim()
   .split("\n")
@@ -124,24 +121,14 @@ function draw(name: string, g: Group): string {
       ],
       labelled("search"),
     );
-  if (name === "recall") {
-    const at = (k: number): Column<Labelled> => [
-      `recall@${k}`,
-      ([, who]) => pct(g.samples?.[`${who}@${k}`]?.[0]),
-    ];
-    return table([["approach", ([label]) => label, true], at(1), at(5)], labelled("recall"));
-  }
   if (!name.startsWith("load-")) return statsTable(name, g);
   const [files, decoys] = [int(Number(g.facts?.files)), int(Number(g.facts?.decoys))];
   return `${files} files (${decoys} decoy SKILL.md files in \`node_modules\`).\n\n${statsTable("load", g)}`;
 }
 
 const SIZES = ["XS", "S", "L"];
-// The blocks drawn from one group each (`recall` from `search`), in the order of the report.
-const DRAWN = [
-  ...SIZES.map((size) => `load-${size}`),
-  ..."startup pulls add doctor mcp search recall".split(" "),
-];
+// The blocks drawn from one group each, in the order of the report.
+const DRAWN = [...SIZES.map((size) => `load-${size}`), ..."startup pulls add doctor mcp search".split(" ")];
 
 /** The blocks of one run's report, by marker name; a group not measured has none. */
 export function reportBlocks(
@@ -165,7 +152,7 @@ export function reportBlocks(
   const changed = SIZES.flatMap((size) => groups[`changes-${size}`] ?? []);
   if (changed.length > 0) blocks.changes = table(CHANGES, changed.flatMap(changes));
   for (const name of DRAWN) {
-    const group = groups[name === "recall" ? "search" : name];
+    const group = groups[name];
     if (!group) continue;
     const why = group.unavailable ?? group.problem;
     const missing = Object.entries(group.missing ?? {}).map(([id, no]) => `\n\n${id}: not measured: ${no}.`);

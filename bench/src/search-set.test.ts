@@ -60,7 +60,7 @@ describe("the baselines", () => {
     expect(rank("merging", 5)).toEqual([]);
   });
 
-  it("recall counts an expected skill first (@1) or in the first five (@5)", () => {
+  it("recall counts an expected skill in the first five", () => {
     const rank = (query: string) => (query === "a" ? ["x", "y"] : ["y", "z", "w", "v", "u", "t"]);
     expect(
       recallOf(rank, [
@@ -69,7 +69,7 @@ describe("the baselines", () => {
         { query: "c", expected: ["t"] },
         { query: "d", expected: ["q"] },
       ]),
-    ).toEqual({ at1: 0.25, at5: 0.5 });
+    ).toBe(0.5);
   });
 });
 

@@ -107,13 +107,12 @@ export function untunedMiniSearchRanker(skills: readonly SkillMetadata[]): Ranke
       .slice(0, limit);
 }
 
-/** The share of requests with an expected skill first (`at1`) and among the first five (`at5`). */
-export function recallOf(rank: Ranker, requests: readonly SearchRequest[]): { at1: number; at5: number } {
-  let [at1, at5] = [0, 0];
-  for (const { query, expected } of requests) {
-    const names = rank(query, 5).slice(0, 5);
-    if (expected.includes(names[0] as string)) at1++;
-    if (names.some((name) => expected.includes(name))) at5++;
-  }
-  return { at1: at1 / requests.length, at5: at5 / requests.length };
+/** The share of requests with an expected skill among the first five. */
+export function recallOf(rank: Ranker, requests: readonly SearchRequest[]): number {
+  const found = requests.filter(({ query, expected }) =>
+    rank(query, 5)
+      .slice(0, 5)
+      .some((name) => expected.includes(name)),
+  );
+  return found.length / requests.length;
 }
