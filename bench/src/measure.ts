@@ -115,7 +115,7 @@ function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Prom
         after: id === "warm-changed" ? restore : undefined,
       }));
       const { stats } = await interleave(plans, { ...rounds, prefix: size });
-      return { stats, facts: { skills: manifest.skills, files: manifest.files, decoys: manifest.decoys } };
+      return { stats, facts: { skills: manifest.skills } };
     }),
   );
 }

@@ -121,9 +121,7 @@ function draw(name: string, g: Group): string {
       ],
       labelled("search"),
     );
-  if (!name.startsWith("load-")) return statsTable(name, g);
-  const [files, decoys] = [int(Number(g.facts?.files)), int(Number(g.facts?.decoys))];
-  return `${files} files (${decoys} decoy SKILL.md files in \`node_modules\`).\n\n${statsTable("load", g)}`;
+  return statsTable(name.startsWith("load-") ? "load" : name, g);
 }
 
 const SIZES = ["XS", "S", "L"];
