@@ -61,10 +61,8 @@ function writeReport(out: string, results: BenchResults): void {
   const [stem, dir] = [basename(out).replace(/\.md$/i, ""), dirname(out)];
   const charts: Record<string, string> = {};
   fs.mkdirSync(dir, { recursive: true });
-  for (const [name, svg] of Object.entries({
-    scaling: scalingChart(results),
-    latency: latencyChart(results),
-  })) {
+  const drawn = { scaling: scalingChart(results), latency: latencyChart(results) };
+  for (const [name, svg] of Object.entries(drawn)) {
     if (!svg) continue;
     charts[name] = `${stem}-${name}.svg`;
     fs.writeFileSync(join(dir, charts[name]), svg);

@@ -51,21 +51,19 @@ export async function run(input: SearchInput): Promise<ChildOutput> {
   const service = new SkillService({ sources: [memorySource("project:bench", entries)] });
   await service.discoverAndLoad();
   const [agent, tools, toolsBaseline] = [{ name: "bench" }, [] as number[], [] as number[]];
+  const baseline = () => {
+    const visible = service.all(agent);
+    createSkillIndex(visible);
+    formatCatalog(visible, { budget: 8000, location: false, rank: (s) => -originRank(s.origin) });
+  };
+  const withTools = () => {
+    const made = skillTools(service, { agent, search: createSkillIndex([]) });
+    made.catalog();
+    void made.definitions;
+  };
   for (let i = 0; i < input.builds; i++) {
-    toolsBaseline.push(
-      time(() => {
-        const visible = service.all(agent);
-        createSkillIndex(visible);
-        formatCatalog(visible, { budget: 8000, location: false, rank: (s) => -originRank(s.origin) });
-      }),
-    );
-    tools.push(
-      time(() => {
-        const made = skillTools(service, { agent, search: createSkillIndex([]) });
-        made.catalog();
-        void made.definitions;
-      }),
-    );
+    toolsBaseline.push(time(baseline));
+    tools.push(time(withTools));
   }
 
   const real = set.catalogSkills();
@@ -78,14 +76,6 @@ export async function run(input: SearchInput): Promise<ChildOutput> {
   const recall = Object.entries(rankers).map(([who, rank]) => [`${who}@5`, set.recallOf(rank, requests)]);
   const [coldBuild = Number.NaN, ...later] = build;
   const counts = { catalog: real.length, requests: requests.length, ...Object.fromEntries(recall) };
-  const samples = {
-    coldBuild,
-    build: later,
-    replace,
-    query,
-    load,
-    tools,
-    toolsBaseline,
-  };
+  const samples = { coldBuild, build: later, replace, query, load, tools, toolsBaseline };
   return { found: index.size, samples: { ...samples, ...counts } };
 }
