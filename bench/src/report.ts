@@ -28,10 +28,8 @@ pulls v2-warm | index v0.2, warm (unchanged, same cache)
 add add | \`skill add <pack> --for codex\`
 add copy | copy floor: \`fs.cpSync\` of each skill folder
 search coldBuild | \`createSkillIndex\`, first in the process
-search build | \`createSkillIndex\`, later
 search replace | \`replace\`, one skill changed
 search query | \`search\`, one request
-search load | \`loadSkillIndex\` of the saved index, nothing changed
 search tools | \`skillTools\` over a registry of them: built, catalog and definitions read
 search toolsBaseline | baseline: \`createSkillIndex\` of them plus one \`formatCatalog\`
 search wordMap | reference: a bare word map (name and description lower-cased, split into words, one \`Map\` of word → skills), first in a fresh process

@@ -1,6 +1,6 @@
 import { memorySource, originRank, type SkillMetadata, SkillService } from "@skill/core";
 import { formatCatalog } from "@skill/format";
-import { createSkillIndex, loadSkillIndex } from "@skill/search";
+import { createSkillIndex } from "@skill/search";
 import { skillTools } from "@skill/tool";
 import type { ChildOutput } from "../protocol.js";
 import * as set from "../search-set.js";
@@ -8,7 +8,7 @@ import * as set from "../search-set.js";
 export interface SearchInput {
   readonly skills: number;
   readonly seed: number;
-  /** Builds after the first, `replace` calls after one change, rounds of the request set. */
+  /** Rounds of the tools and their baseline, `replace` calls after one change, rounds of the request set. */
   readonly builds: number;
   readonly replaces: number;
   readonly queryRounds: number;
@@ -22,15 +22,14 @@ function time(work: () => unknown): number {
 
 /**
  * `@skill/search` at `skills` skills. Samples in ms: `coldBuild` (the first `createSkillIndex` of
- * the process) and later `build`s, `replace`, `query`, `load` of the
- * saved index, `tools` (`skillTools` over a registry of the skills, catalog and definitions read)
- * and its `toolsBaseline`; then counts and recall@5 (`ours@5`, …) on the real catalog.
+ * the process), `replace`, `query`, `tools` (`skillTools` over a registry of the skills, catalog
+ * and definitions read) and its `toolsBaseline`; then counts and recall@5 (`ours@5`, …) on the
+ * real catalog.
  */
 export async function run(input: SearchInput): Promise<ChildOutput> {
   const [skills, requests] = [set.scaledCatalog(input.skills, input.seed), set.searchRequests()];
   let index = createSkillIndex([]);
-  const build: number[] = [];
-  for (let i = 0; i <= input.builds; i++) build.push(time(() => (index = createSkillIndex(skills))));
+  const coldBuild = time(() => (index = createSkillIndex(skills)));
   const replace: number[] = [];
   let current: SkillMetadata[] = skills;
   for (let i = 0; i < input.replaces; i++) {
@@ -42,8 +41,6 @@ export async function run(input: SearchInput): Promise<ChildOutput> {
   const query = Array.from({ length: input.queryRounds }, () =>
     requests.map((r) => time(() => index.search(r.query))),
   ).flat();
-  const saved = JSON.parse(JSON.stringify(index)) as unknown;
-  const load = Array.from({ length: input.builds }, () => time(() => loadSkillIndex(saved, current)));
 
   const text = (s: SkillMetadata) =>
     `---\nname: ${s.name}\ndescription: ${JSON.stringify(s.description)}\n---\n`;
@@ -74,8 +71,7 @@ export async function run(input: SearchInput): Promise<ChildOutput> {
     minisearch: set.untunedMiniSearchRanker(real),
   };
   const recall = Object.entries(rankers).map(([who, rank]) => [`${who}@5`, set.recallOf(rank, requests)]);
-  const [coldBuild = Number.NaN, ...later] = build;
   const counts = { catalog: real.length, requests: requests.length, ...Object.fromEntries(recall) };
-  const samples = { coldBuild, build: later, replace, query, load, tools, toolsBaseline };
+  const samples = { coldBuild, replace, query, tools, toolsBaseline };
   return { found: index.size, samples: { ...samples, ...counts } };
 }
