@@ -138,7 +138,6 @@ export function reportBlocks(
     run: [
       `Written by \`${results.command}\` from one run (${ms(results.durationMs / 1000)} s): ${rounds}, trees from seed ${results.seed}, ${results.delayMs} ms of loopback delay. Ratios compare approaches measured in that same run.`,
       `**Machine:** ${m.cpu}, ${m.cores} cores, ${m.memGiB.toFixed(1)} GiB RAM, Node ${m.node}, ${m.platform}, ${m.date} (${load}).`,
-      ...results.notes.map((note) => `> ${note}`),
     ].join("\n\n"),
     targets: table(TARGETS, evaluateTargets(results)),
   };

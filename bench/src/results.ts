@@ -38,7 +38,6 @@ export interface BenchResults {
   readonly warmup: number;
   readonly seed: number;
   readonly delayMs: number;
-  readonly notes: readonly string[];
   readonly durationMs: number;
   /** By name: `load-XS`, `changes-L`, `startup`, `doctor`, `mcp`, `search`, `pulls`, `add`. */
   readonly groups: Readonly<Record<string, Group>>;

@@ -10,10 +10,6 @@ import type { BenchResults } from "./results.js";
 import { latencyChart, scalingChart } from "./svg.js";
 import { checkTargets, evaluateTargets } from "./targets.js";
 
-const USAGE = `Usage: pnpm bench [--size S|L] [--runs N] [--warmup N] [--seed N] [--delay MS] [--only GROUP,…]
-                  [--check] [--note TEXT] [--out FILE]
-       pnpm bench --render bench/.trees/results.json [--check] [--note TEXT] [--out FILE]
-Groups: ${LOCAL_GROUPS.join(", ")}, remote, or local (all but remote). More: bench/README.md`;
 const REPORT = join(BENCH_DIR, "..", "BENCHMARKS.md");
 const DEFAULTS = { size: "S", runs: "5", warmup: "1", seed: "42", delay: "20" } as const;
 const NUMBERS = ["runs", "warmup", "seed", "delay"] as const;
@@ -27,9 +23,7 @@ function parseOptions(argv: readonly string[]) {
     options: {
       ...numbers,
       ...{ only: { type: "string" }, out: { type: "string" }, render: { type: "string" } },
-      note: { type: "string", multiple: true, default: [] },
       check: { type: "boolean", default: false },
-      help: { type: "boolean", default: false, short: "h" },
     },
   });
   const [runs, warmup, seed, delayMs] = NUMBERS.map((name) => {
@@ -94,9 +88,9 @@ async function measure(o: ReturnType<typeof parseOptions>): Promise<BenchResults
     ...{ node: process.version, platform: `${process.platform} ${process.arch}` },
     ...{ date: new Date().toISOString().slice(0, 10), loadStart, loadEnd: loadavg()[0] ?? 0 },
   };
-  const { command, runs, warmup, seed, delayMs, note: notes } = o;
+  const { command, runs, warmup, seed, delayMs } = o;
   const durationMs = performance.now() - started;
-  const results = { command, machine, runs, warmup, seed, delayMs, notes, durationMs, groups };
+  const results = { command, machine, runs, warmup, seed, delayMs, durationMs, groups };
   fs.mkdirSync(TREES_DIR, { recursive: true });
   fs.writeFileSync(join(TREES_DIR, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
   return results;
@@ -107,16 +101,11 @@ async function main(): Promise<number> {
   try {
     o = parseOptions(process.argv.slice(2));
   } catch (error) {
-    log(`${errorText(error)}\n\n${USAGE}`);
+    log(`${errorText(error)} (options: bench/README.md)`);
     return 2;
   }
-  if (o.help) {
-    log(USAGE);
-    return 0;
-  }
-  // Notes are words about the run, not measurements: given again with `--render`, they replace the run's.
   const read = o.render && (JSON.parse(fs.readFileSync(o.render, "utf8")) as BenchResults);
-  const results = read ? { ...read, notes: o.note.length > 0 ? o.note : read.notes } : await measure(o);
+  const results = read || (await measure(o));
   writeReport(o.out, results);
   return verdict(results, o.check);
 }

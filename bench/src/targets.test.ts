@@ -34,7 +34,7 @@ function run(groups: Record<string, Group>, command = "pnpm bench"): BenchResult
     loadStart: 0,
     loadEnd: 0,
   };
-  return { command, machine, runs: 3, warmup: 1, seed: 1, delayMs: 20, notes: [], durationMs: 1, groups };
+  return { command, machine, runs: 3, warmup: 1, seed: 1, delayMs: 20, durationMs: 1, groups };
 }
 
 function row(rows: readonly TargetRow[], id: string): TargetRow {
