@@ -28,6 +28,7 @@ export type ServerStats = Record<
   "requests" | "notModified" | "indexBodies" | "fileBodies" | "bodyBytes",
   number
 >;
+
 const zero = (): ServerStats => ({
   requests: 0,
   notModified: 0,
