@@ -50,10 +50,6 @@ function labelled(group: string, facts: Group["facts"] = {}): Labelled[] {
 }
 
 type Row = readonly [label: string, stats: Stats];
-const more =
-  (key: string): Column<Row>[1] =>
-  ([, s]) =>
-    int(s.more?.[key]?.median);
 const COLUMNS: Readonly<Record<string, Column<Row>>> = {
   median: ["median ms", ([, s]) => ms(s.time.median)],
   min: ["min ms", ([, s]) => ms(s.time.min)],
@@ -62,8 +58,8 @@ const COLUMNS: Readonly<Record<string, Column<Row>>> = {
   found: ["skills found", ([, s]) => s.found],
   listed: ["skills listed", ([, s]) => (s.id === "node" || s.id === "version" ? "–" : s.found)],
   mark: ["matches", ([, s]) => (s.problem ? `✗ ${s.problem}` : "✓"), true],
-  requests: ["requests", more("requests")],
-  bytes: ["body bytes", more("bodyBytes")],
+  requests: ["requests", ([, s]) => int(s.more?.requests?.median)],
+  bytes: ["body bytes", ([, s]) => int(s.more?.bodyBytes?.median)],
 };
 
 // The tables of approaches, by group: the first column's header, then the other columns.
