@@ -8,17 +8,14 @@ const load = APPROACHES[task.approach];
 if (!load) throw new Error(`Unknown approach ${JSON.stringify(task.approach)}`);
 const run = (await load()) as (input: unknown) => Promise<ChildOutput>;
 
-const cpu = process.cpuUsage();
 const start = performance.now();
-const { pairs, wallMs, cpuMs, ...rest } = await run(task.input);
+const { pairs, wallMs, ...rest } = await run(task.input);
 const ms = performance.now() - start;
-const used = process.cpuUsage(cpu);
 
 const found = typeof pairs === "function" ? pairs() : pairs;
 const result: ChildResult = {
   ...rest,
   ms: wallMs ?? ms,
-  cpuMs: cpuMs ?? (used.user + used.system) / 1000,
   maxRssKB: process.resourceUsage().maxRSS,
   ...(found ? { checksum: skillChecksum(found) } : {}),
 };

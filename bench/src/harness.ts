@@ -1,17 +1,15 @@
+// Fresh child processes, run interleaved, and their runs summed up as rows.
 import { spawn } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ChildTask } from "./approaches/index.js";
 import { distribution, int } from "./format.js";
 import type { ChildResult } from "./protocol.js";
-import type { ServerStats } from "./remote-server.js";
 import type { Stats, Summary } from "./results.js";
 
-/** One measured run, with what the parent observed around it. */
+/** One measured run, with what the parent observed around it: the server's counts, a wrong result on disk. */
 export interface RunRecord extends ChildResult {
-  /** Requests the loopback server saw during the run. */
-  readonly server?: ServerStats;
-  /** Why the result on disk is wrong, as checked by the parent. */
+  readonly server?: Readonly<Record<string, number>>;
   readonly problem?: string;
 }
 
@@ -19,20 +17,10 @@ const here = fileURLToPath(import.meta.url);
 const fromSource = here.endsWith(".ts");
 const CHILD = join(dirname(here), fromSource ? "child.ts" : "child.js");
 
-/** Runs one task in a fresh `node` process and returns what it measured. */
-export function runChild(
-  task: ChildTask,
-  options: { nodeArgs?: readonly string[] } = {},
-): Promise<ChildResult> {
-  const args = [
-    ...(fromSource ? ["--import", "tsx"] : []),
-    ...(options.nodeArgs ?? []),
-    CHILD,
-    JSON.stringify(task),
-  ];
-  // A pinned environment: variables such as OPENCODE_DISABLE_CLAUDE_CODE in the caller's shell
-  // would change which roots an approach scans, and so what it finds. Children run from the
-  // bench package, where `tsx` resolves when running from source (tests).
+export function runChild(task: ChildTask): Promise<ChildResult> {
+  const args = [...(fromSource ? ["--import", "tsx"] : []), CHILD, JSON.stringify(task)];
+  // A pinned environment: a variable of the caller's shell could change the roots an approach
+  // scans. Children run from the bench package, where `tsx` resolves (tests run from source).
   const env = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
@@ -55,47 +43,31 @@ export function runChild(
 /** One approach in an interleaved series: a row of its group's table. */
 export interface Plan {
   readonly id: string;
-  /** Builds the task of one run (e.g. with a fresh cache directory). */
+  /** Builds the task of one run (e.g. with a fresh cache folder). */
   readonly task: () => ChildTask | Promise<ChildTask>;
-  readonly nodeArgs?: readonly string[] | undefined;
-  /** Runs after each run (warm-ups too); what it returns is added to the run's record. */
+  /** Runs after each run, warm-ups too; what it returns is added to the run's record. */
   readonly after?: ((result: ChildResult) => Partial<RunRecord>) | undefined;
-  /** Why a run's result is wrong, or `undefined`. */
   readonly check?: ((record: RunRecord) => string | undefined) | undefined;
 }
 
-export interface Series {
-  readonly warmup: number;
-  readonly runs: number;
-  /** Progress lines on stderr start with it. */
-  readonly prefix: string;
-}
-
-/**
- * Runs every plan `warmup + runs` times, interleaved (ABCABC…) so that machine noise hits all
- * alike; returns each plan's row and its measured runs (warm-ups dropped).
- */
+/** Runs every plan `warmup + runs` times, interleaved (ABCABC…) so that machine noise hits all alike. */
 export async function interleave(
   plans: readonly Plan[],
-  series: Series,
+  series: { readonly warmup: number; readonly runs: number; readonly prefix: string },
 ): Promise<{ stats: Stats[]; records: Map<string, RunRecord[]> }> {
   const records = new Map<string, RunRecord[]>(plans.map((p) => [p.id, []]));
   for (let round = 0; round < series.warmup + series.runs; round++) {
     for (const plan of plans) {
-      const result = await runChild(await plan.task(), { nodeArgs: plan.nodeArgs ?? [] });
+      const result = await runChild(await plan.task());
       const record: RunRecord = { ...result, ...plan.after?.(result) };
       const warmup = round < series.warmup;
       if (!warmup) records.get(plan.id)?.push(record);
       const run = warmup ? "warm-up" : `run ${round - series.warmup + 1}/${series.runs}`;
-      const misses =
-        typeof record.samples?.misses === "number" ? `, ${record.samples.misses} heads missed` : "";
-      process.stderr.write(
-        `  ${series.prefix} ${run} ${plan.id}: ${record.ms.toFixed(1)} ms, ${(record.maxRssKB / 1024).toFixed(1)} MB, found ${record.found}${misses}\n`,
-      );
+      const took = `${record.ms.toFixed(1)} ms, ${(record.maxRssKB / 1024).toFixed(1)} MB, found ${record.found}`;
+      process.stderr.write(`  ${series.prefix} ${run} ${plan.id}: ${took}\n`);
     }
   }
-  const stats = plans.map((plan) => statsOf(plan, records.get(plan.id) ?? []));
-  return { stats, records };
+  return { stats: plans.map((plan) => statsOf(plan, records.get(plan.id) ?? [])), records };
 }
 
 export function summarize(values: readonly number[]): Summary {
@@ -108,9 +80,8 @@ export function statsOf(plan: Pick<Plan, "id" | "check">, records: readonly RunR
   const found = records.map((r) => r.found);
   const [lo, hi] = [Math.min(...found), Math.max(...found)].map(int);
   const problem = records.map((r) => r.problem ?? plan.check?.(r)).find((p) => p !== undefined);
-  const counters = Object.keys(records[0]?.server ?? {}) as (keyof ServerStats)[];
-  const server = Object.fromEntries(
-    counters.map((k) => [k, summarize(records.map((r) => r.server?.[k] ?? 0))]),
+  const server = Object.keys(records[0]?.server ?? {}).map(
+    (k) => [k, records.map((r) => r.server?.[k] ?? 0)] as const,
   );
   return {
     id: plan.id,
@@ -118,30 +89,25 @@ export function statsOf(plan: Pick<Plan, "id" | "check">, records: readonly RunR
     rssMB: summarize(records.map((r) => r.maxRssKB / 1024)),
     found: lo === hi ? (lo as string) : `${lo}–${hi}`,
     ...(problem === undefined ? {} : { problem }),
-    ...(counters.length > 0 ? { server } : {}),
+    ...(server.length > 0 ? { more: Object.fromEntries(server.map(([k, v]) => [k, summarize(v)])) } : {}),
   };
 }
 
 /** Every sample the runs' children took, by name: series concatenated, single numbers collected. */
 export function samplesOf(records: readonly RunRecord[]): Record<string, number[]> {
   const samples: Record<string, number[]> = {};
-  for (const r of records) {
+  for (const r of records)
     for (const [k, v] of Object.entries(r.samples ?? {})) samples[k] = [...(samples[k] ?? []), ...[v].flat()];
-  }
   return samples;
 }
 
-/** What a run must have found. */
-export interface Expected {
-  readonly skills: number;
-  readonly checksum: string;
-}
-
 /** Why a run does not match what the generator wrote, or `undefined` when it matches. */
-export function mismatch(record: ChildResult, expected: Expected): string | undefined {
+export function mismatch(
+  record: ChildResult,
+  expected: { skills: number; checksum: string },
+): string | undefined {
   if (record.found !== expected.skills) return `found ${record.found} skills, expected ${expected.skills}`;
   if (record.checksum !== undefined && record.checksum !== expected.checksum)
     return `checksum ${record.checksum}, expected ${expected.checksum}`;
-  if (record.failed) return `${record.failed} files failed to load`;
-  return undefined;
+  return record.failed ? `${record.failed} files failed to load` : undefined;
 }

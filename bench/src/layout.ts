@@ -12,7 +12,6 @@ export interface TreeLayout {
   readonly roots: readonly string[];
 }
 
-/** The layout of a tree, from its folder (or its manifest). */
 export function layoutOf(tree: string | TreeLayout): TreeLayout {
   if (typeof tree !== "string")
     return { home: tree.home, cwd: tree.cwd, paths: tree.paths, roots: tree.roots };

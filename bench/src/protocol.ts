@@ -2,32 +2,28 @@
 // child prints it as one JSON line (a ChildResult) after its clock stops, with the checksum.
 import { createHash } from "node:crypto";
 
-/** What every approach must find for each skill. */
 export interface SkillPair {
   readonly name: string;
   readonly description: string;
 }
 
-/** What an approach hands back to the child that timed it. */
 export interface ChildOutput {
   /** Skills found, listed, installed or downloaded. */
   readonly found: number;
-  /** What was found; a function when reading the pairs is not part of the work (called after the clock). */
+  /** A function when reading the pairs is not part of the work: it is called after the clock. */
   readonly pairs?: readonly SkillPair[] | (() => readonly SkillPair[]);
   readonly failed?: number;
-  /** A time (and CPU time) the approach measured itself, reported instead of the child's clock. */
+  /** A time the approach measured itself, reported instead of the child's clock. */
   readonly wallMs?: number;
-  readonly cpuMs?: number;
   /** A pull answered from its cache without reaching the server. */
   readonly fromCache?: boolean;
-  /** Timings and counts the approach took itself. */
   readonly samples?: Readonly<Record<string, number | readonly number[]>>;
 }
 
 export interface ChildResult extends Omit<ChildOutput, "pairs" | "wallMs"> {
-  /** Wall time of the work, measured inside the child (module loading excluded). */
+  /** Wall time of the work alone (module loading excluded). */
   readonly ms: number;
-  /** Peak resident set size (`process.resourceUsage().maxRSS`), in KiB. */
+  /** `process.resourceUsage().maxRSS`, in KiB. */
   readonly maxRssKB: number;
   readonly checksum?: string;
 }

@@ -28,7 +28,6 @@ export class Random {
     return this.next() < probability;
   }
 
-  /** A shuffled copy (Fisher–Yates). */
   shuffle<T>(items: readonly T[]): T[] {
     const out = [...items];
     for (let i = out.length - 1; i > 0; i--) {
@@ -65,13 +64,8 @@ export function sentence(random: Random, words = random.int(6, 16)): string {
   const parts: string[] = [];
   for (let i = 0; i < words; i++) {
     const w = word(random);
-    parts.push(
-      i === 0
-        ? w.charAt(0).toUpperCase() + w.slice(1)
-        : i > 1 && i < words - 1 && random.chance(0.08)
-          ? `${w},`
-          : w,
-    );
+    if (i === 0) parts.push(w.charAt(0).toUpperCase() + w.slice(1));
+    else parts.push(i > 1 && i < words - 1 && random.chance(0.08) ? `${w},` : w);
   }
   return `${parts.join(" ")}.`;
 }
@@ -100,7 +94,6 @@ export function poolSlice(random: Random, pool: string, length: number): string 
   return out;
 }
 
-/** Wraps prose on spaces into lines of about `width` characters. */
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   for (const w of text.split(" ")) {

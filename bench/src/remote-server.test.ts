@@ -4,16 +4,15 @@ import { join } from "node:path";
 import { urlToDirName } from "@skill/remote";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runChild } from "./harness.js";
-import { bigFilePack, type PackServer, packV2, skillPack, startPackServer } from "./remote-server.js";
+import { type PackServer, packV2, skillPack, startPackServer } from "./remote-server.js";
 
 const pack = skillPack({ skills: 5, filesPerSkill: 4 });
-const BIG = 200_000;
 let server: PackServer;
 let work: string;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "skill-bench-remote-"));
-  server = await startPackServer({ pack, pack2: await packV2(pack, work), big: bigFilePack(BIG) });
+  server = await startPackServer({ pack, pack2: await packV2(pack, work) });
 });
 
 afterAll(async () => {
@@ -32,7 +31,7 @@ function expectCopy(dir: string): void {
 }
 
 describe("the loopback pack server", () => {
-  it("serves the index and files, answers validators with 304, and counts what it sent", async () => {
+  it("serves the index and files, answers a matching ETag with 304, and counts what it sent", async () => {
     const index = await fetch(`${server.url("pack")}index.json`);
     const etag = index.headers.get("etag") ?? "";
     const listed = (await index.json()) as { skills: { name: string; files: string[] }[] };
@@ -46,40 +45,20 @@ describe("the loopback pack server", () => {
 
     const again = await fetch(`${server.url("pack")}index.json`, { headers: { "if-none-match": etag } });
     expect(again.status).toBe(304);
-    const since = await fetch(`${server.url("pack")}index.json`, {
-      headers: { "if-modified-since": index.headers.get("last-modified") ?? "" },
-    });
-    expect(since.status).toBe(304);
     expect((await fetch(`${server.url("pack")}nope/SKILL.md`)).status).toBe(404);
 
     const stats = server.stats();
     expect(stats).toEqual({
-      requests: 4,
-      notModified: 2,
+      requests: 3,
+      notModified: 1,
       indexBodies: 1,
       fileBodies: 0,
       bodyBytes: Number(index.headers.get("content-length")),
     });
   });
-
-  it("streams a big file whole, with its Content-Length", async () => {
-    const name = bigFilePack(BIG).skills[0]?.name;
-    const response = await fetch(`${server.url("big")}${name}/assets/big.bin`);
-    expect(response.headers.get("content-length")).toBe(String(BIG));
-    expect((await response.arrayBuffer()).byteLength).toBe(BIG);
-    expect(server.stats()).toMatchObject({ fileBodies: 1, bodyBytes: BIG });
-  });
 });
 
 describe("download approaches in a child process, on a tiny pack", { tags: ["slow"] }, () => {
-  it("the sequential baseline fetches every file once and writes it", async () => {
-    const dir = join(work, "sequential");
-    const result = await runChild({ approach: "sequential-fetch", input: { url: server.url("pack"), dir } });
-    expect(result).toMatchObject({ found: 5, samples: { files: 20 } });
-    expect(server.stats()).toMatchObject({ requests: 21, indexBodies: 1, fileBodies: 20 });
-    expectCopy(dir);
-  }, 60_000);
-
   it("pull downloads the pack into its cache, then pulls it again from the same cache", async () => {
     const cacheDir = join(work, "cache");
     const cold = await runChild({ approach: "pull", input: { url: server.url("pack"), cacheDir } });

@@ -15,7 +15,7 @@ function stats(id: string, ms: number, rssMB = 60, extra: Partial<RunRecord> = {
 }
 
 function load(skills: number, ours: number, more: Stats[] = []): Group {
-  const approaches = [stats("sync-floor", 90), stats("floor", 100), stats("opencode-style", 500, 120)];
+  const approaches = [stats("sync-floor", 90), stats("opencode-style", 500, 120)];
   return {
     stats: [...approaches, stats("ours", ours, 70), ...more],
     facts: { skills, files: skills * 20, decoys: skills / 20 },
@@ -28,7 +28,6 @@ function changes(skills: number): Group {
     reload: [300, 310, 320],
     event: [104, 106, 108],
     lost: [0],
-    watchReadyMs: [250],
   };
   return { stats: [], samples, facts: { skills, debounceMs: 100, peakRssMB: 90 } };
 }
@@ -45,7 +44,7 @@ function results(groups: Record<string, Group>, command = "pnpm bench --size L")
   return {
     command,
     machine: { ...machine, loadStart: 0.5, loadEnd: 0.7 },
-    ...{ runs: 3, warmup: 1, seed: 42, delayMs: 20, notes: ["A shared machine."], durationMs: 60_000 },
+    ...{ runs: 3, warmup: 1, seed: 42, delayMs: 20, durationMs: 60_000 },
     groups,
   };
 }
@@ -75,7 +74,7 @@ const full = results({
   },
   add: { stats: [stats("add", 420), stats("copy", 200)] },
   doctor: { stats: [stats("doctor", 300), stats("ours", 150)], facts: { presets: 11 } },
-  mcp: { stats: [stats("mcp", 300), stats("ours", 150)], samples: { read: [1, 2, 3], startMs: [800, 900] } },
+  mcp: { stats: [stats("mcp", 300), stats("ours", 150)], samples: { read: [1, 2, 3] } },
   search: {
     stats: [],
     samples: {
@@ -87,11 +86,6 @@ const full = results({
       "ours@5": [0.9],
       requests: [212],
     },
-  },
-  remote: {
-    stats: ["pull", "sequential", "warm", "small", "big", "huge", "buffered", "streamed"].map((id, i) =>
-      stats(id, 100 + i, 50 + i, server(3)),
-    ),
   },
 });
 
@@ -106,7 +100,7 @@ describe("the report's blocks", () => {
     expect(mixed).toMatchObject({ found: "990–1,000", problem: "found 990" });
   });
 
-  it("write the run's line, the targets, a table per size, the scaling and the costs of change", () => {
+  it("write the run's line, the targets, a table per size and the costs of change", () => {
     const blocks = reportBlocks(full, { scaling: "B-scaling.svg", latency: "B-latency.svg" });
     expect(blocks.run).toContain(
       "Written by `pnpm bench --size L` from one run (60.0 s): 1 warm-up round, then 3 measured rounds",
@@ -114,30 +108,25 @@ describe("the report's blocks", () => {
     expect(blocks.run).toContain(
       "**Machine:** Test CPU, 2 cores, 8.0 GiB RAM, Node v20.19.0, linux x64, 2025-01-01",
     );
-    expect(blocks.run).toContain("> A shared machine.");
     expect(blocks.targets).toContain(
       "| discover + load, 1,000 skills, ours / synchronous floor (median wall time) | ≤ 1.4× | 1.67× (150 / 90.0 ms) | **missed** |",
     );
     expect(blocks.targets).toContain(
       "| one changed SKILL.md among 10,000: `service.update` of that file (median) | ≤ 20 ms | 3.00 ms",
     );
-    expect(blocks["load-S"]).toMatch(
-      /^20,000 files \(50 decoy SKILL.md files in `node_modules`\)\.\n\n\| approach \|/,
-    );
+    expect(blocks["load-S"]).toMatch(/^\| approach \|/);
     expect(blocks["load-S"]).toContain(
       "| ours (discoverySources + SkillService) | 150 | 135 | 165 | 70.0 | 1,000 | ✓ |",
     );
-    expect(blocks.scaling).toContain("| 10,000 | 1,400 | 0.140 | 0.009 | 15.56× | 70.0 |");
     expect(blocks.changes).toContain(
       "| 10,000 | `service.update([file])` | 5 | 3.00 | 1.40 | 4.60 | 1.00 | 5.00 |",
     );
-    expect(blocks.changes).toContain("| 10,000 | 1/103 | 250 | 90.0 | 0 |");
     expect(blocks["scaling-chart"]).toBe("![Cost per skill by tree size, log scales](B-scaling.svg)");
     expect(blocks["latency-chart"]).toBe("![Latency distribution of one change](B-latency.svg)");
     expect(reportBlocks(full)["scaling-chart"]).toBeUndefined();
   });
 
-  it("write start-up, pulls, add, doctor, MCP, search and remote tables", () => {
+  it("write start-up, pulls, add, doctor, MCP and search tables", () => {
     const blocks = reportBlocks(full);
     expect(blocks.startup).toContain("| process | median ms | min ms | max ms | skills listed | matches |");
     expect(blocks.startup).toContain("| `node -e 0` (v20.19.0) | 30.0 | 27.0 | 33.0 | – | ✓ |");
@@ -150,22 +139,10 @@ describe("the report's blocks", () => {
     expect(blocks.add).toContain("| `skill add <pack> --for codex` | 420 | 378 | 462 | 60.0 | 1,000 | ✓ |");
     expect(blocks.doctor).toContain("| `compareAgents` over 11 presets (what `skill doctor` runs) | 300 |");
     expect(blocks.mcp).toContain(
-      "The first start in each child (untimed: the server started, its own load of the tree, the handshake and listing): 850 ms median.",
-    );
-    expect(blocks.mcp).toContain(
-      "`read` of one skill over the server: 2.00 ms median, p90 2.80 ms, 3 reads.",
+      "| `discoverAndLoad` over `skill serve-mcp` (stdio; server started and warmed first) | 300 |",
     );
     expect(blocks.search).toContain(
-      "| `createSkillIndex`, first in the process | 145 | 149 | 140 | 150 | – | 2 |",
-    );
-    expect(blocks.recall).toContain("| ours (`createSkillIndex`, defaults) | 80.0% | 90.0% |");
-    expect(blocks["remote-cold"]).toContain("| `pull` | 100 | 90.0 | 110 | 3 | 50.0 | 1,000 | ✓ |");
-    expect(blocks["remote-warm"]).toContain("| 102 | 91.8 | 112 | 3 | 0 | 0 | 1 | 100 | ✓ |");
-    expect(blocks["remote-memory"]).toContain(
-      "| `pull`, a 50 MB file | 54.0 | 54.0 | 54.0 | +1.0 | 104 | ✓ |",
-    );
-    expect(blocks.earlier).toContain(
-      "| ours ≤ 1.6× line-reader floor, median wall time (at L) | 14.00× | **missed** |",
+      "| `createSkillIndex`, first in the process | 145 | 149 | 140 | 150 | 2 |",
     );
   });
 
@@ -243,15 +220,10 @@ describe("the markers", () => {
   it("BENCHMARKS.md has a marker pair for every block of a full run, and filling it keeps its prose", () => {
     const file = join(fileURLToPath(import.meta.url), "../../../BENCHMARKS.md");
     const report = readFileSync(file, "utf8");
-    const blocks = reportBlocks(
-      {
-        ...full,
-        profiles: Object.fromEntries(
-          ["XS", "S", "L"].map((s) => [s, { totalMs: 1, packages: [], functions: [] }]),
-        ),
-      },
-      { scaling: "BENCHMARKS-scaling.svg", latency: "BENCHMARKS-latency.svg" },
-    );
+    const blocks = reportBlocks(full, {
+      scaling: "BENCHMARKS-scaling.svg",
+      latency: "BENCHMARKS-latency.svg",
+    });
     const { text, unplaced } = fillMarkers(report, blocks);
     expect(unplaced).toEqual([]);
     const prose = (t: string) => fillMarkers(t, {}).text;

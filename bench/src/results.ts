@@ -1,5 +1,4 @@
 // What one run measured: the shape of bench/.trees/results.json, which `--render` reads again.
-import type { ProfileSummary } from "./profile.js";
 
 export interface Summary {
   readonly median: number;
@@ -12,51 +11,34 @@ export interface Stats {
   readonly id: string;
   readonly time: Summary;
   readonly rssMB: Summary;
-  /** Skills found: one number when every run agreed, else `min–max`. */
+  /** One number when every run agreed, else `min–max`. */
   readonly found: string;
-  /** Why a run did not find what it should have; absent when all did. */
   readonly problem?: string;
-  /** What the loopback server counted per run (remote approaches), by counter. */
-  readonly server?: Readonly<Record<string, Summary>>;
+  /** The loopback server's counts. */
+  readonly more?: Readonly<Record<string, Summary>>;
 }
 
-/** Approaches measured side by side, with the samples and facts the group's tables quote. */
 export interface Group {
   readonly stats: readonly Stats[];
-  /** What the children took themselves (times in ms, counts), over every measured run, by name. */
+  /** What the children took themselves (times in ms, counts), over every measured run. */
   readonly samples?: Readonly<Record<string, readonly number[]>>;
   /** What the parent knows of the group: sizes, versions, settings. */
   readonly facts?: Readonly<Record<string, number | string>>;
-  /** Why an approach of the group was not measured here, by its id. */
+  /** Why an approach (by id) or the whole group was not measured: not a failure, unlike `problem`. */
   readonly missing?: Readonly<Record<string, string>>;
-  /** Why the group was not measured on this machine (e.g. the CLI is not built): not a failure. */
   readonly unavailable?: string;
-  /** Why the group failed: the run exits 1. */
   readonly problem?: string;
-}
-
-export interface Machine {
-  readonly cpu: string;
-  readonly cores: number;
-  readonly memGiB: number;
-  readonly node: string;
-  readonly platform: string;
-  readonly date: string;
-  readonly loadStart: number;
-  readonly loadEnd: number;
 }
 
 export interface BenchResults {
   readonly command: string;
-  readonly machine: Machine;
+  readonly machine: Readonly<Record<"cpu" | "node" | "platform" | "date", string>> &
+    Readonly<Record<"cores" | "memGiB" | "loadStart" | "loadEnd", number>>;
   readonly runs: number;
   readonly warmup: number;
   readonly seed: number;
   readonly delayMs: number;
-  readonly notes: readonly string[];
   readonly durationMs: number;
-  /** By name: `load-XS`, `changes-L`, `startup`, `doctor`, `mcp`, `search`, `pulls`, `add`, `remote`. */
+  /** By name: `load-XS`, `changes-L`, `startup`, `doctor`, `mcp`, `search`, `pulls`, `add`. */
   readonly groups: Readonly<Record<string, Group>>;
-  /** `node --cpu-prof` of ours, by size. */
-  readonly profiles?: Readonly<Record<string, ProfileSummary>>;
 }

@@ -60,7 +60,7 @@ describe("the baselines", () => {
     expect(rank("merging", 5)).toEqual([]);
   });
 
-  it("recall counts an expected skill first (@1) or in the first five (@5)", () => {
+  it("recall counts an expected skill in the first five", () => {
     const rank = (query: string) => (query === "a" ? ["x", "y"] : ["y", "z", "w", "v", "u", "t"]);
     expect(
       recallOf(rank, [
@@ -69,7 +69,7 @@ describe("the baselines", () => {
         { query: "c", expected: ["t"] },
         { query: "d", expected: ["q"] },
       ]),
-    ).toEqual({ at1: 0.25, at5: 0.5 });
+    ).toBe(0.5);
   });
 });
 
@@ -84,10 +84,8 @@ describe("the search child", () => {
     });
     expect(found).toBe(2_000);
     expect(samples.coldBuild).toBeGreaterThan(0);
-    expect(samples.build).toHaveLength(1);
     expect(samples.replace).toHaveLength(3);
     expect(samples.query).toHaveLength(Number(samples.requests));
-    expect(samples.load).toHaveLength(1);
     expect(samples["ours@5"]).toBeGreaterThanOrEqual(0.85);
     expect(samples["ours@5"]).toBeGreaterThan(
       Math.max(Number(samples["substring@5"]), Number(samples["minisearch@5"])),
@@ -100,7 +98,6 @@ describe("the search child", () => {
     for (const built of [map, mini]) {
       expect(built.found).toBe(500);
       expect(built.wallMs).toBeGreaterThan(0);
-      expect(built.cpuMs).toBeGreaterThanOrEqual(0);
     }
     // The same words either way: MiniSearch keeps each word of both fields, lower-cased.
     expect(map.samples?.terms).toBeGreaterThan(500);

@@ -7,7 +7,7 @@ import { compareCodeUnits, type SkillMetadata } from "@skill/core";
 import MiniSearch from "minisearch";
 import { Random, word } from "./random.js";
 
-export const SEARCH_FIXTURES = join(
+const SEARCH_FIXTURES = join(
   resolve(fileURLToPath(import.meta.url), "../../.."),
   "packages/search/test/__fixtures__",
 );
@@ -41,24 +41,20 @@ function metadata(entry: CatalogEntry, name = entry.name, description = entry.de
   };
 }
 
-const read = <T>(dir: string, file: string, key: string) =>
-  (JSON.parse(readFileSync(join(dir, file), "utf8")) as Record<string, T[]>)[key] ?? [];
+const read = <T>(file: string, key: string) =>
+  (JSON.parse(readFileSync(join(SEARCH_FIXTURES, file), "utf8")) as Record<string, T[]>)[key] ?? [];
 
-/** The real skills of the catalog. */
-export const catalogSkills = (dir = SEARCH_FIXTURES) =>
-  read<CatalogEntry>(dir, "catalog.json", "skills").map((e) => metadata(e));
+export const catalogSkills = () => read<CatalogEntry>("catalog.json", "skills").map((e) => metadata(e));
 
-/** The hand-written requests with their known answers. */
-export const searchRequests = (dir = SEARCH_FIXTURES) =>
-  read<SearchRequest>(dir, "requests.json", "requests");
+export const searchRequests = () => read<SearchRequest>("requests.json", "requests");
 
 /**
  * `count` skills for timing: the real catalog, then its skills again under new names (`pdf-2`)
  * with a seeded sentence added to each description, so the vocabulary grows as a real catalog's would.
  */
-export function scaledCatalog(count: number, seed: number, dir = SEARCH_FIXTURES): SkillMetadata[] {
+export function scaledCatalog(count: number, seed: number): SkillMetadata[] {
   const [real, random, out] = [
-    read<CatalogEntry>(dir, "catalog.json", "skills"),
+    read<CatalogEntry>("catalog.json", "skills"),
     new Random(seed),
     [] as SkillMetadata[],
   ];
@@ -74,7 +70,6 @@ export function scaledCatalog(count: number, seed: number, dir = SEARCH_FIXTURES
   return out;
 }
 
-/** Ranks skill names for a query, best first. */
 export type Ranker = (query: string, limit: number) => readonly string[];
 
 /**
@@ -84,9 +79,8 @@ export type Ranker = (query: string, limit: number) => readonly string[];
 export function substringRanker(skills: readonly SkillMetadata[]): Ranker {
   const texts = skills.map((s) => ({ name: s.name, text: `${s.name} ${s.description}`.toLowerCase() }));
   return (query, limit) => {
-    const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].filter(
-      (w) => w.length >= 3,
-    );
+    const all = new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu));
+    const words = [...all].filter((w) => w.length >= 3);
     return texts
       .map(({ name, text }) => ({ name, score: words.filter((w) => text.includes(w)).length }))
       .filter((r) => r.score > 0)
@@ -97,11 +91,9 @@ export function substringRanker(skills: readonly SkillMetadata[]): Ranker {
 }
 
 /** MiniSearch as its README sets it up: name and description fields, every option at its default. */
-export function untunedMiniSearch(docs: readonly { name: string; description: string }[]) {
-  const mini = new MiniSearch<{ name: string; description: string }>({
-    idField: "name",
-    fields: ["name", "description"],
-  });
+type Doc = { name: string; description: string };
+export function untunedMiniSearch(docs: readonly Doc[]) {
+  const mini = new MiniSearch<Doc>({ idField: "name", fields: ["name", "description"] });
   mini.addAll(docs);
   return mini;
 }
@@ -111,17 +103,16 @@ export function untunedMiniSearchRanker(skills: readonly SkillMetadata[]): Ranke
   return (query, limit) =>
     mini
       .search(query)
-      .slice(0, limit)
-      .map((r) => String(r.id));
+      .map((r) => String(r.id))
+      .slice(0, limit);
 }
 
-/** The share of requests with an expected skill first (`at1`) and among the first five (`at5`). */
-export function recallOf(rank: Ranker, requests: readonly SearchRequest[]): { at1: number; at5: number } {
-  let [at1, at5] = [0, 0];
-  for (const { query, expected } of requests) {
-    const names = rank(query, 5).slice(0, 5);
-    if (expected.includes(names[0] as string)) at1++;
-    if (names.some((name) => expected.includes(name))) at5++;
-  }
-  return { at1: at1 / requests.length, at5: at5 / requests.length };
+/** The share of requests with an expected skill among the first five. */
+export function recallOf(rank: Ranker, requests: readonly SearchRequest[]): number {
+  const found = requests.filter(({ query, expected }) =>
+    rank(query, 5)
+      .slice(0, 5)
+      .some((name) => expected.includes(name)),
+  );
+  return found.length / requests.length;
 }

@@ -1,6 +1,7 @@
 // The report's two charts, as SVG text: cost per skill by tree size (log–log), and the latency
 // distributions of one change (cumulative, log time).
-import type { Stats } from "./results.js";
+import type { BenchResults, Stats } from "./results.js";
+import { limitOf, REFERENCE, WARM_REFERENCE } from "./targets.js";
 
 const [WIDTH, HEIGHT] = [720, 400];
 /** The plot area; the legend sits right of it. */
@@ -11,31 +12,24 @@ const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9
 export const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const n = (value: number) => String(Math.round(value * 10) / 10);
 
-/** Maps `[min, max]` on a log10 scale to `[from, to]`. */
 export function logScale(min: number, max: number, from: number, to: number): (value: number) => number {
   if (!(min > 0 && max > min)) throw new Error(`a log scale needs 0 < min < max, found ${min}, ${max}`);
   return (value) => from + (Math.log10(value / min) / Math.log10(max / min)) * (to - from);
 }
 
-interface Tick {
-  readonly value: number;
-  readonly major: boolean;
-  readonly label?: string;
-}
+type Tick = { readonly value: number; readonly major: boolean; readonly label?: string };
 
 /** Ticks of a log axis over `[min, max]`: 1, 2 and 5 times powers of ten; powers of ten are major. */
 export function logTicks(min: number, max: number): Tick[] {
   const ticks: Tick[] = [];
   for (let p = Math.floor(Math.log10(min)); p <= Math.ceil(Math.log10(max)); p++) {
-    for (const m of [1, 2, 5]) {
+    for (const m of [1, 2, 5])
       if (m * 10 ** p >= min * 0.999 && m * 10 ** p <= max * 1.001)
         ticks.push({ value: m * 10 ** p, major: m === 1 });
-    }
   }
   return ticks;
 }
 
-/** A number as an axis label: `0.05`, `2`, `1,000`. */
 export const tickLabel = (v: number) =>
   v >= 1 ? Math.round(v).toLocaleString("en-US") : String(Number(v.toPrecision(2)));
 
@@ -48,14 +42,13 @@ function logDomain(values: readonly number[]): [number, number] {
   return max / min >= 10 ? [min, max] : [mid / Math.sqrt(10), mid * Math.sqrt(10)];
 }
 
+/** A line: markers at its points, a step curve (a distribution) or dashed (a limit); its palette colour. */
 interface Line {
   readonly label: string;
   readonly points: readonly (readonly [number, number])[];
-  /** Markers at the points (a line through few points); a step curve (a distribution); dashed (a limit). */
   readonly markers?: boolean;
   readonly step?: boolean;
   readonly dashed?: boolean;
-  /** Colour index in the palette; default: the line's position. */
   readonly colour?: number;
 }
 
@@ -66,97 +59,79 @@ interface Chart {
   readonly y: (value: number) => number;
   readonly ticks: readonly [x: readonly Tick[], y: readonly Tick[]];
   readonly lines: readonly Line[];
-  /** Dashed vertical rules, their label written upwards beside them. */
-  readonly rules?: readonly { readonly x: number; readonly label: string }[];
 }
 
-function render({ title, labels, x, y, ticks, lines, rules = [] }: Chart): string {
-  const text = (attrs: string, body: string) => `<text ${attrs}>${escapeXml(body)}</text>`;
-  const grid = (t: Tick) => `stroke="${t.major ? "#cccccc" : "#eeeeee"}"`;
+/** An SVG element: its attributes in order (numbers rounded), and its text, escaped, if any. */
+function el(name: string, attrs: Readonly<Record<string, string | number>>, text?: string): string {
+  const list = Object.entries(attrs).map(
+    ([k, v]) => ` ${k}="${typeof v === "number" ? n(v) : escapeXml(v)}"`,
+  );
+  return text === undefined
+    ? `<${name}${list.join("")}/>`
+    : `<${name}${list.join("")}>${escapeXml(text)}</${name}>`;
+}
+
+function render({ title, labels, x, y, ticks, lines }: Chart): string {
+  const [midX, midY] = [(PLOT.left + PLOT.right) / 2, (PLOT.top + PLOT.bottom) / 2];
+  const grid = (t: Tick) => (t.major ? "#cccccc" : "#eeeeee");
+  const label = (t: Tick) => t.label ?? tickLabel(t.value);
   const out = [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" font-family="Helvetica, Arial, sans-serif" font-size="12">`,
-    `<title>${escapeXml(title)}</title>`,
-    `<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`,
-    text(`x="${PLOT.left}" y="22" font-size="14" font-weight="bold"`, title),
+    el("title", {}, title),
+    el("rect", { width: WIDTH, height: HEIGHT, fill: "#ffffff" }),
+    el("text", { x: PLOT.left, y: 22, "font-size": 14, "font-weight": "bold" }, title),
   ];
   for (const t of ticks[0]) {
-    out.push(
-      `<line x1="${n(x(t.value))}" y1="${PLOT.top}" x2="${n(x(t.value))}" y2="${PLOT.bottom}" ${grid(t)}/>`,
-    );
-    const at = `x="${n(x(t.value))}" y="${PLOT.bottom + 16}" text-anchor="middle"`;
-    if (t.label !== undefined || t.major) out.push(text(at, t.label ?? tickLabel(t.value)));
+    const at = x(t.value);
+    out.push(el("line", { x1: at, y1: PLOT.top, x2: at, y2: PLOT.bottom, stroke: grid(t) }));
+    if (t.label !== undefined || t.major)
+      out.push(el("text", { x: at, y: PLOT.bottom + 16, "text-anchor": "middle" }, label(t)));
   }
   for (const t of ticks[1]) {
-    const at = `x="${PLOT.left - 6}" y="${n(y(t.value))}" text-anchor="end" dominant-baseline="middle"`;
-    out.push(
-      `<line x1="${PLOT.left}" y1="${n(y(t.value))}" x2="${PLOT.right}" y2="${n(y(t.value))}" ${grid(t)}/>`,
-    );
-    out.push(text(at, t.label ?? tickLabel(t.value)));
+    const at = y(t.value);
+    out.push(el("line", { x1: PLOT.left, y1: at, x2: PLOT.right, y2: at, stroke: grid(t) }));
+    const anchor = { "text-anchor": "end", "dominant-baseline": "middle" };
+    out.push(el("text", { x: PLOT.left - 6, y: at, ...anchor }, label(t)));
   }
+  const [width, height] = [PLOT.right - PLOT.left, PLOT.bottom - PLOT.top];
   out.push(
-    `<rect x="${PLOT.left}" y="${PLOT.top}" width="${PLOT.right - PLOT.left}" height="${PLOT.bottom - PLOT.top}" fill="none" stroke="#888888"/>`,
-    text(`x="${n((PLOT.left + PLOT.right) / 2)}" y="${HEIGHT - 12}" text-anchor="middle"`, labels[0]),
-    text(
-      `transform="translate(16 ${n((PLOT.top + PLOT.bottom) / 2)}) rotate(-90)" text-anchor="middle"`,
-      labels[1],
-    ),
+    el("rect", { x: PLOT.left, y: PLOT.top, width, height, fill: "none", stroke: "#888888" }),
+    el("text", { x: midX, y: HEIGHT - 12, "text-anchor": "middle" }, labels[0]),
+    el("text", { transform: `translate(16 ${n(midY)}) rotate(-90)`, "text-anchor": "middle" }, labels[1]),
   );
-  for (const rule of rules.filter((r) => x(r.x) >= PLOT.left && x(r.x) <= PLOT.right)) {
-    const at = n(x(rule.x));
-    out.push(
-      `<line class="rule" x1="${at}" y1="${PLOT.top}" x2="${at}" y2="${PLOT.bottom}" stroke="#555555" stroke-dasharray="4 3"/>`,
-    );
-    out.push(
-      text(
-        `transform="translate(${n(x(rule.x) - 4)} ${PLOT.bottom - 6}) rotate(-90)" fill="#555555" font-size="11"`,
-        rule.label,
-      ),
-    );
-  }
-  lines.forEach((line, i) => {
-    const colour = PALETTE[(line.colour ?? i) % PALETTE.length] as string;
-    const points = line.points.map(([px, py]) => [n(x(px)), n(y(py))] as const);
-    if (points.length === 0) return;
+  for (const [i, l] of lines.entries()) {
+    const colour = PALETTE[(l.colour ?? i) % PALETTE.length] as string;
+    const points = l.points.map(([px, py]) => [n(x(px)), n(y(py))] as const);
+    if (points.length === 0) continue;
     const d = points.map(([px, py], at) =>
-      at === 0 ? `M${px} ${py}` : line.step ? `H${px} V${py}` : `L${px} ${py}`,
+      at === 0 ? `M${px} ${py}` : l.step ? `H${px} V${py}` : `L${px} ${py}`,
     );
-    const stroke = `stroke="${colour}" stroke-width="2"${line.dashed ? ' stroke-dasharray="6 4"' : ""}`;
-    out.push(
-      `<path class="series" data-label="${escapeXml(line.label)}" d="${d.join(" ")}" fill="none" ${stroke}/>`,
-    );
-    if (line.markers)
-      for (const [px, py] of points) out.push(`<circle cx="${px}" cy="${py}" r="3.5" fill="${colour}"/>`);
+    const stroke = { stroke: colour, "stroke-width": 2, ...(l.dashed ? { "stroke-dasharray": "6 4" } : {}) };
+    out.push(el("path", { class: "series", "data-label": l.label, d: d.join(" "), fill: "none", ...stroke }));
+    if (l.markers) for (const [cx, cy] of points) out.push(el("circle", { cx, cy, r: 3.5, fill: colour }));
     const ly = PLOT.top + 8 + i * 20;
-    out.push(`<line x1="${PLOT.right + 16}" y1="${ly}" x2="${PLOT.right + 40}" y2="${ly}" ${stroke}/>`);
-    out.push(text(`x="${PLOT.right + 46}" y="${ly}" dominant-baseline="middle"`, line.label));
-  });
+    out.push(el("line", { x1: PLOT.right + 16, y1: ly, x2: PLOT.right + 40, y2: ly, ...stroke }));
+    out.push(el("text", { x: PLOT.right + 46, y: ly, "dominant-baseline": "middle" }, l.label));
+  }
   return `${[...out, "</svg>"].join("\n")}\n`;
 }
 
 /** Approaches left to the tables, and short legend names of the others. */
-const NOT_CHARTED = new Set(["warm-changed", "crawl-stat-cache", "ours-eager", "warm-eager"]);
+const NOT_CHARTED = new Set(["warm-changed"]);
 const SHORT: Readonly<Record<string, string>> = {
-  "sync-floor": "synchronous floor",
-  floor: "line-reader floor",
-  crawl: "fdir crawl only",
-  "crawl-stat": "fdir crawl + stat",
-  ours: "ours",
-  warm: "ours, warm start",
+  ...{ "sync-floor": "synchronous floor", "crawl-stat": "fdir crawl + stat" },
+  ...{ ours: "ours", warm: "ours, warm start" },
 };
 
-/** A dashed target line: `limitMs(size, reference median)` per size, in the colour of the approach `of`. */
-export interface ChartTarget {
-  readonly label: string;
-  readonly of: string;
-  readonly reference: string;
-  readonly limitMs: (size: string, referenceMs: number) => number;
-}
+type Limit = (size: string, ms: number) => number;
 
 /** Median milliseconds per skill against skills, one line per approach: flat is linear, falling is a fixed cost spread. */
-export function scalingChart(
-  local: readonly { readonly size: string; readonly skills: number; readonly stats: readonly Stats[] }[],
-  targets: readonly ChartTarget[] = [],
-): string {
+export function scalingChart(results: BenchResults): string | undefined {
+  const local = ["XS", "S", "L"].flatMap((size) => {
+    const group = results.groups[`load-${size}`];
+    return group ? [{ size, skills: Number(group.facts?.skills), stats: group.stats }] : [];
+  });
+  if (local.length === 0) return undefined;
   const ids = [...new Set(local.flatMap((s) => s.stats.map((a) => a.id)))].filter(
     (id) => !NOT_CHARTED.has(id),
   );
@@ -171,10 +146,15 @@ export function scalingChart(
     markers: true,
     points: perSkill(id, (a) => a.time.median),
   }));
-  for (const t of targets.filter((t) => ids.includes(t.of))) {
-    const points = perSkill(t.reference, (a, size) => t.limitMs(size, a.time.median));
-    lines.push({ label: t.label, dashed: true, colour: ids.indexOf(t.of), points });
-  }
+  // Dashed target lines, in the colour of the approach they bound: the reference's median at each size, limited.
+  const target = (label: string, of: string, reference: string, limit: Limit) => {
+    const points = perSkill(reference, (a, size) => limit(size, a.time.median));
+    if (ids.includes(of)) lines.push({ label, dashed: true, colour: ids.indexOf(of), points });
+  };
+  target("target for ours (floor × limit)", "ours", REFERENCE, (size, ms) => ms * limitOf(`load-${size}`));
+  target("target for warm (stat × limit)", "warm", WARM_REFERENCE, (size, ms) =>
+    size === "XS" ? ms + limitOf("warm-XS") : ms * limitOf(`warm-${size}`),
+  );
   const sizes = local.map((s) => s.skills);
   const [xMin, xMax] =
     sizes.length > 1 ? [Math.min(...sizes) / 1.5, Math.max(...sizes) * 1.5] : logDomain(sizes);
@@ -189,37 +169,40 @@ export function scalingChart(
   });
 }
 
-/** Points of an empirical cumulative distribution: (value, share of samples ≤ value). */
 export function ecdf(values: readonly number[]): [number, number][] {
   const sorted = values.filter((v) => Number.isFinite(v) && v > 0).sort((a, b) => a - b);
   return sorted.map((v, i) => [v, (i + 1) / sorted.length]);
 }
 
-/** Samples of one costs-of-change child, in milliseconds. */
-export interface ChangeSamples {
-  readonly skills: number;
-  readonly debounceMs: number;
-  readonly update?: readonly number[];
-  readonly event?: readonly number[];
-  readonly reload?: readonly number[];
-}
-
-/** `service.update`, file written → `skill.changed`, and the full reload, with the targets and the debounce as rules. */
-export function latencyChart(change: ChangeSamples, limits: { updateMs: number; eventMs: number }): string {
+/** `service.update`, file written → `skill.changed` and the full reload of the largest size, with the targets and the debounce as dashed rules. */
+export function latencyChart(results: BenchResults): string | undefined {
+  const change = ["L", "S", "XS"]
+    .map((s) => results.groups[`changes-${s}`])
+    .find((g) => g?.samples?.update?.length);
+  if (!change) return undefined;
+  const debounceMs = Number(change.facts?.debounceMs);
+  const [updateMs, eventMs] = [limitOf("update-ms"), debounceMs + limitOf("event-ms")];
   const curves = [
-    ["service.update", change.update],
-    ["write → skill.changed", change.event],
-    ["full reload", change.reload],
+    ["service.update", change.samples?.update],
+    ["write → skill.changed", change.samples?.event],
+    ["full reload", change.samples?.reload],
   ] as const;
   // A step curve starts at 0 % just before its first sample.
-  const lines = curves.map(([label, values = []]) => {
+  const lines: Line[] = curves.map(([label, values = []]) => {
     const points = ecdf(values);
     const start = points[0] ? [[points[0][0], 0] as const] : [];
     return { label: `${label} (${values.length})`, step: true, points: [...start, ...points] };
   });
-  const [xMin, xMax] = logDomain([...curves.flatMap(([, v = []]) => v), limits.updateMs, limits.eventMs]);
+  const rule = (label: string, ms: number, colour: number) => {
+    const points = [0, 1].map((share) => [ms, share] as const);
+    lines.push({ label: `${label} ${ms} ms`, dashed: true, colour, points });
+  };
+  rule("update target", updateMs, 0);
+  rule("debounce", debounceMs, 6);
+  rule("event target", eventMs, 1);
+  const [xMin, xMax] = logDomain([...curves.flatMap(([, v = []]) => v), updateMs, eventMs]);
   return render({
-    title: `One changed SKILL.md among ${change.skills.toLocaleString("en-US")}: latency distribution`,
+    title: `One changed SKILL.md among ${Number(change.facts?.skills).toLocaleString("en-US")}: latency distribution`,
     labels: ["milliseconds (log scale)", "share of edits done within"],
     x: logScale(xMin, xMax, PLOT.left, PLOT.right),
     y: (share) => PLOT.bottom - share * (PLOT.bottom - PLOT.top),
@@ -228,10 +211,5 @@ export function latencyChart(change: ChangeSamples, limits: { updateMs: number; 
       [0, 0.25, 0.5, 0.75, 1].map((v) => ({ value: v, major: true, label: `${v * 100}%` })),
     ],
     lines,
-    rules: [
-      { x: limits.updateMs, label: `update target ${limits.updateMs} ms` },
-      { x: change.debounceMs, label: `debounce ${change.debounceMs} ms` },
-      { x: limits.eventMs, label: `event target ${limits.eventMs} ms` },
-    ],
   });
 }

@@ -1,24 +1,24 @@
-// The targets table and the earlier targets: each row reads its value from one run's groups, or
+// The targets table: each row reads its value from one run's groups, or
 // says why it was not measured. Adding a row is a line in a table and a measure of the same id.
 import { fine, mb, pct, quantile, ratio } from "./format.js";
 import type { BenchResults, Group, Stats } from "./results.js";
 
 export type Verdict = "met" | "missed" | "not measured";
 
-/** One row of the targets table: what was asked, what this run measured, and the verdict. */
 export interface TargetRow {
   readonly id: string;
   readonly what: string;
   readonly target: string;
-  /** What was measured, or why nothing was. */
+  /** What was measured, or why nothing was; `value` is compared with the limit. */
   readonly measured: string;
-  /** The number compared with the limit; absent when not measured. */
   readonly value?: number;
   readonly verdict: Verdict;
 }
 
-/** A value and its wording (and a verdict when the target's limit alone does not decide), or why there is none. */
-type Measure = (results: BenchResults) => readonly [value: number, measured: string, ok?: boolean] | string;
+/** A value and its wording (and the verdict where the limit alone does not decide), or why there is none. */
+type Said = readonly [value: number, measured: string, ok?: boolean];
+type Measure = (r: BenchResults) => Said | string;
+type Say = (x: number, y: number) => Said;
 
 export const REFERENCE = "sync-floor";
 export const WARM_REFERENCE = "crawl-stat";
@@ -51,285 +51,161 @@ tools-build | \`skillTools\` at 10,000 skills (built, catalog and definitions re
 search-recall | recall@5 over the hand-written requests on the real catalog, ours against a substring match and untuned MiniSearch | ≥ 0.85 and above both
 `;
 
-// Kept for context, not part of `--check`: at 10,000 skills, against the line-reader floor.
-const EARLIER_TABLE = `
-earlier-floor | ours ≤ 1.6× line-reader floor, median wall time (at L) | ≤ 1.6
-earlier-opencode | ours ≤ 0.4× opencode-style, median wall time (at L) | ≤ 0.4
-earlier-rss | ours peak RSS ≤ 1.3× line-reader floor's (at L) | ≤ 1.3
-earlier-growth | ours: cost per skill grows no more than linearly from S to L (per-skill ratio ≤ 1.1) | ≤ 1.1
-earlier-warm | warm start with a persistent index (\`fileHeadCache\`) ≤ 0.8× line-reader floor (at L) | ≤ 0.8
-earlier-pull | cold pull ≥ 6× faster than sequential fetch | ≥ 6
-earlier-bodies | warm pull downloads 0 file bodies | ≤ 0
-earlier-big-file | pull's peak RSS grows by far less than the 50 MB file (≤ 12.5 MB) | ≤ 12.5
-`;
-
 /** A group of the run, or why it is not there. */
-function groupOf(results: BenchResults, name: string): Group | string {
-  const group = results.groups[name];
+function groupOf(r: BenchResults, name: string): Group | string {
+  const group = r.groups[name];
   const why = group?.unavailable ?? group?.problem;
   if (group && !why) return group;
   if (why) return `not measured: ${why}`;
-  const needsL = name.endsWith("-L") && !results.command.includes("--size L");
+  const needsL = name.endsWith("-L") && !r.command.includes("--size L");
   return `not measured: ${needsL ? "needs `--size L`" : "not in this run's `--only`"}`;
 }
 
+const wrong = (s: Stats) => `not measured: ${s.id} did not find the expected result (${s.problem})`;
+
 /** Approaches of a group, or why they cannot be compared: a run that found the wrong skills is no measurement. */
-function pick(results: BenchResults, name: string, ...ids: string[]): Stats[] | string {
-  const group = groupOf(results, name);
+function pick(r: BenchResults, name: string, ...ids: string[]): Stats[] | string {
+  const group = groupOf(r, name);
   if (typeof group === "string") return group;
   const stats = ids.map((id) => group.stats.find((s) => s.id === id));
   const gone = ids.find((_, i) => !stats[i]);
   if (gone) return `not measured: ${group.missing?.[gone] ?? `no ${gone} in this run`}`;
   const bad = stats.find((s) => s?.problem);
-  return bad
-    ? `not measured: ${bad.id} did not find the expected result (${bad.problem})`
-    : (stats as Stats[]);
+  return bad ? wrong(bad) : (stats as Stats[]);
 }
 
-/** The median time (or peak RSS) of one approach that found what it should, or `undefined`. */
-function medianOf(results: BenchResults, name: string, id: string, of: "time" | "rssMB" = "time") {
-  const stats = pick(results, name, id);
-  return typeof stats === "string" ? undefined : stats[0]?.[of].median;
+/** Series of a group's samples, or why there are none. */
+function samples(r: BenchResults, name: string, ...keys: string[]): (readonly number[])[] | string {
+  const group = groupOf(r, name);
+  if (typeof group === "string") return group;
+  const bad = group.stats.find((s) => s.problem);
+  if (bad) return wrong(bad);
+  const series = keys.map((k) => group.samples?.[k] ?? []);
+  return series.some((s) => s.length === 0) ? "not measured: no samples" : series;
 }
 
-type Said = readonly [value: number, measured: string, ok?: boolean];
+// Ways to say `x / y`: `1.25× (105 / 83.8 ms)`, in MB, as a share, as a speed-up, in words.
+const over: Say = (x, y) => [x / y, `${ratio(x / y)} (${fine(x)} / ${fine(y)} ms)`];
+const inMB: Say = (x, y) => [x / y, `${ratio(x / y)} (${mb(x)} / ${mb(y)} MB)`];
+const share: Say = (x, y) => [
+  x / y,
+  `1/${Math.round(y / x).toLocaleString("en-US")} (${fine(x)} / ${fine(y)} ms)`,
+];
+const faster: Say = (x, y) => [x / y, `${ratio(x / y)} faster (v0.1 ${fine(x)} ms, v0.2 ${fine(y)} ms)`];
+const against: Say = (x, y) => [x / y, `${ratio(x / y)} (${fine(x)} ms against ${fine(y)} ms)`];
 
-/** The medians (time, or peak RSS) of two approaches of a group, said by `say`. */
-function pair(
-  name: string,
-  a: string,
-  b: string,
-  say: (x: number, y: number, r: BenchResults) => Said,
-  of: "time" | "rssMB" = "time",
-): Measure {
-  return (results) => {
-    const stats = pick(results, name, a, b);
-    return typeof stats === "string"
-      ? stats
-      : say(stats[0]?.[of].median as number, stats[1]?.[of].median as number, results);
+/** Two approaches' medians (time, or peak RSS), said by `say`. */
+const pair =
+  (name: string, a: string, b: string, say: Say = over, of: "time" | "rssMB" = "time"): Measure =>
+  (r) => {
+    const s = pick(r, name, a, b);
+    return typeof s === "string" ? s : say(s[0]?.[of].median as number, s[1]?.[of].median as number);
   };
-}
 
-/** The medians of two sample series of a group (`search`, `changes-L`), said by `say`. */
-function samplePair(name: string, a: string, b: string, say: (x: number, y: number) => Said): Measure {
-  return (results) => {
-    const group = groupOf(results, name);
-    if (typeof group === "string") return group;
-    const [x, y] = [a, b].map((k) => quantile(group.samples?.[k] ?? [], 0.5)) as [number, number];
-    return Number.isNaN(x) || Number.isNaN(y) ? "not measured: no samples" : say(x, y);
+/** The median of a group's samples, as `2.18 ms (p90 3.57 ms, 50 edits)`. */
+const sampled =
+  (name: string, key: string, noun: string): Measure =>
+  (r) => {
+    const s = samples(r, name, key);
+    if (typeof s === "string") return s;
+    const [values = []] = s;
+    const m = quantile(values, 0.5);
+    return [m, `${fine(m)} ms (p90 ${fine(quantile(values, 0.9))} ms, ${values.length} ${noun})`];
   };
-}
 
-/** `x / y` as `1.25× (105 / 83.8 ms…)`, `note` after the times. */
-const over =
-  (note?: (r: BenchResults) => string) =>
-  (x: number, y: number, r: BenchResults): Said => [
-    x / y,
-    `${ratio(x / y)} (${fine(x)} / ${fine(y)} ms${note?.(r) ?? ""})`,
-  ];
-const bare = (x: number, y: number): Said => [x / y, ratio(x / y)];
-
-/** The median of a group's samples, as `2.18 ms (p90 3.57 ms, 50 edits…)`. */
-function sampled(name: string, key: string, noun: string, note?: (group: Group) => string): Measure {
-  return (results) => {
-    const group = groupOf(results, name);
-    if (typeof group === "string") return group;
-    const bad = group.stats.find((s) => s.problem);
-    if (bad) return `not measured: ${bad.id} did not find the expected result (${bad.problem})`;
-    const values = group.samples?.[key] ?? [];
-    if (values.length === 0) return "not measured: no samples";
-    const [median, p90] = [quantile(values, 0.5), fine(quantile(values, 0.9))];
-    return [median, `${fine(median)} ms (p90 ${p90} ms, ${values.length} ${noun}${note?.(group) ?? ""})`];
+/** The medians of two sample series of a group, said by `say`. */
+const samplePair =
+  (name: string, a: string, b: string, say: Say): Measure =>
+  (r) => {
+    const s = samples(r, name, a, b);
+    return typeof s === "string" ? s : say(quantile(s[0] ?? [], 0.5), quantile(s[1] ?? [], 0.5));
   };
-}
 
-/** The same load with every function compiled before the clock (`node --no-lazy`), against `reference`. */
-const eager = (size: string, id: string, reference: string) => (results: BenchResults) => {
-  const [e, ref] = [medianOf(results, `load-${size}`, id), medianOf(results, `load-${size}`, reference)];
-  if (e === undefined || ref === undefined) return "";
-  const diff = `${e < ref ? "−" : "+"}${fine(Math.abs(e - ref))} ms`;
-  return `; with every function compiled before the clock: ${fine(e)} ms, ${ratio(e / ref)}, ${diff}`;
-};
-
-function warm(size: string): Measure {
-  const note = (results: BenchResults) => {
-    const cached = medianOf(results, `load-${size}`, "crawl-stat-cache");
-    const read =
-      cached === undefined ? "" : `; crawl + stat with the cache file read and looked up: ${fine(cached)} ms`;
-    return read + eager(size, "warm-eager", WARM_REFERENCE)(results);
-  };
-  // At 100 skills the limit is milliseconds over crawl + stat: `+3.00 ms (8.00 / 5.00 ms, 1.60×…)`.
-  const by = (x: number, y: number, r: BenchResults): Said => [
-    x - y,
-    `+${fine(x - y)} ms (${fine(x)} / ${fine(y)} ms, ${ratio(x / y)}${note(r)})`,
-  ];
-  return pair(`load-${size}`, "warm", WARM_REFERENCE, size === "XS" ? by : over(note));
-}
+// At 100 skills the warm start's limit is milliseconds over crawl + stat: `+3.00 ms (8.00 / 5.00 ms, 1.60×)`.
+const warm = (size: string) =>
+  pair(`load-${size}`, "warm", WARM_REFERENCE, (x, y) =>
+    size === "XS" ? [x - y, `+${fine(x - y)} ms (${fine(x)} / ${fine(y)} ms, ${ratio(x / y)})`] : over(x, y),
+  );
 
 const recall = (r: BenchResults, who: string) => r.groups.search?.samples?.[`${who}@5`]?.[0] ?? Number.NaN;
 
 const MEASURES: Readonly<Record<string, Measure>> = {
   ...Object.fromEntries(
     ["XS", "S", "L"].flatMap((size) => [
-      [`load-${size}`, pair(`load-${size}`, "ours", REFERENCE, over(eager(size, "ours-eager", REFERENCE)))],
+      [`load-${size}`, pair(`load-${size}`, "ours", REFERENCE)],
       [`warm-${size}`, warm(size)],
     ]),
   ),
-  "warm-changed-L": pair("load-L", "warm-changed", "warm", over()),
-  "rss-L": pair(
-    "load-L",
-    "ours",
-    REFERENCE,
-    (x, y) => [x / y, `${ratio(x / y)} (${mb(x)} / ${mb(y)} MB)`],
-    "rssMB",
-  ),
+  "warm-changed-L": pair("load-L", "warm-changed", "warm"),
+  "rss-L": pair("load-L", "ours", REFERENCE, inMB, "rssMB"),
   "update-ms": sampled("changes-L", "update", "edits"),
-  "update-vs-reload": samplePair("changes-L", "update", "reload", (x, y) => [
-    x / y,
-    `1/${Math.round(y / x).toLocaleString("en-US")} (${fine(x)} / ${fine(y)} ms)`,
-  ]),
-  "event-ms": (results) => {
-    const m = sampled("changes-L", "event", "edits")(results);
-    const group = results.groups["changes-L"];
+  "update-vs-reload": samplePair("changes-L", "update", "reload", share),
+  "event-ms": (r) => {
+    const group = r.groups["changes-L"];
     const [lost = 0, debounce] = [group?.samples?.lost?.[0], Number(group?.facts?.debounceMs)];
-    if (typeof m === "string")
-      return lost ? `not measured: no \`skill.changed\` arrived (${lost} edits lost)` : m;
-    const p90 = fine(quantile(group?.samples?.event ?? [], 0.9));
-    const said = `${fine(m[0])} ms with a ${debounce} ms debounce (p90 ${p90} ms${lost ? `, ${lost} edits lost` : ""})`;
-    return [m[0], said, m[0] <= debounce + 50 && lost === 0];
+    const s = samples(r, "changes-L", "event");
+    if (typeof s === "string")
+      return lost ? `not measured: no \`skill.changed\` arrived (${lost} edits lost)` : s;
+    const [m, p90] = [quantile(s[0] ?? [], 0.5), quantile(s[0] ?? [], 0.9)];
+    const said = `${fine(m)} ms with a ${debounce} ms debounce (p90 ${fine(p90)} ms${lost ? `, ${lost} edits lost` : ""})`;
+    return [m, said, m <= debounce + 50 && lost === 0];
   },
-  startup: pair(
-    "startup",
-    "cli",
-    "node",
-    over((results) => {
-      const node = medianOf(results, "startup", "node") as number;
-      const of = (id: string, what: string) => {
-        const m = medianOf(results, "startup", id);
-        return m === undefined ? "" : `; ${what} ${ratio(m / node)}`;
-      };
-      return of("floor", "a minimal list process") + of("version", "`skill --version`");
-    }),
-  ),
-  "startup-vercel": pair(
-    "startup",
-    "cli",
-    "vercel",
-    over(
-      (r) =>
-        `; skills ${r.groups.startup?.facts?.skillsVersion} on Node ${r.groups.startup?.facts?.peerNode}`,
-    ),
-  ),
-  "pull-cold": pair("pulls", "v1-cold", "v2-cold", (x, y) => [
-    x / y,
-    `${ratio(x / y)} faster (v0.1 ${fine(x)} ms, v0.2 ${fine(y)} ms)`,
-  ]),
-  "pull-warm": (results) => {
-    const stats = pick(results, "pulls", "v2-warm");
-    const requests = typeof stats === "string" ? stats : stats[0]?.server?.requests?.max;
+  startup: pair("startup", "cli", "node"),
+  "startup-vercel": pair("startup", "cli", "vercel"),
+  "pull-cold": pair("pulls", "v1-cold", "v2-cold", faster),
+  "pull-warm": (r) => {
+    const stats = pick(r, "pulls", "v2-warm");
+    if (typeof stats === "string") return stats;
+    const requests = stats[0]?.more?.requests?.max;
     if (requests === undefined) return "not measured: the server counted no requests";
-    return typeof requests === "string"
-      ? requests
-      : [requests, `${requests} request${requests === 1 ? "" : "s"} (max of runs)`];
+    return [requests, `${requests} request${requests === 1 ? "" : "s"} (max of runs)`];
   },
-  add: pair("add", "add", "copy", over()),
-  doctor: pair("doctor", "doctor", "ours", over()),
-  "mcp-load": pair("mcp", "mcp", "ours", over()),
+  add: pair("add", "add", "copy"),
+  doctor: pair("doctor", "doctor", "ours"),
+  "mcp-load": pair("mcp", "mcp", "ours"),
   "mcp-read": sampled("mcp", "read", "reads"),
-  "search-build": sampled("search", "coldBuild", "samples", (group) => {
-    const [map, mini] = ["wordMap", "miniSearch"].map((k) =>
-      quantile(group.samples?.[k] ?? [], 0.5),
-    ) as number[];
-    return Number.isNaN(map)
-      ? ""
-      : `; a bare word map ${fine(map as number)} ms, untuned MiniSearch ${fine(mini as number)} ms`;
-  }),
+  "search-build": sampled("search", "coldBuild", "samples"),
   "search-replace": sampled("search", "replace", "samples"),
   "search-query": sampled("search", "query", "samples"),
-  "tools-build": samplePair("search", "tools", "toolsBaseline", (x, y) => [
-    x / y,
-    `${ratio(x / y)} (${fine(x)} ms against ${fine(y)} ms)`,
-  ]),
-  "search-recall": (results) => {
-    const group = groupOf(results, "search");
+  "tools-build": samplePair("search", "tools", "toolsBaseline", against),
+  "search-recall": (r) => {
+    const group = groupOf(r, "search");
     if (typeof group === "string") return group;
-    const [ours, substring, mini] = ["ours", "substring", "minisearch"].map((who) =>
-      recall(results, who),
-    ) as [number, number, number];
+    const [ours = Number.NaN, substring = Number.NaN, mini = Number.NaN] = [
+      "ours",
+      "substring",
+      "minisearch",
+    ].map((who) => recall(r, who));
     const said = `${pct(ours)} (substring ${pct(substring)}, MiniSearch ${pct(mini)}; ${group.samples?.requests?.[0]} requests)`;
     return [ours, said, ours >= 0.85 && ours > Math.max(substring, mini)];
   },
-  "earlier-floor": pair("load-L", "ours", "floor", bare),
-  "earlier-opencode": pair("load-L", "ours", "opencode-style", bare),
-  "earlier-rss": pair("load-L", "ours", "floor", bare, "rssMB"),
-  "earlier-growth": (results) => {
-    const [s, l] = [medianOf(results, "load-S", "ours"), medianOf(results, "load-L", "ours")];
-    if (s === undefined || l === undefined) return "not measured: needs `--size L`";
-    const [perS, perL] = [s / 1_000, l / 10_000];
-    return [perL / perS, `${ratio(perL / perS)} (${perS.toFixed(3)} → ${perL.toFixed(3)} ms/skill)`];
-  },
-  "earlier-warm": pair("load-L", "warm", "floor", bare),
-  "earlier-pull": pair("remote", "sequential", "pull", (x, y) => [x / y, `${ratio(x / y)} faster`]),
-  "earlier-bodies": (results) => {
-    const stats = pick(results, "remote", "warm");
-    const bodies = typeof stats === "string" ? stats : (stats[0]?.server?.fileBodies?.max ?? Number.NaN);
-    return typeof bodies === "string" ? bodies : [bodies, `${bodies} file bodies (max of runs)`];
-  },
-  "earlier-big-file": pair(
-    "remote",
-    "big",
-    "small",
-    (big, small, results) => {
-      const huge = (medianOf(results, "remote", "huge", "rssMB") ?? Number.NaN) - small;
-      return [big - small, `+${mb(big - small)} MB (+${mb(huge)} MB for a 200 MB file)`];
-    },
-    "rssMB",
-  ),
 };
 
-export interface TargetSpec {
-  readonly id: string;
-  readonly what: string;
-  readonly target: string;
-  /** The limit read from `target`: what the value must be at most (`≤`), below (`<`) or at least (`≥`). */
-  readonly limit: readonly [comparison: string, limit: number];
-}
-
-function specs(table: string): TargetSpec[] {
-  return table
-    .trim()
-    .split("\n")
-    .map((line) => {
-      const [id = "", what = "", target = ""] = line.split(" | ");
-      const [, comparison = "≤", a = "", b] =
-        /(≤|≥|<)\s*([\d.]+)(?:\/([\d.]+))?/.exec(target) ?? /()([\d.]+)/.exec(target) ?? [];
-      return { id, what, target, limit: [comparison, Number(a) / Number(b ?? 1)] as const };
-    });
-}
-
-export const TARGETS: readonly TargetSpec[] = specs(TABLE);
-export const EARLIER: readonly TargetSpec[] = specs(EARLIER_TABLE);
+/** The rows of TABLE; `limit`: what the value must be at most (`≤`), below (`<`) or at least (`≥`). */
+export const TARGETS = TABLE.trim()
+  .split("\n")
+  .map((line) => {
+    const [id = "", what = "", target = ""] = line.split(" | ");
+    const [, comparison = "≤", a = "", b] =
+      /(≤|≥|<)\s*([\d.]+)(?:\/([\d.]+))?/.exec(target) ?? /()([\d.]+)/.exec(target) ?? [];
+    return { id, what, target, limit: [comparison, Number(a) / Number(b ?? 1)] as const };
+  });
 
 /** The limit of a row of the targets table, e.g. for the charts' target lines. */
-export function limitOf(id: string): number {
-  return TARGETS.find((t) => t.id === id)?.limit[1] ?? Number.NaN;
-}
+export const limitOf = (id: string) => TARGETS.find((t) => t.id === id)?.limit[1] ?? Number.NaN;
 
-/** Every target of `specs` against one run. */
-export function evaluateTargets(results: BenchResults, table: readonly TargetSpec[] = TARGETS): TargetRow[] {
-  return table.map(({ id, what, target, limit: [comparison, limit] }) => {
+export function evaluateTargets(results: BenchResults): TargetRow[] {
+  return TARGETS.map(({ id, what, target, limit: [comparison, limit] }) => {
     const m = MEASURES[id]?.(results) ?? "not measured: no measure";
     if (typeof m === "string") return { id, what, target, measured: m, verdict: "not measured" };
-    const [
-      value,
-      measured,
-      ok = comparison === "≥" ? value >= limit : comparison === "<" ? value < limit : value <= limit,
-    ] = m;
+    const [value, measured] = m;
+    const ok =
+      m[2] ?? (comparison === "≥" ? value >= limit : comparison === "<" ? value < limit : value <= limit);
     return { id, what, target, measured, value, verdict: ok ? "met" : "missed" };
   });
 }
 
-/** What `--check` prints and its exit code: 1 when a target was missed; one not measured is neither met nor missed. */
+/** What `--check` prints and its exit code: 1 when a target was missed; one not measured is neither. */
 export function checkTargets(rows: readonly TargetRow[]): { readonly code: 0 | 1; readonly lines: string[] } {
   const count = (v: Verdict) => rows.filter((r) => r.verdict === v).length;
   const lines = rows.map((r) => `${r.verdict.padEnd(12)} ${r.what} ${r.target}: ${r.measured}`);

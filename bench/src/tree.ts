@@ -66,10 +66,8 @@ function extraFields(random: Random): string[] {
   const lines: string[] = [];
   const add = (chance: number, line: () => string | string[]) =>
     random.chance(chance) && lines.push(...[line()].flat());
-  add(
-    0.5,
-    () => `license: ${random.pick(["MIT", "Apache-2.0", "Proprietary. LICENSE.txt has complete terms"])}`,
-  );
+  const licenses = ["MIT", "Apache-2.0", "Proprietary. LICENSE.txt has complete terms"];
+  add(0.5, () => `license: ${random.pick(licenses)}`);
   add(0.2, () => `compatibility: Requires python3 and network access to the ${word(random)} api`);
   add(0.3, () => [
     "metadata:",
@@ -133,20 +131,15 @@ export function generateTree(dir: string, options: TreeOptions): TreeManifest {
     const root = (r < 0.3 ? roots[3] : r < 0.5 ? roots[2] : roots[4]) as string;
     const d = random.next();
     const depth = d < 0.5 ? 2 : d < 0.75 ? 3 : d < 0.9 ? 4 : 5;
-    const skillDir = join(
-      root,
-      ...Array.from({ length: depth - 2 }, (_, k) => `group-${k}-${random.int(1, groups)}`),
-      name,
-    );
+    const folders = Array.from({ length: depth - 2 }, (_, k) => `group-${k}-${random.int(1, groups)}`);
+    const skillDir = join(root, ...folders, name);
     const description = describe(random, STYLES[i % STYLES.length] as string);
     const fields = random.chance(0.2)
       ? [...description.yaml, `name: ${name}`]
       : [`name: ${name}`, ...description.yaml];
     const text = `---\n${[...fields, ...extraFields(random)].join("\n")}\n---\n${body(random, pool, name)}`;
-    write(
-      join(skillDir, "SKILL.md"),
-      (i + Math.floor(i / 10)) % 10 === 7 ? text.replace(/\n/g, "\r\n") : text,
-    );
+    const crlf = (i + Math.floor(i / 10)) % 10 === 7;
+    write(join(skillDir, "SKILL.md"), crlf ? text.replace(/\n/g, "\r\n") : text);
     pairs.push({ name, description: description.value });
     for (const file of random.shuffle(BUNDLED).slice(0, random.int(6, 14)))
       write(join(skillDir, file), poolSlice(random, pool, random.int(200, 4000)));
@@ -176,26 +169,21 @@ export function generateTree(dir: string, options: TreeOptions): TreeManifest {
     write(join(git, "HEAD"), "ref: refs/heads/main\n");
     write(join(git, "config"), "[core]\n\trepositoryformatversion = 0\n\tbare = false\n");
     write(join(git, "refs", "heads", "main"), `${hex(random, 40)}\n`);
-    for (let i = 3; i < options.skills * 4; i++)
-      write(
-        join(git, "objects", hex(random, 2), hex(random, 38)),
-        poolSlice(random, pool, random.int(100, 600)),
-      );
+    for (let i = 3; i < options.skills * 4; i++) {
+      const object = join(git, "objects", hex(random, 2), hex(random, 38));
+      write(object, poolSlice(random, pool, random.int(100, 600)));
+    }
   }
-  const { files, bytes, decoys } = count;
   return {
     version: GENERATOR_VERSION,
     seed,
     skills: pairs.length,
     checksum: skillChecksum(pairs),
-    files,
-    bytes,
-    decoys,
+    ...count,
     ...layout,
   };
 }
 
-/** The directory name of a tree: size, seed and generator version. */
 export const treeId = (options: TreeOptions) =>
   `skills-${options.skills}-seed-${options.seed ?? 42}-v${GENERATOR_VERSION}`;
 
@@ -208,10 +196,8 @@ export const SKILL_MTIME_S = 1_735_689_600;
 
 /** Gives each of `files` that mtime (and atime) unless it has it; returns how many changed. */
 export function settleMtimes(files: readonly string[]): number {
-  const stale = files.filter(
-    (f) =>
-      (fs.statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? SKILL_MTIME_S * 1000) !== SKILL_MTIME_S * 1000,
-  );
+  const mtimeMs = (f: string) => fs.statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? SKILL_MTIME_S * 1000;
+  const stale = files.filter((f) => mtimeMs(f) !== SKILL_MTIME_S * 1000);
   for (const file of stale) fs.utimesSync(file, SKILL_MTIME_S, SKILL_MTIME_S);
   return stale.length;
 }

@@ -41,33 +41,21 @@ export function readNameAndDescription(text: string): SkillPair | undefined {
   return name === undefined || description === undefined ? undefined : { name, description };
 }
 
-/** The synchronous floor: no field read inside the clock; the kept frontmatter blocks are read for the checksum after it. */
-export async function syncFloor(layout: TreeLayout): Promise<ChildOutput> {
+/** The frontmatter blocks of the SKILL.md files under `roots`: the closing `---` by `indexOf`, no field read. */
+export function frontmatterBlocks(roots: readonly string[]): string[] {
   const blocks: string[] = [];
-  for (const root of layout.roots) {
-    for (const path of crawlSkillFiles(root)) {
-      const text = readFileSync(path, "utf8");
-      const close = text.startsWith("---") ? text.indexOf("\n---", 3) : -1;
-      if (close !== -1) blocks.push(text.slice(0, close + 4));
-    }
+  for (const path of roots.flatMap(crawlSkillFiles)) {
+    const text = readFileSync(path, "utf8");
+    const close = text.startsWith("---") ? text.indexOf("\n---", 3) : -1;
+    if (close !== -1) blocks.push(text.slice(0, close + 4));
   }
+  return blocks;
+}
+
+/** The synchronous floor: no field read inside the clock; the blocks are read for the checksum after it. */
+export async function syncFloor(layout: TreeLayout): Promise<ChildOutput> {
+  const blocks = frontmatterBlocks(layout.roots);
   return { found: blocks.length, pairs: () => blocks.flatMap((b) => readNameAndDescription(b) ?? []) };
-}
-
-/** The line-reader floor of earlier runs: a `stat` of each root, the crawl, names read inside the clock. */
-export async function lineFloor(layout: TreeLayout): Promise<ChildOutput> {
-  const pairs: SkillPair[] = [];
-  for (const root of layout.roots.filter(isDirectory)) {
-    for (const path of crawlSkillFiles(root)) {
-      const pair = readNameAndDescription(readFileSync(path, "utf8"));
-      if (pair) pairs.push(pair);
-    }
-  }
-  return { found: pairs.length, pairs };
-}
-
-export async function crawl(layout: TreeLayout): Promise<ChildOutput> {
-  return { found: layout.roots.filter(isDirectory).reduce((n, root) => n + crawlSkillFiles(root).length, 0) };
 }
 
 /** The reference of the warm starts: the crawl and a `statSync` of each SKILL.md, nothing read. */
@@ -77,36 +65,4 @@ export async function crawlStat(layout: TreeLayout): Promise<ChildOutput> {
     for (const path of crawlSkillFiles(root)) if (statSync(path).isFile()) found++;
   }
   return { found };
-}
-
-/**
- * Crawl + stat, plus the head cache file ours reads (format 3), read and parsed, and each
- * SKILL.md looked up in it by path and stat (dev, ino, size, mtimeMs of the six numbers per
- * entry): what any warm start over that file cannot go below.
- */
-export async function crawlStatCache(input: { layout: TreeLayout; cache: string }): Promise<ChildOutput> {
-  const text = readFileSync(input.cache, "utf8");
-  const end = text.indexOf("\n");
-  const doc = JSON.parse(end === -1 ? text : text.slice(0, end)) as {
-    paths: string[];
-    keys: number[];
-    frontmatter: { name?: unknown; description?: unknown }[];
-  };
-  const at = new Map<string, number>();
-  for (let i = 0; i < doc.paths.length; i++) at.set(doc.paths[i] as string, i);
-  const { keys } = doc;
-  const pairs: SkillPair[] = [];
-  for (const root of input.layout.roots.filter(isDirectory)) {
-    for (const path of crawlSkillFiles(root)) {
-      const stats = statSync(path);
-      const i = at.get(path);
-      if (i === undefined) continue;
-      const k = i * 6;
-      if (keys[k] !== stats.dev || keys[k + 1] !== stats.ino || keys[k + 2] !== stats.size) continue;
-      if (keys[k + 3] !== stats.mtimeMs) continue;
-      const { name, description } = doc.frontmatter[i] ?? {};
-      if (typeof name === "string" && typeof description === "string") pairs.push({ name, description });
-    }
-  }
-  return { found: pairs.length, pairs };
 }

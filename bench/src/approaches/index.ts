@@ -4,10 +4,7 @@
  */
 export const APPROACHES = {
   "sync-floor": async () => (await import("./floors.js")).syncFloor,
-  floor: async () => (await import("./floors.js")).lineFloor,
-  crawl: async () => (await import("./floors.js")).crawl,
   "crawl-stat": async () => (await import("./floors.js")).crawlStat,
-  "crawl-stat-cache": async () => (await import("./floors.js")).crawlStatCache,
   "opencode-style": async () => (await import("./opencode.js")).run,
   ours: async () => (await import("./ours.js")).ours,
   warm: async () => (await import("./ours.js")).warm,
@@ -18,12 +15,10 @@ export const APPROACHES = {
   "index-floor": async () => (await import("./index-floor.js")).run,
   spawn: async () => (await import("./spawn.js")).run,
   pull: async () => (await import("./pull.js")).run,
-  "sequential-fetch": async () => (await import("./sequential-fetch.js")).run,
 } as const;
 
 type Id = keyof typeof APPROACHES;
 
-/** One run of one approach, as the child process receives it. */
 export type ChildTask = {
   [K in Id]: { approach: K; input: Parameters<Awaited<ReturnType<(typeof APPROACHES)[K]>>>[0] };
 }[Id];

@@ -14,21 +14,17 @@ export interface McpLoadInput {
 /**
  * Skills over MCP: the server started over stdio and warmed by untimed loads; then one
  * `discoverAndLoad` of a fresh `SkillService` over it is timed (its `skills/list` entries carry
- * their heads: no SKILL.md is fetched), then single reads. `startMs`: the first, untimed load.
+ * their heads: no SKILL.md is fetched), then single reads.
  */
 export async function run(input: McpLoadInput): Promise<ChildOutput> {
-  const [command, ...args] = [process.execPath, ...input.server];
-  const source = mcpStdioSource(command as string, args, {
+  const source = mcpStdioSource(process.execPath, [...input.server], {
     id: "mcp:bench",
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
   });
   try {
-    let start = performance.now();
-    let startMs = Number.NaN;
     for (let i = 0; i < Math.max(1, input.warmups); i++) {
       const warm = new SkillService({ sources: [source] });
       const report = await warm.discoverAndLoad();
-      if (i === 0) startMs = performance.now() - start;
       const first = warm.all()[0];
       if (!first || report.failed.length > 0) {
         const why = report.failed[0]?.error.message ?? report.diagnostics.map((d) => d.message).join("; ");
@@ -39,11 +35,9 @@ export async function run(input: McpLoadInput): Promise<ChildOutput> {
       await warm.read(first.name);
     }
     const service = new SkillService({ sources: [source] });
-    const cpu = process.cpuUsage();
-    start = performance.now();
+    let start = performance.now();
     const report = await service.discoverAndLoad();
     const wallMs = performance.now() - start;
-    const used = process.cpuUsage(cpu);
     const names = service
       .all()
       .map((s) => s.name)
@@ -57,16 +51,8 @@ export async function run(input: McpLoadInput): Promise<ChildOutput> {
       read.push(performance.now() - start);
       if (skill.name !== name) throw new Error(`read ${name} returned ${skill.name}`);
     }
-    // This process's CPU time only: the server's is its own process's.
-    const [skills, cpuMs] = [service.all(), (used.user + used.system) / 1000];
-    return {
-      found: skills.length,
-      pairs: skills,
-      failed: report.failed.length,
-      wallMs,
-      cpuMs,
-      samples: { read, startMs },
-    };
+    const skills = service.all();
+    return { found: skills.length, pairs: skills, failed: report.failed.length, wallMs, samples: { read } };
   } finally {
     await source.close();
   }

@@ -17,13 +17,8 @@ export async function run(layout: TreeLayout): Promise<ChildOutput> {
   };
   for (const root of layout.roots) {
     if (!(await stat(root).catch(() => undefined))?.isDirectory()) continue;
-    const options = {
-      cwd: root,
-      absolute: true,
-      follow: true,
-      dot: true,
-      ignore: ["**/node_modules/**", "**/.git/**"],
-    };
+    const ignore = ["**/node_modules/**", "**/.git/**"];
+    const options = { cwd: root, absolute: true, follow: true, dot: true, ignore };
     pairs.push(...(await Promise.all((await glob("**/SKILL.md", options)).map(parse))));
   }
   return { found: pairs.length, pairs };

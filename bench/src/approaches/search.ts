@@ -1,6 +1,6 @@
 import { memorySource, originRank, type SkillMetadata, SkillService } from "@skill/core";
 import { formatCatalog } from "@skill/format";
-import { createSkillIndex, loadSkillIndex } from "@skill/search";
+import { createSkillIndex } from "@skill/search";
 import { skillTools } from "@skill/tool";
 import type { ChildOutput } from "../protocol.js";
 import * as set from "../search-set.js";
@@ -8,17 +8,10 @@ import * as set from "../search-set.js";
 export interface SearchInput {
   readonly skills: number;
   readonly seed: number;
-  /** Builds after the first, `replace` calls after one change, rounds of the request set. */
+  /** Rounds of the tools and their baseline, `replace` calls after one change, rounds of the request set. */
   readonly builds: number;
   readonly replaces: number;
   readonly queryRounds: number;
-  /** Where catalog.json and requests.json are; the bench's default when absent. */
-  readonly fixtures?: string;
-}
-
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
 }
 
 function time(work: () => unknown): number {
@@ -29,22 +22,14 @@ function time(work: () => unknown): number {
 
 /**
  * `@skill/search` at `skills` skills. Samples in ms: `coldBuild` (the first `createSkillIndex` of
- * the process) and later `build`s, with their CPU time (`…Cpu`), `replace`, `query`, `load` of the
- * saved index, `tools` (`skillTools` over a registry of the skills, catalog and definitions read)
- * and its `toolsBaseline`; then counts and recall@1/@5 (`ours@1`, …) on the real catalog.
+ * the process), `replace`, `query`, `tools` (`skillTools` over a registry of the skills, catalog
+ * and definitions read) and its `toolsBaseline`; then counts and recall@5 (`ours@5`, …) on the
+ * real catalog.
  */
 export async function run(input: SearchInput): Promise<ChildOutput> {
-  const [skills, requests] = [
-    set.scaledCatalog(input.skills, input.seed, input.fixtures),
-    set.searchRequests(input.fixtures),
-  ];
+  const [skills, requests] = [set.scaledCatalog(input.skills, input.seed), set.searchRequests()];
   let index = createSkillIndex([]);
-  const [build, buildCpu] = [[] as number[], [] as number[]];
-  for (let i = 0; i <= input.builds; i++) {
-    const cpu = cpuMs();
-    build.push(time(() => (index = createSkillIndex(skills))));
-    buildCpu.push(cpuMs() - cpu);
-  }
+  const coldBuild = time(() => (index = createSkillIndex(skills)));
   const replace: number[] = [];
   let current: SkillMetadata[] = skills;
   for (let i = 0; i < input.replaces; i++) {
@@ -56,8 +41,6 @@ export async function run(input: SearchInput): Promise<ChildOutput> {
   const query = Array.from({ length: input.queryRounds }, () =>
     requests.map((r) => time(() => index.search(r.query))),
   ).flat();
-  const saved = JSON.parse(JSON.stringify(index)) as unknown;
-  const load = Array.from({ length: input.builds }, () => time(() => loadSkillIndex(saved, current)));
 
   const text = (s: SkillMetadata) =>
     `---\nname: ${s.name}\ndescription: ${JSON.stringify(s.description)}\n---\n`;
@@ -65,47 +48,30 @@ export async function run(input: SearchInput): Promise<ChildOutput> {
   const service = new SkillService({ sources: [memorySource("project:bench", entries)] });
   await service.discoverAndLoad();
   const [agent, tools, toolsBaseline] = [{ name: "bench" }, [] as number[], [] as number[]];
+  const baseline = () => {
+    const visible = service.all(agent);
+    createSkillIndex(visible);
+    formatCatalog(visible, { budget: 8000, location: false, rank: (s) => -originRank(s.origin) });
+  };
+  const withTools = () => {
+    const made = skillTools(service, { agent, search: createSkillIndex([]) });
+    made.catalog();
+    void made.definitions;
+  };
   for (let i = 0; i < input.builds; i++) {
-    toolsBaseline.push(
-      time(() => {
-        const visible = service.all(agent);
-        createSkillIndex(visible);
-        formatCatalog(visible, { budget: 8000, location: false, rank: (s) => -originRank(s.origin) });
-      }),
-    );
-    tools.push(
-      time(() => {
-        const made = skillTools(service, { agent, search: createSkillIndex([]) });
-        made.catalog();
-        void made.definitions;
-      }),
-    );
+    toolsBaseline.push(time(baseline));
+    tools.push(time(withTools));
   }
 
-  const real = set.catalogSkills(input.fixtures);
+  const real = set.catalogSkills();
   const ours = createSkillIndex(real);
   const rankers: Record<string, set.Ranker> = {
     ours: (q, limit) => ours.search(q, { limit }).map((h) => h.name),
     substring: set.substringRanker(real),
     minisearch: set.untunedMiniSearchRanker(real),
   };
-  const recall = Object.entries(rankers).flatMap(([who, rank]) => {
-    const { at1, at5 } = set.recallOf(rank, requests);
-    return [[`${who}@1`, at1] as const, [`${who}@5`, at5] as const];
-  });
-  const [coldBuild = Number.NaN, ...later] = build;
-  const [coldBuildCpu = Number.NaN, ...laterCpu] = buildCpu;
+  const recall = Object.entries(rankers).map(([who, rank]) => [`${who}@5`, set.recallOf(rank, requests)]);
   const counts = { catalog: real.length, requests: requests.length, ...Object.fromEntries(recall) };
-  const samples = {
-    coldBuild,
-    build: later,
-    coldBuildCpu,
-    buildCpu: laterCpu,
-    replace,
-    query,
-    load,
-    tools,
-    toolsBaseline,
-  };
+  const samples = { coldBuild, replace, query, tools, toolsBaseline };
   return { found: index.size, samples: { ...samples, ...counts } };
 }

@@ -40,18 +40,17 @@ process.stdout.write(JSON.stringify({ installed: names }));`;
 
 /** A whole process, start to exit, timed around a synchronous spawn: every process measured so pays the same for spawning. */
 export async function run(input: SpawnInput): Promise<ChildOutput> {
-  const start = performance.now();
   const node = input.node ?? process.execPath;
-  const options = { env: { ...input.env }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 } as const;
-  const child = spawnSync(node, input.args, {
-    ...options,
-    stdio: ["ignore", "pipe", "pipe"],
-    ...(input.cwd ? { cwd: input.cwd } : {}),
-  });
+  const options = {
+    env: { ...input.env },
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+    cwd: input.cwd,
+  } as const;
+  const start = performance.now();
+  const child = spawnSync(node, input.args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
   const wallMs = performance.now() - start;
-  if (child.status !== 0)
-    throw new Error(
-      `${node} ${input.args.join(" ")} exited with ${child.status}: ${child.stderr.slice(-2000)}`,
-    );
+  const why = `${node} ${input.args.join(" ")} exited with ${child.status}: ${child.stderr.slice(-2000)}`;
+  if (child.status !== 0) throw new Error(why);
   return { found: countSkills(child.stdout, input.count), wallMs };
 }

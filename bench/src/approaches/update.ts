@@ -46,11 +46,9 @@ export async function run(input: UpdateInput): Promise<ChildOutput> {
   if (names.some((n) => n === undefined)) throw new Error("an edit target was not loaded");
   let edit = 0;
   const write = (i: number) => {
-    writeFileSync(
-      targets[i % targets.length] as string,
-      editDescription(originals[i % targets.length] as string, ++edit),
-    );
-    return targets[i % targets.length] as string;
+    const [file, text] = [targets[i % targets.length] as string, originals[i % targets.length] as string];
+    writeFileSync(file, editDescription(text, ++edit));
+    return file;
   };
   const timed = async (work: () => Promise<unknown>) => {
     const start = performance.now();
@@ -65,14 +63,12 @@ export async function run(input: UpdateInput): Promise<ChildOutput> {
   const reload: number[] = [];
   for (let i = 0; i < input.reloads; i++) reload.push(await timed(() => service.discoverAndLoad()));
 
-  const [event, started] = [[] as number[], performance.now()];
-  let [lost, watchReadyMs] = [0, Number.NaN];
-  const watcher =
-    input.events > 0 ? watchSkills(service, sources, { debounceMs: input.debounceMs }) : undefined;
+  const event: number[] = [];
+  let lost = 0;
+  const watcher = watchSkills(service, sources, { debounceMs: input.debounceMs });
   try {
-    await watcher?.ready;
-    if (watcher) watchReadyMs = performance.now() - started;
-    for (let i = 0; watcher && i < input.events; i++) {
+    await watcher.ready;
+    for (let i = 0; i < input.events; i++) {
       const arrived = new Promise<number | undefined>((resolve) => {
         const timer = setTimeout(() => waiting?.resolve(undefined), input.eventTimeoutMs);
         const done = (at: number | undefined) => {
@@ -91,7 +87,7 @@ export async function run(input: UpdateInput): Promise<ChildOutput> {
       await new Promise((resolve) => setTimeout(resolve, input.debounceMs + 20));
     }
   } finally {
-    await watcher?.close();
+    await watcher.close();
   }
-  return { found: service.all().length, samples: { update, reload, event, lost, watchReadyMs } };
+  return { found: service.all().length, samples: { update, reload, event, lost } };
 }
