@@ -105,7 +105,8 @@ export default defineConfig(({ mode }) => ({
         name: "slow",
         description:
           "starts a child process (the built CLI or package, a server, git, mkfifo), runs as another " +
-          "user, or builds hostile scale (thousands of files or folders, large archives)",
+          "user, builds hostile scale (thousands of files or folders, large archives, thousands of " +
+          "random cases) or waits out real timers (stalls, timeouts, debounced watchers)",
       },
       {
         name: "built",

@@ -1,3 +1,4 @@
+// @module-tag slow: builds and times a search index over the request set.
 import type { SkillMetadata } from "@skill/core";
 import { describe, expect, it } from "vitest";
 import { run as indexFloor } from "./approaches/index-floor.js";

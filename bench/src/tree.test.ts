@@ -1,3 +1,4 @@
+// @module-tag slow: generates bench trees of hundreds of skills, several times.
 import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";

@@ -1,3 +1,4 @@
+// @module-tag slow: real watchers, waiting out their debounce on real timers.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { chmod, mkdir, readdir, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";

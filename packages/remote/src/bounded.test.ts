@@ -1,3 +1,4 @@
+// @module-tag slow: every bound is reached by waiting it out on real timers.
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { type Served, send, serve, staticFiles } from "@skill/test-utils";

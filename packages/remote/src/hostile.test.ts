@@ -1,3 +1,4 @@
+// @module-tag slow: servers that stall, drip and lie, waited out on real timers.
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";

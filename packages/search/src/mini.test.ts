@@ -51,7 +51,7 @@ describe("the one-pass fill", () => {
     for (const query of queries) expectSame(mini, oracle, query);
   });
 
-  it("holds exactly what MiniSearch#add holds, for texts of every kind", () => {
+  it("holds exactly what MiniSearch#add holds, for texts of every kind", { tags: ["slow"] }, () => {
     // A seeded mix of what the words of a field are made of and cut at: ASCII words and digits,
     // capitals (names split camelCase), apostrophes of both kinds, controls, other scripts,
     // letters outside the BMP, and enough distinct words that the build's word table grows.
