@@ -99,23 +99,18 @@ async function servedGroup(paths: readonly string[]): Promise<SkillService> {
 describe("skills served by registerSkills and read back by mcpSource", () => {
   if (!present) it.skip("../shared/corpus is absent: only the skills built here are round-tripped", () => {});
 
-  it(
-    "are identical over the SDK's in-memory transport",
-    { tags: ["slow"] },
-    async () => {
-      let total = 0;
-      for (const paths of groups) {
-        const served = await servedGroup(paths);
-        const server = new McpServer({ name: "corpus", version: "1.0.0" });
-        registerSkills(server, served, { pageSize: 7 });
-        const { client, close } = await connect(server);
-        total += await expectIdentical(served, mcpSource(client, { id: "mcp:corpus" }));
-        await close();
-      }
-      expect(total).toBeGreaterThanOrEqual(present ? 3 + 60 : 3);
-    },
-    60_000,
-  );
+  it("are identical over the SDK's in-memory transport", { tags: ["slow"], timeout: 60_000 }, async () => {
+    let total = 0;
+    for (const paths of groups) {
+      const served = await servedGroup(paths);
+      const server = new McpServer({ name: "corpus", version: "1.0.0" });
+      registerSkills(server, served, { pageSize: 7 });
+      const { client, close } = await connect(server);
+      total += await expectIdentical(served, mcpSource(client, { id: "mcp:corpus" }));
+      await close();
+    }
+    expect(total).toBeGreaterThanOrEqual(present ? 3 + 60 : 3);
+  });
 
   it("are identical over stdio with a child process serving them", {
     tags: ["slow"],

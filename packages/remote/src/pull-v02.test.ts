@@ -457,24 +457,22 @@ describe("pull: warm pulls", () => {
       })),
     );
 
-  it(
-    "an unchanged digest-pinned 500-skill pack costs exactly one request",
-    { tags: ["slow"] },
-    async () => {
-      const server = await start(staticFiles(bigPack(500)));
-      const cold = await pull(server.index, { cacheDir, concurrency: 16 });
-      expect(cold.files).toHaveLength(500);
-      expect(server.requests).toHaveLength(501);
+  it("an unchanged digest-pinned 500-skill pack costs exactly one request", {
+    tags: ["slow"],
+    timeout: 30_000,
+  }, async () => {
+    const server = await start(staticFiles(bigPack(500)));
+    const cold = await pull(server.index, { cacheDir, concurrency: 16 });
+    expect(cold.files).toHaveLength(500);
+    expect(server.requests).toHaveLength(501);
 
-      server.requests.length = 0;
-      const warm = await pull(server.index, { cacheDir, concurrency: 16 });
-      expect(server.requests.map((r) => [r.path, r.status])).toEqual([["/index.json", 304]]);
-      expect(warm.files).toEqual(cold.files);
-      expect(warm.changed).toEqual([]);
-      expect(warm.fromCache).toBe(false);
-    },
-    30_000,
-  );
+    server.requests.length = 0;
+    const warm = await pull(server.index, { cacheDir, concurrency: 16 });
+    expect(server.requests.map((r) => [r.path, r.status])).toEqual([["/index.json", 304]]);
+    expect(warm.files).toEqual(cold.files);
+    expect(warm.changed).toEqual([]);
+    expect(warm.fromCache).toBe(false);
+  });
 
   it("an index that answers 200 again downloads only the entries whose digest changed", async () => {
     const files = bigPack(20);

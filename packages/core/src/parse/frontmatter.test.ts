@@ -130,58 +130,52 @@ describe("line endings and delimiters that are not", () => {
     }
   });
 
-  it(
-    "finds in text line by line what the scanner of code units finds, on every mix of delimiter-like lines",
-    { tags: ["slow"] },
-    () => {
-      const kinds = [
-        "---",
-        "--- ",
-        "---\t",
-        "...",
-        "... ",
-        "----",
-        "--",
-        " ---",
-        "..",
-        "...x",
-        "",
-        "a: b",
-        "-",
-      ];
-      const texts: string[] = [];
-      // Every text of up to four such lines, with and without a final newline.
-      const build = (lines: string[]) => {
-        texts.push(lines.join("\n"), `${lines.join("\n")}\n`);
-        if (lines.length < 4) for (const k of kinds) build([...lines, k]);
+  it("finds in text line by line what the scanner of code units finds, on every mix of delimiter-like lines", {
+    tags: ["slow"],
+    timeout: 60_000,
+  }, () => {
+    const kinds = [
+      "---",
+      "--- ",
+      "---\t",
+      "...",
+      "... ",
+      "----",
+      "--",
+      " ---",
+      "..",
+      "...x",
+      "",
+      "a: b",
+      "-",
+    ];
+    const texts: string[] = [];
+    // Every text of up to four such lines, with and without a final newline.
+    const build = (lines: string[]) => {
+      texts.push(lines.join("\n"), `${lines.join("\n")}\n`);
+      if (lines.length < 4) for (const k of kinds) build([...lines, k]);
+    };
+    build([]);
+    expect(texts.length).toBeGreaterThan(30_000);
+    for (const text of texts) {
+      const found = findDelimiters((i) => (i < text.length ? text.charCodeAt(i) : undefined), 0, text.length);
+      const expected = found && {
+        frontmatter: found.close > found.start ? text.slice(found.start, found.close - 1) : "",
+        body: text.slice(found.body),
+        closingLine: found.closingLine,
       };
-      build([]);
-      expect(texts.length).toBeGreaterThan(30_000);
-      for (const text of texts) {
-        const found = findDelimiters(
-          (i) => (i < text.length ? text.charCodeAt(i) : undefined),
-          0,
-          text.length,
-        );
-        const expected = found && {
-          frontmatter: found.close > found.start ? text.slice(found.start, found.close - 1) : "",
-          body: text.slice(found.body),
-          closingLine: found.closingLine,
-        };
-        expect(locateFrontmatter(text), JSON.stringify(text)).toEqual(expected);
-        // The listing's head read: bytes, perhaps cut short, perhaps after a BOM.
-        for (const bytes of [Buffer.from(text), Buffer.from(`\uFEFF${text}`)]) {
-          const from = bytes[0] === 0xef ? 3 : 0;
-          for (const length of [bytes.length, Math.max(from, bytes.length - 2)]) {
-            const head = findDelimiters((i) => bytes[i], from, length, false);
-            expect(frontmatterEndInBytes(bytes, length), JSON.stringify(text)).toBe(head ? head.closeEnd : 0);
-          }
+      expect(locateFrontmatter(text), JSON.stringify(text)).toEqual(expected);
+      // The listing's head read: bytes, perhaps cut short, perhaps after a BOM.
+      for (const bytes of [Buffer.from(text), Buffer.from(`\uFEFF${text}`)]) {
+        const from = bytes[0] === 0xef ? 3 : 0;
+        for (const length of [bytes.length, Math.max(from, bytes.length - 2)]) {
+          const head = findDelimiters((i) => bytes[i], from, length, false);
+          expect(frontmatterEndInBytes(bytes, length), JSON.stringify(text)).toBe(head ? head.closeEnd : 0);
         }
       }
-      // Some 60,000 texts: seconds on a slow or shared machine.
-    },
-    60_000,
-  );
+    }
+    // Some 60,000 texts: seconds on a slow or shared machine.
+  });
 
   it("finds the same closing line in bytes (the listing's head read) as in text, on every corpus file", async () => {
     const { readdirSync, readFileSync } = await import("node:fs");
