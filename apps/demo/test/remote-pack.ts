@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { digestOf, type Handler, type Logged, send, serve, staticFiles } from "@skill/test-utils";
+import { digestOf, type Handler, type Logged, serve, staticFiles } from "@skill/test-utils";
 import { CLI, type RunResult, runNode } from "./run-node.js";
 
 export const SCHEMA = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
@@ -47,19 +47,22 @@ export function servePack(
       digest: digestOf(body),
     })),
   });
-  const drip: Handler = (req, res, log) => {
-    const path = (req.url ?? "/").split("?")[0] as string;
-    if (path === "/index.json") return send(res, log, 200, index, { "content-type": "application/json" });
-    const body = files.get(path.slice(1));
-    if (!body) return send(res, log, 404, "not found\n");
-    res.writeHead(200, { "content-length": body.length });
-    res.write(body.subarray(0, body.length >> 1));
-    setTimeout(() => res.end(body.subarray(body.length >> 1)), options.dripMs).unref();
-  };
-  const whole = staticFiles(new Map<string, string | Buffer>([...files, ["index.json", index]]), {
-    etag: false,
-  });
-  return serve(options.dripMs === undefined ? whole : drip);
+  // Each SKILL.md sends half its bytes, then the rest after dripMs.
+  const drip =
+    (body: Buffer, ms: number): Handler =>
+    (_req, res) => {
+      res.writeHead(200, { "content-length": body.length });
+      res.write(body.subarray(0, body.length >> 1));
+      setTimeout(() => res.end(body.subarray(body.length >> 1)), ms).unref();
+    };
+  const { dripMs } = options;
+  const routes =
+    dripMs === undefined
+      ? {}
+      : Object.fromEntries([...files].map(([path, body]) => [path, drip(body, dripMs)]));
+  return serve(
+    staticFiles(new Map<string, string | Buffer>([...files, ["index.json", index]]), { etag: false, routes }),
+  );
 }
 
 /** A temp folder holding a project, a home and a cache, removed by `cleanup`. */
