@@ -16,35 +16,18 @@ export interface Pack {
   readonly extra?: ReadonlyMap<string, Buffer>;
 }
 
-export interface PackServer {
-  /** Base URL of a pack, with the trailing slash. */
-  url(pack: string): string;
-  stats(): ServerStats;
-  resetStats(): void;
-  close(): Promise<void>;
-}
+export type PackServer = Awaited<ReturnType<typeof startPackServer>>;
 
-export type ServerStats = Record<
-  "requests" | "notModified" | "indexBodies" | "fileBodies" | "bodyBytes",
-  number
->;
-
-const zero = (): ServerStats => ({
-  requests: 0,
-  notModified: 0,
-  indexBodies: 0,
-  fileBodies: 0,
-  bodyBytes: 0,
-});
+const zero = () => ({ requests: 0, notModified: 0, bodyBytes: 0 });
 
 export async function startPackServer(
   packs: Readonly<Record<string, Pack>>,
   options: { delayMs?: number } = {},
-): Promise<PackServer> {
-  const routes = new Map<string, { index: boolean; body: Buffer; etag: string }>();
-  const route = (path: string, body: Buffer, index = false) => {
+) {
+  const routes = new Map<string, { type: string; body: Buffer; etag: string }>();
+  const route = (path: string, body: Buffer, type = "application/octet-stream") => {
     const etag = `"${createHash("sha1").update(body).digest("hex").slice(0, 20)}"`;
-    routes.set(path, { index, body, etag });
+    routes.set(path, { type: path.endsWith(".tar.gz") ? "application/gzip" : type, body, etag });
   };
   for (const [id, pack] of Object.entries(packs)) {
     const listed = pack.skills.map(({ name, description, files }) => ({
@@ -52,7 +35,8 @@ export async function startPackServer(
       description,
       files: [...files.keys()],
     }));
-    route(`/${id}/index.json`, pack.index ?? Buffer.from(JSON.stringify({ skills: listed })), true);
+    const index = pack.index ?? Buffer.from(JSON.stringify({ skills: listed }));
+    route(`/${id}/index.json`, index, "application/json");
     for (const [path, file] of pack.extra ?? []) route(`/${id}/${path}`, file);
     for (const skill of pack.skills)
       for (const [path, file] of skill.files) route(`/${id}/${skill.name}/${path}`, file);
@@ -68,10 +52,8 @@ export async function startPackServer(
         stats.notModified++;
         return res.writeHead(304, { etag: entry.etag }).end();
       }
-      const archive = req.url?.endsWith(".tar.gz") ? "application/gzip" : "application/octet-stream";
-      const [type, length] = [entry.index ? "application/json" : archive, entry.body.length];
-      res.writeHead(200, { etag: entry.etag, "content-type": type, "content-length": length });
-      stats[entry.index ? "indexBodies" : "fileBodies"]++;
+      const length = entry.body.length;
+      res.writeHead(200, { etag: entry.etag, "content-type": entry.type, "content-length": length });
       stats.bodyBytes += length;
       res.end(entry.body);
     };
@@ -81,7 +63,7 @@ export async function startPackServer(
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   return {
-    url: (pack) => `http://127.0.0.1:${port}/${pack}/`,
+    url: (pack: string) => `http://127.0.0.1:${port}/${pack}/`,
     stats: () => ({ ...stats }),
     resetStats: () => {
       stats = zero();

@@ -50,7 +50,7 @@ function results(groups: Record<string, Group>, command = "pnpm bench --size L")
 }
 
 const server = (requests: number) => ({
-  server: { requests, notModified: 0, fileBodies: 0, indexBodies: 1, bodyBytes: 100 },
+  server: { requests, notModified: 0, bodyBytes: 100 },
 });
 
 /** A run of every group, as a full `--size L` run writes it. */

@@ -229,7 +229,7 @@ describe("the targets table", () => {
     expect(row(rows, "doctor").measured).toBe("not measured: not in this run's `--only`");
 
     const server = (requests: number) => ({
-      server: { requests, notModified: 0, fileBodies: 0, indexBodies: 1, bodyBytes: 10 },
+      server: { requests, notModified: 0, bodyBytes: 10 },
     });
     const pulls = evaluateTargets(
       run({
