@@ -10,7 +10,7 @@ import type { Stats, Summary } from "./results.js";
 /** One measured run, with what the parent observed around it: the server's counts, a wrong result on disk. */
 export interface RunRecord extends ChildResult {
   readonly server?: Readonly<Record<string, number>>;
-  readonly problem?: string;
+  readonly problem?: string | undefined;
 }
 
 const here = fileURLToPath(import.meta.url);
@@ -21,10 +21,7 @@ export function runChild(task: ChildTask): Promise<ChildResult> {
   const args = [...(fromSource ? ["--import", "tsx"] : []), CHILD, JSON.stringify(task)];
   // A pinned environment: a variable of the caller's shell could change the roots an approach
   // scans. Children run from the bench package, where `tsx` resolves (tests run from source).
-  const env = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
-  };
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", TMPDIR: process.env.TMPDIR };
   const child = spawn(process.execPath, args, { cwd: resolve(dirname(here), ".."), env });
   const out = { stdout: "", stderr: "" };
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out.stdout += chunk));
@@ -80,16 +77,15 @@ export function statsOf(plan: Pick<Plan, "id" | "check">, records: readonly RunR
   const found = records.map((r) => r.found);
   const [lo, hi] = [Math.min(...found), Math.max(...found)].map(int);
   const problem = records.map((r) => r.problem ?? plan.check?.(r)).find((p) => p !== undefined);
-  const server = Object.keys(records[0]?.server ?? {}).map(
-    (k) => [k, records.map((r) => r.server?.[k] ?? 0)] as const,
-  );
+  const counted = Object.keys(records[0]?.server ?? {});
+  const more = Object.fromEntries(counted.map((k) => [k, summarize(records.map((r) => r.server?.[k] ?? 0))]));
   return {
     id: plan.id,
     time: summarize(records.map((r) => r.ms)),
     rssMB: summarize(records.map((r) => r.maxRssKB / 1024)),
     found: lo === hi ? (lo as string) : `${lo}–${hi}`,
-    ...(problem === undefined ? {} : { problem }),
-    ...(server.length > 0 ? { more: Object.fromEntries(server.map(([k, v]) => [k, summarize(v)])) } : {}),
+    problem,
+    ...(counted.length > 0 ? { more } : {}),
   };
 }
 
@@ -102,10 +98,7 @@ export function samplesOf(records: readonly RunRecord[]): Record<string, number[
 }
 
 /** Why a run does not match what the generator wrote, or `undefined` when it matches. */
-export function mismatch(
-  record: ChildResult,
-  expected: { skills: number; checksum: string },
-): string | undefined {
+export function mismatch(record: ChildResult, expected: { skills: number; checksum: string }) {
   if (record.found !== expected.skills) return `found ${record.found} skills, expected ${expected.skills}`;
   if (record.checksum !== undefined && record.checksum !== expected.checksum)
     return `checksum ${record.checksum}, expected ${expected.checksum}`;

@@ -1,10 +1,8 @@
 // What one run measured: the shape of bench/.trees/results.json, which `--render` reads again.
 
-export interface Summary {
-  readonly median: number;
-  readonly min: number;
-  readonly max: number;
-}
+export type Summary = Readonly<Record<"median" | "min" | "max", number>>;
+/** How a run was made: its warm-up and measured rounds, the trees' seed, the loopback delay. */
+export type Rounds = Readonly<Record<"warmup" | "runs" | "seed" | "delayMs", number>>;
 
 /** One approach's measured runs in a group: one row of a table. */
 export interface Stats {
@@ -13,7 +11,7 @@ export interface Stats {
   readonly rssMB: Summary;
   /** One number when every run agreed, else `min–max`. */
   readonly found: string;
-  readonly problem?: string;
+  readonly problem?: string | undefined;
   /** The loopback server's counts. */
   readonly more?: Readonly<Record<string, Summary>>;
 }
@@ -27,17 +25,13 @@ export interface Group {
   /** Why an approach (by id) or the whole group was not measured: not a failure, unlike `problem`. */
   readonly missing?: Readonly<Record<string, string>>;
   readonly unavailable?: string;
-  readonly problem?: string;
+  readonly problem?: string | undefined;
 }
 
-export interface BenchResults {
+export interface BenchResults extends Rounds {
   readonly command: string;
   readonly machine: Readonly<Record<"cpu" | "node" | "platform" | "date", string>> &
     Readonly<Record<"cores" | "memGiB" | "loadStart" | "loadEnd", number>>;
-  readonly runs: number;
-  readonly warmup: number;
-  readonly seed: number;
-  readonly delayMs: number;
   readonly durationMs: number;
   /** By name: `load-XS`, `changes-L`, `startup`, `doctor`, `mcp`, `search`, `pulls`, `add`. */
   readonly groups: Readonly<Record<string, Group>>;
