@@ -1,25 +1,15 @@
 // The floors and references every load is measured against: fdir's crawl, `readFileSync`, no YAML.
 import { readFileSync, statSync } from "node:fs";
-import { crawlSkillFiles, isDirectory, type TreeLayout } from "../layout.js";
+import { crawlSkillFiles, type TreeLayout, treeSkillFiles } from "../layout.js";
 import type { ChildOutput, SkillPair } from "../protocol.js";
 
 const FIELD = /^(name|description):[ \t]*(.*)$/;
 
-/**
- * Name and description of a SKILL.md without a YAML parser: exactly what the generator writes
- * (plain, double-quoted with `\"`/`\\` escapes, single-quoted, `>`/`|` blocks one level deep).
- */
+/** Name and description without YAML: exactly what the generator writes (plain, quoted, `>`/`|` blocks). */
 export function readNameAndDescription(text: string): SkillPair | undefined {
-  if (!text.startsWith("---")) return undefined;
-  const open = text.indexOf("\n");
-  let close = text.indexOf("\n---", open);
-  while (close !== -1) {
-    const next = text.charCodeAt(close + 4);
-    if (Number.isNaN(next) || next === 10 || next === 13) break;
-    close = text.indexOf("\n---", close + 4);
-  }
-  if (open === -1 || close === -1) return undefined;
-  const lines = text.slice(open + 1, close).split("\n");
+  const close = text.startsWith("---") ? text.indexOf("\n---", 3) : -1;
+  if (close === -1) return undefined;
+  const lines = text.slice(text.indexOf("\n") + 1, close).split("\n");
   let name: string | undefined;
   let description: string | undefined;
   for (let i = 0; i < lines.length; i++) {
@@ -60,9 +50,5 @@ export async function syncFloor(layout: TreeLayout): Promise<ChildOutput> {
 
 /** The reference of the warm starts: the crawl and a `statSync` of each SKILL.md, nothing read. */
 export async function crawlStat(layout: TreeLayout): Promise<ChildOutput> {
-  let found = 0;
-  for (const root of layout.roots.filter(isDirectory)) {
-    for (const path of crawlSkillFiles(root)) if (statSync(path).isFile()) found++;
-  }
-  return { found };
+  return { found: treeSkillFiles(layout).filter((path) => statSync(path).isFile()).length };
 }
