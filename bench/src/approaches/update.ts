@@ -1,19 +1,15 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { SkillService } from "@skill/core";
 import { discoverySources, watchSkills } from "@skill/discovery";
 import type { TreeLayout } from "../layout.js";
 import type { ChildOutput } from "../protocol.js";
 
-export interface UpdateInput {
+/** `targets`: SKILL.md files with a one-line `description:`, edited in turn (the caller restores them). */
+export interface UpdateInput
+  extends Readonly<Record<"updates" | "reloads" | "events" | "debounceMs" | "eventTimeoutMs", number>> {
   readonly layout: TreeLayout;
-  /** SKILL.md files edited in turn (each with a one-line plain `description:`); the caller restores them. */
   readonly targets: readonly string[];
-  readonly updates: number;
-  readonly reloads: number;
-  readonly events: number;
-  readonly debounceMs: number;
-  /** Longest wait for one `skill.changed` before the edit counts as lost. */
-  readonly eventTimeoutMs: number;
 }
 
 /** The same file with its description edited (`Edited N.` in front); always a real change. */
@@ -23,14 +19,11 @@ export function editDescription(text: string, n: number): string {
   return `${text.slice(0, at + 13)}Edited ${n}. ${text.slice(at + 13)}`;
 }
 
-/**
- * The costs of change: `service.update([file])` after each real edit, full reloads, then each
- * edit from the write to `skill.changed` through a real `watchSkills`. Samples in ms.
- */
+/** `service.update([file])` after each real edit, full reloads, then each write → `skill.changed` (ms). */
 export async function run(input: UpdateInput): Promise<ChildOutput> {
   const { layout, targets } = input;
   const originals = targets.map((t) => readFileSync(t, "utf8"));
-  let waiting: { name: string; resolve: (at: number | undefined) => void } | undefined;
+  let waiting: { name: string; resolve: (at: number) => void } | undefined;
   const bus = {
     publish(topic: string, payload: unknown) {
       if (topic !== "skill.changed" || !waiting) return;
@@ -69,22 +62,16 @@ export async function run(input: UpdateInput): Promise<ChildOutput> {
   try {
     await watcher.ready;
     for (let i = 0; i < input.events; i++) {
-      const arrived = new Promise<number | undefined>((resolve) => {
-        const timer = setTimeout(() => waiting?.resolve(undefined), input.eventTimeoutMs);
-        const done = (at: number | undefined) => {
-          clearTimeout(timer);
-          waiting = undefined;
-          resolve(at);
-        };
-        waiting = { name: names[i % targets.length] as string, resolve: done };
-      });
+      const name = names[i % targets.length] as string;
+      const arrived = new Promise<number>((resolve) => (waiting = { name, resolve }));
       const start = performance.now();
       write(i);
-      const at = await arrived;
+      const at = await Promise.race([arrived, sleep(input.eventTimeoutMs, undefined, { ref: false })]);
+      waiting = undefined;
       if (at === undefined) lost++;
       else event.push(at - start);
       // Quiet time, so that the next edit is a batch of its own.
-      await new Promise((resolve) => setTimeout(resolve, input.debounceMs + 20));
+      await sleep(input.debounceMs + 20);
     }
   } finally {
     await watcher.close();
