@@ -1,22 +1,18 @@
 // The search evaluation set of @skill/search (real skills' metadata and hand-written requests with
 // known answers, in packages/search/test/__fixtures__), and the baselines ours is compared with.
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compareCodeUnits, type SkillMetadata } from "@skill/core";
 import MiniSearch from "minisearch";
 import { Random, word } from "./random.js";
 
-const SEARCH_FIXTURES = join(
-  resolve(fileURLToPath(import.meta.url), "../../.."),
-  "packages/search/test/__fixtures__",
-);
+const SEARCH_FIXTURES = fileURLToPath(new URL("../../packages/search/test/__fixtures__", import.meta.url));
 
 interface CatalogEntry {
   readonly name: string;
   readonly description: string;
   readonly when_to_use?: string;
-  readonly metadata?: Readonly<Record<string, unknown>>;
   readonly source: string;
 }
 
@@ -28,17 +24,8 @@ export interface SearchRequest {
 function metadata(entry: CatalogEntry, name = entry.name, description = entry.description): SkillMetadata {
   const frontmatter: Record<string, unknown> = { name, description };
   if (entry.when_to_use !== undefined) frontmatter.when_to_use = entry.when_to_use;
-  if (entry.metadata !== undefined) frontmatter.metadata = entry.metadata;
-  const location = `/catalog/${entry.source}/${name}/SKILL.md`;
-  return {
-    name,
-    description,
-    location,
-    frontmatter,
-    origin: "manual",
-    modelInvocable: true,
-    userInvocable: true,
-  };
+  const flags = { origin: "manual", modelInvocable: true, userInvocable: true } as const;
+  return { name, description, location: `/catalog/${entry.source}/${name}/SKILL.md`, frontmatter, ...flags };
 }
 
 const read = <T>(file: string, key: string) =>
@@ -48,16 +35,10 @@ export const catalogSkills = () => read<CatalogEntry>("catalog.json", "skills").
 
 export const searchRequests = () => read<SearchRequest>("requests.json", "requests");
 
-/**
- * `count` skills for timing: the real catalog, then its skills again under new names (`pdf-2`)
- * with a seeded sentence added to each description, so the vocabulary grows as a real catalog's would.
- */
+/** `count` skills: the real catalog, then again under new names (`pdf-2`) with seeded words added. */
 export function scaledCatalog(count: number, seed: number): SkillMetadata[] {
-  const [real, random, out] = [
-    read<CatalogEntry>("catalog.json", "skills"),
-    new Random(seed),
-    [] as SkillMetadata[],
-  ];
+  const [real, random] = [read<CatalogEntry>("catalog.json", "skills"), new Random(seed)];
+  const out: SkillMetadata[] = [];
   for (let round = 1; out.length < count; round++) {
     for (const entry of real.slice(0, count - out.length)) {
       if (round === 1) out.push(metadata(entry));
@@ -72,10 +53,7 @@ export function scaledCatalog(count: number, seed: number): SkillMetadata[] {
 
 export type Ranker = (query: string, limit: number) => readonly string[];
 
-/**
- * The baseline a harness without search would write: a skill matches for every query word of three
- * letters or more found in its name or description (case-insensitive); more words first, ties by name.
- */
+/** A harness without search: query words of 3+ letters found in name or description, most first. */
 export function substringRanker(skills: readonly SkillMetadata[]): Ranker {
   const texts = skills.map((s) => ({ name: s.name, text: `${s.name} ${s.description}`.toLowerCase() }));
   return (query, limit) => {
@@ -109,10 +87,6 @@ export function untunedMiniSearchRanker(skills: readonly SkillMetadata[]): Ranke
 
 /** The share of requests with an expected skill among the first five. */
 export function recallOf(rank: Ranker, requests: readonly SearchRequest[]): number {
-  const found = requests.filter(({ query, expected }) =>
-    rank(query, 5)
-      .slice(0, 5)
-      .some((name) => expected.includes(name)),
-  );
-  return found.length / requests.length;
+  const hit = (r: SearchRequest) => rank(r.query, 5).some((name, i) => i < 5 && r.expected.includes(name));
+  return requests.filter(hit).length / requests.length;
 }
