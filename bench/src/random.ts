@@ -84,14 +84,11 @@ export function textPool(random: Random): string {
   return pool;
 }
 
-/** `length` characters of the pool, from a random offset (wrapping around). */
+/** `length` characters (at most the pool's) of the pool, from a random offset, wrapping around. */
 export function poolSlice(random: Random, pool: string, length: number): string {
-  let [out, at] = ["", random.int(0, pool.length - 1)];
-  while (out.length < length) {
-    out += pool.slice(at, at + Math.min(length - out.length, pool.length - at));
-    at = 0;
-  }
-  return out;
+  const at = random.int(0, pool.length - 1);
+  const out = pool.slice(at, at + length);
+  return out + pool.slice(0, length - out.length);
 }
 
 export function wrap(text: string, width: number): string[] {

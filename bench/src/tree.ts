@@ -10,18 +10,12 @@ import { poolSlice, prose, Random, sentence, textPool, word, wrap } from "./rand
 /** Bump when the generator's output changes: trees of another version are regenerated. */
 export const GENERATOR_VERSION = 1;
 
-/** What the generator wrote, and what every approach must find. */
-export interface TreeManifest extends TreeLayout {
-  readonly version: number;
-  readonly seed: number;
-  /** SKILL.md files every approach must find (all names are unique), and their checksum as YAML reads them. */
-  readonly skills: number;
+/** What the generator wrote; `decoys`: SKILL.md files in `node_modules`, which no approach may find. */
+export interface TreeManifest
+  extends TreeLayout,
+    Readonly<Record<"version" | "seed" | "skills" | "files" | "bytes" | "decoys", number>> {
+  /** Of the skills every approach must find (unique names), as YAML reads them. */
   readonly checksum: string;
-  /** Every file in the tree, noise included, and their bytes. */
-  readonly files: number;
-  readonly bytes: number;
-  /** SKILL.md files inside `node_modules` folders: finding any of them fails the match. */
-  readonly decoys: number;
 }
 
 export interface TreeOptions {
@@ -174,24 +168,14 @@ export function generateTree(dir: string, options: TreeOptions): TreeManifest {
       write(object, poolSlice(random, pool, random.int(100, 600)));
     }
   }
-  return {
-    version: GENERATOR_VERSION,
-    seed,
-    skills: pairs.length,
-    checksum: skillChecksum(pairs),
-    ...count,
-    ...layout,
-  };
+  const checksum = skillChecksum(pairs);
+  return { version: GENERATOR_VERSION, seed, skills: pairs.length, checksum, ...count, ...layout };
 }
 
 export const treeId = (options: TreeOptions) =>
   `skills-${options.skills}-seed-${options.seed ?? 42}-v${GENERATOR_VERSION}`;
 
-/**
- * The mtime every SKILL.md of a tree is given, in whole seconds (2025-01-01): far older than any
- * head a cache stores now, so no cache takes a tree file for one modified while it was read (the
- * racily-clean rule), and exact, so a file restored after an edit gets its old stat key back.
- */
+/** Every tree SKILL.md's mtime (2025-01-01, whole seconds): never racily clean, and restorable exactly. */
 export const SKILL_MTIME_S = 1_735_689_600;
 
 /** Gives each of `files` that mtime (and atime) unless it has it; returns how many changed. */
@@ -202,14 +186,8 @@ export function settleMtimes(files: readonly string[]): number {
   return stale.length;
 }
 
-/**
- * The tree for these options under `baseDir`, generated unless a complete one of the same size,
- * seed and generator version is there: `<id>.json` beside `<id>/` is written last.
- */
-export function ensureTree(
-  baseDir: string,
-  options: TreeOptions,
-): { manifest: TreeManifest; reused: boolean } {
+/** The tree under `baseDir`, generated unless a complete one is there (`<id>.json` is written last). */
+export function ensureTree(baseDir: string, options: TreeOptions) {
   const [dir, json] = [join(baseDir, treeId(options)), join(baseDir, `${treeId(options)}.json`)];
   try {
     const stored = JSON.parse(fs.readFileSync(json, "utf8")) as TreeManifest;
