@@ -2,10 +2,7 @@
 // child prints it as one JSON line (a ChildResult) after its clock stops, with the checksum.
 import { createHash } from "node:crypto";
 
-export interface SkillPair {
-  readonly name: string;
-  readonly description: string;
-}
+export type SkillPair = { readonly name: string; readonly description: string };
 
 export interface ChildOutput {
   /** Skills found, listed, installed or downloaded. */
@@ -28,10 +25,7 @@ export interface ChildResult extends Omit<ChildOutput, "pairs" | "wallMs"> {
   readonly checksum?: string;
 }
 
-/**
- * The checksum every approach computes the same way: SHA-256 over the (name, trimmed
- * description) pairs sorted by name, then description, in code-unit order. 16 hex digits.
- */
+/** SHA-256 over the sorted (name, trimmed description) pairs, in code-unit order: 16 hex digits. */
 export function skillChecksum(pairs: Iterable<SkillPair>): string {
   const rows = Array.from(pairs, (p) => `${p.name}\u0000${p.description.trim()}\u0001`);
   return createHash("sha256").update(rows.sort().join("")).digest("hex").slice(0, 16);

@@ -1,7 +1,5 @@
-/**
- * Every approach a child process can run, by id. A module holds only approaches with the same
- * dependencies, and loads only in the child that runs one of them: what a child loads is its own.
- */
+// Every approach a child can run, by id; a module (approaches with the same dependencies) loads
+// only in the child that runs one of them.
 export const APPROACHES = {
   "sync-floor": async () => (await import("./floors.js")).syncFloor,
   "crawl-stat": async () => (await import("./floors.js")).crawlStat,

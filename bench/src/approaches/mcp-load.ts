@@ -2,21 +2,15 @@ import { compareCodeUnits, SkillService } from "@skill/core";
 import { mcpStdioSource } from "@skill/mcp/stdio";
 import type { ChildOutput } from "../protocol.js";
 
-export interface McpLoadInput {
-  /** The server's command line after `node`: `cli.js serve-mcp --home … --cwd … --config …`. */
-  readonly server: readonly string[];
-  /** Untimed loads over the running server before the timed one (the first starts it). */
-  readonly warmups: number;
-  /** Skills read one by one after the timed load, each `read` timed. */
-  readonly reads: number;
-}
-
 /**
- * Skills over MCP: the server started over stdio and warmed by untimed loads; then one
- * `discoverAndLoad` of a fresh `SkillService` over it is timed (its `skills/list` entries carry
- * their heads: no SKILL.md is fetched), then single reads.
+ * `server`: `cli.js serve-mcp …`, started over stdio and warmed by `warmups` untimed loads; then one
+ * `discoverAndLoad` of a fresh `SkillService` over it is timed, then `reads` single reads.
  */
-export async function run(input: McpLoadInput): Promise<ChildOutput> {
+export async function run(input: {
+  server: readonly string[];
+  warmups: number;
+  reads: number;
+}): Promise<ChildOutput> {
   const source = mcpStdioSource(process.execPath, [...input.server], {
     id: "mcp:bench",
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
@@ -38,10 +32,8 @@ export async function run(input: McpLoadInput): Promise<ChildOutput> {
     let start = performance.now();
     const report = await service.discoverAndLoad();
     const wallMs = performance.now() - start;
-    const names = service
-      .all()
-      .map((s) => s.name)
-      .sort(compareCodeUnits);
+    const names = service.all().map((s) => s.name);
+    names.sort(compareCodeUnits);
     const read: number[] = [];
     for (let i = 0; i < input.reads && names.length > 1; i++) {
       // Spread over the listing, never the skill the warm-ups read.

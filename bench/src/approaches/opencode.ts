@@ -4,11 +4,8 @@ import matter from "gray-matter";
 import type { TreeLayout } from "../layout.js";
 import type { ChildOutput, SkillPair } from "../protocol.js";
 
-/**
- * What opencode does: root by root, glob `**\/SKILL.md` (following symlinks, dot folders
- * included), then gray-matter on every match at once. Pruned like the others: opencode itself
- * does not prune, and would also return the decoys in `node_modules`.
- */
+// What opencode does: root by root, glob `**/SKILL.md` (following symlinks, dot folders included),
+// then gray-matter on every match at once. Pruned like the others (opencode would find the decoys).
 export async function run(layout: TreeLayout): Promise<ChildOutput> {
   const pairs: SkillPair[] = [];
   const parse = async (file: string): Promise<SkillPair> => {

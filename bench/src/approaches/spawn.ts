@@ -2,19 +2,13 @@ import { spawnSync } from "node:child_process";
 import { stripVTControlCharacters } from "node:util";
 import type { ChildOutput } from "../protocol.js";
 
+/** `node <args>` in the whole environment `env` (a clean one); another `node` and folder if given. */
 export interface SpawnInput {
-  /** Arguments after `node`: `-e 0`, a script, or the CLI's path and its arguments. */
   readonly args: readonly string[];
-  /** The whole environment of the process: a clean one, so the machine's config plays no part. */
   readonly env: Readonly<Record<string, string>>;
-  /** The `node` to run (default: this one), e.g. a Node 22 installed from npm; its working folder. */
   readonly node?: string;
   readonly cwd?: string;
-  /**
-   * How its output counts skills: `list`, the `N skills` line `skill list` ends with (default);
-   * `vercel`, an `Agents:` line under each skill of Vercel's `skills list`; `installed`, the
-   * `installed` list of the JSON that `skill add --json` and the copy floor print.
-   */
+  /** `list`: the `N skills` line of `skill list`; `vercel`: its `Agents:` lines; `installed`: `--json`. */
   readonly count?: "list" | "vercel" | "installed";
 }
 
@@ -43,9 +37,9 @@ export async function run(input: SpawnInput): Promise<ChildOutput> {
   const node = input.node ?? process.execPath;
   const options = {
     env: { ...input.env },
+    cwd: input.cwd,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
-    cwd: input.cwd,
   } as const;
   const start = performance.now();
   const child = spawnSync(node, input.args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
