@@ -37,16 +37,13 @@ search miniSearch | reference: untuned MiniSearch \`addAll\` (name, description)
 `
   .trim()
   .split("\n")
-  .map((line) => line.split(" | ") as [string, string]);
+  .map((line) => /^(\S+) (\S+) \| (.*)$/.exec(line)?.slice(1) as [group: string, id: string, label: string]);
 
 /** The rows of `group`, in order: `[label, id]`, each `{fact}` of the label filled. */
 type Labelled = readonly [label: string, id: string];
 function labelled(group: string, facts: Group["facts"] = {}): Labelled[] {
   const fill = (label: string) => label.replace(/\{(\w+)\}/g, (_, k) => String(facts[k] ?? "?"));
-  return LABELS.filter(([key]) => key.startsWith(`${group} `)).map(([key, label]) => [
-    fill(label),
-    key.slice(group.length + 1),
-  ]);
+  return LABELS.filter(([g]) => g === group).map(([, id, label]) => [fill(label), id]);
 }
 
 type Row = readonly [label: string, stats: Stats];
@@ -62,25 +59,12 @@ const COLUMNS: Readonly<Record<string, Column<Row>>> = {
   bytes: ["body bytes", ([, s]) => int(s.more?.bodyBytes?.median)],
 };
 
-// The tables of approaches, by group: the first column's header, then the other columns.
+// The tables of approaches, by group (`APPROACH` unless named): the first column's header, then the others.
 const APPROACH = "approach median min max rss found mark";
 const STATS_TABLES: Readonly<Record<string, string>> = {
-  load: APPROACH,
   startup: "process median min max listed mark",
   pulls: "pull median min max requests bytes rss found mark",
-  add: APPROACH,
-  doctor: APPROACH,
-  mcp: APPROACH,
 };
-
-function statsTable(name: string, group: Group): string {
-  const rows = labelled(name, group.facts).flatMap(([label, id]) => {
-    const s = group.stats.find((a) => a.id === id);
-    return s ? [[label, s] as const] : [];
-  });
-  const [first = "", ...columns] = (STATS_TABLES[name] ?? "").split(" ");
-  return table([[first, ([l]) => l, true], ...columns.map((c) => COLUMNS[c] as Column<Row>)], rows);
-}
 
 const TARGETS: Column<TargetRow>[] = [
   ["what", (r) => r.what, true],
@@ -106,16 +90,19 @@ const CHANGES: Column<Change>[] = [
   ...spread<Change>(["n", "median", "p10", "p90", "min", "max"], ([g, , k]) => d(g, k)),
 ];
 
+/** The table of a group: a row per approach, or for search a row per sample series. */
 function draw(name: string, g: Group): string {
-  if (name === "search")
-    return table(
-      [
-        ["what", ([label]) => label, true],
-        ...spread<Labelled>(["median", "p90", "min", "max", "n"], ([, k]) => d(g, k)),
-      ],
-      labelled("search"),
-    );
-  return statsTable(name.startsWith("load-") ? "load" : name, g);
+  if (name === "search") {
+    const quantiles = spread<Labelled>(["median", "p90", "min", "max", "n"], ([, k]) => d(g, k));
+    return table([["what", ([label]) => label, true], ...quantiles], labelled("search"));
+  }
+  const group = name.startsWith("load-") ? "load" : name;
+  const rows = labelled(group, g.facts).flatMap(([label, id]) => {
+    const s = g.stats.find((a) => a.id === id);
+    return s ? [[label, s] as const] : [];
+  });
+  const [first = "", ...columns] = (STATS_TABLES[group] ?? APPROACH).split(" ");
+  return table([[first, ([l]) => l, true], ...columns.map((c) => COLUMNS[c] as Column<Row>)], rows);
 }
 
 const SIZES = ["XS", "S", "L"];
@@ -123,10 +110,7 @@ const SIZES = ["XS", "S", "L"];
 const DRAWN = [...SIZES.map((size) => `load-${size}`), ..."startup pulls add doctor mcp search".split(" ")];
 
 /** The blocks of one run's report, by marker name; a group not measured has none. */
-export function reportBlocks(
-  results: BenchResults,
-  charts: { scaling?: string; latency?: string } = {},
-): Record<string, string> {
+export function reportBlocks(results: BenchResults, charts: { scaling?: string; latency?: string } = {}) {
   const { machine: m, warmup, groups } = results;
   const rounds = `${warmup} warm-up round${warmup === 1 ? "" : "s"}, then ${results.runs} measured rounds`;
   const load = `load average ${m.loadStart.toFixed(2)} at the start, ${m.loadEnd.toFixed(2)} at the end`;
@@ -157,15 +141,8 @@ export function reportBlocks(
 
 const MARKER = /^<!-- bench:([\w-]+):(start|end) -->$/;
 
-/**
- * `text` with what is between each `<!-- bench:NAME:start -->` and `<!-- bench:NAME:end -->`
- * replaced by `blocks[NAME]` (or a line saying it was not measured in this run); every other
- * line kept as it is. `unplaced` names the blocks the text has no markers for.
- */
-export function fillMarkers(
-  text: string,
-  blocks: Readonly<Record<string, string>>,
-): { text: string; unplaced: string[] } {
+/** `text` with each marker pair's inside replaced by its block (or "not measured"); `unplaced`: blocks without markers. */
+export function fillMarkers(text: string, blocks: Readonly<Record<string, string>>) {
   const out: string[] = [];
   const placed = new Set<string>();
   let open: string | undefined;
