@@ -1,6 +1,6 @@
 // The targets table: each row reads its value from one run's groups, or
 // says why it was not measured. Adding a row is a line in a table and a measure of the same id.
-import { fine, mb, pct, quantile, ratio } from "./format.js";
+import { fine, int, mb, pct, quantile, ratio } from "./format.js";
 import type { BenchResults, Group, Stats } from "./results.js";
 
 export type Verdict = "met" | "missed" | "not measured";
@@ -87,47 +87,42 @@ function samples(r: BenchResults, name: string, ...keys: string[]): (readonly nu
 // Ways to say `x / y`: `1.25× (105 / 83.8 ms)`, in MB, as a share, as a speed-up, in words.
 const over: Say = (x, y) => [x / y, `${ratio(x / y)} (${fine(x)} / ${fine(y)} ms)`];
 const inMB: Say = (x, y) => [x / y, `${ratio(x / y)} (${mb(x)} / ${mb(y)} MB)`];
-const share: Say = (x, y) => [
-  x / y,
-  `1/${Math.round(y / x).toLocaleString("en-US")} (${fine(x)} / ${fine(y)} ms)`,
-];
+const share: Say = (x, y) => [x / y, `1/${int(y / x)} (${fine(x)} / ${fine(y)} ms)`];
 const faster: Say = (x, y) => [x / y, `${ratio(x / y)} faster (v0.1 ${fine(x)} ms, v0.2 ${fine(y)} ms)`];
 const against: Say = (x, y) => [x / y, `${ratio(x / y)} (${fine(x)} ms against ${fine(y)} ms)`];
 
 /** Two approaches' medians (time, or peak RSS), said by `say`. */
-const pair =
-  (name: string, a: string, b: string, say: Say = over, of: "time" | "rssMB" = "time"): Measure =>
-  (r) => {
+function pair(name: string, a: string, b: string, say: Say = over, of: "time" | "rssMB" = "time"): Measure {
+  return (r) => {
     const s = pick(r, name, a, b);
     return typeof s === "string" ? s : say(s[0]?.[of].median as number, s[1]?.[of].median as number);
   };
+}
 
 /** The median of a group's samples, as `2.18 ms (p90 3.57 ms, 50 edits)`. */
-const sampled =
-  (name: string, key: string, noun: string): Measure =>
-  (r) => {
+function sampled(name: string, key: string, noun: string): Measure {
+  return (r) => {
     const s = samples(r, name, key);
     if (typeof s === "string") return s;
     const [values = []] = s;
     const m = quantile(values, 0.5);
     return [m, `${fine(m)} ms (p90 ${fine(quantile(values, 0.9))} ms, ${values.length} ${noun})`];
   };
+}
 
 /** The medians of two sample series of a group, said by `say`. */
-const samplePair =
-  (name: string, a: string, b: string, say: Say): Measure =>
-  (r) => {
+function samplePair(name: string, a: string, b: string, say: Say): Measure {
+  return (r) => {
     const s = samples(r, name, a, b);
     return typeof s === "string" ? s : say(quantile(s[0] ?? [], 0.5), quantile(s[1] ?? [], 0.5));
   };
+}
 
 // At 100 skills the warm start's limit is milliseconds over crawl + stat: `+3.00 ms (8.00 / 5.00 ms, 1.60×)`.
 const warm = (size: string) =>
   pair(`load-${size}`, "warm", WARM_REFERENCE, (x, y) =>
     size === "XS" ? [x - y, `+${fine(x - y)} ms (${fine(x)} / ${fine(y)} ms, ${ratio(x / y)})`] : over(x, y),
   );
-
-const recall = (r: BenchResults, who: string) => r.groups.search?.samples?.[`${who}@5`]?.[0] ?? Number.NaN;
 
 const MEASURES: Readonly<Record<string, Measure>> = {
   ...Object.fromEntries(
@@ -171,11 +166,8 @@ const MEASURES: Readonly<Record<string, Measure>> = {
   "search-recall": (r) => {
     const group = groupOf(r, "search");
     if (typeof group === "string") return group;
-    const [ours = Number.NaN, substring = Number.NaN, mini = Number.NaN] = [
-      "ours",
-      "substring",
-      "minisearch",
-    ].map((who) => recall(r, who));
+    const recall = (who: string) => group.samples?.[`${who}@5`]?.[0] ?? Number.NaN;
+    const [ours, substring, mini] = [recall("ours"), recall("substring"), recall("minisearch")];
     const said = `${pct(ours)} (substring ${pct(substring)}, MiniSearch ${pct(mini)}; ${group.samples?.requests?.[0]} requests)`;
     return [ours, said, ours >= 0.85 && ours > Math.max(substring, mini)];
   },
