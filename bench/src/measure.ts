@@ -161,11 +161,8 @@ function measureSearch(rounds: Rounds): Promise<Group> {
     ];
     const { stats, records } = await interleave(plans, { ...rounds, prefix: "search" });
     const ms = (id: string) => (records.get(id) ?? []).map((r) => r.ms);
-    const samples = {
-      ...samplesOf(records.get("search") ?? []),
-      wordMap: ms("word-map"),
-      miniSearch: ms("minisearch"),
-    };
+    const search = samplesOf(records.get("search") ?? []);
+    const samples = { ...search, wordMap: ms("word-map"), miniSearch: ms("minisearch") };
     return { stats, samples, problem: stats.find((s) => s.problem)?.problem };
   });
 }
@@ -248,7 +245,7 @@ function measurePulls(rounds: Rounds): Promise<Group> {
   const body = async (work: string): Promise<Group> => {
     const pack = skillPack({ skills: 500, filesPerSkill: 4 });
     const packs = { pack, pack2: await packV2(pack, work) };
-    const server = await startPackServer(packs, { delayMs: rounds.delayMs });
+    const server = await startPackServer(packs, rounds.delayMs);
     // A cold pull goes into a fresh folder, kept until the series ends (why: BENCHMARKS.md); a
     // warm one into a cache filled before the runs. Both packs hold the same files.
     const pull = (id: string, name: string, warm: boolean) => {
@@ -309,9 +306,7 @@ function measureAdd(rounds: Rounds): Promise<Group> {
 
 export const LOCAL_GROUPS = ["load", "changes", "startup", "doctor", "mcp", "search"];
 
-export async function measureAll(
-  o: Rounds & { size: string; only: ReadonlySet<string> },
-): Promise<Record<string, Group>> {
+export async function measureAll(o: Rounds & { size: string; only: ReadonlySet<string> }) {
   const groups: Record<string, Group> = {};
   const sizes = Object.entries({ XS: 100, S: 1_000, ...(o.size === "L" ? { L: 10_000 } : {}) });
   for (const [size, skills] of LOCAL_GROUPS.some((g) => g !== "search" && o.only.has(g)) ? sizes : []) {

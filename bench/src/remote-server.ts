@@ -20,28 +20,21 @@ export type PackServer = Awaited<ReturnType<typeof startPackServer>>;
 
 const zero = () => ({ requests: 0, notModified: 0, bodyBytes: 0 });
 
-export async function startPackServer(
-  packs: Readonly<Record<string, Pack>>,
-  options: { delayMs?: number } = {},
-) {
+export async function startPackServer(packs: Readonly<Record<string, Pack>>, delayMs = 0) {
   const routes = new Map<string, { type: string; body: Buffer; etag: string }>();
   const route = (path: string, body: Buffer, type = "application/octet-stream") => {
     const etag = `"${createHash("sha1").update(body).digest("hex").slice(0, 20)}"`;
     routes.set(path, { type: path.endsWith(".tar.gz") ? "application/gzip" : type, body, etag });
   };
   for (const [id, pack] of Object.entries(packs)) {
-    const listed = pack.skills.map(({ name, description, files }) => ({
-      name,
-      description,
-      files: [...files.keys()],
-    }));
+    const listed = pack.skills.map(({ files, ...skill }) => ({ ...skill, files: [...files.keys()] }));
     const index = pack.index ?? Buffer.from(JSON.stringify({ skills: listed }));
     route(`/${id}/index.json`, index, "application/json");
     for (const [path, file] of pack.extra ?? []) route(`/${id}/${path}`, file);
     for (const skill of pack.skills)
       for (const [path, file] of skill.files) route(`/${id}/${skill.name}/${path}`, file);
   }
-  let stats = zero();
+  const stats = zero();
   const server = createServer((req, res) => {
     stats.requests++;
     const answer = () => {
@@ -57,7 +50,7 @@ export async function startPackServer(
       stats.bodyBytes += length;
       res.end(entry.body);
     };
-    setTimeout(answer, options.delayMs ?? 0);
+    setTimeout(answer, delayMs);
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -65,9 +58,7 @@ export async function startPackServer(
   return {
     url: (pack: string) => `http://127.0.0.1:${port}/${pack}/`,
     stats: () => ({ ...stats }),
-    resetStats: () => {
-      stats = zero();
-    },
+    resetStats: () => Object.assign(stats, zero()),
     async close() {
       server.closeAllConnections();
       server.close();
