@@ -13,10 +13,6 @@ const { pairs, wallMs, ...rest } = await run(task.input);
 const ms = performance.now() - start;
 
 const found = typeof pairs === "function" ? pairs() : pairs;
-const result: ChildResult = {
-  ...rest,
-  ms: wallMs ?? ms,
-  maxRssKB: process.resourceUsage().maxRSS,
-  ...(found ? { checksum: skillChecksum(found) } : {}),
-};
+const maxRssKB = process.resourceUsage().maxRSS;
+const result: ChildResult = { ...rest, ms: wallMs ?? ms, maxRssKB, checksum: found && skillChecksum(found) };
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -2,9 +2,6 @@
 // SKILL.md read, name and description taken without YAML, a line each and the count.
 import { frontmatterBlocks, readNameAndDescription } from "./approaches/floors.js";
 
-const pairs = frontmatterBlocks(process.argv.slice(2)).flatMap(
-  (block) => readNameAndDescription(block) ?? [],
-);
-process.stdout.write(
-  `${pairs.map((p) => `${p.name}  ${p.description}\n`).join("")}\n${pairs.length} skills\n`,
-);
+const pairs = frontmatterBlocks(process.argv.slice(2)).flatMap((b) => readNameAndDescription(b) ?? []);
+const lines = pairs.map((p) => `${p.name}  ${p.description}\n`);
+process.stdout.write(`${lines.join("")}\n${pairs.length} skills\n`);

@@ -22,7 +22,7 @@ export interface ChildResult extends Omit<ChildOutput, "pairs" | "wallMs"> {
   readonly ms: number;
   /** `process.resourceUsage().maxRSS`, in KiB. */
   readonly maxRssKB: number;
-  readonly checksum?: string;
+  readonly checksum?: string | undefined;
 }
 
 /** SHA-256 over the sorted (name, trimmed description) pairs, in code-unit order: 16 hex digits. */

@@ -6,11 +6,8 @@ import { scaledCatalog, untunedMiniSearch } from "../search-set.js";
  * `word-map`: the least an index of words does, name and description lower-cased and split into
  * words, one `Map` of word → skills; `minisearch`: untuned MiniSearch's `addAll`.
  */
-export async function run(input: {
-  skills: number;
-  seed: number;
-  kind: "word-map" | "minisearch";
-}): Promise<ChildOutput> {
+type Input = { skills: number; seed: number; kind: "word-map" | "minisearch" };
+export async function run(input: Input): Promise<ChildOutput> {
   const skills = scaledCatalog(input.skills, input.seed);
   const docs = skills.map((s) => ({ name: s.name, description: s.description }));
   const start = performance.now();

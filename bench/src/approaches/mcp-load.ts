@@ -6,15 +6,10 @@ import type { ChildOutput } from "../protocol.js";
  * `server`: `cli.js serve-mcp …`, started over stdio and warmed by `warmups` untimed loads; then one
  * `discoverAndLoad` of a fresh `SkillService` over it is timed, then `reads` single reads.
  */
-export async function run(input: {
-  server: readonly string[];
-  warmups: number;
-  reads: number;
-}): Promise<ChildOutput> {
-  const source = mcpStdioSource(process.execPath, [...input.server], {
-    id: "mcp:bench",
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-  });
+type Input = { server: readonly string[]; warmups: number; reads: number };
+export async function run(input: Input): Promise<ChildOutput> {
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+  const source = mcpStdioSource(process.execPath, [...input.server], { id: "mcp:bench", env });
   try {
     for (let i = 0; i < Math.max(1, input.warmups); i++) {
       const warm = new SkillService({ sources: [source] });

@@ -35,14 +35,13 @@ process.stdout.write(JSON.stringify({ installed: names }));`;
 /** A whole process, start to exit, timed around a synchronous spawn: every process measured so pays the same for spawning. */
 export async function run(input: SpawnInput): Promise<ChildOutput> {
   const node = input.node ?? process.execPath;
-  const options = {
-    env: { ...input.env },
-    cwd: input.cwd,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-  } as const;
+  const options = { env: { ...input.env }, cwd: input.cwd, maxBuffer: 64 * 1024 * 1024 };
   const start = performance.now();
-  const child = spawnSync(node, input.args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnSync(node, input.args, {
+    ...options,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const wallMs = performance.now() - start;
   const why = `${node} ${input.args.join(" ")} exited with ${child.status}: ${child.stderr.slice(-2000)}`;
   if (child.status !== 0) throw new Error(why);
