@@ -33,9 +33,6 @@ export type Column<R> = readonly [header: string, cell: (row: R) => string | num
 export function table<R>(columns: readonly Column<R>[], rows: readonly R[]): string {
   const line = (cells: readonly (string | number)[]) => `| ${cells.join(" | ")} |`;
   const rule = line(columns.map(([, , text]) => (text ? "---" : "---:")));
-  return [
-    line(columns.map(([h]) => h)),
-    rule,
-    ...rows.map((r) => line(columns.map(([, cell]) => cell(r)))),
-  ].join("\n");
+  const body = rows.map((r) => line(columns.map(([, cell]) => cell(r))));
+  return [line(columns.map(([h]) => h)), rule, ...body].join("\n");
 }

@@ -48,10 +48,8 @@ export interface Plan {
 }
 
 /** Runs every plan `warmup + runs` times, interleaved (ABCABC…) so that machine noise hits all alike. */
-export async function interleave(
-  plans: readonly Plan[],
-  series: { readonly warmup: number; readonly runs: number; readonly prefix: string },
-): Promise<{ stats: Stats[]; records: Map<string, RunRecord[]> }> {
+type Series = { readonly warmup: number; readonly runs: number; readonly prefix: string };
+export async function interleave(plans: readonly Plan[], series: Series) {
   const records = new Map<string, RunRecord[]>(plans.map((p) => [p.id, []]));
   for (let round = 0; round < series.warmup + series.runs; round++) {
     for (const plan of plans) {

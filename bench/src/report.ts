@@ -158,9 +158,8 @@ export function fillMarkers(text: string, blocks: Readonly<Record<string, string
       open = undefined;
       out.push(line);
     } else {
-      throw new Error(
-        `line ${i + 1}: bench:${name}:${edge} ${open ? `inside bench:${open}` : "without its start"}`,
-      );
+      const where = open ? `inside bench:${open}` : "without its start";
+      throw new Error(`line ${i + 1}: bench:${name}:${edge} ${where}`);
     }
   }
   if (open !== undefined) throw new Error(`bench:${open}:start has no end`);

@@ -110,12 +110,9 @@ async function main(): Promise<number> {
   return verdict(results, o.check);
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    log(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exitCode = 2;
-  },
-);
+try {
+  process.exitCode = await main();
+} catch (error) {
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exitCode = 2;
+}

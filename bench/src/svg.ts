@@ -60,9 +60,8 @@ interface Chart {
 
 /** An SVG element: its attributes in order (numbers rounded), and its text, escaped, if any. */
 function el(name: string, attrs: Readonly<Record<string, string | number>>, text?: string): string {
-  const list = Object.entries(attrs).map(
-    ([k, v]) => ` ${k}="${typeof v === "number" ? n(v) : escapeXml(v)}"`,
-  );
+  const value = (v: string | number) => (typeof v === "number" ? n(v) : escapeXml(v));
+  const list = Object.entries(attrs).map(([k, v]) => ` ${k}="${value(v)}"`);
   return `<${name}${list.join("")}${text === undefined ? "/>" : `>${escapeXml(text)}</${name}>`}`;
 }
 
@@ -127,9 +126,8 @@ export function scalingChart(results: BenchResults): string | undefined {
   });
   if (local.length === 0) return undefined;
   // The run with one SKILL.md changed is left to the tables.
-  const ids = [...new Set(local.flatMap((s) => s.stats.map((a) => a.id)))].filter(
-    (id) => id !== "warm-changed",
-  );
+  const all = local.flatMap((s) => s.stats.map((a) => a.id));
+  const ids = [...new Set(all)].filter((id) => id !== "warm-changed");
   const perSkill = (id: string, ms: (a: Stats, size: string) => number) =>
     local.flatMap(({ size, skills, stats }) => {
       const a = stats.find((x) => x.id === id);
@@ -177,10 +175,11 @@ export function latencyChart(results: BenchResults): string | undefined {
   if (!change) return undefined;
   const debounceMs = Number(change.facts?.debounceMs);
   const [updateMs, eventMs] = [limitOf("update-ms"), debounceMs + limitOf("event-ms")];
+  const { update, event, reload } = change.samples ?? {};
   const curves = [
-    ["service.update", change.samples?.update],
-    ["write → skill.changed", change.samples?.event],
-    ["full reload", change.samples?.reload],
+    ["service.update", update],
+    ["write → skill.changed", event],
+    ["full reload", reload],
   ] as const;
   // A step curve starts at 0 % just before its first sample.
   const lines: Line[] = curves.map(([label, values = []]) => {
@@ -196,15 +195,13 @@ export function latencyChart(results: BenchResults): string | undefined {
   rule("debounce", debounceMs, 6);
   rule("event target", eventMs, 1);
   const [xMin, xMax] = logDomain([...curves.flatMap(([, v = []]) => v), updateMs, eventMs]);
+  const shares = [0, 0.25, 0.5, 0.75, 1].map((v) => ({ value: v, major: true, label: `${v * 100}%` }));
   return render({
     title: `One changed SKILL.md among ${Number(change.facts?.skills).toLocaleString("en-US")}: latency distribution`,
     labels: ["milliseconds (log scale)", "share of edits done within"],
     x: logScale(xMin, xMax, PLOT.left, PLOT.right),
     y: (share) => PLOT.bottom - share * (PLOT.bottom - PLOT.top),
-    ticks: [
-      logTicks(xMin, xMax),
-      [0, 0.25, 0.5, 0.75, 1].map((v) => ({ value: v, major: true, label: `${v * 100}%` })),
-    ],
+    ticks: [logTicks(xMin, xMax), shares],
     lines,
   });
 }

@@ -202,8 +202,7 @@ export function checkTargets(rows: readonly TargetRow[]): { readonly code: 0 | 1
   const count = (v: Verdict) => rows.filter((r) => r.verdict === v).length;
   const lines = rows.map((r) => `${r.verdict.padEnd(12)} ${r.what} ${r.target}: ${r.measured}`);
   const missed = count("missed");
-  lines.push(
-    `${missed > 0 ? "FAIL" : "PASS"}: ${count("met")} met, ${missed} missed, ${count("not measured")} not measured`,
-  );
+  const counts = `${count("met")} met, ${missed} missed, ${count("not measured")} not measured`;
+  lines.push(`${missed > 0 ? "FAIL" : "PASS"}: ${counts}`);
   return { code: missed > 0 ? 1 : 0, lines };
 }

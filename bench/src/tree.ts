@@ -50,10 +50,8 @@ function describe(random: Random, style: string): { yaml: string[]; value: strin
   const text = prose(random, 100, 600);
   const lines = wrap(text, random.int(60, 90));
   const indicator = (style === "folded" ? ">" : "|") + (random.chance(0.5) ? "" : "-");
-  return {
-    yaml: [`description: ${indicator}`, ...lines.map((l) => `  ${l}`)],
-    value: style === "folded" ? text : lines.join("\n"),
-  };
+  const value = style === "folded" ? text : lines.join("\n");
+  return { yaml: [`description: ${indicator}`, ...lines.map((l) => `  ${l}`)], value };
 }
 
 function extraFields(random: Random): string[] {
