@@ -9,17 +9,8 @@ import { Random, word } from "./random.js";
 
 const SEARCH_FIXTURES = fileURLToPath(new URL("../../packages/search/test/__fixtures__", import.meta.url));
 
-interface CatalogEntry {
-  readonly name: string;
-  readonly description: string;
-  readonly when_to_use?: string;
-  readonly source: string;
-}
-
-export interface SearchRequest {
-  readonly query: string;
-  readonly expected: readonly string[];
-}
+type CatalogEntry = Readonly<Record<"name" | "description" | "source", string> & { when_to_use?: string }>;
+export type SearchRequest = { readonly query: string; readonly expected: readonly string[] };
 
 function metadata(entry: CatalogEntry, name = entry.name, description = entry.description): SkillMetadata {
   const frontmatter: Record<string, unknown> = { name, description };

@@ -5,10 +5,7 @@ import type { BenchResults, Group, Stats } from "./results.js";
 
 export type Verdict = "met" | "missed" | "not measured";
 
-export interface TargetRow {
-  readonly id: string;
-  readonly what: string;
-  readonly target: string;
+export interface TargetRow extends Readonly<Record<"id" | "what" | "target", string>> {
   /** What was measured, or why nothing was; `value` is compared with the limit. */
   readonly measured: string;
   readonly value?: number;
