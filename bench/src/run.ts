@@ -33,17 +33,15 @@ function parseOptions(argv: readonly string[]) {
   }) as [number, number, number, number];
   const size = v.size.toUpperCase();
   if (size !== "S" && size !== "L") throw new Error(`--size expects S or L, found ${v.size}`);
-  const only = new Set(
-    (v.only ?? "local,remote").split(",").flatMap((g) => (g === "local" ? LOCAL_GROUPS : [g])),
-  );
-  const unknown = [...only].find((g) => g !== "remote" && !LOCAL_GROUPS.includes(g));
+  const only = (v.only ?? "local,remote").split(",").flatMap((g) => (g === "local" ? LOCAL_GROUPS : [g]));
+  const unknown = only.find((g) => g !== "remote" && !LOCAL_GROUPS.includes(g));
   if (unknown)
     throw new Error(`--only expects local, ${LOCAL_GROUPS.join(", ")} or remote; found ${unknown}`);
   // The command as run, with the options that change what is measured.
   const set = (["size", ...NUMBERS] as const).filter((k) => v[k].toUpperCase() !== DEFAULTS[k]);
   const cwd = process.env.INIT_CWD ?? process.cwd();
   return {
-    ...{ ...v, size, only, runs, warmup, seed, delayMs },
+    ...{ ...v, size, only: new Set(only), runs, warmup, seed, delayMs },
     command: ["pnpm bench", ...set.map((k) => `--${k} ${v[k]}`)].join(" "),
     render: v.render && resolve(cwd, v.render),
     out: v.out ? resolve(cwd, v.out) : v.only ? join(TREES_DIR, "BENCHMARKS-partial.md") : REPORT,

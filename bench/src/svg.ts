@@ -149,8 +149,7 @@ export function scalingChart(results: BenchResults): string | undefined {
     size === "XS" ? ms + limitOf("warm-XS") : ms * limitOf(`warm-${size}`),
   );
   const sizes = local.map((s) => s.skills);
-  const [xMin, xMax] =
-    sizes.length > 1 ? [Math.min(...sizes) / 1.5, Math.max(...sizes) * 1.5] : logDomain(sizes);
+  const [xMin, xMax] = [Math.min(...sizes) / 1.5, Math.max(...sizes) * 1.5];
   const [yMin, yMax] = logDomain(lines.flatMap((l) => l.points.map((p) => p[1])));
   return render({
     title: "Discover + load: cost per skill by tree size",
