@@ -1,7 +1,7 @@
 // The targets table: each row reads its value from one run's groups, or
 // says why it was not measured. Adding a row is a line in a table and a measure of the same id.
 import { fine, int, mb, pct, quantile, ratio } from "./format.js";
-import type { BenchResults, Group, Stats } from "./results.js";
+import type { BenchResults, Group } from "./results.js";
 
 export type Verdict = "met" | "missed" | "not measured";
 
@@ -48,35 +48,26 @@ tools-build | \`skillTools\` at 10,000 skills (built, catalog and definitions re
 search-recall | recall@5 over the hand-written requests on the real catalog, ours against a substring match and untuned MiniSearch | ≥ 0.85 and above both
 `;
 
-/** A group of the run, or why it is not there. */
-function groupOf(r: BenchResults, name: string): Group | string {
+/** A group of the run whose approaches `ids` (all when none) found what they should, or why not. */
+function groupOf(r: BenchResults, name: string, ids?: readonly string[]): Group | string {
   const group = r.groups[name];
   const why = group?.unavailable ?? group?.problem;
-  if (group && !why) return group;
   if (why) return `not measured: ${why}`;
-  const needsL = name.endsWith("-L") && !r.command.includes("--size L");
-  return `not measured: ${needsL ? "needs `--size L`" : "not in this run's `--only`"}`;
-}
-
-const wrong = (s: Stats) => `not measured: ${s.id} did not find the expected result (${s.problem})`;
-
-/** Approaches of a group, or why they cannot be compared: a run that found the wrong skills is no measurement. */
-function pick(r: BenchResults, name: string, ...ids: string[]): Stats[] | string {
-  const group = groupOf(r, name);
-  if (typeof group === "string") return group;
-  const stats = ids.map((id) => group.stats.find((s) => s.id === id));
-  const gone = ids.find((_, i) => !stats[i]);
+  if (!group) {
+    const needsL = name.endsWith("-L") && !r.command.includes("--size L");
+    return `not measured: ${needsL ? "needs `--size L`" : "not in this run's `--only`"}`;
+  }
+  const gone = ids?.find((id) => !group.stats.some((s) => s.id === id));
   if (gone) return `not measured: ${group.missing?.[gone] ?? `no ${gone} in this run`}`;
-  const bad = stats.find((s) => s?.problem);
-  return bad ? wrong(bad) : (stats as Stats[]);
+  // A run that found the wrong skills is no measurement.
+  const bad = group.stats.find((s) => s.problem && (ids ?? [s.id]).includes(s.id));
+  return bad ? `not measured: ${bad.id} did not find the expected result (${bad.problem})` : group;
 }
 
 /** Series of a group's samples, or why there are none. */
 function samples(r: BenchResults, name: string, ...keys: string[]): (readonly number[])[] | string {
   const group = groupOf(r, name);
   if (typeof group === "string") return group;
-  const bad = group.stats.find((s) => s.problem);
-  if (bad) return wrong(bad);
   const series = keys.map((k) => group.samples?.[k] ?? []);
   return series.some((s) => s.length === 0) ? "not measured: no samples" : series;
 }
@@ -91,8 +82,10 @@ const against: Say = (x, y) => [x / y, `${ratio(x / y)} (${fine(x)} ms against $
 /** Two approaches' medians (time, or peak RSS), said by `say`. */
 function pair(name: string, a: string, b: string, say: Say = over, of: "time" | "rssMB" = "time"): Measure {
   return (r) => {
-    const s = pick(r, name, a, b);
-    return typeof s === "string" ? s : say(s[0]?.[of].median as number, s[1]?.[of].median as number);
+    const g = groupOf(r, name, [a, b]);
+    if (typeof g === "string") return g;
+    const median = (id: string) => g.stats.find((s) => s.id === id)?.[of].median as number;
+    return say(median(a), median(b));
   };
 }
 
@@ -146,9 +139,9 @@ const MEASURES: Readonly<Record<string, Measure>> = {
   "startup-vercel": pair("startup", "cli", "vercel"),
   "pull-cold": pair("pulls", "v1-cold", "v2-cold", faster),
   "pull-warm": (r) => {
-    const stats = pick(r, "pulls", "v2-warm");
-    if (typeof stats === "string") return stats;
-    const requests = stats[0]?.more?.requests?.max;
+    const group = groupOf(r, "pulls", ["v2-warm"]);
+    if (typeof group === "string") return group;
+    const requests = group.stats.find((s) => s.id === "v2-warm")?.more?.requests?.max;
     if (requests === undefined) return "not measured: the server counted no requests";
     return [requests, `${requests} request${requests === 1 ? "" : "s"} (max of runs)`];
   },
