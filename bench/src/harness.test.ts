@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copyFloorScript, countSkills } from "./approaches/spawn.js";
 import { editDescription } from "./approaches/update.js";
 import { mismatch, runChild, summarize } from "./harness.js";
-import { crawlSkillFiles, layoutOf, treeSkillFiles } from "./layout.js";
+import { crawlSkillFiles, treeSkillFiles } from "./layout.js";
 import type { ChildResult } from "./protocol.js";
 import { ensureTree, SKILL_MTIME_S, settleMtimes, type TreeManifest } from "./tree.js";
 
@@ -23,7 +23,7 @@ afterAll(() => {
 });
 
 describe("every approach in a child process, on a tiny tree", { tags: ["slow"] }, () => {
-  const layout = () => layoutOf(manifest);
+  const layout = () => manifest;
 
   it.each(["sync-floor", "opencode-style", "ours"] as const)(
     "%s finds exactly the generated skills, with the generator's checksum",

@@ -12,9 +12,7 @@ export interface TreeLayout {
   readonly roots: readonly string[];
 }
 
-export function layoutOf(tree: string | TreeLayout): TreeLayout {
-  if (typeof tree !== "string")
-    return { home: tree.home, cwd: tree.cwd, paths: tree.paths, roots: tree.roots };
+export function layoutOf(tree: string): TreeLayout {
   const [home, cwd, team] = [join(tree, "home"), join(tree, "project"), join(tree, "team-skills")];
   const roots = [join(home, ".claude"), join(home, ".agents"), join(cwd, ".claude"), join(cwd, ".agents")];
   return { home, cwd, paths: [team], roots: [...roots.map((r) => join(r, "skills")), team] };

@@ -10,7 +10,7 @@ import type { ChildTask } from "./approaches/index.js";
 import { copyFloorScript } from "./approaches/spawn.js";
 import { editDescription } from "./approaches/update.js";
 import { interleave, mismatch, type Plan, type RunRecord, runChild, samplesOf } from "./harness.js";
-import { layoutOf, treeSkillFiles } from "./layout.js";
+import { treeSkillFiles } from "./layout.js";
 import { type Pack, packV2, skillPack, startPackServer, writePack } from "./remote-server.js";
 import type { Group, Rounds } from "./results.js";
 import { ensureTree, settleMtimes, type TreeManifest } from "./tree.js";
@@ -79,7 +79,7 @@ async function editing<T>(files: readonly string[], body: (restore: () => object
 const LOCAL = "sync-floor crawl-stat opencode-style ours warm warm-changed".split(" ");
 
 function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Promise<Group> {
-  const [layout, [edited]] = [layoutOf(manifest), editTargets(manifest, 1)];
+  const [edited] = editTargets(manifest, 1);
   if (!edited)
     return Promise.resolve({ stats: [], problem: "no SKILL.md with a one-line description to edit" });
   const missed = (r: RunRecord, n: number) =>
@@ -97,11 +97,11 @@ function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Prom
       const text = fs.readFileSync(edited, "utf8");
       let edits = 0;
       const task = (id: string): ChildTask => {
-        if (id === "warm") return { approach: id, input: { layout, cache: heads } };
-        if (id !== "warm-changed") return { approach: id as "ours", input: layout };
+        if (id === "warm") return { approach: id, input: { layout: manifest, cache: heads } };
+        if (id !== "warm-changed") return { approach: id as "ours", input: manifest };
         fs.copyFileSync(heads, changed);
         fs.writeFileSync(edited, editDescription(text, ++edits));
-        return { approach: "warm", input: { layout, cache: changed } };
+        return { approach: "warm", input: { layout: manifest, cache: changed } };
       };
       const prime = await runChild(task("warm"));
       log(`  ${size} head cache written by an untimed load: ${prime.ms.toFixed(1)} ms, found ${prime.found}`);
@@ -119,7 +119,7 @@ function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Prom
 
 function measureChanges(manifest: TreeManifest, size: string): Promise<Group> {
   const [targets, debounceMs, reloads] = [editTargets(manifest, 5), 100, size === "L" ? 3 : 5];
-  const input = { layout: layoutOf(manifest), targets, updates: 50, reloads, events: 20, debounceMs };
+  const input = { layout: manifest, targets, updates: 50, reloads, events: 20, debounceMs };
   return guarded(`${size}: costs of change`, () =>
     editing(targets, async () => {
       const r = await runChild({ approach: "update", input: { ...input, eventTimeoutMs: 5_000 } });
@@ -135,10 +135,10 @@ function measureBesideOurs(manifest: TreeManifest, rounds: Rounds, name: "doctor
     const server = [CLI, "serve-mcp", ...cliTreeArgs(manifest, work)];
     const task = (): ChildTask =>
       name === "doctor"
-        ? { approach: "doctor", input: layoutOf(manifest) }
+        ? { approach: "doctor", input: manifest }
         : { approach: "mcp-load", input: { server, warmups: 2, reads: 20 } };
     const check = (r: RunRecord) => mismatch(r, manifest);
-    const ours = (): ChildTask => ({ approach: "ours", input: layoutOf(manifest) });
+    const ours = (): ChildTask => ({ approach: "ours", input: manifest });
     const plans = [name, "ours"].map((id) => ({ id, task: id === "ours" ? ours : task, check }));
     const { stats, records } = await interleave(plans, { ...rounds, prefix: name });
     const samples = samplesOf(records.get(name) ?? []);
