@@ -9,10 +9,9 @@ export function quantile(values: readonly number[], q: number): number {
 }
 
 export function distribution(values: readonly number[] = []) {
-  const finite = values.filter(Number.isFinite);
-  const [min, max] = finite.length ? [Math.min(...finite), Math.max(...finite)] : [Number.NaN, Number.NaN];
-  const [median, p10, p90] = [0.5, 0.1, 0.9].map((q) => quantile(finite, q)) as [number, number, number];
-  return { n: finite.length, median, p10, p90, min, max };
+  const q = (p: number) => quantile(values, p);
+  const n = values.filter(Number.isFinite).length;
+  return { n, median: q(0.5), p10: q(0.1), p90: q(0.9), min: q(0), max: q(1) };
 }
 
 export type Distribution = ReturnType<typeof distribution>;
