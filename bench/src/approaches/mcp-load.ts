@@ -14,12 +14,10 @@ export async function run(input: Input): Promise<ChildOutput> {
     for (let i = 0; i < Math.max(1, input.warmups); i++) {
       const warm = new SkillService({ sources: [source] });
       const report = await warm.discoverAndLoad();
-      const first = warm.all()[0];
+      const [first, found] = [warm.all()[0], warm.all().length];
       if (!first || report.failed.length > 0) {
         const why = report.failed[0]?.error.message ?? report.diagnostics.map((d) => d.message).join("; ");
-        throw new Error(
-          `the warm-up load over MCP found ${warm.all().length} skills: ${why || "no diagnostics"}`,
-        );
+        throw new Error(`the warm-up load over MCP found ${found} skills: ${why || "no diagnostics"}`);
       }
       await warm.read(first.name);
     }
