@@ -22,12 +22,9 @@ type Tick = { readonly value: number; readonly major: boolean; readonly label?: 
 /** Ticks of a log axis over `[min, max]`: 1, 2 and 5 times powers of ten; powers of ten are major. */
 export function logTicks(min: number, max: number): Tick[] {
   const ticks: Tick[] = [];
-  for (let p = Math.floor(Math.log10(min)); p <= Math.ceil(Math.log10(max)); p++) {
-    for (const m of [1, 2, 5])
-      if (m * 10 ** p >= min * 0.999 && m * 10 ** p <= max * 1.001)
-        ticks.push({ value: m * 10 ** p, major: m === 1 });
-  }
-  return ticks;
+  for (let p = Math.floor(Math.log10(min)); p <= Math.ceil(Math.log10(max)); p++)
+    for (const m of [1, 2, 5]) ticks.push({ value: m * 10 ** p, major: m === 1 });
+  return ticks.filter((t) => t.value >= min * 0.999 && t.value <= max * 1.001);
 }
 
 export const tickLabel = (v: number) =>
