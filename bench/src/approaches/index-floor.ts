@@ -3,11 +3,8 @@ import { scaledCatalog, untunedMiniSearch } from "../search-set.js";
 
 type Input = { skills: number; seed: number; kind: "word-map" | "minisearch" };
 
-/**
- * A reference's first index build in a fresh process, timed alone (the catalog is made first).
- * `word-map`: the least an index of words does, name and description lower-cased and split into
- * words, one `Map` of word → skills; `minisearch`: untuned MiniSearch's `addAll`.
- */
+// A reference's index build, first in a fresh process (the catalog is made before the clock): a bare
+// word map (name and description lower-cased, split into words → skills) or untuned MiniSearch.
 export async function run(input: Input): Promise<ChildOutput> {
   const skills = scaledCatalog(input.skills, input.seed);
   const docs = skills.map((s) => ({ name: s.name, description: s.description }));

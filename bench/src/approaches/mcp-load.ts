@@ -2,10 +2,8 @@ import { compareCodeUnits, SkillService } from "@skill/core";
 import { mcpStdioSource } from "@skill/mcp/stdio";
 import type { ChildOutput } from "../protocol.js";
 
-/**
- * `server`: `cli.js serve-mcp …`, started over stdio and warmed by `warmups` untimed loads; then one
- * `discoverAndLoad` of a fresh `SkillService` over it is timed, then `reads` single reads.
- */
+// `server` (`cli.js serve-mcp …`) started over stdio and warmed by `warmups` untimed loads; then one
+// `discoverAndLoad` of a fresh `SkillService` over it is timed, then `reads` single reads.
 type Input = { server: readonly string[]; warmups: number; reads: number };
 export async function run(input: Input): Promise<ChildOutput> {
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
