@@ -94,23 +94,16 @@ async function measure(o: ReturnType<typeof parseOptions>): Promise<BenchResults
   return results;
 }
 
-async function main(): Promise<number> {
-  let o: ReturnType<typeof parseOptions>;
-  try {
-    o = parseOptions(process.argv.slice(2));
-  } catch (error) {
-    log(`${errorText(error)} (options: bench/README.md)`);
-    return 2;
-  }
+let o: ReturnType<typeof parseOptions> | undefined;
+try {
+  o = parseOptions(process.argv.slice(2));
   const read = o.render && (JSON.parse(fs.readFileSync(o.render, "utf8")) as BenchResults);
   const results = read || (await measure(o));
   writeReport(o.out, results);
-  return verdict(results, o.check);
-}
-
-try {
-  process.exitCode = await main();
+  process.exitCode = verdict(results, o.check);
 } catch (error) {
-  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  // A wrong option in one line; anything else with its stack.
+  const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  log(o ? stack : `${errorText(error)} (options: bench/README.md)`);
   process.exitCode = 2;
 }

@@ -180,9 +180,9 @@ export function evaluateTargets(results: BenchResults): TargetRow[] {
   return TARGETS.map(({ id, what, target, limit: [comparison, limit] }) => {
     const m = MEASURES[id]?.(results) ?? "not measured: no measure";
     if (typeof m === "string") return { id, what, target, measured: m, verdict: "not measured" };
-    const [value, measured] = m;
+    const [value, measured, met] = m;
     const ok =
-      m[2] ?? (comparison === "≥" ? value >= limit : comparison === "<" ? value < limit : value <= limit);
+      met ?? (comparison === "≥" ? value >= limit : comparison === "<" ? value < limit : value <= limit);
     return { id, what, target, measured, value, verdict: ok ? "met" : "missed" };
   });
 }
