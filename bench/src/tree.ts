@@ -1,6 +1,5 @@
-// Seeded trees of skills, as a harness meets them: three roots, skills at depths 2–5 with
-// realistic frontmatter, bodies and bundled files, `node_modules` and `.git` noise, decoy SKILL.md
-// files in `node_modules`. The same seed and size give the same bytes.
+// Seeded trees of skills as a harness meets them: three roots, skills at depths 2–5 with realistic
+// files, `node_modules` and `.git` noise, decoy SKILL.md files. Same seed and size, same bytes.
 import * as fs from "node:fs";
 import { dirname, join, sep } from "node:path";
 import { layoutOf, type TreeLayout, treeSkillFiles } from "./layout.js";
@@ -126,9 +125,8 @@ export function generateTree(dir: string, options: TreeOptions): TreeManifest {
     const folders = Array.from({ length: depth - 2 }, (_, k) => `group-${k}-${random.int(1, groups)}`);
     const skillDir = join(root, ...folders, name);
     const description = describe(random, STYLES[i % STYLES.length] as string);
-    const fields = random.chance(0.2)
-      ? [...description.yaml, `name: ${name}`]
-      : [`name: ${name}`, ...description.yaml];
+    const nameLine = `name: ${name}`;
+    const fields = random.chance(0.2) ? [...description.yaml, nameLine] : [nameLine, ...description.yaml];
     const text = `---\n${[...fields, ...extraFields(random)].join("\n")}\n---\n${body(random, pool, name)}`;
     const crlf = (i + Math.floor(i / 10)) % 10 === 7;
     write(join(skillDir, "SKILL.md"), crlf ? text.replace(/\n/g, "\r\n") : text);

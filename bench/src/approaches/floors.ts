@@ -10,8 +10,7 @@ export function readNameAndDescription(text: string): SkillPair | undefined {
   const close = text.startsWith("---") ? text.indexOf("\n---", 3) : -1;
   if (close === -1) return undefined;
   const lines = text.slice(text.indexOf("\n") + 1, close).split("\n");
-  let name: string | undefined;
-  let description: string | undefined;
+  const fields: Record<string, string> = {};
   for (let i = 0; i < lines.length; i++) {
     const match = FIELD.exec((lines[i] as string).trimEnd());
     if (!match) continue;
@@ -25,9 +24,9 @@ export function readNameAndDescription(text: string): SkillPair | undefined {
         block.push((lines[++i] as string).trim());
       value = block.join(first === ">" ? " " : "\n");
     }
-    if (match[1] === "name") name = value.trim();
-    else description = value.trim();
+    fields[match[1] as string] = value.trim();
   }
+  const { name, description } = fields;
   return name === undefined || description === undefined ? undefined : { name, description };
 }
 
