@@ -211,12 +211,11 @@ function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<Group> 
       spawn("floor", floor, n),
       spawn("version", [CLI, "--version"]),
     ];
-    const facts: Record<string, string | number> = { skills: n, node: process.version };
+    const facts = { skills: n, node: process.version, skillsVersion: PEER.skills, peerNode: `v${PEER.node}` };
     if (typeof peer !== "string") {
       // Both on Node 22 keep its compile cache in a folder of this run, warmed by the warm-up round.
       const cache = { NODE_COMPILE_CACHE: join(work, "node-compile-cache") };
       const env = { HOME: manifest.home, DO_NOT_TRACK: "1", DISABLE_TELEMETRY: "1", ...cache };
-      Object.assign(facts, { skillsVersion: PEER.skills, peerNode: `v${PEER.node}` });
       const vercel = { node: peer.node, cwd: manifest.cwd, env, count: "vercel" };
       plans.push(spawn("vercel", [peer.cli, "list"], vercelExpected(manifest), vercel));
       plans.push(spawn("cli22", list, n, { node: peer.node, env: cache }));
@@ -231,13 +230,12 @@ function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<Group> 
 
 /** Why a copy of `pack` under `dir` is incomplete, or `undefined`. */
 function checkCopy(dir: string, pack: Pack): string | undefined {
-  for (const { name, files } of pack.skills) {
+  for (const { name, files } of pack.skills)
     for (const [path, body] of files) {
       const size = fs.statSync(join(dir, name, path), { throwIfNoEntry: false })?.size;
       if (size !== body.length)
         return `${name}/${path} ${size === undefined ? "is missing" : `has ${size} bytes`}`;
     }
-  }
   return undefined;
 }
 

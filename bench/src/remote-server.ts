@@ -87,12 +87,11 @@ export function skillPack(options: { skills: number; filesPerSkill: number; seed
 }
 
 export function writePack(pack: Pack, dir: string): void {
-  for (const { name, files } of pack.skills) {
+  for (const { name, files } of pack.skills)
     for (const [path, body] of files) {
       mkdirSync(dirname(join(dir, name, path)), { recursive: true });
       writeFileSync(join(dir, name, path), body);
     }
-  }
 }
 
 /** The same pack as index v0.2: written to a folder, packed by the library's own `writeManifest`. */
