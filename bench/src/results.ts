@@ -5,10 +5,8 @@ export type Summary = Readonly<Record<"median" | "min" | "max", number>>;
 export type Rounds = Readonly<Record<"warmup" | "runs" | "seed" | "delayMs", number>>;
 
 /** One approach's measured runs in a group: one row of a table. */
-export interface Stats {
+export interface Stats extends Readonly<Record<"time" | "rssMB", Summary>> {
   readonly id: string;
-  readonly time: Summary;
-  readonly rssMB: Summary;
   /** One number when every run agreed, else `min–max`. */
   readonly found: string;
   readonly problem?: string | undefined;

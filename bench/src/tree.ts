@@ -17,12 +17,8 @@ export interface TreeManifest
   readonly checksum: string;
 }
 
-export interface TreeOptions {
-  readonly skills: number;
-  readonly seed?: number;
-  /** Every folder and every `SKILL.md` of the full tree, and nothing else (a scan sees the same). */
-  readonly skeleton?: boolean;
-}
+/** `skeleton`: every folder and `SKILL.md` of the full tree and nothing else (a scan sees the same). */
+type TreeOptions = { readonly skills: number; readonly seed?: number; readonly skeleton?: boolean };
 
 /** Ten description styles in a cycle: every tree of ten skills or more holds each. */
 const STYLES = "plain plain folded plain double-quoted plain literal plain single-quoted folded".split(" ");
