@@ -69,11 +69,8 @@ export function untunedMiniSearch(docs: readonly Doc[]) {
 
 export function untunedMiniSearchRanker(skills: readonly SkillMetadata[]): Ranker {
   const mini = untunedMiniSearch(skills.map((s) => ({ name: s.name, description: s.description })));
-  return (query, limit) =>
-    mini
-      .search(query)
-      .map((r) => String(r.id))
-      .slice(0, limit);
+  const ids = (query: string) => mini.search(query).map((r) => String(r.id));
+  return (query, limit) => ids(query).slice(0, limit);
 }
 
 /** The share of requests with an expected skill among the first five. */

@@ -46,11 +46,10 @@ interface Line extends Readonly<Partial<Record<"markers" | "step" | "dashed", bo
   readonly colour?: number;
 }
 
-interface Chart {
+/** A chart: its scales map values to pixels. */
+interface Chart extends Readonly<Record<"x" | "y", (value: number) => number>> {
   readonly title: string;
   readonly labels: readonly [x: string, y: string];
-  readonly x: (value: number) => number;
-  readonly y: (value: number) => number;
   readonly ticks: readonly [x: readonly Tick[], y: readonly Tick[]];
   readonly lines: readonly Line[];
 }

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { type SpawnSyncOptionsWithStringEncoding, spawnSync } from "node:child_process";
 import { stripVTControlCharacters } from "node:util";
 import type { ChildOutput } from "../protocol.js";
 
@@ -36,12 +36,9 @@ process.stdout.write(JSON.stringify({ installed: names }));`;
 export async function run(input: SpawnInput): Promise<ChildOutput> {
   const node = input.node ?? process.execPath;
   const options = { env: { ...input.env }, cwd: input.cwd, maxBuffer: 64 * 1024 * 1024 };
+  const io: SpawnSyncOptionsWithStringEncoding = { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] };
   const start = performance.now();
-  const child = spawnSync(node, input.args, {
-    ...options,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawnSync(node, input.args, { ...options, ...io });
   const wallMs = performance.now() - start;
   const why = `${node} ${input.args.join(" ")} exited with ${child.status}: ${child.stderr.slice(-2000)}`;
   if (child.status !== 0) throw new Error(why);
