@@ -25,6 +25,11 @@ export interface Known {
   entry?: SkillEntry;
   /** The digest of each of `files` the entry lists, in order. */
   digests?: readonly FileDigest[];
+  /**
+   * When the last check that found `entry` true began (`performance.now()`): it saw every
+   * change made before then, so a request that arrived earlier may take `entry` as it is.
+   */
+  checkedAt?: number;
 }
 
 /** What servers of one service and one listing shape (prefix and limits) know of its skills. */
@@ -35,7 +40,12 @@ export interface View {
   /** Entries being built, by location: listings asking at once share one build. */
   readonly building: Map<
     string,
-    { readonly skill: SkillMetadata; readonly entry: Promise<SkillEntry | undefined> }
+    {
+      readonly skill: SkillMetadata;
+      readonly entry: Promise<SkillEntry | undefined>;
+      /** When the build began (`performance.now()`): only a request that arrived earlier may join it. */
+      readonly startedAt: number;
+    }
   >;
 }
 

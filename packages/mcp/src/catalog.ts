@@ -32,6 +32,8 @@ export interface CatalogSettings {
   readonly prefix: string;
   readonly maxFiles: number;
   readonly maxFileBytes: number;
+  /** How long a check of a skill's files answers for, in ms. */
+  readonly recheckMs: number;
   readonly agent: AgentInfo | undefined;
   readonly logger: Logger | undefined;
   /** The digests of served files, shared with every server of the service (or the caller's). */
@@ -123,17 +125,25 @@ export class SkillCatalog implements Catalog {
     return { uri: this.skillUri(skill), rel: basename(skill.location), skillFile: true };
   }
 
-  async filesOf(skill: SkillMetadata): Promise<readonly ServedFile[]> {
-    return (await this.#knownOf(skill)).files;
+  async filesOf(skill: SkillMetadata, asOf = performance.now()): Promise<readonly ServedFile[]> {
+    return (this.#checkedSince(skill, asOf) ?? (await this.#knownOf(skill))).files;
   }
 
-  /** The entry `skills/list` and `skills/get` give for a skill; one build for every listing asking at once. */
-  async entryOf(skill: SkillMetadata): Promise<SkillEntry | undefined> {
+  /**
+   * The entry `skills/list` and `skills/get` give for a skill, for a request that arrived at
+   * `asOf` (`performance.now()`): taken as it is when a check that began since found it true
+   * (requests in flight at once share one), else checked now; one build for every request
+   * that arrived before it began.
+   */
+  async entryOf(skill: SkillMetadata, asOf = performance.now()): Promise<SkillEntry | undefined> {
+    const checked = this.#checkedSince(skill, asOf);
+    if (checked) return checked.entry;
     const building = this.#view.building;
     const pending = building.get(skill.location);
-    if (pending?.skill === skill) return pending.entry;
-    const entry = this.#buildEntry(skill);
-    building.set(skill.location, { skill, entry });
+    if (pending?.skill === skill && pending.startedAt >= asOf) return pending.entry;
+    const startedAt = performance.now();
+    const entry = this.#buildEntry(skill, startedAt);
+    building.set(skill.location, { skill, entry, startedAt });
     try {
       return await entry;
     } finally {
@@ -169,12 +179,21 @@ export class SkillCatalog implements Catalog {
         file.rel,
         this.#readOptions(skill, file),
       );
+      this.#servedAs(skill, file, digest);
       return { bytes, described: digest };
     } catch (error) {
       // Gone, refused or changed: the next listing walks the skill again instead of listing what it knew.
       this.#view.known.delete(skill.location);
       return this.#refusal(error, skill, file);
     }
+  }
+
+  /** Bytes served that differ from what the entry lists: the next listing checks the skill again. */
+  #servedAs(skill: SkillMetadata, file: ServedFile, served: FileDigest): void {
+    const known = this.#view.known.get(skill.location);
+    const at = known?.files.findIndex((f) => f.uri === file.uri) ?? -1;
+    if (known?.digests && known.digests[at]?.digest !== served.digest)
+      known.checkedAt = Number.NEGATIVE_INFINITY;
   }
 
   /**
@@ -221,12 +240,29 @@ export class SkillCatalog implements Catalog {
     }
   }
 
-  async #buildEntry(skill: SkillMetadata): Promise<SkillEntry | undefined> {
+  /**
+   * What is known of a skill when a check that began at or after `asOf` (less `recheckMs`)
+   * found its entry true.
+   */
+  #checkedSince(skill: SkillMetadata, asOf: number): (Known & { entry: SkillEntry }) | undefined {
+    if (this.#view.version !== this.#service.version) return undefined;
+    const known = this.#view.known.get(skill.location);
+    return known?.skill === skill &&
+      known.entry &&
+      (known.checkedAt ?? Number.NEGATIVE_INFINITY) >= asOf - this.#settings.recheckMs
+      ? (known as Known & { entry: SkillEntry })
+      : undefined;
+  }
+
+  async #buildEntry(skill: SkillMetadata, startedAt: number): Promise<SkillEntry | undefined> {
     const had = await this.#knownOf(skill);
     const files = await this.describedFiles(skill, had.files);
     if (!files) return undefined;
     // Unchanged digests keep the entry already built: one copy, however often it is listed.
-    if (had.entry && had.digests && sameDigests(had.digests, files)) return had.entry;
+    if (had.entry && had.digests && sameDigests(had.digests, files)) {
+      had.checkedAt = Math.max(had.checkedAt ?? Number.NEGATIVE_INFINITY, startedAt);
+      return had.entry;
+    }
     const resources: SkillResourceRef[] = files.map(({ file, info }) => ({
       uri: file.uri,
       digest: info.digest,
@@ -242,9 +278,11 @@ export class SkillCatalog implements Catalog {
     }
     const entry: SkillEntry = { uri: this.skillUri(skill), frontmatter: skill.frontmatter, resources };
     // Kept only whole: a file that could not be described (gone, too large) is tried again.
-    if (files.length === had.files.length) {
+    // A check that began earlier than the one kept does not replace it.
+    if (files.length === had.files.length && startedAt >= (had.checkedAt ?? Number.NEGATIVE_INFINITY)) {
       had.entry = entry;
       had.digests = files.map(({ info }) => info);
+      had.checkedAt = startedAt;
     }
     return entry;
   }

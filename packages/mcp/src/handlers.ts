@@ -45,8 +45,10 @@ export interface Catalog {
   folderUri(name: string): string;
   skillUri(skill: SkillMetadata): string;
   skillFile(skill: SkillMetadata): ServedFile;
-  filesOf(skill: SkillMetadata): Promise<readonly ServedFile[]>;
-  entryOf(skill: SkillMetadata): Promise<SkillEntry | undefined>;
+  /** The files of a skill for a request that arrived at `asOf` (`performance.now()`, default now). */
+  filesOf(skill: SkillMetadata, asOf?: number): Promise<readonly ServedFile[]>;
+  /** The entry of a skill for a request that arrived at `asOf` (`performance.now()`, default now). */
+  entryOf(skill: SkillMetadata, asOf?: number): Promise<SkillEntry | undefined>;
   /** Every servable file of a skill with its digest (core's `FileDigest`), SKILL.md first. */
   describedFiles(skill: SkillMetadata): Promise<{ file: ServedFile; info: FileDigest }[] | undefined>;
   /** A file's bytes read now; why not, when it cannot be read; `undefined` when it is gone. */
@@ -96,12 +98,13 @@ function page<T>(items: readonly T[], cursor: string | undefined, size: number) 
 
 /** What a listed file's resources/read answers: its contents, or why there are none. */
 async function readAnswer(catalog: Catalog, uri: string) {
+  const asOf = performance.now();
   const skill = catalog.skillOf(uri);
   const file = !skill
     ? undefined
     : uri === catalog.skillUri(skill)
       ? catalog.skillFile(skill)
-      : (await catalog.filesOf(skill)).find((f) => f.uri === uri);
+      : (await catalog.filesOf(skill, asOf)).find((f) => f.uri === uri);
   const served = skill && file ? await catalog.serve(skill, file) : undefined;
   if (!file || !served) throw invalid(`Unknown resource: ${quoteParam(uri)}`);
   // A file the agent may see that cannot be read now says so: "unknown" would send a client
@@ -181,11 +184,12 @@ export function answerSkills(
   { pageSize, caching }: { pageSize: number; caching: { ttlMs: number; cacheScope: SkillCacheScope } },
 ): void {
   low.setRequestHandler("skills/list", { params: AnyParams }, async (params) => {
+    const asOf = performance.now();
     const { items, ...rest } = page(catalog.servable(), cursorParam("skills/list", params), pageSize);
     const skills: SkillEntry[] = [];
     const slice = timeSlices();
     for (const skill of items) {
-      const entry = await catalog.entryOf(skill);
+      const entry = await catalog.entryOf(skill, asOf);
       if (entry) skills.push(entry);
       await slice();
     }

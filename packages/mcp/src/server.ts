@@ -32,6 +32,15 @@ export interface RegisterSkillsOptions {
   /** Who may share a cached answer (default `"public"`: it does not depend on who asks). Sent as `cacheScope`. */
   readonly cacheScope?: SkillCacheScope;
   /**
+   * How long a check of a skill's files answers for, in ms (default 0). A check is a `stat` of
+   * each file listed and of the folders holding them; requests that arrive while one is under
+   * way share it. Above 0, `skills/list`, `skills/get` and `resources/read` take what a check
+   * begun within this long found: a file added, removed or edited is listed within `recheckMs`
+   * instead of at once (a file read is listed with the digest of the bytes served at once
+   * still), and a server under load stats each file once per `recheckMs`, not once per listing.
+   */
+  readonly recheckMs?: number;
+  /**
    * Where a skill past SEP-2640's limits (512 resources, 16 MiB) is reported, as a warning
    * (`mcp-skill-too-many-files`, `mcp-skill-too-large`). The skill is still served, cut to `maxFiles`.
    */
@@ -78,6 +87,7 @@ function checkOptions(options: RegisterSkillsOptions) {
     pageSize: wholeOption(fn, "pageSize", options.pageSize, DEFAULT_PAGE_SIZE, 1),
     maxFiles: wholeOption(fn, "maxFiles", options.maxFiles, DEFAULT_MAX_FILES, 1),
     maxFileBytes: wholeOption(fn, "maxFileBytes", options.maxFileBytes, DEFAULT_MAX_FILE_BYTES, 1),
+    recheckMs: wholeOption(fn, "recheckMs", options.recheckMs, 0, 0),
     caching: { ttlMs: wholeOption(fn, "ttlMs", options.ttlMs, 0, 0), cacheScope } as const,
   };
 }
@@ -118,7 +128,7 @@ function checkOptions(options: RegisterSkillsOptions) {
  * await server.connect(new StdioServerTransport());
  *
  * @throws SkillError `INVALID_FIELD` for an option it cannot use (a `prefix` that is not URI
- *   segments, a `pageSize`, `maxFiles`, `maxFileBytes` or `ttlMs` that is not a whole number
+ *   segments, a `pageSize`, `maxFiles`, `maxFileBytes`, `ttlMs` or `recheckMs` that is not a whole number
  *   in range, a `cacheScope` other than `"public"` or `"private"`, a `digests` that is not a
  *   digest memo)
  */
@@ -137,6 +147,7 @@ export function registerSkills(
     prefix: checked.prefix,
     maxFiles: checked.maxFiles,
     maxFileBytes: checked.maxFileBytes,
+    recheckMs: checked.recheckMs,
     agent: options.agent,
     logger: options.logger,
     memo: checked.digests ?? shared.memo,

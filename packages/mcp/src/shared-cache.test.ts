@@ -1,4 +1,4 @@
-import { mkdtemp, open, readFile, rm, stat, utimes } from "node:fs/promises";
+import { mkdtemp, open, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
@@ -177,5 +177,36 @@ describe("a file rewritten in place with its size and mtime kept", () => {
     const read = await client.readResource({ uri: refUri });
     expect((read.contents[0] as { text: string }).text).toBe("REF OF SKILL-03\n");
     expect(digestOf(await listAll(client))).toBe(sha256Digest(await readFile(ref())));
+  });
+});
+
+describe("recheckMs", () => {
+  const ref = () => join(root, "skill-03", "ref.md");
+  const refUri = "skill://skills/skill-03/ref.md";
+  const digestOf = (list: Entry[]) => list.flatMap((e) => e.resources).find((r) => r.uri === refUri)?.digest;
+  const recheck = async (service: SkillService) => {
+    const { client, close } = await connect(createSkillsServer(service, { pageSize: 5, recheckMs: 1_000 }));
+    closers.push(close);
+    return client;
+  };
+
+  it("lists what a check begun within recheckMs found, and an edit once it is due", async () => {
+    const { service } = await loaded();
+    const client = await recheck(service);
+    expect(digestOf(await listAll(client))).toBe(sha256Digest("ref of skill-03\n"));
+    await writeFile(ref(), "ref of skill-03, edited\n");
+    expect(digestOf(await listAll(client))).toBe(sha256Digest("ref of skill-03\n"));
+    await new Promise((done) => setTimeout(done, 1_100));
+    expect(digestOf(await listAll(client))).toBe(sha256Digest("ref of skill-03, edited\n"));
+  });
+
+  it("lists the digest of the bytes resources/read served at once", async () => {
+    const { service } = await loaded();
+    const client = await recheck(service);
+    expect(digestOf(await listAll(client))).toBe(sha256Digest("ref of skill-03\n"));
+    await writeFile(ref(), "ref of skill-03, edited\n");
+    const read = await client.readResource({ uri: refUri });
+    expect((read.contents[0] as { text: string }).text).toBe("ref of skill-03, edited\n");
+    expect(digestOf(await listAll(client))).toBe(sha256Digest("ref of skill-03, edited\n"));
   });
 });
