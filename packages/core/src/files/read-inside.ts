@@ -1,5 +1,5 @@
-import { constants } from "node:fs";
-import { type FileHandle, open, readlink, realpath } from "node:fs/promises";
+import { constants, readlinkSync, realpathSync } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
 import { resolve } from "node:path";
 import { quote, SkillError } from "../spec/errors.js";
 import { abortError } from "../util/abort.js";
@@ -46,9 +46,13 @@ function failed(full: string, error: unknown): SkillError {
 
 // Where the open descriptor really points, where the system says (Linux /proc): closes the
 // gap between the real-path check and the open, when a folder on the way is swapped for a link.
-async function openedPath(handle: FileHandle): Promise<string | undefined> {
+function openedPath(handle: FileHandle): string | undefined {
   if (process.platform !== "linux") return undefined;
-  return readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+  try {
+    return readlinkSync(`/proc/self/fd/${handle.fd}`);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -70,19 +74,18 @@ async function openedPath(handle: FileHandle): Promise<string | undefined> {
  * @example
  * const bytes = await readInside("/skills/pdf", "scripts/fill.py", { maxBytes: 1 << 20 });
  */
-export async function readInside(
-  root: string,
-  path: string,
-  options: ReadInsideOptions = {},
-): Promise<Uint8Array> {
-  const maxBytes = options.maxBytes === undefined ? DEFAULT_MAX_FILE_BYTES : checkMaxBytes(options.maxBytes);
-  const { signal } = options;
-  const full = resolveInside(root, path);
-  if (signal?.aborted) throw aborted(full, signal);
-  const base = resolve(root);
+export function readInside(root: string, path: string, options: ReadInsideOptions = {}): Promise<Uint8Array> {
+  return readInsideAt(root, path, options);
+}
+
+/** The real paths of a skill folder and of a file in it, or why not (as {@link readInside} says). */
+function realPaths(base: string, full: string): RealPaths {
   let realRoot: string;
   try {
-    realRoot = await realpath(base);
+    // Real paths are taken synchronously (as the open descriptor's): each costs a fraction of a
+    // round trip through the thread pool, which a server reading many small files at once
+    // would otherwise spend most of its time in. The bytes are read asynchronously.
+    realRoot = realpathSync.native(base);
   } catch (error) {
     const code = errnoOf(error);
     if (code === "ENOENT" || code === "ENOTDIR") {
@@ -93,12 +96,36 @@ export async function readInside(
       cause: error,
     });
   }
-  let real: string;
   try {
-    real = await realpath(full);
+    return { realRoot, real: realpathSync.native(full) };
   } catch (error) {
     throw failed(full, error);
   }
+}
+
+/** The real path of a skill folder and of a file in it. */
+export interface RealPaths {
+  readonly realRoot: string;
+  readonly real: string;
+}
+
+/**
+ * {@link readInside}, given the real paths of the folder and the file when the caller has just
+ * taken them (`SkillService.readFile` judges the path by them first): every check after them
+ * is made as `readInside` makes it.
+ */
+export async function readInsideAt(
+  root: string,
+  path: string,
+  options: ReadInsideOptions,
+  known?: RealPaths,
+): Promise<Uint8Array> {
+  const maxBytes = options.maxBytes === undefined ? DEFAULT_MAX_FILE_BYTES : checkMaxBytes(options.maxBytes);
+  const { signal } = options;
+  const full = resolveInside(root, path);
+  if (signal?.aborted) throw aborted(full, signal);
+  const base = resolve(root);
+  const { realRoot, real } = known ?? realPaths(base, full);
   if (!isInside(realRoot, real)) throw escapes(base, path, full);
 
   let handle: FileHandle;
@@ -110,7 +137,7 @@ export async function readInside(
     throw failed(full, error);
   }
   try {
-    const opened = await openedPath(handle);
+    const opened = openedPath(handle);
     if (opened !== undefined && !isInside(realRoot, opened)) throw escapes(base, path, full);
     const stats = await handle.stat();
     checkFileStats(full, stats, maxBytes);

@@ -1,4 +1,5 @@
-import { lstat, realpath, stat } from "node:fs/promises";
+import { lstatSync, realpathSync, statSync } from "node:fs";
+import { realpath } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { SKILL_FILE } from "../spec/constants.js";
 import { describeKind, SkillError } from "../spec/errors.js";
@@ -11,6 +12,7 @@ import {
   walkFolder,
 } from "./folder-walk.js";
 import { isInside, resolveInside } from "./inside.js";
+import type { RealPaths } from "./read-inside.js";
 
 /** Options of {@link skillFiles}. */
 export interface SkillFilesOptions {
@@ -213,35 +215,42 @@ export async function skillFiles(dir: string, options: SkillFilesOptions = {}): 
  * cuts of a listing are not applied. What `SkillService.readFile` checks a path with.
  */
 export async function isSkillFile(dir: string, path: string): Promise<boolean> {
+  return skillFileAt(dir, path) !== undefined;
+}
+
+/** The real paths of the folder and of the file when {@link isSkillFile} holds for `path`, else `undefined`. */
+export function skillFileAt(dir: string, path: string): RealPaths | undefined {
   const base = resolve(dir);
   const full = resolveInside(base, path);
   const parts = full.slice(base.length + 1).split(sep);
-  if (parts.length > MAX_DEPTH + 1) return false;
-  if (parts.some((part) => part === ".git" || part.startsWith(".") || part === "node_modules")) return false;
+  if (parts.length > MAX_DEPTH + 1) return undefined;
+  if (parts.some((part) => part === ".git" || part.startsWith(".") || part === "node_modules"))
+    return undefined;
+  // One path's metadata, synchronously: a read judged this way costs no round trip through the
+  // thread pool per folder on the way (see readInside).
   let realRoot: string;
   let real: string;
   try {
-    realRoot = await realpath(base);
-    real = await realpath(full);
-    if (!(await stat(real)).isFile()) return false;
+    realRoot = realpathSync.native(base);
+    real = realpathSync.native(full);
+    if (!statSync(real).isFile()) return undefined;
   } catch {
-    return false;
+    return undefined;
   }
-  if (!isInside(realRoot, real) || real === realRoot) return false;
+  if (!isInside(realRoot, real) || real === realRoot) return undefined;
   const realParts = real.slice(realRoot.length + 1).split(sep);
-  if (realParts.includes(".git")) return false;
+  if (realParts.includes(".git")) return undefined;
   const holdsSkill = (folder: string) =>
-    lstat(join(folder, SKILL_FILE)).then(
-      (stats) => !stats.isDirectory(),
-      () => false,
-    );
-  for (const [top, segments] of [
-    [base, parts],
-    [realRoot, realParts],
-  ] as const) {
+    !(lstatSync(join(folder, SKILL_FILE), { throwIfNoEntry: false })?.isDirectory() ?? true);
+  // Without links on the way, the real folders are the lexical ones: each is looked at once.
+  const ways = realRoot === base && real === full ? [parts] : [parts, realParts];
+  for (const [w, segments] of ways.entries()) {
+    const top = w === 0 ? base : realRoot;
     for (let i = 1; i < segments.length; i++) {
-      if (await holdsSkill(join(top, ...segments.slice(0, i)))) return false;
+      try {
+        if (holdsSkill(join(top, ...segments.slice(0, i)))) return undefined;
+      } catch {}
     }
   }
-  return true;
+  return { realRoot, real };
 }

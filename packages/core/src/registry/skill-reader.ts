@@ -3,8 +3,8 @@ import { sha256Digest } from "../files/digest.js";
 import { normalizeFileList } from "../files/file-list.js";
 import { resolveInside } from "../files/inside.js";
 import { decodeEntry, readSkillFile, tooLargeError } from "../files/read-file.js";
-import { readInside } from "../files/read-inside.js";
-import { isSkillFile, skillFiles } from "../files/skill-files.js";
+import { readInsideAt } from "../files/read-inside.js";
+import { skillFileAt, skillFiles } from "../files/skill-files.js";
 import { firstDifference } from "../parse/json-value.js";
 import { SKILL_FILE } from "../spec/constants.js";
 import { printable, quote, SkillError } from "../spec/errors.js";
@@ -167,11 +167,13 @@ export async function readBundled(
   // The lexical rule first, whatever the entry: `..` never reaches a source either.
   resolveInside(folder ?? "/", path);
   const { entry } = winner;
-  const listed =
-    entry.listFiles || folder === undefined
-      ? (await listBundled(winner, MAX_SKILL_FILES, ctx)).includes(path)
-      : // One path judged by the walker's rules: a folder of thousands of files is not listed per read.
-        path !== SKILL_FILE && (await isSkillFile(folder, path));
+  // One path judged by the walker's rules: a folder of thousands of files is not listed per
+  // read. The real paths it was judged by are the ones read.
+  const byWalk = entry.listFiles || folder === undefined;
+  const judged = byWalk ? undefined : skillFileAt(folder, path);
+  const listed = byWalk
+    ? (await listBundled(winner, MAX_SKILL_FILES, ctx)).includes(path)
+    : judged !== undefined;
   if (!listed) {
     throw new SkillError("NOT_FOUND", `Skill ${quote(winner.key)} has no file ${quote(path)}`, { path });
   }
@@ -195,8 +197,6 @@ export async function readBundled(
       { path },
     );
   }
-  return readInside(folder, path, {
-    maxBytes: maxFileBytes,
-    ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
-  });
+  const options = { maxBytes: maxFileBytes, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) };
+  return readInsideAt(folder, path, options, judged);
 }
