@@ -129,6 +129,10 @@ export class SkillCatalog implements Catalog {
     return (this.#checkedSince(skill, asOf) ?? (await this.#knownOf(skill))).files;
   }
 
+  checkedEntry(skill: SkillMetadata, asOf: number): SkillEntry | undefined {
+    return this.#checkedSince(skill, asOf)?.entry;
+  }
+
   /**
    * The entry `skills/list` and `skills/get` give for a skill, for a request that arrived at
    * `asOf` (`performance.now()`): taken as it is when a check that began since found it true

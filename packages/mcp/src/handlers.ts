@@ -49,6 +49,8 @@ export interface Catalog {
   filesOf(skill: SkillMetadata, asOf?: number): Promise<readonly ServedFile[]>;
   /** The entry of a skill for a request that arrived at `asOf` (`performance.now()`, default now). */
   entryOf(skill: SkillMetadata, asOf?: number): Promise<SkillEntry | undefined>;
+  /** The same when it can be answered without a check (one began since `asOf`), else `undefined`: no await. */
+  checkedEntry(skill: SkillMetadata, asOf: number): SkillEntry | undefined;
   /** Every servable file of a skill with its digest (core's `FileDigest`), SKILL.md first. */
   describedFiles(skill: SkillMetadata): Promise<{ file: ServedFile; info: FileDigest }[] | undefined>;
   /** A file's bytes read now; why not, when it cannot be read; `undefined` when it is gone. */
@@ -189,9 +191,11 @@ export function answerSkills(
     const skills: SkillEntry[] = [];
     const slice = timeSlices();
     for (const skill of items) {
-      const entry = await catalog.entryOf(skill, asOf);
+      // An entry already checked costs no turn of the event loop; a page of them, none.
+      const entry = catalog.checkedEntry(skill, asOf) ?? (await catalog.entryOf(skill, asOf));
       if (entry) skills.push(entry);
-      await slice();
+      const pause = slice();
+      if (pause) await pause;
     }
     return { ...caching, skills, ...rest };
   });
