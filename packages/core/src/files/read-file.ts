@@ -1,6 +1,6 @@
 import { isUtf8 } from "node:buffer";
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
-import { open } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, read, readSync, type Stats } from "node:fs";
+import { promisify } from "node:util";
 import { frontmatterEndInBytes } from "../parse/frontmatter.js";
 import { DEFAULT_MAX_BYTES } from "../spec/constants.js";
 import { SkillError } from "../spec/errors.js";
@@ -131,35 +131,71 @@ export async function readSkillFile(
   path: string,
   maxBytes = DEFAULT_MAX_BYTES,
 ): Promise<SkillFileText & { readonly bytes: Uint8Array }> {
-  let handle: Awaited<ReturnType<typeof open>>;
+  const { bytes, stats } = await readSkillBytes(path, maxBytes);
+  return { ...decode(bytes, bytes.length, stats), bytes };
+}
+
+/** {@link readSkillFile}'s bytes and the file's stats, not decoded (for a caller that decodes them itself). */
+export async function readSkillBytes(
+  path: string,
+  maxBytes = DEFAULT_MAX_BYTES,
+): Promise<{ bytes: Buffer; stats: Stats }> {
+  let fd: number;
   try {
-    handle = await open(path, OPEN_FLAGS);
+    fd = openSync(path, OPEN_FLAGS);
   } catch (error) {
     throw readError(path, error);
   }
   try {
-    const stats = await handle.stat();
+    const stats = fstatSync(fd);
     checkFileStats(path, stats, maxBytes, "a file");
     const buffer = Buffer.allocUnsafe(stats.size);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return { ...decode(buffer, filled, stats), bytes: buffer.subarray(0, filled) };
+    const filled = await readFully(fd, buffer);
+    return { bytes: buffer.subarray(0, filled), stats };
   } catch (error) {
     throw SkillError.isInstance(error) ? error : readError(path, error);
   } finally {
-    await handle.close().catch(() => {});
+    closeQuietly(fd);
   }
+}
+
+/**
+ * Files up to this size are opened, measured and read with synchronous calls (a few
+ * microseconds each from the page cache, against a round trip through the thread pool per
+ * call); larger ones are read through the thread pool, so that no read holds the event loop.
+ */
+const SYNC_READ_BYTES = 256 * 1024;
+
+const readAsync = promisify(read);
+
+/**
+ * Reads `fd` from its start into `buffer` as {@link readFullySync} does: synchronously up to
+ * {@link SYNC_READ_BYTES}, else through the thread pool, checking `signal` between reads.
+ */
+export async function readFully(fd: number, buffer: Uint8Array, signal?: AbortSignal): Promise<number> {
+  if (buffer.length <= SYNC_READ_BYTES) return readFullySync(fd, buffer);
+  let filled = 0;
+  while (filled < buffer.length) {
+    signal?.throwIfAborted();
+    const { bytesRead } = await readAsync(fd, buffer, filled, buffer.length - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled;
+}
+
+/** Closes a read-only descriptor; closing one cannot lose data, so a failure is ignored. */
+export function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {}
 }
 
 /**
  * Reads `fd` from its start into `buffer` until it is full or the file ends; returns the bytes
  * read (fewer than the buffer holds when the file shrank since it was measured).
  */
-export function readFullySync(fd: number, buffer: Buffer): number {
+export function readFullySync(fd: number, buffer: Uint8Array): number {
   let filled = 0;
   while (filled < buffer.length) {
     const bytesRead = readSync(fd, buffer, filled, buffer.length - filled, filled);

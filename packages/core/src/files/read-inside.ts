@@ -1,11 +1,10 @@
-import { constants, readlinkSync, realpathSync } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import { constants, fstatSync, openSync, readlinkSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { quote, SkillError } from "../spec/errors.js";
 import { abortError } from "../util/abort.js";
 import { errnoOf } from "../util/errno.js";
 import { isInside, resolveInside } from "./inside.js";
-import { checkFileStats, checkMaxBytes, readError } from "./read-file.js";
+import { checkFileStats, checkMaxBytes, closeQuietly, readError, readFully } from "./read-file.js";
 
 /** Default largest bundled file {@link readInside} reads, in bytes (10 MiB). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -46,10 +45,10 @@ function failed(full: string, error: unknown): SkillError {
 
 // Where the open descriptor really points, where the system says (Linux /proc): closes the
 // gap between the real-path check and the open, when a folder on the way is swapped for a link.
-function openedPath(handle: FileHandle): string | undefined {
+function openedPath(fd: number): string | undefined {
   if (process.platform !== "linux") return undefined;
   try {
-    return readlinkSync(`/proc/self/fd/${handle.fd}`);
+    return readlinkSync(`/proc/self/fd/${fd}`);
   } catch {
     return undefined;
   }
@@ -128,32 +127,27 @@ export async function readInsideAt(
   const { realRoot, real } = known ?? realPaths(base, full);
   if (!isInside(realRoot, real)) throw escapes(base, path, full);
 
-  let handle: FileHandle;
+  let fd: number;
   try {
-    handle = await open(real, OPEN_FLAGS);
+    fd = openSync(real, OPEN_FLAGS);
   } catch (error) {
     // ELOOP here: the last step became a link after it was checked.
     if (errnoOf(error) === "ELOOP") throw escapes(base, path, full);
     throw failed(full, error);
   }
   try {
-    const opened = openedPath(handle);
+    const opened = openedPath(fd);
     if (opened !== undefined && !isInside(realRoot, opened)) throw escapes(base, path, full);
-    const stats = await handle.stat();
+    const stats = fstatSync(fd);
     checkFileStats(full, stats, maxBytes);
     // What fstat said is all that is read: a file growing meanwhile cannot push past maxBytes.
     const bytes = new Uint8Array(stats.size);
-    let filled = 0;
-    while (filled < bytes.length) {
-      if (signal?.aborted) throw aborted(full, signal);
-      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
+    const filled = await readFully(fd, bytes, signal);
     return filled === bytes.length ? bytes : bytes.subarray(0, filled);
   } catch (error) {
+    if (signal?.aborted) throw aborted(full, signal);
     throw failed(full, error);
   } finally {
-    await handle.close().catch(() => {});
+    closeQuietly(fd);
   }
 }

@@ -2,7 +2,7 @@ import { dirname, isAbsolute } from "node:path";
 import { sha256Digest } from "../files/digest.js";
 import { normalizeFileList } from "../files/file-list.js";
 import { resolveInside } from "../files/inside.js";
-import { decodeEntry, readSkillFile, tooLargeError } from "../files/read-file.js";
+import { decodeEntry, readSkillBytes, tooLargeError } from "../files/read-file.js";
 import { readInsideAt } from "../files/read-inside.js";
 import { skillFileAt, skillFiles } from "../files/skill-files.js";
 import { firstDifference } from "../parse/json-value.js";
@@ -76,7 +76,7 @@ async function readVerified(
   try {
     value = entry.read
       ? await raceAbort(entry.read(ctx), ctx.signal)
-      : (await raceAbort(readSkillFile(location, loader.maxBytes), ctx.signal)).bytes;
+      : (await raceAbort(readSkillBytes(location, loader.maxBytes), ctx.signal)).bytes;
   } catch (error) {
     if (isAbortOf(error, ctx.signal)) throw error;
     await loader.dropCached(head);
