@@ -116,11 +116,13 @@ async function readAnswer(catalog: Catalog, uri: string) {
   }
   const { bytes, described } = served;
   const mimeType = mimeTypeOf(file.rel, described.utf8);
+  // A view of the bytes read, not a copy of them.
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   return {
     contents: [
       described.utf8
-        ? { uri, mimeType, text: Buffer.from(bytes).toString("utf8") }
-        : { uri, mimeType, blob: Buffer.from(bytes).toString("base64") },
+        ? { uri, mimeType, text: buffer.toString("utf8") }
+        : { uri, mimeType, blob: buffer.toString("base64") },
     ],
   };
 }
