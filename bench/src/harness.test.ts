@@ -106,6 +106,24 @@ await serveStdio(service, { name: "bench" });`;
     ).rejects.toThrow(/mcp-load exited with code 1: .*found 0 skills: .*could not start the MCP server/s);
   }, 60_000);
 
+  it("the MCP HTTP child has clients at once list and read the tree from ours and from the SDK's skills server", async () => {
+    const here = dirname(fileURLToPath(import.meta.url));
+    for (const id of ["ours", "ours-default", "sdk"]) {
+      const server = ["--import", "tsx", join(here, "mcp-http-server.ts"), dirname(layout().cwd), id];
+      const input = { server, clients: 3, reads: 4, idle: 5, seed: 1 };
+      const result = await runChild({ approach: "mcp-http", input });
+      expect(mismatch(result, manifest), id).toBeUndefined();
+      // Every read was checked against the digest its listing gave; the heap was weighed (5 idle
+      // sessions are too few to say more than that it was).
+      expect(result.samples, id).toMatchObject({ errors: 0, rps: expect.any(Number) });
+      expect(Number.isFinite(result.samples?.idleHeapKB), id).toBe(true);
+    }
+    const broken = { server: ["-e", "process.exit(3)"], clients: 1, reads: 1, idle: 1, seed: 1 };
+    await expect(runChild({ approach: "mcp-http", input: broken })).rejects.toThrow(
+      /the MCP HTTP server exited \(3\) before it listened/,
+    );
+  }, 120_000);
+
   it("the update child applies real edits with update, times reloads and sees skill.changed from a real watcher", async () => {
     const files = crawlSkillFiles(layout().cwd)
       .filter((f) => /^description: [^\s"'|>]/m.test(readFileSync(f, "utf8")))

@@ -145,6 +145,21 @@ function measureBesideOurs(manifest: TreeManifest, rounds: Rounds, name: "doctor
   return guarded(`S: ${name} beside one preset's load from disk`, body, name === "mcp");
 }
 
+/** Our server (with and without `recheckMs`) and the SDK's over Streamable HTTP, 20 clients at once. */
+function measureMcpHttp(manifest: TreeManifest, rounds: Rounds): Promise<Group> {
+  const load = { clients: 20, reads: 30, idle: 100, seed: rounds.seed };
+  const server = (id: string) => [join(BENCH_DIR, "dist", "mcp-http-server.js"), dirname(manifest.cwd), id];
+  const plans = ["ours", "ours-default", "sdk"].map((id) => ({
+    id,
+    task: (): ChildTask => ({ approach: "mcp-http", input: { server: server(id), ...load } }),
+    after: (r: RunRecord) => ({ server: r.samples as Record<string, number> }),
+    check: (r: RunRecord) => mismatch(r, manifest),
+  }));
+  return guarded("S: 20 clients over Streamable HTTP, ours vs the SDK's skills server", async () => {
+    return { stats: (await interleave(plans, { ...rounds, prefix: "mcp-http" })).stats, facts: load };
+  });
+}
+
 function measureSearch(rounds: Rounds): Promise<Group> {
   const [skills, seed, check] = [10_000, rounds.seed, found(10_000, "indexed")];
   return guarded("search: 10,000 skills, recall over the request set", async () => {
@@ -299,7 +314,7 @@ function measureAdd(rounds: Rounds): Promise<Group> {
   return guarded("add: skill add of a local pack vs copying its folders (50 × 4 files)", body, true);
 }
 
-export const LOCAL_GROUPS = ["load", "changes", "startup", "doctor", "mcp", "search"];
+export const LOCAL_GROUPS = ["load", "changes", "startup", "doctor", "mcp", "mcp-http", "search"];
 
 export async function measureAll(o: Rounds & { size: string; only: ReadonlySet<string> }) {
   const groups: Record<string, Group> = {};
@@ -312,6 +327,7 @@ export async function measureAll(o: Rounds & { size: string; only: ReadonlySet<s
     if (size === "XS" && o.only.has("startup")) groups.startup = await measureStartup(manifest, o);
     for (const name of ["doctor", "mcp"] as const)
       if (size === "S" && o.only.has(name)) groups[name] = await measureBesideOurs(manifest, o, name);
+    if (size === "S" && o.only.has("mcp-http")) groups["mcp-http"] = await measureMcpHttp(manifest, o);
   }
   if (o.only.has("search")) groups.search = await measureSearch(o);
   if (o.only.has("remote")) Object.assign(groups, { pulls: await measurePulls(o), add: await measureAdd(o) });

@@ -75,6 +75,13 @@ const full = results({
   add: { stats: [stats("add", 420), stats("copy", 200)] },
   doctor: { stats: [stats("doctor", 300), stats("ours", 150)], facts: { presets: 11 } },
   mcp: { stats: [stats("mcp", 300), stats("ours", 150)], samples: { read: [1, 2, 3] } },
+  "mcp-http": {
+    stats: [
+      stats("ours", 2000, 90, { server: { rps: 460, cpuMs: 1800, errors: 0, idleHeapKB: 8.5 } }),
+      stats("ours-default", 3000, 90, { server: { rps: 280, cpuMs: 3000, errors: 0, idleHeapKB: 8.5 } }),
+      stats("sdk", 2100, 80, { server: { rps: 440, cpuMs: 1700, errors: 0, idleHeapKB: 9.75 } }),
+    ],
+  },
   search: {
     stats: [],
     samples: {
@@ -138,6 +145,9 @@ describe("the report's blocks", () => {
     );
     expect(blocks.add).toContain("| `skill add <pack> --for codex` | 420 | 378 | 462 | 60.0 | 1,000 | ✓ |");
     expect(blocks.doctor).toContain("| `compareAgents` over 11 presets (what `skill doctor` runs) | 300 |");
+    expect(blocks["mcp-http"]).toContain(
+      "| the SDK's own: `SkillsExtension.load` of the same skill folders, attached per session | 440 | 440 | 440 | 1,700 | 9.75 | 0 | ✓ |",
+    );
     expect(blocks.mcp).toContain(
       "| `discoverAndLoad` over `skill serve-mcp` (stdio; server started and warmed first) | 300 |",
     );

@@ -16,6 +16,9 @@ doctor doctor | \`compareAgents\` over {presets} presets (what \`skill doctor\` 
 doctor ours | one preset's load (ours, default preset)
 mcp mcp | \`discoverAndLoad\` over \`skill serve-mcp\` (stdio; server started and warmed first)
 mcp ours | \`discoverAndLoad\` from disk (ours, a fresh process)
+mcp-http ours | ours: \`createSkillsServer\` over a registry of the tree, \`recheckMs: 2000\` (an edit is listed within 2 s)
+mcp-http ours-default | ours with the defaults (each listing checks every file it lists)
+mcp-http sdk | the SDK's own: \`SkillsExtension.load\` of the same skill folders, attached per session
 startup cli | \`skill list\` ({skills} skills, {node})
 startup node | \`node -e 0\` ({node})
 startup floor | a minimal list: crawl, read each SKILL.md, print (\`bench/dist/floor-list.js\`, {node})
@@ -57,6 +60,12 @@ const COLUMNS: Readonly<Record<string, Column<Row>>> = {
   mark: ["matches", ([, s]) => (s.problem ? `✗ ${s.problem}` : "✓"), true],
   requests: ["requests", ([, s]) => int(s.more?.requests?.median)],
   bytes: ["body bytes", ([, s]) => int(s.more?.bodyBytes?.median)],
+  rps: ["requests/s (median)", ([, s]) => int(s.more?.rps?.median)],
+  "rps-min": ["min", ([, s]) => int(s.more?.rps?.min)],
+  "rps-max": ["max", ([, s]) => int(s.more?.rps?.max)],
+  cpu: ["server CPU ms", ([, s]) => int(s.more?.cpuMs?.median)],
+  idle: ["heap KB per idle session", ([, s]) => fine(s.more?.idleHeapKB?.median ?? Number.NaN)],
+  errors: ["errors (max)", ([, s]) => int(s.more?.errors?.max)],
 };
 
 // The tables of approaches, by group (`APPROACH` unless named): the first column's header, then the others.
@@ -64,6 +73,7 @@ const APPROACH = "approach median min max rss found mark";
 const STATS_TABLES: Readonly<Record<string, string>> = {
   startup: "process median min max listed mark",
   pulls: "pull median min max requests bytes rss found mark",
+  "mcp-http": "server rps rps-min rps-max cpu idle errors mark",
 };
 
 const TARGETS: Column<TargetRow>[] = [
@@ -107,7 +117,10 @@ function draw(name: string, g: Group): string {
 
 const SIZES = ["XS", "S", "L"];
 // The blocks drawn from one group each, in the order of the report.
-const DRAWN = [...SIZES.map((size) => `load-${size}`), ..."startup pulls add doctor mcp search".split(" ")];
+const DRAWN = [
+  ...SIZES.map((size) => `load-${size}`),
+  ..."startup pulls add doctor mcp mcp-http search".split(" "),
+];
 
 /** The blocks of one run's report, by marker name; a group not measured has none. */
 export function reportBlocks(results: BenchResults, charts: { scaling?: string; latency?: string } = {}) {

@@ -65,6 +65,8 @@ describe("the targets table", () => {
       "doctor",
       "mcp-load",
       "mcp-read",
+      "mcp-http",
+      "mcp-http-idle",
       "search-build",
       "search-replace",
       "search-query",
@@ -286,6 +288,32 @@ describe("the targets table", () => {
     );
     const gone = evaluateTargets(run({ mcp: { stats: [], unavailable: "cli.js is not built" } }));
     expect(row(gone, "mcp-load").measured).toBe("not measured: cli.js is not built");
+  });
+});
+
+describe("the MCP HTTP rows", () => {
+  const http = (rps: Record<string, number>, idleHeapKB = 8) => ({
+    stats: Object.entries(rps).map(([id, r]) => stats(id, 2000, 80, { server: { rps: r, idleHeapKB } })),
+  });
+
+  it("compare requests/s with the SDK's server and say the defaults' ratio beside, and weigh an idle session", () => {
+    const met = evaluateTargets(run({ "mcp-http": http({ ours: 460, "ours-default": 232, sdk: 400 }) }));
+    expect(row(met, "mcp-http")).toMatchObject({
+      verdict: "met",
+      value: 1.15,
+      measured: "1.15× (460 / 400 requests/s; defaults 0.58×)",
+    });
+    expect(row(met, "mcp-http-idle")).toMatchObject({
+      verdict: "met",
+      measured: "8.00 KB of heap per session",
+    });
+    const missed = evaluateTargets(
+      run({ "mcp-http": http({ ours: 390, "ours-default": 230, sdk: 400 }, 600) }),
+    );
+    expect(row(missed, "mcp-http").verdict).toBe("missed");
+    expect(row(missed, "mcp-http-idle").verdict).toBe("missed");
+    const gone = evaluateTargets(run({ "mcp-http": http({ ours: 460, "ours-default": 230 }) }));
+    expect(row(gone, "mcp-http").measured).toBe("not measured: no sdk in this run");
   });
 });
 

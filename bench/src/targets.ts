@@ -41,6 +41,8 @@ add | \`skill add\` of 50 skills from a local pack / copying the same folders wi
 doctor | \`skill doctor\` over every preset (10 agents and the default) at 1,000 skills / one preset's load (medians) | ≤ 3×
 mcp-load | \`discoverAndLoad\` of 1,000 skills listed over stdio by \`skill serve-mcp\` (started and warmed first) / from disk (medians) | ≤ 2×
 mcp-read | \`read\` of one skill over the same server (median) | ≤ 5 ms
+mcp-http | \`createSkillsServer\` (\`recheckMs: 2000\`) over Streamable HTTP, a server per session, 20 clients at once listing and reading 1,000 skills: requests/s, ours / the SDK's own skills server (medians) | ≥ 1×
+mcp-http-idle | the same server: heap per idle session (after a full GC, median) | ≤ 0.5 MB
 search-build | \`createSkillIndex\` of 10,000 skills, first in a fresh process (median) | ≤ 150 ms
 search-replace | \`replace\` with one of 10,000 skills changed (median) | ≤ 5 ms
 search-query | one query on 10,000 skills (median over the request set) | ≤ 2 ms
@@ -149,6 +151,20 @@ const MEASURES: Readonly<Record<string, Measure>> = {
   doctor: pair("doctor", "doctor", "ours"),
   "mcp-load": pair("mcp", "mcp", "ours"),
   "mcp-read": sampled("mcp", "read", "reads"),
+  "mcp-http": (r) => {
+    const group = groupOf(r, "mcp-http", ["ours", "sdk", "ours-default"]);
+    if (typeof group === "string") return group;
+    const rps = (id: string) => group.stats.find((s) => s.id === id)?.more?.rps?.median ?? Number.NaN;
+    const [ours, sdk, plain] = [rps("ours"), rps("sdk"), rps("ours-default")];
+    const said = `${ratio(ours / sdk)} (${int(ours)} / ${int(sdk)} requests/s; defaults ${ratio(plain / sdk)})`;
+    return [ours / sdk, said];
+  },
+  "mcp-http-idle": (r) => {
+    const group = groupOf(r, "mcp-http", ["ours"]);
+    if (typeof group === "string") return group;
+    const kb = group.stats.find((s) => s.id === "ours")?.more?.idleHeapKB?.median ?? Number.NaN;
+    return [kb / 1024, `${fine(kb)} KB of heap per session`];
+  },
   "search-build": sampled("search", "coldBuild", "samples"),
   "search-replace": sampled("search", "replace", "samples"),
   "search-query": sampled("search", "query", "samples"),

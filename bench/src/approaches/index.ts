@@ -9,6 +9,7 @@ export const APPROACHES = {
   doctor: async () => (await import("./ours.js")).doctor,
   update: async () => (await import("./update.js")).run,
   "mcp-load": async () => (await import("./mcp-load.js")).run,
+  "mcp-http": async () => (await import("./mcp-http.js")).run,
   search: async () => (await import("./search.js")).run,
   "index-floor": async () => (await import("./index-floor.js")).run,
   spawn: async () => (await import("./spawn.js")).run,
