@@ -95,13 +95,17 @@ function projects(fast: boolean): TestProjectInlineConfiguration[] {
     // The repository's own tests: the architecture of the house, over every package at once.
     { extends: true, root: at("."), test: { name: "repository", include: ["tests/**/*.test.ts"] } },
   );
-  // A project's isolation is its own setting (the root's does not reach it).
-  for (const project of out) project.test = { ...project.test, isolate: !fast };
+  // A project's isolation and aliases are its own settings: the root's do not reach it.
+  const aliases = fast ? sourceAliases() : [];
+  for (const project of out) {
+    project.test = { ...project.test, isolate: !fast };
+    const own = (project.resolve?.alias ?? []) as Alias[];
+    project.resolve = { ...project.resolve, alias: [...own, ...aliases] };
+  }
   return out;
 }
 
 export default defineConfig(({ mode }) => ({
-  resolve: { alias: mode === "src" ? sourceAliases() : [] },
   test: {
     tags: [
       {
