@@ -103,7 +103,11 @@ function buildWorld(world, scenario) {
   let n = 0;
   const tag = () => `s${String(++n).padStart(2, "0")}`;
   /** A SKILL.md in `dir`; `fm` is the frontmatter body (null: none), `raw` replaces the whole file. */
-  const skill = (dir, note, { name, description, extra = "", fm, raw, bom = false, crlf = false } = {}) => {
+  const skill = (
+    dir,
+    note,
+    { name, description, extra = "", fm, raw, bom = false, crlf = false, file = "SKILL.md" } = {},
+  ) => {
     const t = tag();
     mkdirSync(dir, { recursive: true });
     let text;
@@ -124,7 +128,7 @@ function buildWorld(world, scenario) {
       text = lines.join("\n");
     }
     if (crlf) text = text.replaceAll("\n", "\r\n");
-    const path = join(dir, "SKILL.md");
+    const path = join(dir, file);
     writeFileSync(path, bom ? `\uFEFF${text}` : text);
     files.set(t, { path, note });
     return t;
@@ -263,6 +267,30 @@ function buildWorld(world, scenario) {
       description: d("child inside a skill folder"),
     });
     skill(join(root, c("dup")), "duplicate name", { name: "dup-skill", description: d("duplicate name") });
+    // The last mile: what one agent or another reads differently from the spec.
+    const long = c(`long-name-${"x".repeat(64)}`).slice(0, 70);
+    skill(join(root, long), "name over 64 characters", { name: long, description: d("name over 64") });
+    skill(join(root, c("colon-description")), "colon in a plain description", {
+      name: c("colon-description"),
+      description: d("Use when: a colon follows a word"),
+    });
+    skill(join(root, c("unclosed-quote")), "unclosed double-quoted description", {
+      fm: `name: ${c("unclosed-quote")}\ndescription: "tag-TAG an unclosed quoted scalar (${label})`,
+    });
+    skill(join(root, `Upper_Name_${label.replaceAll("-", "_")}`), "capitals and underscores in the name", {
+      name: `Upper_Name_${label.replaceAll("-", "_")}`,
+      description: d("capitals and underscores"),
+    });
+    skill(join(root, c("lower-case-file")), "a lower-case skill.md", {
+      name: c("lower-case-file"),
+      description: d("lower-case skill.md"),
+      file: "skill.md",
+    });
+    skill(root, "a flat .md file in the skills folder", {
+      name: c("flat-file"),
+      description: d("flat .md file"),
+      file: `${c("flat-file")}.md`,
+    });
     // Symlinked folder and symlinked file, targets outside every root.
     skill(join(outside, label, "link-target-dir"), "symlinked folder's target", {
       name: c("linked-dir"),
@@ -302,6 +330,32 @@ function buildWorld(world, scenario) {
       description: `tag-TAG duplicate in ${relative(world, dir)}`,
     });
   }
+  // A flat .md file with frontmatter directly in pi's own roots (pi reads it as a skill).
+  for (const [label, dir] of [
+    ["pi", join(proj, ".pi/skills")],
+    ["home-pi", join(home, ".pi/agent/skills")],
+  ])
+    skill(dir, "a flat .md file in the skills folder", {
+      name: `${label}-flat-file`,
+      description: `tag-TAG flat .md file (${label})`,
+      file: `${label}-flat-file.md`,
+    });
+  // Pairs of one name in two roots, each pair alone: which copy an agent keeps.
+  const pairs = [
+    ["pair-gemini-agents", join(proj, ".gemini/skills"), join(proj, ".agents/skills")],
+    ["pair-home-gemini-agents", join(home, ".gemini/skills"), join(home, ".agents/skills")],
+    ["pair-claude-home-repo", join(home, ".claude/skills"), join(proj, ".claude/skills")],
+    ["pair-opencode-claude", join(proj, ".opencode/skills"), join(proj, ".claude/skills")],
+    ["pair-opencode-agents", join(proj, ".opencode/skills"), join(proj, ".agents/skills")],
+    ["pair-opencode-home-repo", join(home, ".config/opencode/skills"), join(proj, ".opencode/skills")],
+    ["pair-agents-home-repo", join(home, ".agents/skills"), join(proj, ".agents/skills")],
+  ];
+  for (const [nm, ...dirs] of pairs)
+    for (const dir of dirs)
+      skill(join(dir, nm), `${nm} in ${relative(world, dir)}`, {
+        name: nm,
+        description: `tag-TAG ${nm} in ${relative(world, dir)}`,
+      });
   if (scenario === "root-skill") {
     // A SKILL.md directly in a root.
     skill(join(proj, ".agents", "skills"), "root-level SKILL.md", {
