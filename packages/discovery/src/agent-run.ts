@@ -205,7 +205,7 @@ async function failureCell(
   return { loaded: false, reason: "parse-error", detail: error.message };
 }
 
-/** `<path>\0<field>` of every file the load refused for a field over its limit (`rejectLongFields`). */
+/** `<path>\0<field>` of every file the load refused for a field over its limit (`rejectLongName`/`Description`). */
 function tooLongPaths(report: LoadReport): Set<string> {
   const out = new Set<string>();
   for (const d of report.diagnostics) {

@@ -49,17 +49,23 @@ describe("agent presets on a tree laid out for every agent", () => {
       requireFrontmatter: false,
       brokenYaml: "ignore",
     });
-    expect(rulesOf("codex")).toEqual({ nameFallback: "folder", rejectBom: true, brokenYaml: "refuse" });
-    expect(rulesOf("gemini")).toEqual({ requireDescription: "field", rejectBom: true });
+    expect(rulesOf("codex")).toEqual({
+      nameFallback: "folder",
+      rejectBom: true,
+      rejectLongName: true,
+      brokenYaml: "refuse",
+    });
+    expect(rulesOf("gemini")).toEqual({ requireDescription: "field", rejectBom: true, brokenYaml: "lines" });
     expect(rulesOf("copilot")).toEqual({
       nameFallback: "folder",
       requireDescription: false,
-      rejectLongFields: true,
-      rejectInvalidName: true,
+      rejectLongName: true,
+      rejectLongDescription: true,
+      rejectInvalidName: "loose",
       brokenYaml: "refuse",
     });
     expect(rulesOf("pi")).toEqual({ nameFallback: "folder", rejectBom: true, brokenYaml: "refuse" });
-    expect(rulesOf("amp")).toEqual({ rejectInvalidName: true, brokenYaml: "refuse" });
+    expect(rulesOf("amp")).toEqual({ rejectInvalidName: true, rejectLongName: true, brokenYaml: "refuse" });
     for (const preset of ["default", "agents", "cursor", "goose"] as const) {
       expect(rulesOf(preset), preset).toEqual({});
     }

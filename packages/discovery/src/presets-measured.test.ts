@@ -146,3 +146,76 @@ describe("presets as the real agents load them", () => {
     expect(await loaded(base, { cwd, home, preset: "copilot", stopAt: cwd })).toEqual(here);
   });
 });
+
+// The last mile: cases of scripts/agents-real/run.mjs's tree (`<label>-long-name-xxx…`,
+// `-colon-description`, `-unclosed-quote`) that the real agents read otherwise than the
+// specification; each comment quotes what the agent printed for it.
+describe("the agents' own readings of a SKILL.md", () => {
+  const long = `long-name-${"x".repeat(60)}`; // 70 characters
+  const fm = (body: string) => `---\n${body}\n---\nBody.\n`;
+
+  async function world(files: Record<string, string>) {
+    const { base, home, project } = await tempWorld();
+    for (const [name, text] of Object.entries(files))
+      await writeSkill(join(project, ".agents", "skills", name), undefined, text);
+    return { base, cwd: project, home };
+  }
+
+  it("codex (0.171.0) skips a name over 64 characters", async () => {
+    // `codex app-server` skills/list: no entry for the 70-character name (its log: "invalid
+    // name: exceeds maximum length of 64 characters"); a plain name beside it is listed.
+    const { base, cwd, home } = await world({
+      [long]: fm(`name: ${long}\ndescription: too long a name`),
+      plain: fm("name: plain\ndescription: fine"),
+    });
+    expect(await loaded(base, { cwd, home, preset: "codex" })).toEqual({
+      plain: "project/.agents/skills/plain/SKILL.md",
+    });
+  });
+
+  it("amp (0.0.1790142911) refuses a name over 64 characters", async () => {
+    // `amp skill list --json`: no entry for it ("Invalid skill name" in its log); a plain name loads.
+    const { base, cwd, home } = await world({
+      [long]: fm(`name: ${long}\ndescription: too long a name`),
+      plain: fm("name: plain\ndescription: fine"),
+    });
+    expect(await loaded(base, { cwd, home, preset: "amp" })).toEqual({
+      plain: "project/.agents/skills/plain/SKILL.md",
+    });
+  });
+
+  it("copilot (1.0.102) loads a name of ASCII letters, digits, '-', '_', '.', ':' and spaces, and refuses the rest", async () => {
+    // `copilot skill list --json` listed `Upper_Name`, `UPPER`, `dot.name`, `colon:x`,
+    // `double--hyphen`, `trail-`, `12digits`; it refused `-lead`, `Bad!`, `a@b` and `ünïcode`:
+    // "Skill name must start with an ASCII letter or number and contain only ASCII letters
+    // (a-z, A-Z), numbers, hyphens, underscores, dots, colons, and spaces".
+    const names = ["Upper_Name", "UPPER", "dot.name", "colon:x", "double--hyphen", "trail-", "12digits"];
+    const refused = ["-lead", "Bad!", "a@b", "ünïcode"];
+    const files: Record<string, string> = {};
+    for (const [i, name] of [...names, ...refused].entries())
+      files[`s${i}`] = fm(`name: "${name}"\ndescription: probe`);
+    const { base, cwd, home } = await world(files);
+    expect(Object.keys(await loaded(base, { cwd, home, preset: "copilot" })).sort()).toEqual(
+      [...names].sort(),
+    );
+  });
+
+  it("gemini (0.61.0) loads an unclosed double-quoted description, reading it line by line", async () => {
+    // `gemini skills list --all`: `unclosed-quote` listed, its description beginning with the
+    // quote as written (its YAML parser refuses the file; it falls back to reading lines).
+    const { base, cwd, home } = await world({
+      "unclosed-quote": fm('name: unclosed-quote\ndescription: "an unclosed quoted scalar'),
+    });
+    const { sources, rules } = agentProfile({
+      env: {},
+      systemDir: join(base, "no-etc"),
+      cwd,
+      home,
+      preset: "gemini",
+    });
+    const service = new SkillService({ sources, ...rules });
+    await service.discoverAndLoad();
+    expect(service.get("unclosed-quote")?.description).toBe('"an unclosed quoted scalar');
+    expect(await loaded(base, { cwd, home, preset: "codex" })).toEqual({});
+  });
+});

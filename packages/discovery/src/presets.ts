@@ -69,17 +69,24 @@ const PRESET_RULES: Readonly<Partial<Record<DiscoveryPreset, LoadRules>>> = {
     requireFrontmatter: false,
     brokenYaml: "ignore",
   },
-  codex: { nameFallback: "folder", rejectBom: true, brokenYaml: "refuse" },
-  gemini: { requireDescription: "field", rejectBom: true },
+  // Codex 0.171 refuses a name over 64 characters (`invalid name: exceeds maximum length of 64
+  // characters`).
+  codex: { nameFallback: "folder", rejectBom: true, rejectLongName: true, brokenYaml: "refuse" },
+  // Gemini CLI 0.61 reads name and description line by line when its YAML parser refuses.
+  gemini: { requireDescription: "field", rejectBom: true, brokenYaml: "lines" },
   copilot: {
     nameFallback: "folder",
     requireDescription: false,
-    rejectLongFields: true,
-    rejectInvalidName: true,
+    rejectLongName: true,
+    rejectLongDescription: true,
+    // Copilot CLI 1.0.102: "Skill name must start with an ASCII letter or number and contain only
+    // ASCII letters (a-z, A-Z), numbers, hyphens, underscores, dots, colons, and spaces".
+    rejectInvalidName: "loose",
     brokenYaml: "refuse",
   },
   pi: { nameFallback: "folder", rejectBom: true, brokenYaml: "refuse" },
-  amp: { rejectInvalidName: true, brokenYaml: "refuse" },
+  // Amp 0.0.1790142911 refuses a name over 64 (`Invalid skill name`).
+  amp: { rejectInvalidName: true, rejectLongName: true, brokenYaml: "refuse" },
 };
 
 /**

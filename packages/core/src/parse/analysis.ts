@@ -20,14 +20,15 @@ export interface Analysis {
 export interface AnalyzeOptions {
   readonly lenient: boolean;
   readonly nameFallback?: LoadRules["nameFallback"];
-  readonly rejectLongFields?: boolean;
+  readonly rejectLongName?: boolean;
+  readonly rejectLongDescription?: boolean;
   readonly identity?: LoadRules["identity"];
   readonly requireDescription?: LoadRules["requireDescription"];
   readonly descriptionFallback?: LoadRules["descriptionFallback"];
   readonly rejectBom?: boolean;
   readonly requireFrontmatter?: boolean;
   readonly brokenYaml?: LoadRules["brokenYaml"];
-  readonly rejectInvalidName?: boolean;
+  readonly rejectInvalidName?: LoadRules["rejectInvalidName"];
   readonly invalidUtf8?: boolean;
   /** Judge the frontmatter as this place would (validation only; default `spec`). */
   readonly target?: ValidationTarget;

@@ -13,6 +13,9 @@ const INVALID_NAME_CODES: ReadonlySet<string> = new Set([
   "name-consecutive-hyphens",
 ]);
 
+/** The names `rejectInvalidName: "loose"` accepts (Copilot CLI 1.0.102's rule). */
+const LOOSE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.: -]*$/;
+
 /** What a text parse knows besides the fields: earlier findings, the body, where keys are. */
 export interface FieldContext {
   readonly diagnostics: Diagnostic[];
@@ -90,7 +93,7 @@ function descriptionRequired(options: AnalyzeOptions, rawDescription: unknown): 
   );
 }
 
-/** The refusal `rejectInvalidName` or `rejectLongFields` makes of a skill, if any. */
+/** The refusal `rejectInvalidName`, `rejectLongName` or `rejectLongDescription` makes of a skill, if any. */
 function ruleRefusal(
   name: string,
   description: string,
@@ -101,7 +104,15 @@ function ruleRefusal(
   fromFolder: boolean,
 ): Analysis | undefined {
   const { diagnostics } = context;
-  if (options.rejectInvalidName && !fromFolder) {
+  if (options.rejectInvalidName === "loose" && !fromFolder && !LOOSE_NAME.test(name)) {
+    const error = new SkillError(
+      "INVALID_FIELD",
+      `Invalid frontmatter field 'name' in ${location}: ${quote(name)} must start with an ASCII letter or digit and hold only ASCII letters, digits, '-', '_', '.', ':' and spaces; the skill is not loaded (rejectInvalidName: "loose")`,
+      { path: location, field: "name" },
+    );
+    return fail(diagnostics, error, "name-invalid-chars", lineIn(context, "name") ?? 1);
+  }
+  if (options.rejectInvalidName === true && !fromFolder) {
     const invalid = findings.find((d) => INVALID_NAME_CODES.has(d.code));
     if (invalid) {
       const error = new SkillError(
@@ -112,8 +123,8 @@ function ruleRefusal(
       return fail(diagnostics, error, invalid.code, lineIn(context, "name") ?? 1);
     }
   }
-  if (options.rejectLongFields) {
-    const error = longFieldError(name, description, location);
+  if (options.rejectLongName || options.rejectLongDescription) {
+    const error = longFieldError(name, description, location, options);
     if (error) return fail(diagnostics, error, `${error.field}-too-long`, lineIn(context, error.field) ?? 1);
   }
   return undefined;
@@ -300,11 +311,17 @@ function isFalse(value: unknown): boolean {
   return lower === "false" || lower === "no";
 }
 
-function longFieldError(name: string, description: string, location: string): SkillError | undefined {
-  for (const [field, value] of [
-    ["name", name],
-    ["description", description],
+function longFieldError(
+  name: string,
+  description: string,
+  location: string,
+  options: AnalyzeOptions,
+): SkillError | undefined {
+  for (const [field, value, rule] of [
+    ["name", name, options.rejectLongName && "rejectLongName"],
+    ["description", description, options.rejectLongDescription && "rejectLongDescription"],
   ] as const) {
+    if (!rule) continue;
     const limit = SPEC_LIMITS[field];
     // Trimming, joining whitespace and counting code points never makes a text longer.
     if (value.length <= limit) continue;
@@ -312,7 +329,7 @@ function longFieldError(name: string, description: string, location: string): Sk
     if (length > limit) {
       return new SkillError(
         "INVALID_FIELD",
-        `Field '${field}' is ${length} characters, over the limit of ${limit}, in ${location}; the skill is not loaded (rejectLongFields)`,
+        `Field '${field}' is ${length} characters, over the limit of ${limit}, in ${location}; the skill is not loaded (${rule})`,
         { path: location, field },
       );
     }

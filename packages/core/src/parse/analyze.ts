@@ -10,7 +10,7 @@ import {
 } from "./frontmatter.js";
 import { deepFreeze, simpleJsonValue, toJsonValue } from "./json-value.js";
 import { keyLines, lineAt } from "./key-lines.js";
-import { exceedsNodeLimit, parseYaml, repairPlainScalars, type YamlFailure } from "./yaml.js";
+import { exceedsNodeLimit, fieldsByLines, parseYaml, repairPlainScalars, type YamlFailure } from "./yaml.js";
 
 /** Values a frontmatter may expand to (aliases followed) before it is refused. */
 const MAX_FRONTMATTER_NODES = 10_000;
@@ -68,6 +68,11 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
     const brokenYaml = options.brokenYaml ?? (options.lenient ? "repair" : "refuse");
     const failure = parsed.failure;
     if (brokenYaml === "ignore") return ignoredYaml(failure, bounds.body, location, options, diagnostics);
+    if (brokenYaml === "lines") {
+      const fields = fieldsByLines(bounds.frontmatter);
+      if (fields) return yamlByLines(fields, failure, bounds.body, location, options, diagnostics);
+      return yamlError(failure, normalized, location, diagnostics, undefined);
+    }
     const repair = repairPlainScalars(bounds.frontmatter);
     const retried = repair ? parse(repair.text) : undefined;
     const quoteKey = repair && retried?.ok ? (repair.keys[0] ?? "") : undefined;
@@ -123,6 +128,28 @@ function ignoredYaml(
     ),
   );
   return analyzeFields({}, Object.freeze({}), location, options, { diagnostics, body });
+}
+
+/** Broken YAML under `brokenYaml: "lines"`: a warning, and the name and description read line by line. */
+function yamlByLines(
+  fields: { name: string; description: string },
+  failure: YamlFailure,
+  body: string,
+  location: string,
+  options: AnalyzeOptions,
+  diagnostics: Diagnostic[],
+): Analysis {
+  const fileLine = failure.line === undefined ? undefined : failure.line + 1;
+  diagnostics.push(
+    diagnostic(
+      "yaml-invalid",
+      "warning",
+      `Failed to parse frontmatter: ${failure.reason} in ${location}; its name and description were read line by line`,
+      location,
+      optionalLine(fileLine),
+    ),
+  );
+  return analyzeFields(fields, Object.freeze({ ...fields }), location, options, { diagnostics, body });
 }
 
 /** One warning per field whose unquoted `: ` the repair quoted. */

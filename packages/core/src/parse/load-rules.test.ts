@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { memorySource } from "../registry/memory-source.js";
 import { SkillService } from "../registry/service.js";
 import { SkillError } from "../spec/errors.js";
+import type { LoadRules } from "../spec/types.js";
 import { parseSkill } from "./parse-skill.js";
 import { validateFrontmatter } from "./validate.js";
 
@@ -129,6 +130,24 @@ describe("rejectLongFields", () => {
     expect(name(`${"ab  ".repeat(21)}ab`)).toBe("INVALID_FIELD"); // 65 counted
   });
 
+  it("is shorthand for rejectLongName and rejectLongDescription, each of which holds alone", () => {
+    const long = (rules: LoadRules) => ({
+      name: codeOf(() => parseSkill(text(`name: ${longName}\ndescription: d`), LOC, rules)),
+      description: codeOf(() => parseSkill(text(`name: ok\ndescription: ${longDescription}`), LOC, rules)),
+    });
+    expect(long({ rejectLongName: true })).toEqual({ name: "INVALID_FIELD", description: undefined });
+    expect(long({ rejectLongDescription: true })).toEqual({ name: undefined, description: "INVALID_FIELD" });
+    expect(long({ rejectLongFields: true, rejectLongDescription: false })).toEqual({
+      name: "INVALID_FIELD",
+      description: undefined,
+    });
+    // Codex 0.171.0 (scripts/agents-real, a 70-character name): "invalid name: exceeds maximum
+    // length of 64 characters"; the rule names itself in the error.
+    expect(() =>
+      parseSkill(text(`name: ${longName}\ndescription: d`), LOC, { rejectLongName: true }),
+    ).toThrow(/Field 'name' is 65 characters, over the limit of 64, .*\(rejectLongName\)/);
+  });
+
   it("is applied by SkillService as a load rule", async () => {
     const service = new SkillService({
       sources: [
@@ -156,5 +175,65 @@ describe("numeric options", () => {
       );
       expect(codeOf(() => new SkillService({ maxBytes: bad }))).toBe("INVALID_FIELD");
     }
+  });
+});
+
+describe("brokenYaml: lines (Gemini CLI 0.61.0)", () => {
+  // scripts/agents-real: `description: "tag-… an unclosed quoted scalar (agents)` (no closing
+  // quote) is listed by `gemini skills list --all` with the description as written, quote and
+  // all, where the YAML parser refuses it.
+  const unclosed = 'name: folder-name\ndescription: "an unclosed quoted scalar\n  and a second line';
+
+  it("reads name and description line by line, with a yaml-invalid warning", () => {
+    const { skill, diagnostics } = parseSkill(text(unclosed), LOC, { brokenYaml: "lines" });
+    expect([skill.name, skill.description]).toEqual([
+      "folder-name",
+      '"an unclosed quoted scalar and a second line',
+    ]);
+    expect(diagnostics.map((d) => [d.code, d.severity])).toContainEqual(["yaml-invalid", "warning"]);
+  });
+
+  it("refuses what has no name or description line, and leaves YAML that parses alone", () => {
+    expect(codeOf(() => parseSkill(text('description: "no name'), LOC, { brokenYaml: "lines" }))).toBe(
+      "PARSE_ERROR",
+    );
+    expect(codeOf(() => parseSkill(text(unclosed), LOC, { brokenYaml: "refuse" }))).toBe("PARSE_ERROR");
+    const fine = parseSkill(text("name: folder-name\ndescription: >-\n  folded\n  text"), LOC, {
+      brokenYaml: "lines",
+    });
+    expect(fine.skill.description).toBe("folded text");
+    expect(fine.diagnostics).toEqual([]);
+  });
+});
+
+describe("brokenYaml: repair", () => {
+  it("reads a plain description holding ': ' as the text it says, with a yaml-repaired warning", () => {
+    const { skill, diagnostics } = parseSkill(
+      text("name: folder-name\ndescription: Use when: a colon follows"),
+      LOC,
+      {
+        brokenYaml: "repair",
+      },
+    );
+    expect(skill.description).toBe("Use when: a colon follows");
+    expect(diagnostics.map((d) => d.code)).toEqual(["yaml-repaired"]);
+  });
+});
+
+describe('rejectInvalidName: "loose" (Copilot CLI 1.0.102)', () => {
+  const refusal = (name: string) =>
+    codeOf(() => parseSkill(text(`name: "${name}"\ndescription: d`), LOC, { rejectInvalidName: "loose" }));
+
+  it("refuses only a name that starts otherwise than with an ASCII letter or digit, or holds other characters", () => {
+    for (const name of ["Upper_Name", "dot.name", "colon:x", "has space", "trail-", "double--hyphen", "12"])
+      expect(refusal(name), name).toBeUndefined();
+    for (const name of ["-lead", "Bad!", "a@b", "ünïcode", "_under"])
+      expect(refusal(name), name).toBe("INVALID_FIELD");
+    expect(
+      codeOf(() => parseSkill(text('name: "Bad!"\ndescription: d'), LOC, { rejectInvalidName: true })),
+    ).toBe("INVALID_FIELD");
+    expect(
+      codeOf(() => parseSkill(text("name: Upper_Name\ndescription: d"), LOC, { rejectInvalidName: true })),
+    ).toBe("INVALID_FIELD");
   });
 });

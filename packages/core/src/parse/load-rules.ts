@@ -4,7 +4,8 @@ import type { AnalyzeOptions } from "./analysis.js";
 /** The load rules an analysis reads, in a fixed order (a cache fingerprint lists them so). */
 const RULE_KEYS = [
   "nameFallback",
-  "rejectLongFields",
+  "rejectLongName",
+  "rejectLongDescription",
   "identity",
   "requireDescription",
   "descriptionFallback",
@@ -21,6 +22,10 @@ const RULE_KEYS = [
 export function resolveRules(options: LoadRules): AnalyzeOptions {
   const rules: Record<string, unknown> = { lenient: options.lenient ?? true };
   for (const key of RULE_KEYS) if (options[key] !== undefined) rules[key] = options[key];
+  if (options.rejectLongFields !== undefined) {
+    rules.rejectLongName ??= options.rejectLongFields;
+    rules.rejectLongDescription ??= options.rejectLongFields;
+  }
   return rules as unknown as AnalyzeOptions;
 }
 

@@ -38,8 +38,11 @@ export function checkNameField(frontmatter: Fields, check: FieldCheck): void {
   } else if (name.trim() === "") {
     addFinding(check, "name-empty", "name", `Field 'name' is empty${where}`);
   } else if (target === "codex") {
+    // Codex refuses a name over the limit: an error under its target, lenient or not.
     checkLength(check, "name", singleLineLength(name), SPEC_LIMITS.name, {
       rule: "the specification's limit is",
+      after: " (Codex 0.171 skips the skill)",
+      level: "error",
     });
   } else {
     // gh skill publish refuses what breaks its rules.

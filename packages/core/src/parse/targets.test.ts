@@ -137,8 +137,9 @@ const CASES: Case[] = [
     pass: { folder: "cc", fm: `name: cc\ndescription: ${"d".repeat(1000)}\nwhen_to_use: ${"w".repeat(536)}` },
     fail: { folder: "cc", fm: `name: cc\ndescription: ${"d".repeat(1000)}\nwhen_to_use: ${"w".repeat(537)}` },
   },
-  // codex: Codex 0.171 loads over-long fields (a 5,000-character description was measured), so
-  // they are warnings; whitespace runs count as one space.
+  // codex: Codex 0.171 loads an over-long description (a 5,000-character one was measured): a
+  // warning; it skips a name over 64 ("invalid name: exceeds maximum length of 64 characters"):
+  // an error, lenient or not. Whitespace runs count as one space.
   {
     rule: "description-too-long",
     options: { target: "codex" },
@@ -149,7 +150,7 @@ const CASES: Case[] = [
   {
     rule: "name-too-long",
     options: { target: "codex" },
-    severity: "warning",
+    severity: "error",
     pass: { folder: "cx", fm: `name: ${"N".repeat(64)}\n${d}` },
     fail: { folder: "cx", fm: `name: ${"n".repeat(65)}\n${d}` },
   },

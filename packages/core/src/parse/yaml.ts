@@ -212,3 +212,29 @@ export function exceedsNodeLimit(value: unknown, limit: number): boolean {
   }
   return false;
 }
+
+/**
+ * `name:` and `description:` read line by line, as Gemini CLI 0.61 reads frontmatter its YAML
+ * parser refuses: the rest of each line trimmed (quotes and all), and the description's
+ * following indented lines joined to it with spaces. `undefined` unless both are there.
+ */
+export function fieldsByLines(text: string): { name: string; description: string } | undefined {
+  const lines = text.split(/\r?\n/);
+  let name: string | undefined;
+  let description: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    const nameMatch = /^\s*name:\s*(.*)$/.exec(line);
+    if (nameMatch) {
+      name = (nameMatch[1] ?? "").trim();
+      continue;
+    }
+    const descriptionMatch = /^\s*description:\s*(.*)$/.exec(line);
+    if (!descriptionMatch) continue;
+    const parts = [(descriptionMatch[1] ?? "").trim()];
+    while (i + 1 < lines.length && /^[ \t]+\S/.test(lines[i + 1] ?? ""))
+      parts.push((lines[++i] ?? "").trim());
+    description = parts.filter(Boolean).join(" ");
+  }
+  return name === undefined || description === undefined ? undefined : { name, description };
+}

@@ -99,10 +99,18 @@ export interface LoadRules {
    */
   readonly nameFallback?: "none" | "folder";
   /**
-   * `true` (Copilot CLI): a name over 64 or a description over 1,024 characters fails the skill
-   * with `INVALID_FIELD`. Counted trimmed, each run of whitespace one space, in code points.
-   * Default `false`: a warning. (Codex 0.171 loads a 5,000-character description: not Codex.)
+   * `true` (Codex, Amp, Copilot CLI): a name over 64 characters fails the skill with
+   * `INVALID_FIELD`. Counted trimmed, each run of whitespace one space, in code points.
+   * Default `false`: a warning.
    */
+  readonly rejectLongName?: boolean;
+  /**
+   * `true` (Copilot CLI): a description over 1,024 characters fails the skill with
+   * `INVALID_FIELD`, counted as {@link rejectLongName} counts. Default `false`: a warning.
+   * (Codex 0.171 and Amp load a 5,000-character description.)
+   */
+  readonly rejectLongDescription?: boolean;
+  /** Both {@link rejectLongName} and {@link rejectLongDescription}, where neither is set itself. */
   readonly rejectLongFields?: boolean;
   /**
    * What a skill is keyed by. `"name"` (default): its `name` field. `"folder"` (Claude Code):
@@ -136,15 +144,20 @@ export interface LoadRules {
    * Frontmatter YAML that does not parse. `"repair"` (default when lenient): a plain scalar
    * holding `: ` is re-read quoted (`yaml-repaired`), else `PARSE_ERROR`. `"refuse"` (Codex,
    * Copilot, pi, Amp; the default when strict): `PARSE_ERROR`. `"ignore"` (Claude Code): read as
-   * no fields, with a `yaml-invalid` warning.
+   * no fields, with a `yaml-invalid` warning. `"lines"` (Gemini CLI): `name:` and `description:`
+   * read line by line (the rest of the line trimmed, quotes and all; the description's indented
+   * lines after it joined with spaces), with a `yaml-invalid` warning; `PARSE_ERROR` when
+   * either is not there.
    */
-  readonly brokenYaml?: "repair" | "refuse" | "ignore";
+  readonly brokenYaml?: "repair" | "refuse" | "ignore" | "lines";
   /**
-   * `true` (Copilot, Amp): a `name` breaking the specification's character rules
+   * `true` (Amp): a `name` breaking the specification's character rules
    * (`name-invalid-chars`, `name-leading-or-trailing-hyphen`, `name-consecutive-hyphens`)
-   * fails the skill with `INVALID_FIELD`. Default `false`: a warning.
+   * fails the skill with `INVALID_FIELD`. `"loose"` (Copilot CLI 1.0.102): only a name that
+   * does not start with an ASCII letter or digit, or holds anything but ASCII letters, digits,
+   * `-`, `_`, `.`, `:` and spaces, fails. Default `false`: a warning.
    */
-  readonly rejectInvalidName?: boolean;
+  readonly rejectInvalidName?: boolean | "loose";
 }
 
 /** Options of {@link parseSkill} and {@link loadSkillFile}. */

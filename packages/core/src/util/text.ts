@@ -38,7 +38,7 @@ export function codePoints(text: string): number {
 /**
  * The length Codex gives a `name` or `description` before it compares it with its limit: the
  * value trimmed, each run of whitespace made one space, counted in code points. The one rule of
- * `rejectLongFields` and of the `codex` validation target, so a loader and `validate` agree.
+ * `rejectLongName`, `rejectLongDescription` and of the `codex` validation target, so a loader and `validate` agree.
  */
 export function singleLineLength(value: string): number {
   return codePoints(value.trim().split(/\s+/).join(" "));
