@@ -1,11 +1,15 @@
-// node scripts/pull-ab.mjs <checkout> [<checkout>…]: five cold pulls of the bench's 500-skill
-// v0.2 pack (20 ms of loopback delay) in this process, per built checkout, for side-by-side A/B
-// runs of the `pull-cold` row's v0.2 half (e.g. a worktree of an earlier commit against this one).
+// node scripts/pull-ab.mjs <checkout> [<checkout>…] [--rounds N]: cold pulls of the bench's
+// 500-skill v0.2 pack (20 ms of loopback delay), per built checkout, for side-by-side A/B runs of
+// the `pull-cold` row's v0.2 half (e.g. a worktree of an earlier commit against this one). Each
+// round runs every checkout in a fresh process, in turn (A B A B …), so neither gets the other's
+// warm heap or the later slot; each process pulls twice untimed, then three times timed.
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
-for (const checkout of process.argv.slice(2).map((p) => resolve(p))) {
+async function child(checkout) {
   const { skillPack, packV2, startPackServer } = await import(`${checkout}/bench/dist/remote-server.js`);
   const { pull } = await import(`${checkout}/packages/remote/dist/index.js`);
   const work = mkdtempSync(join(tmpdir(), "pull-ab-"));
@@ -16,22 +20,39 @@ for (const checkout of process.argv.slice(2).map((p) => resolve(p))) {
   const server = await startPackServer({ pack2: await packV2(pack, work) }, delay);
   const runs = [];
   try {
-    // Two untimed pulls first (the process warms up), then five timed ones.
-    for (let i = 0; i < 2; i++)
-      await pull(server.url("pack2"), { cacheDir: mkdtempSync(join(work, "run-")) });
     for (let i = 0; i < 5; i++) {
       const [start, cpu] = [performance.now(), process.cpuUsage()];
       const result = await pull(server.url("pack2"), { cacheDir: mkdtempSync(join(work, "run-")) });
       const used = process.cpuUsage(cpu);
-      if (result.files.length !== 500)
-        throw new Error(`${checkout}: ${result.files.length} skills, expected 500`);
-      runs.push(
-        `${Math.round(performance.now() - start)} ms (CPU ${Math.round((used.user + used.system) / 1000)} ms)`,
-      );
+      if (result.files.length !== 500) throw new Error(`${checkout}: ${result.files.length} skills, expected 500`);
+      if (i >= 2) runs.push([performance.now() - start, (used.user + used.system) / 1000]);
     }
   } finally {
     await server.close();
     rmSync(work, { recursive: true, force: true });
   }
-  process.stdout.write(`${checkout}: ${runs.join(", ")}\n`);
+  process.stdout.write(JSON.stringify(runs));
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const args = process.argv.slice(2);
+if (args[0] === "--child") await child(args[1]);
+else {
+  const at = args.indexOf("--rounds");
+  const rounds = at === -1 ? 3 : Number(args.splice(at, 2)[1]);
+  const checkouts = args.map((p) => resolve(p));
+  const runs = new Map(checkouts.map((c) => [c, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const checkout of checkouts) {
+      const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child", checkout]);
+      runs.get(checkout).push(...JSON.parse(out));
+    }
+  }
+  for (const [checkout, rs] of runs) {
+    const wall = rs.map(([w]) => w);
+    const cpu = rs.map(([, c]) => c);
+    process.stdout.write(
+      `${checkout}: ${rs.length} pulls, wall median ${Math.round(median(wall))} ms (${Math.round(Math.min(...wall))}–${Math.round(Math.max(...wall))}), CPU median ${Math.round(median(cpu))} ms (${Math.round(Math.min(...cpu))}–${Math.round(Math.max(...cpu))})\n`,
+    );
+  }
 }

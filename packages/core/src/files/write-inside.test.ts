@@ -115,6 +115,40 @@ describe("stageSkillFolder", () => {
     expect(await listing(outside)).toEqual(["keep.txt"]);
   });
 
+  it("refuses a file where a folder on the way is to be, and commits over a file, an empty folder or nothing", async () => {
+    const { project } = await world();
+    await writeFile(join(project, ".agents"), "a file");
+    await expect(
+      stageSkillFolder(join(project, ".agents", "skills", "pdf"), { within: project }),
+    ).rejects.toMatchObject({
+      code: "UNSAFE_PATH",
+      path: join(project, ".agents"),
+    });
+    expect(await readFile(join(project, ".agents"), "utf8")).toBe("a file");
+    for (const [name, before] of [
+      ["file", "x"],
+      ["empty", undefined],
+      ["none", null],
+    ] as const) {
+      const dest = join(project, "skills", name);
+      await mkdir(join(project, "skills"), { recursive: true });
+      if (typeof before === "string") await writeFile(dest, before);
+      if (before === undefined) await mkdir(dest);
+      const stage = await stageSkillFolder(dest, { within: project });
+      await stage.write("SKILL.md", bytes(name));
+      await stage.commit();
+      expect(await listing(dest)).toEqual(["SKILL.md"]);
+    }
+    expect(await listing(join(project, "skills"))).toEqual([
+      "empty",
+      "empty/SKILL.md",
+      "file",
+      "file/SKILL.md",
+      "none",
+      "none/SKILL.md",
+    ]);
+  });
+
   it("rejects with ABORTED once the signal aborts", async () => {
     const { project } = await world();
     const controller = new AbortController();

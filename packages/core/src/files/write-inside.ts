@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { constants, type Stats } from "node:fs";
-import { lstat, mkdir, open, realpath, rename, rm, stat, symlink } from "node:fs/promises";
+import { lstat, mkdir, open, realpath, rename, rm, symlink } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { SkillError } from "../spec/errors.js";
 import { abortError } from "../util/abort.js";
@@ -71,9 +71,10 @@ async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
 /**
  * Checks that `path` and every folder above it up to `bound.within` stay inside `bound` by real
  * path, looking at what exists now: a link on the way must lead inside, a file on the way is
- * in the way. Nothing is written.
+ * in the way. Nothing is written unless `make`: then each missing folder on the way is made
+ * (one at a time, never through a link) and the answer says whether one was.
  */
-async function checkChain(bound: Bound, path: string): Promise<void> {
+async function checkChain(bound: Bound, path: string, make = false): Promise<boolean> {
   const full = resolve(path);
   if (!isInside(bound.within, full) && !isInside(bound.real, full)) {
     throw new SkillError(
@@ -87,35 +88,67 @@ async function checkChain(bound: Bound, path: string): Promise<void> {
   const top = isInside(bound.within, full) ? bound.within : bound.real;
   const parts = full === top ? [] : full.slice(top.length + (top.endsWith(sep) ? 0 : 1)).split(sep);
   let at = top;
+  let made = false;
   for (const part of parts) {
     at = join(at, part);
-    const stats = await lstatOrUndefined(at);
-    if (stats === undefined) return; // made below a folder already checked
-    if (!stats.isSymbolicLink()) continue;
-    const real = await realpath(at).catch(() => undefined);
-    if (real === undefined || !isInside(bound.real, real)) {
+    let stats = await lstatOrUndefined(at);
+    if (stats === undefined) {
+      if (!make) return false; // made below a folder already checked
+      made =
+        (await mkdir(at).then(
+          () => true,
+          (error: unknown) => {
+            if (errnoOf(error) !== "EEXIST") throw error;
+            return false;
+          },
+        )) || made;
+      stats = await lstat(at);
+    }
+    if (make && !stats.isDirectory() && !stats.isSymbolicLink()) {
       throw new SkillError(
         "UNSAFE_PATH",
-        `Unsafe path: ${at} is a link ${real === undefined ? "to nothing" : `to ${real}`}, outside ${bound.within}; nothing was written through it`,
+        `Unsafe path: ${at} is a file where a folder is to be made; nothing was written through it`,
         { path: at },
       );
     }
+    await checkLink(bound, at, stats);
+  }
+  return made;
+}
+
+/** Refuses `at` when it is a link (by `stats`) that leads nowhere or outside `bound`. */
+async function checkLink(bound: Bound, at: string, stats: Stats): Promise<void> {
+  if (!stats.isSymbolicLink()) return;
+  const real = await realpath(at).catch(() => undefined);
+  if (real === undefined || !isInside(bound.real, real)) {
+    throw new SkillError(
+      "UNSAFE_PATH",
+      `Unsafe path: ${at} is a link ${real === undefined ? "to nothing" : `to ${real}`}, outside ${bound.within}; nothing was written through it`,
+      { path: at },
+    );
   }
 }
 
+/** {@link checkChain}'s last step alone, for `path` whose folders were just checked. */
+async function checkStep(bound: Bound, path: string): Promise<void> {
+  const stats = await lstatOrUndefined(path);
+  if (stats !== undefined) await checkLink(bound, path, stats);
+}
+
 /**
- * Makes the folders of `rel` below `root` one at a time, refusing any that exists as a file, or
- * as a link unless `links` (the links on the way were checked by {@link checkChain}).
+ * Makes the folders of `rel` below `root` (a stage this writer made) one at a time, refusing
+ * any that exists as a file or a link. `made` holds the folders made already: not asked again.
  */
-async function makeFolders(root: string, rel: readonly string[], links = false): Promise<void> {
+async function makeFolders(root: string, rel: readonly string[], made: Set<string>): Promise<void> {
   let at = root;
   for (const part of rel) {
     at = join(at, part);
+    if (made.has(at)) continue;
     try {
       await mkdir(at);
     } catch (error) {
       if (errnoOf(error) !== "EEXIST") throw error;
-      const stats = links ? await stat(at) : await lstat(at);
+      const stats = await lstat(at);
       if (!stats.isDirectory()) {
         throw new SkillError(
           "UNSAFE_PATH",
@@ -124,7 +157,18 @@ async function makeFolders(root: string, rel: readonly string[], links = false):
         );
       }
     }
+    made.add(at);
   }
+}
+
+/**
+ * {@link checkChain} and {@link makeFolders} in one walk, for the folder that is to hold what is
+ * written: each step that exists is checked as `checkChain` does (a link must lead inside, a
+ * file is in the way), each that does not is made. Then, only when a folder was made, the whole
+ * chain is checked again (a folder made on the way was not swapped for a link meanwhile).
+ */
+async function ensureChain(bound: Bound, folder: string): Promise<void> {
+  if (await checkChain(bound, folder, true)) await checkChain(bound, folder);
 }
 
 /** Writes `bytes` to a new file `full` (never an existing one, never through a link). */
@@ -143,15 +187,22 @@ function tempName(path: string, tag: string): string {
 
 /** Puts `fresh` at `dest`, moving what was there aside first and removing it after; on failure the old one goes back. */
 async function replace(fresh: string, dest: string): Promise<void> {
-  const old = (await lstatOrUndefined(dest)) === undefined ? undefined : tempName(dest, "old");
-  if (old !== undefined) await rename(dest, old);
+  // Straight into place when nothing is there (or an empty folder): the common case, one call.
+  try {
+    await rename(fresh, dest);
+    return;
+  } catch (error) {
+    if (!["EEXIST", "ENOTEMPTY", "ENOTDIR", "EISDIR"].includes(errnoOf(error) ?? "")) throw error;
+  }
+  const old = tempName(dest, "old");
+  await rename(dest, old);
   try {
     await rename(fresh, dest);
   } catch (error) {
-    if (old !== undefined) await rename(old, dest).catch(() => {});
+    await rename(old, dest).catch(() => {});
     throw error;
   }
-  if (old !== undefined) await rm(old, { recursive: true, force: true });
+  await rm(old, { recursive: true, force: true });
 }
 
 /**
@@ -217,13 +268,11 @@ export async function stageSkillFolder(
   const target = resolve(dest);
   checkSignal(signal, `Writing ${target}`);
   const bound = await boundOf(options.within);
-  await checkChain(bound, target);
   const stagePath = tempName(target, "stage");
+  const made = new Set<string>();
   try {
-    const parent = dirname(target);
-    const top = isInside(bound.within, parent) ? bound.within : bound.real;
-    await makeFolders(top, relative(top, parent).split(sep).filter(Boolean), true);
-    await checkChain(bound, target); // a folder made on the way was not swapped for a link meanwhile
+    await ensureChain(bound, dirname(target));
+    await checkStep(bound, target);
     await mkdir(stagePath);
   } catch (error) {
     throw writeError(target, error);
@@ -236,7 +285,7 @@ export async function stageSkillFolder(
       checkSignal(signal, `Writing ${target}`);
       const full = resolveInside(stagePath, path);
       try {
-        await makeFolders(stagePath, relative(stagePath, dirname(full)).split(sep).filter(Boolean));
+        await makeFolders(stagePath, relative(stagePath, dirname(full)).split(sep).filter(Boolean), made);
         await createFile(full, bytes, writeOptions.executable === true);
       } catch (error) {
         throw writeError(join(target, relative(stagePath, full)), error);
@@ -277,12 +326,9 @@ export async function writeInside(
 ): Promise<void> {
   const full = resolveInside(root, path);
   const bound = await boundOf(options.within ?? root);
-  await checkChain(bound, dirname(full));
   const temp = tempName(full, "write");
   try {
-    const top = isInside(bound.within, full) ? bound.within : bound.real;
-    await makeFolders(top, relative(top, dirname(full)).split(sep).filter(Boolean), true);
-    await checkChain(bound, dirname(full));
+    await ensureChain(bound, dirname(full));
     await createFile(temp, bytes, options.executable === true);
     await rename(temp, full);
   } catch (error) {
@@ -327,9 +373,7 @@ export async function linkInside(
   const temp = tempName(at, "link");
   try {
     const parent = dirname(at);
-    const top = isInside(bound.within, parent) ? bound.within : bound.real;
-    await makeFolders(top, relative(top, parent).split(sep).filter(Boolean), true);
-    await checkChain(bound, parent);
+    await ensureChain(bound, parent);
     const text = relative(await realpath(parent), realTarget);
     if (isAbsolute(text)) throw new Error(`no relative path from ${parent} to ${realTarget}`);
     await symlink(text === "" ? "." : text, temp);
