@@ -11,7 +11,7 @@ import {
 import { type AgentRun, loadAs } from "./agent-run.js";
 import type { DiscoveryOptions } from "./discovery-options.js";
 import { rootStubs } from "./git-stub.js";
-import { isWithin } from "./paths.js";
+import { isSkillFilePath, isWithin } from "./paths.js";
 import { DISCOVERY_PRESETS, type DiscoveryPreset } from "./presets.js";
 import { scanRoots } from "./scan.js";
 import type { Listings } from "./scan-options.js";
@@ -144,6 +144,14 @@ function cellOf(location: string, run: AgentRun, stubs: ReadonlyMap<string, stri
   if (stub !== undefined && run.dirs.has(dirname(location))) {
     return { loaded: false, reason: "git-symlink-stub", detail: stub };
   }
+  // A lower-case skill.md where the agent reads only SKILL.md (Amp reads both).
+  if (basename(location) !== SKILL_FILE && isSkillFilePath(location)) {
+    return {
+      loaded: false,
+      reason: "not-scanned",
+      detail: `file-name: ${basename(location)} (it reads SKILL.md)`,
+    };
+  }
   return { loaded: false, reason: "not-scanned" };
 }
 
@@ -184,7 +192,7 @@ function limitReason(location: string, run: AgentRun): "too-deep" | "dot-folder"
     if (location === dir || !isWithin(location, dir)) continue;
     const parts = location.slice(dir.length + (dir.endsWith(sep) ? 0 : 1)).split(sep);
     // A SKILL.md sits in its folder; anything else (a link, a stub) stands for a folder.
-    const folders = basename(location) === SKILL_FILE ? parts.slice(0, -1) : parts;
+    const folders = isSkillFilePath(location) ? parts.slice(0, -1) : parts;
     if (limits.maxDepth !== undefined && folders.length > limits.maxDepth) return "too-deep";
     if (limits.skipDotDirs && folders.some((name) => name.startsWith("."))) found = "dot-folder";
   }
@@ -197,7 +205,7 @@ function rank(reason: VisibilityReason): number {
 
 /** True when a folder between a scanned root (excluded) and `path` (excluded) holds a skill. */
 function insideSkill(path: string, roots: ReadonlySet<string>, skillDirs: ReadonlySet<string>): boolean {
-  if (basename(path) === SKILL_FILE) return false;
+  if (isSkillFilePath(path)) return false;
   for (let dir = dirname(path); !roots.has(dir) && dirname(dir) !== dir; dir = dirname(dir)) {
     if (skillDirs.has(dir)) return true;
   }
@@ -227,7 +235,7 @@ function knownName(
     const name = run.names.get(location);
     if (name !== undefined) return name;
   }
-  if (basename(location) !== SKILL_FILE) return basename(location);
+  if (!isSkillFilePath(location)) return basename(location);
   const reached = [...runs.values()].some((run) => run.cells.has(location));
   return reached ? basename(dirname(location)) : undefined;
 }
@@ -258,7 +266,7 @@ async function pastLimits(
   const folders = new Set<string>();
   for (const run of runs.values()) {
     for (const [path, list] of run.skipped) {
-      if (basename(path) !== SKILL_FILE && list.some((s) => LIMIT_SKIPS.has(s.reason))) folders.add(path);
+      if (!isSkillFilePath(path) && list.some((s) => LIMIT_SKIPS.has(s.reason))) folders.add(path);
     }
   }
   // An agent that scans a folder holding it without limits has found every skill there already.

@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { SKILL_FILE } from "@skill/core";
 
 /** `~` and `~/x` → under `home`; relative → against `base`; always absolute and normalized. */
 export function resolvePath(path: string, base: string, home: string): string {
@@ -45,4 +46,10 @@ export function foldersBetween(top: string, cwd: string): string[] | undefined {
     folders.push(dir);
   }
   return folders.reverse();
+}
+
+/** Whether `path` names a skill's own file in its folder: `SKILL.md`, or the `skill.md` Amp reads too. */
+export function isSkillFilePath(path: string): boolean {
+  const name = basename(path);
+  return name === SKILL_FILE || name === "skill.md";
 }

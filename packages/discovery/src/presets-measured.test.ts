@@ -1,10 +1,11 @@
 // Each preset rule here was measured by running the real agent offline on a tree of edge
 // cases (scripts/agents-real/run.mjs); the trees below are small copies of those cases.
-import { mkdir } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SkillService } from "@skill/core";
 import { removeTempDirs, tempDir, tempWorld, writeSkill } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
+import { compareAgents } from "./compare.js";
 import type { DiscoveryOptions } from "./discovery-options.js";
 import { agentProfile } from "./sources.js";
 
@@ -198,6 +199,56 @@ describe("the agents' own readings of a SKILL.md", () => {
     expect(Object.keys(await loaded(base, { cwd, home, preset: "copilot" })).sort()).toEqual(
       [...names].sort(),
     );
+  });
+
+  it("amp (0.0.1790142911) loads a lower-case skill.md in every root; the others do not", async () => {
+    // `amp skill list --json` listed `agents-lower-case-file`, `claude-lower-case-file` and
+    // `home-agents-lower-case-file` (each folder holding only `skill.md`) from project
+    // .agents/.claude and ~/.agents; the six other agents listed none of them.
+    const { base, home, project } = await tempWorld();
+    for (const [root, name] of [
+      [join(project, ".agents", "skills"), "lower"],
+      [join(project, ".claude", "skills"), "lower-claude"],
+      [join(home, ".agents", "skills"), "lower-home"],
+    ] as const) {
+      await mkdir(join(root, name, "scripts"), { recursive: true });
+      await writeFile(join(root, name, "skill.md"), fm(`name: ${name}\ndescription: lower-case file`));
+      await writeFile(join(root, name, "scripts", "run.sh"), "echo hi\n");
+    }
+    // A folder with both names is one skill: SKILL.md's.
+    await writeSkill(
+      join(project, ".agents", "skills", "both"),
+      undefined,
+      fm("name: both\ndescription: upper"),
+    );
+    await writeFile(
+      join(project, ".agents", "skills", "both", "skill.md"),
+      fm("name: both-lower\ndescription: lower"),
+    );
+    const options = { cwd: project, home, env: {}, systemDir: join(base, "no-etc") };
+    expect(await loaded(base, { ...options, preset: "amp" })).toEqual({
+      both: "project/.agents/skills/both/SKILL.md",
+      lower: "project/.agents/skills/lower/skill.md",
+      "lower-claude": "project/.claude/skills/lower-claude/skill.md",
+      "lower-home": "home/.agents/skills/lower-home/skill.md",
+    });
+    for (const preset of ["codex", "claude-code", "opencode", "copilot", "gemini", "pi"] as const)
+      expect(Object.keys(await loaded(base, { ...options, preset }))).not.toContain("lower");
+    // Its own file is the skill's text, not one of its files.
+    const { sources, rules } = agentProfile({ ...options, preset: "amp" });
+    const service = new SkillService({ sources, ...rules });
+    await service.discoverAndLoad();
+    expect(await service.files("lower")).toEqual(["scripts/run.sh"]);
+    expect(new TextDecoder().decode(await service.readFile("lower", "skill.md"))).toContain("name: lower");
+    // `skill doctor` says why the others pass it over.
+    const report = await compareAgents({ ...options, agents: ["amp", "codex"] });
+    const row = report.skills.find((r) => r.location.endsWith("/lower/skill.md"));
+    expect(row?.cells.amp).toMatchObject({ loaded: true, name: "lower" });
+    expect(row?.cells.codex).toEqual({
+      loaded: false,
+      reason: "not-scanned",
+      detail: "file-name: skill.md (it reads SKILL.md)",
+    });
   });
 
   it("gemini (0.61.0) loads an unclosed double-quoted description, reading it line by line", async () => {

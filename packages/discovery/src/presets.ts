@@ -40,6 +40,7 @@ export type RootLimits = Pick<
   | "leafSkills"
   | "enterNodeModules"
   | "minDepth"
+  | "fileNames"
 >;
 
 /** Each agent's rules inside a root, as measured (scripts/agents-real; the README says which version). */
@@ -56,7 +57,8 @@ const PRESET_LIMITS: Readonly<Partial<Record<DiscoveryPreset, RootLimits>>> = {
   gemini: { maxDepth: 1, skipDotDirs: true },
   copilot: { skipDotDirs: true, leafSkills: true, enterNodeModules: true },
   pi: { skipDotDirs: true, leafSkills: true },
-  amp: { maxDepth: 5 },
+  // Amp 0.0.1790142911 loads a lower-case skill.md in every root (`amp skill list --json`).
+  amp: { maxDepth: 5, fileNames: ["SKILL.md", "skill.md"] },
 };
 
 /** How each agent reads a SKILL.md, beyond the specification's defaults, as measured. */

@@ -39,6 +39,11 @@ export interface ScanOptions {
    */
   readonly leafSkills?: boolean;
   /**
+   * The file names that make a folder a skill, the first preferred where a folder holds several
+   * (default `["SKILL.md"]`). Amp also reads a lower-case `skill.md`.
+   */
+  readonly fileNames?: readonly string[];
+  /**
    * Enter folders named `node_modules` even though `ignore` (by default) names them, as Codex,
    * Copilot CLI and opencode do. Default `false`.
    */

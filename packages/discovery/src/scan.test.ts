@@ -38,6 +38,37 @@ describe("scanSkillFiles", () => {
     ]);
   });
 
+  it("takes the file names of fileNames, the first where a folder holds several, linked ones too", async () => {
+    const root = await tempDir();
+    const text = "---\nname: x\ndescription: y\n---\n";
+    await mkdir(join(root, "lower", "inner"), { recursive: true });
+    await writeFile(join(root, "lower", "skill.md"), text);
+    await writeFile(join(root, "lower", "inner", "skill.md"), text);
+    await writeSkill(join(root, "both"));
+    await writeFile(join(root, "both", "skill.md"), text);
+    await mkdir(join(root, "linked"));
+    await symlink(join(root, "lower", "skill.md"), join(root, "linked", "skill.md"));
+    await mkdir(join(root, "leaf", "sub"), { recursive: true });
+    await writeFile(join(root, "leaf", "skill.md"), text);
+    await writeFile(join(root, "leaf", "sub", "SKILL.md"), text);
+    expect(await scanSkillFiles(root, { fileNames: ["SKILL.md", "skill.md"] })).toEqual([
+      join(root, "both", "SKILL.md"),
+      join(root, "leaf", "skill.md"),
+      join(root, "leaf", "sub", "SKILL.md"),
+      join(root, "lower", "inner", "skill.md"),
+      join(root, "lower", "skill.md"),
+    ]);
+    expect(await scanSkillFiles(root, { fileNames: ["SKILL.md", "skill.md"], leafSkills: true })).toEqual([
+      join(root, "both", "SKILL.md"),
+      join(root, "leaf", "skill.md"),
+      join(root, "lower", "skill.md"),
+    ]);
+    expect(await scanSkillFiles(root)).toEqual([
+      join(root, "both", "SKILL.md"),
+      join(root, "leaf", "sub", "SKILL.md"),
+    ]);
+  });
+
   it("enters dot-folders but not node_modules or .git", async () => {
     const root = await tempDir();
     await writeSkill(join(root, ".curated", "one"));

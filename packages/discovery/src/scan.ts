@@ -1,11 +1,12 @@
 import { type Dirent, realpathSync, type Stats, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, resolve } from "node:path";
-import { abortError, errnoOf, errorMessage, noopLogger, printable, SKILL_FILE } from "@skill/core";
+import { errnoOf, errorMessage, noopLogger, printable, SKILL_FILE } from "@skill/core";
 import { AncestorCheck, parentReal } from "./ancestor-check.js";
 import { FolderBudget } from "./folder-budget.js";
 import { FolderRules } from "./folder-rules.js";
 import { isWithin } from "./paths.js";
+import { ScanClock } from "./scan-clock.js";
 import { type Listings, limitOf, type RootsScanOptions, type ScanOptions } from "./scan-options.js";
 import { ScanReport } from "./scan-report.js";
 import {
@@ -21,12 +22,6 @@ import {
 } from "./scan-tree.js";
 
 export { SKILL_FILE };
-
-/**
- * The crawl reads folders synchronously (about 1.7× faster than callback `readdir` here) and
- * yields to the event loop after this many milliseconds, so timers and I/O keep running.
- */
-const SLICE_MS = 8;
 
 /**
  * Finds every `SKILL.md` (exact name) at any depth under `root` and returns the absolute
@@ -56,12 +51,14 @@ class Scan {
   readonly #rules: FolderRules;
   readonly #follow: boolean;
   readonly #report: ScanReport;
-  readonly #signal: AbortSignal | undefined;
+  readonly #clock: ScanClock;
   readonly #onMissingRoot: ((root: string) => void) | undefined;
   readonly #onDir: ((path: string, real: string) => void) | undefined;
   readonly #maxDirs: number;
   readonly #followFiles: boolean;
   readonly #leaf: boolean;
+  /** `fileNames`, in order of preference. */
+  readonly #names: readonly string[];
   readonly #minDepth: number;
   readonly #listings: Listings | undefined;
   readonly #ancestors: AncestorCheck;
@@ -77,19 +74,18 @@ class Scan {
   /** The real path of each scan root (a link may not lead to it or above it). */
   #rootReals: (string | undefined)[] = [];
   #links: Link[] = [];
-  #sliceStart = 0;
-  #root = "";
 
   constructor(options: RootsScanOptions) {
     this.#rules = new FolderRules(options);
     this.#follow = options.followSymlinks ?? true;
     this.#report = new ScanReport(options.logger ?? noopLogger, options.onWarning, options.onSkip);
-    this.#signal = options.signal;
+    this.#clock = new ScanClock(options.signal);
     this.#onMissingRoot = options.onMissingRoot;
     this.#onDir = options.onDir;
     this.#maxDirs = limitOf(options.maxDirs, "maxDirs");
     this.#followFiles = options.followSymlinkFiles ?? true;
     this.#leaf = options.leafSkills ?? false;
+    this.#names = options.fileNames?.length ? options.fileNames : [SKILL_FILE];
     this.#minDepth = limitOf(options.minDepth ?? 0, "minDepth");
     this.#listings = options.listings;
     this.#ancestors = new AncestorCheck(resolve(options.home ?? homedir()));
@@ -99,8 +95,7 @@ class Scan {
   }
 
   async run(roots: readonly string[]): Promise<string[]> {
-    this.#sliceStart = performance.now();
-    this.#checkAbort();
+    this.#clock.check();
     // Every root before any link, and roots that are no symlink first, so a file is returned
     // at a path free of symlinks whenever it has one.
     this.#budget = new FolderBudget(roots, this.#maxDirs, this.#sharedBudget, this.#report);
@@ -108,16 +103,16 @@ class Scan {
     const trees = roots.map((root, i) => this.#rootTree(root, i)).filter((tree) => tree !== undefined);
     const direct = trees.filter((tree) => tree.path === tree.real);
     for (const tree of [...direct, ...trees.filter((tree) => tree.path !== tree.real)]) {
-      this.#root = tree.path;
-      this.#checkAbort();
+      this.#clock.root = tree.path;
+      this.#clock.check();
       if (!this.#covered(tree.real)) await this.#crawl(tree);
     }
     while (this.#links.length > 0) {
       const batch = this.#links.sort(byPath);
       this.#links = [];
       for (const link of batch) {
-        this.#checkAbort();
-        if (this.#due()) await this.#yield();
+        this.#clock.check();
+        if (this.#clock.due()) await this.#clock.pause();
         const tree = this.#followLink(link);
         if (tree) await this.#crawl(tree);
       }
@@ -146,7 +141,7 @@ class Scan {
       }
       return undefined;
     }
-    if (stats.isFile() && basename(root) === SKILL_FILE) {
+    if (stats.isFile() && this.#names.includes(basename(root))) {
       this.#addLinkedFile(root, real);
       return undefined;
     }
@@ -184,7 +179,7 @@ class Scan {
     this.#trees.set(tree.real, tree);
     const stack: { dir: string; depth: number }[] = [{ dir: tree.path, depth: tree.depth }];
     for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-      if (this.#due()) await this.#yield();
+      if (this.#clock.due()) await this.#clock.pause();
       this.#readFolder(tree, item.dir, item.depth, stack);
     }
   }
@@ -200,10 +195,11 @@ class Scan {
     }
     let undecodable: Set<string> | undefined;
     // A skill folder is a leaf: its SKILL.md (file or link) is all the scan takes from it.
-    const leaf = this.#leaf && entries.some((e) => e.name === SKILL_FILE && !e.isDirectory());
+    const skillFile = this.#skillFileIn(entries);
+    const leaf = this.#leaf && entries.some((e) => e.name === skillFile && !e.isDirectory());
     for (const entry of entries) {
       const name = entry.name;
-      if (leaf && name !== SKILL_FILE) {
+      if (leaf && name !== skillFile) {
         if (entry.isDirectory() || entry.isSymbolicLink()) this.#report.skip(child(dir, name), "leaf");
         continue;
       }
@@ -221,7 +217,7 @@ class Scan {
       }
       if (entry.isDirectory()) {
         const path = child(dir, name);
-        if (name === SKILL_FILE) this.#report.notAFile(path, "a folder");
+        if (name === skillFile) this.#report.notAFile(path, "a folder");
         const excluded = this.#rules.excluded(
           name,
           depth + 1,
@@ -248,7 +244,7 @@ class Scan {
       } else if (entry.isSymbolicLink()) {
         const path = child(dir, name);
         if (!this.#follow) {
-          if (name === SKILL_FILE) this.#report.skip(path, "symlinked-file");
+          if (name === skillFile) this.#report.skip(path, "symlinked-file");
           this.#report.logger.debug?.(`Not following symlink ${path} (followSymlinks is false)`, { path });
           continue;
         }
@@ -260,7 +256,7 @@ class Scan {
           depth: depth + 1,
           root: tree.root,
         });
-      } else if (name === SKILL_FILE) {
+      } else if (name === skillFile) {
         const path = child(dir, name);
         if (depth < this.#minDepth) this.#report.skip(path, "too-shallow");
         else if (!entry.isFile()) this.#report.notAFile(path, kindOf(entry));
@@ -295,7 +291,7 @@ class Scan {
       return undefined;
     }
     if (stats.isDirectory()) {
-      if (link.name === SKILL_FILE) this.#report.notAFile(link.path, "a folder");
+      if (this.#names.includes(link.name)) this.#report.notAFile(link.path, "a folder");
       const excluded = this.#rules.excluded(link.name, link.depth, link.rel);
       if (excluded !== undefined) {
         this.#report.skip(link.path, excluded);
@@ -332,7 +328,7 @@ class Scan {
       }
       return undefined;
     }
-    if (link.name !== SKILL_FILE) return undefined;
+    if (!this.#names.includes(link.name)) return undefined;
     if (link.depth - 1 < this.#minDepth) {
       this.#report.skip(link.path, "too-shallow");
       return undefined;
@@ -355,10 +351,16 @@ class Scan {
 
   /** Adds a SKILL.md reached through a link unless a tree holds it or another link gave it. */
   #addLinkedFile(path: string, real: string): void {
-    if (basename(real) === SKILL_FILE && this.#covered(dirname(real))) return;
+    if (this.#names.includes(basename(real)) && this.#covered(dirname(real))) return;
     if (this.#linkedFiles.has(real)) return;
     this.#linkedFiles.add(real);
     this.#files.push(path);
+  }
+
+  /** The name of the skill file among a folder's `entries`: the first of `fileNames` there. */
+  #skillFileIn(entries: readonly Dirent[]): string {
+    if (this.#names.length === 1) return this.#names[0] as string;
+    return this.#names.find((n) => entries.some((e) => e.name === n)) ?? (this.#names[0] as string);
   }
 
   #realpath(path: string): string | undefined {
@@ -367,26 +369,6 @@ class Scan {
     } catch (error) {
       this.#report.brokenLink(path, error);
       return undefined;
-    }
-  }
-
-  #due(): boolean {
-    return performance.now() - this.#sliceStart >= SLICE_MS;
-  }
-
-  async #yield(): Promise<void> {
-    await new Promise<void>((resolveTick) => setImmediate(resolveTick));
-    this.#checkAbort();
-    this.#sliceStart = performance.now();
-  }
-
-  #checkAbort(): void {
-    if (this.#signal?.aborted) {
-      throw abortError(
-        this.#signal,
-        `Skill scan was aborted${this.#root ? ` in ${this.#root}` : ""}`,
-        this.#root ? { path: this.#root } : {},
-      );
     }
   }
 }

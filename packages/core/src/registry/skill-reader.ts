@@ -1,4 +1,4 @@
-import { dirname, isAbsolute } from "node:path";
+import { basename, dirname, isAbsolute } from "node:path";
 import { sha256Digest } from "../files/digest.js";
 import { normalizeFileList } from "../files/file-list.js";
 import { resolveInside } from "../files/inside.js";
@@ -145,7 +145,10 @@ export async function listBundled(winner: Winner, limit: number, ctx: ScanContex
     ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
   });
   const out: string[] = [];
-  for (const file of files) if (file.path !== SKILL_FILE && out.length < limit) out.push(file.path);
+  const own = basename(winner.location);
+  for (const file of files) {
+    if (file.path !== SKILL_FILE && file.path !== own && out.length < limit) out.push(file.path);
+  }
   return out;
 }
 
@@ -162,7 +165,10 @@ export async function readBundled(
   loader: EntryLoader,
   ctx: ScanContext,
 ): Promise<Uint8Array> {
-  if (path === SKILL_FILE) return (await readVerified(winner, loader, ctx)).bytes;
+  // The skill's own file by its usual name, or by the one it has (Amp's `skill.md`).
+  if (path === SKILL_FILE || (isAbsolute(winner.location) && path === basename(winner.location))) {
+    return (await readVerified(winner, loader, ctx)).bytes;
+  }
   const folder = folderOf(winner);
   // The lexical rule first, whatever the entry: `..` never reaches a source either.
   resolveInside(folder ?? "/", path);
