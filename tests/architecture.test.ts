@@ -16,9 +16,8 @@ const sources = readSources(ROOT);
 
 /** Folder listings that are not walks of a skill folder. */
 const WALKS: AllowList = {
-  "packages/discovery/src/scan.ts":
-    "discovery's crawl of skill roots (finding SKILL.md files), not of a skill folder",
-  "packages/discovery/src/scan-tree.ts": "the same crawl: one tree of a root",
+  "packages/discovery/src/scan-tree.ts":
+    "discovery's crawl of skill roots (finding SKILL.md files), not of a skill folder: one tree of a root",
   "packages/discovery/src/scan-options.ts": "the same crawl: the folder listings its scans share",
   "packages/remote/src/cache-state.ts":
     "remote's bookkeeping of its own cache folders, not of a skill folder",

@@ -31,7 +31,7 @@ export type { MemorySkill } from "./registry/memory-source.js";
 export { memorySource } from "./registry/memory-source.js";
 export { SkillService } from "./registry/service.js";
 export { sharedReads } from "./registry/shared-reads.js";
-export { DEFAULT_MAX_BYTES, SKILL_FILE } from "./spec/constants.js";
+export { DEFAULT_MAX_BYTES, isSkillFileName, SKILL_FILE } from "./spec/constants.js";
 export type { SkillErrorDetails } from "./spec/errors.js";
 export { describeKind, printable, quote, SkillError } from "./spec/errors.js";
 export type { EventBus, LogFields, Logger, SkillEvents } from "./spec/logging.js";

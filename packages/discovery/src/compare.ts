@@ -144,15 +144,20 @@ function cellOf(location: string, run: AgentRun, stubs: ReadonlyMap<string, stri
   if (stub !== undefined && run.dirs.has(dirname(location))) {
     return { loaded: false, reason: "git-symlink-stub", detail: stub };
   }
-  // A lower-case skill.md where the agent reads only SKILL.md (Amp reads both).
-  if (basename(location) !== SKILL_FILE && isSkillFilePath(location)) {
-    return {
-      loaded: false,
-      reason: "not-scanned",
-      detail: `file-name: ${basename(location)} (it reads SKILL.md)`,
-    };
-  }
-  return { loaded: false, reason: "not-scanned" };
+  const detail = fileNameDetail(location);
+  return { loaded: false, reason: "not-scanned", ...(detail === undefined ? {} : { detail }) };
+}
+
+/**
+ * Why a file no rule skipped was not taken, by its name: a lower-case skill.md where the agent
+ * reads only SKILL.md (Amp reads both), a flat `.md` file where it reads only skill folders (pi
+ * reads such files in its own roots).
+ */
+function fileNameDetail(location: string): string | undefined {
+  const file = basename(location);
+  if (file === SKILL_FILE) return undefined;
+  if (isSkillFilePath(location)) return `file-name: ${file} (it reads SKILL.md)`;
+  return file.endsWith(".md") ? `flat-file: ${file} (it reads skill folders only here)` : undefined;
 }
 
 /** What a skipped path (the location itself, or a folder holding it) says about the location. */
@@ -235,7 +240,7 @@ function knownName(
     const name = run.names.get(location);
     if (name !== undefined) return name;
   }
-  if (!isSkillFilePath(location)) return basename(location);
+  if (!isSkillFilePath(location)) return basename(location).replace(/\.md$/, "");
   const reached = [...runs.values()].some((run) => run.cells.has(location));
   return reached ? basename(dirname(location)) : undefined;
 }

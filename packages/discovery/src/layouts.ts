@@ -86,6 +86,14 @@ export class RootList {
     }
   }
 
+  /** The roots added since `from` take a `.md` file directly in them as a skill (`flatFiles`). */
+  flatFilesSince(from: number): void {
+    for (let i = from; i < this.roots.length; i++) {
+      const root = this.roots[i] as DiscoveryRoot;
+      this.roots[i] = { ...root, limits: { ...root.limits, flatFiles: true } };
+    }
+  }
+
   /** The folder names of `names` that the opencode flags leave on. */
   external(names: readonly string[]): string[] {
     return names.filter((name) => (name === ".claude" ? this.claudeRoots : this.agentsRoots));
@@ -182,10 +190,13 @@ function cursorLayout(list: RootList): void {
 
 function piLayout(list: RootList): void {
   // pi 0.73.1, first match wins: `.pi/skills` of the cwd alone, `.agents/skills` from the
-  // cwd upwards, then the user roots.
+  // cwd upwards, then the user roots. In its own two roots a `.md` file directly in the root
+  // is a skill too (`get_commands` listed `pi-flat-file` and `home-pi-flat-file`).
   list.project([".pi"], ["skills"], [list.cwd]);
+  list.flatFilesSince(list.roots.length - 1);
   list.project([".agents"], ["skills"], list.upwards);
   list.global(join(list.home, ".pi", "agent"));
+  list.flatFilesSince(list.roots.length - 1);
   list.global(join(list.home, ".agents"));
 }
 

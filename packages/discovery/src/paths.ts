@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { SKILL_FILE } from "@skill/core";
+import { isSkillFileName } from "@skill/core";
 
 /** `~` and `~/x` → under `home`; relative → against `base`; always absolute and normalized. */
 export function resolvePath(path: string, base: string, home: string): string {
@@ -48,8 +48,7 @@ export function foldersBetween(top: string, cwd: string): string[] | undefined {
   return folders.reverse();
 }
 
-/** Whether `path` names a skill's own file in its folder: `SKILL.md`, or the `skill.md` Amp reads too. */
+/** Whether `path` names a skill's own file in its folder (core's `isSkillFileName`). */
 export function isSkillFilePath(path: string): boolean {
-  const name = basename(path);
-  return name === SKILL_FILE || name === "skill.md";
+  return isSkillFileName(basename(path));
 }

@@ -251,6 +251,59 @@ describe("the agents' own readings of a SKILL.md", () => {
     });
   });
 
+  it("pi (0.73.1) loads a flat .md file directly in its own roots, not in .agents/skills; the others never", async () => {
+    // `pi --mode rpc` get_commands listed `skill:pi-flat-file` and `skill:home-pi-flat-file`
+    // (files `.pi/skills/pi-flat-file.md`, `~/.pi/agent/skills/home-pi-flat-file.md`), and not
+    // `agents-flat-file` (`.agents/skills/agents-flat-file.md`); no other agent listed any.
+    const { base, home, project } = await tempWorld();
+    const flat = async (dir: string, file: string, text: string) => {
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, file), text);
+    };
+    await flat(join(project, ".pi", "skills"), "pi-flat.md", fm("name: pi-flat\ndescription: flat"));
+    await flat(join(project, ".pi", "skills"), "stem-only.md", fm("description: no name, the stem is"));
+    await flat(join(project, ".pi", "skills"), "notes.md", "# Notes\n\nNo frontmatter.\n");
+    await flat(
+      join(home, ".pi", "agent", "skills"),
+      "home-flat.md",
+      fm("name: home-flat\ndescription: flat"),
+    );
+    await flat(
+      join(project, ".agents", "skills"),
+      "agents-flat.md",
+      fm("name: agents-flat\ndescription: flat"),
+    );
+    await writeSkill(
+      join(project, ".pi", "skills", "folder"),
+      undefined,
+      fm("name: folder\ndescription: a folder"),
+    );
+    const options = { cwd: project, home, env: {}, systemDir: join(base, "no-etc") };
+    expect(await loaded(base, { ...options, preset: "pi" })).toEqual({
+      "pi-flat": "project/.pi/skills/pi-flat.md",
+      "stem-only": "project/.pi/skills/stem-only.md",
+      "home-flat": "home/.pi/agent/skills/home-flat.md",
+      folder: "project/.pi/skills/folder/SKILL.md",
+    });
+    for (const preset of ["codex", "claude-code", "opencode", "copilot", "gemini", "amp"] as const)
+      expect(
+        Object.keys(await loaded(base, { ...options, preset })).filter((n) => n.includes("flat")),
+      ).toEqual([]);
+    // A flat skill is its file alone: it bundles nothing, and its folder's other files are not its own.
+    const { sources, rules } = agentProfile({ ...options, preset: "pi" });
+    const service = new SkillService({ sources, ...rules });
+    await service.discoverAndLoad();
+    expect(await service.files("pi-flat")).toEqual([]);
+    await expect(service.readFile("pi-flat", "notes.md")).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(new TextDecoder().decode(await service.readFile("pi-flat", "pi-flat.md"))).toContain(
+      "name: pi-flat",
+    );
+    const report = await compareAgents({ ...options, agents: ["pi", "codex"] });
+    const row = report.skills.find((r) => r.location.endsWith("/.pi/skills/pi-flat.md"));
+    expect(row?.cells.pi).toMatchObject({ loaded: true, name: "pi-flat" });
+    expect(row?.cells.codex).toMatchObject({ loaded: false, reason: "not-scanned" });
+  });
+
   it("gemini (0.61.0) loads an unclosed double-quoted description, reading it line by line", async () => {
     // `gemini skills list --all`: `unclosed-quote` listed, its description beginning with the
     // quote as written (its YAML parser refuses the file; it falls back to reading lines).

@@ -41,6 +41,7 @@ export type RootLimits = Pick<
   | "enterNodeModules"
   | "minDepth"
   | "fileNames"
+  | "flatFiles"
 >;
 
 /** Each agent's rules inside a root, as measured (scripts/agents-real; the README says which version). */

@@ -1,7 +1,7 @@
 import { abortError } from "@skill/core";
 
 /**
- * The crawl reads folders synchronously (about 1.7× faster than callback `readdir` here) and
+ * The crawl lists folders synchronously (about 1.7× faster than with callbacks here) and
  * yields to the event loop after this many milliseconds, so timers and I/O keep running.
  */
 const SLICE_MS = 8;

@@ -44,6 +44,12 @@ export interface ScanOptions {
    */
   readonly fileNames?: readonly string[];
   /**
+   * A `.md` file directly in the root (not in a folder of its own) is a skill too, as pi reads
+   * its own roots: the file is the skill, its name falls back to the file's stem and it bundles
+   * no files. Default `false`.
+   */
+  readonly flatFiles?: boolean;
+  /**
    * Enter folders named `node_modules` even though `ignore` (by default) names them, as Codex,
    * Copilot CLI and opencode do. Default `false`.
    */

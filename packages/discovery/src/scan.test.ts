@@ -69,6 +69,22 @@ describe("scanSkillFiles", () => {
     ]);
   });
 
+  it("takes a .md file directly in the root under flatFiles, never one deeper", async () => {
+    const root = await tempDir();
+    const text = "---\nname: x\ndescription: y\n---\n";
+    await writeFile(join(root, "flat.md"), text);
+    await writeFile(join(root, "notes.txt"), text);
+    await writeSkill(join(root, "folder"));
+    await writeFile(join(root, "folder", "inner.md"), text);
+    await symlink(join(root, "folder", "inner.md"), join(root, "linked.md"));
+    expect(await scanSkillFiles(root, { flatFiles: true })).toEqual([
+      join(root, "flat.md"),
+      join(root, "folder", "SKILL.md"),
+      join(root, "linked.md"),
+    ]);
+    expect(await scanSkillFiles(root)).toEqual([join(root, "folder", "SKILL.md")]);
+  });
+
   it("enters dot-folders but not node_modules or .git", async () => {
     const root = await tempDir();
     await writeSkill(join(root, ".curated", "one"));

@@ -59,6 +59,7 @@ class Scan {
   readonly #leaf: boolean;
   /** `fileNames`, in order of preference. */
   readonly #names: readonly string[];
+  readonly #flat: boolean;
   readonly #minDepth: number;
   readonly #listings: Listings | undefined;
   readonly #ancestors: AncestorCheck;
@@ -86,6 +87,7 @@ class Scan {
     this.#followFiles = options.followSymlinkFiles ?? true;
     this.#leaf = options.leafSkills ?? false;
     this.#names = options.fileNames?.length ? options.fileNames : [SKILL_FILE];
+    this.#flat = options.flatFiles ?? false;
     this.#minDepth = limitOf(options.minDepth ?? 0, "minDepth");
     this.#listings = options.listings;
     this.#ancestors = new AncestorCheck(resolve(options.home ?? homedir()));
@@ -256,7 +258,7 @@ class Scan {
           depth: depth + 1,
           root: tree.root,
         });
-      } else if (name === skillFile) {
+      } else if (name === skillFile || (depth === 0 && this.#isFlat(name))) {
         const path = child(dir, name);
         if (depth < this.#minDepth) this.#report.skip(path, "too-shallow");
         else if (!entry.isFile()) this.#report.notAFile(path, kindOf(entry));
@@ -328,7 +330,7 @@ class Scan {
       }
       return undefined;
     }
-    if (!this.#names.includes(link.name)) return undefined;
+    if (!this.#names.includes(link.name) && !(link.depth === 1 && this.#isFlat(link.name))) return undefined;
     if (link.depth - 1 < this.#minDepth) {
       this.#report.skip(link.path, "too-shallow");
       return undefined;
@@ -355,6 +357,11 @@ class Scan {
     if (this.#linkedFiles.has(real)) return;
     this.#linkedFiles.add(real);
     this.#files.push(path);
+  }
+
+  /** A `.md` file other than a skill file, taken directly in a root under `flatFiles`. */
+  #isFlat(name: string): boolean {
+    return this.#flat && name.endsWith(".md") && !this.#names.includes(name);
   }
 
   /** The name of the skill file among a folder's `entries`: the first of `fileNames` there. */

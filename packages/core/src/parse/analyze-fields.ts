@@ -1,4 +1,5 @@
 import { basename, dirname } from "node:path";
+import { isSkillFileName } from "../spec/constants.js";
 import { describeKind, printable, quote, SkillError } from "../spec/errors.js";
 import type { Diagnostic, SkillInfo } from "../spec/types.js";
 import { singleLineLength } from "../util/text.js";
@@ -28,8 +29,13 @@ export interface FieldContext {
 
 type Fields = Readonly<Record<string, unknown>>;
 
-/** The folder a SKILL.md location sits in (a path or a URI): the name `nameFallback` uses. */
+/**
+ * The name `nameFallback` uses: the folder a SKILL.md location sits in (a path or a URI), or
+ * for a skill that is a `.md` file of its own (pi's flat files) that file's stem.
+ */
 export function folderName(location: string): string {
+  const file = basename(location);
+  if (file.endsWith(".md") && !isSkillFileName(file)) return file.slice(0, -".md".length);
   return basename(dirname(location));
 }
 

@@ -6,7 +6,7 @@ import { decodeEntry, readSkillBytes, tooLargeError } from "../files/read-file.j
 import { readInsideAt } from "../files/read-inside.js";
 import { skillFileAt, skillFiles } from "../files/skill-files.js";
 import { firstDifference } from "../parse/json-value.js";
-import { SKILL_FILE } from "../spec/constants.js";
+import { isSkillFileName, SKILL_FILE } from "../spec/constants.js";
 import { printable, quote, SkillError } from "../spec/errors.js";
 import type { ScanContext, SkillHead } from "../spec/skill-source.js";
 import type { SkillInfo } from "../spec/types.js";
@@ -127,9 +127,10 @@ async function readVerified(
   return { skill, bytes: typeof value === "string" ? Buffer.from(value, "utf8") : value };
 }
 
-/** The folder of a skill that lives on disk, or `undefined` for a URI. */
+/** The folder of a skill that lives on disk, or `undefined` for a URI or a skill that is a file of its own. */
 function folderOf(winner: Winner): string | undefined {
-  return isAbsolute(winner.location) ? dirname(winner.location) : undefined;
+  const { location } = winner;
+  return isAbsolute(location) && isSkillFileName(basename(location)) ? dirname(location) : undefined;
 }
 
 /** Every bundled file of the skill (SKILL.md excluded), sorted, at most `limit`. */
