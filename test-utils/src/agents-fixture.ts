@@ -176,7 +176,7 @@ export const EXPECTED_LOADS: Readonly<Record<string, Readonly<Record<string, str
     grouped: "project/.claude/skills/group/grouped/SKILL.md",
     "h-agents": "home/.agents/skills/h-agents/SKILL.md",
     "h-amp": "home/.config/amp/skills/h-amp/SKILL.md",
-    "h-claude": "home/.claude/skills/h-claude/SKILL.md",
+    "h-claude": "project/.claude/skills/h-claude/SKILL.md",
     "h-shared": "home/.config/agents/skills/h-shared/SKILL.md",
     "linked-file": "project/.agents/skills/linked-file/SKILL.md",
     "p-agents": "project/app/.agents/skills/p-agents/SKILL.md",
@@ -210,7 +210,7 @@ export const EXPECTED_CELLS: Readonly<
   Record<string, { readonly name: string; readonly cells: readonly string[] }>
 > = {
   // biome-ignore format: one row per skill reads as the matrix it is
-  "home/.claude/skills/h-claude/SKILL.md": { name: "h-claude", cells: ["shadowed", ns, "shadowed", "ok", ns, ns, ns, "shadowed", ns, "shadowed", "ok"] },
+  "home/.claude/skills/h-claude/SKILL.md": { name: "h-claude", cells: ["shadowed", ns, "shadowed", "ok", ns, ns, ns, "shadowed", ns, "shadowed", "shadowed"] },
   // biome-ignore format: matrix row
   "home/.agents/skills/h-agents/SKILL.md": { name: "h-agents", cells: ["ok", "ok", "ok", ns, "ok", "ok", "ok", ns, "ok", "ok", "ok"] },
   // biome-ignore format: matrix row
@@ -250,7 +250,7 @@ export const EXPECTED_CELLS: Readonly<
   // biome-ignore format: matrix row
   "project/.claude/skills/p-claude/SKILL.md": { name: "p-claude", cells: ["ok", ns, "ok", "ok", ns, ns, "ok", "ok", ns, "ok", "ok"] },
   // biome-ignore format: matrix row
-  "project/.claude/skills/h-claude/SKILL.md": { name: "h-claude", cells: ["ok", ns, "ok", "shadowed", ns, ns, "ok", "ok", ns, "ok", "shadowed"] },
+  "project/.claude/skills/h-claude/SKILL.md": { name: "h-claude", cells: ["ok", ns, "ok", "shadowed", ns, ns, "ok", "ok", ns, "ok", "ok"] },
   // biome-ignore format: matrix row
   "project/.claude/skills/group/grouped/SKILL.md": { name: "grouped", cells: ["ok", ns, "ok", "too-deep", ns, ns, "ok", "ok", ns, "ok", "ok"] },
   // biome-ignore format: matrix row

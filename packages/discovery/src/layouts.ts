@@ -211,10 +211,11 @@ function gooseLayout(list: RootList): void {
 
 function ampLayout(list: RootList): void {
   // Amp 0.0.1790142911, first match wins: the user roots, then each level from the cwd up
-  // to the filesystem root (past the git root).
+  // to the filesystem root (past the git root), then ~/.claude (`amp skill list --json` kept
+  // the project .claude copy of a name also in ~/.claude/skills, and ~/.agents over the project's).
   list.global(list.sharedGlobal);
   list.global(join(list.home, ".agents"));
   list.global(join(list.configHome, "amp"));
-  list.global(join(list.home, ".claude"));
   list.project([".agents", ".claude"], ["skills"], list.upwards);
+  list.global(join(list.home, ".claude"));
 }

@@ -119,6 +119,22 @@ describe("presets as the real agents load them", () => {
     });
   });
 
+  it("amp (0.0.1790142911) keeps a project .claude copy over the ~/.claude one, and ~/.agents over the project's", async () => {
+    // `amp skill list --json` in the project: `pair-claude-home-repo` listed from
+    // proj/.claude/skills (not ~/.claude/skills), `pair-agents-home-repo` from ~/.agents/skills.
+    const { base, home, project } = await tempWorld();
+    await writeSkill(join(home, ".claude", "skills", "claude-pair"), "claude-pair");
+    await writeSkill(join(project, ".claude", "skills", "claude-pair"), "claude-pair");
+    await writeSkill(join(home, ".agents", "skills", "agents-pair"), "agents-pair");
+    await writeSkill(join(project, ".agents", "skills", "agents-pair"), "agents-pair");
+    await writeSkill(join(home, ".claude", "skills", "home-only"), "home-only");
+    expect(await loaded(base, { cwd: project, home, preset: "amp" })).toEqual({
+      "claude-pair": "project/.claude/skills/claude-pair/SKILL.md",
+      "agents-pair": "home/.agents/skills/agents-pair/SKILL.md",
+      "home-only": "home/.claude/skills/home-only/SKILL.md",
+    });
+  });
+
   it("outside a git repository, opencode (1.18.33), Claude Code (2.1.332), Copilot (1.0.102) and pi (0.73.1) read the folders above the cwd; Codex (0.171.0) does not", async () => {
     const base = await tempDir();
     const home = join(base, "home");
