@@ -53,7 +53,7 @@ describe("agent presets on a tree laid out for every agent", () => {
       nameFallback: "folder",
       rejectBom: true,
       rejectLongName: true,
-      brokenYaml: "refuse",
+      brokenYaml: "quote",
     });
     expect(rulesOf("gemini")).toEqual({ requireDescription: "field", rejectBom: true, brokenYaml: "lines" });
     expect(rulesOf("copilot")).toEqual({

@@ -190,6 +190,32 @@ describe("the agents' own readings of a SKILL.md", () => {
     });
   });
 
+  it("codex (0.171.0) loads a plain description holding ': ', quoting that line alone; other broken YAML refuses", async () => {
+    // `codex app-server` skills/list: `agents-colon-description` listed with its description
+    // `tag-sNN Use when: a colon follows a word (agents)`; `agents-broken-yaml`
+    // (`description: tag broken: yaml: here` then `  - [unclosed`) not listed ("invalid YAML").
+    // Its loader quotes a `key: value` line whose value holds `: ` and parses once more.
+    const { base, cwd, home } = await world({
+      colon: fm("name: colon\ndescription: Use when: a colon follows a word"),
+      broken: fm("name: broken\ndescription: broken: yaml: here\n  - [unclosed"),
+    });
+    expect(await loaded(base, { cwd, home, preset: "codex" })).toEqual({
+      colon: "project/.agents/skills/colon/SKILL.md",
+    });
+    const { sources, rules } = agentProfile({
+      env: {},
+      systemDir: join(base, "no-etc"),
+      cwd,
+      home,
+      preset: "codex",
+    });
+    const service = new SkillService({ sources, ...rules });
+    await service.discoverAndLoad();
+    expect(service.get("colon")?.description).toBe("Use when: a colon follows a word");
+    // The default preset (lenient) folds the indented line into the value and loads both.
+    expect(Object.keys(await loaded(base, { cwd, home })).sort()).toEqual(["broken", "colon"]);
+  });
+
   it("amp (0.0.1790142911) refuses a name over 64 characters", async () => {
     // `amp skill list --json`: no entry for it ("Invalid skill name" in its log); a plain name loads.
     const { base, cwd, home } = await world({

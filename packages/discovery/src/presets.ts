@@ -74,7 +74,9 @@ const PRESET_RULES: Readonly<Partial<Record<DiscoveryPreset, LoadRules>>> = {
   },
   // Codex 0.171 refuses a name over 64 characters (`invalid name: exceeds maximum length of 64
   // characters`).
-  codex: { nameFallback: "folder", rejectBom: true, rejectLongName: true, brokenYaml: "refuse" },
+  // A plain description holding `: ` is quoted on its own line and read again
+  // (`description: Use when: x` loads); YAML broken otherwise refuses.
+  codex: { nameFallback: "folder", rejectBom: true, rejectLongName: true, brokenYaml: "quote" },
   // Gemini CLI 0.61 reads name and description line by line when its YAML parser refuses.
   gemini: { requireDescription: "field", rejectBom: true, brokenYaml: "lines" },
   copilot: {

@@ -73,10 +73,10 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
       if (fields) return yamlByLines(fields, failure, bounds.body, location, options, diagnostics);
       return yamlError(failure, normalized, location, diagnostics, undefined);
     }
-    const repair = repairPlainScalars(bounds.frontmatter);
+    const repair = repairPlainScalars(bounds.frontmatter, brokenYaml !== "quote");
     const retried = repair ? parse(repair.text) : undefined;
     const quoteKey = repair && retried?.ok ? (repair.keys[0] ?? "") : undefined;
-    if (brokenYaml !== "repair" || !repair || !retried?.ok) {
+    if ((brokenYaml !== "repair" && brokenYaml !== "quote") || !repair || !retried?.ok) {
       return yamlError(failure, normalized, location, diagnostics, quoteKey);
     }
     parsed = retried;

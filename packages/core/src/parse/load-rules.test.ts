@@ -206,6 +206,30 @@ describe("brokenYaml: lines (Gemini CLI 0.61.0)", () => {
   });
 });
 
+describe("brokenYaml: quote (Codex 0.171.0)", () => {
+  // scripts/agents-real: `codex app-server` skills/list lists `description: tag-… Use when: a
+  // colon follows a word` and not `description: tag-… broken: yaml: here` followed by the
+  // indented line `  - [unclosed` ("invalid YAML"): it quotes the line alone and parses again.
+  it("quotes a plain value holding ': ' on its own line, with a yaml-repaired warning", () => {
+    const { skill, diagnostics } = parseSkill(
+      text("name: folder-name\ndescription: Use when: a colon follows\nlicense: MIT"),
+      LOC,
+      { brokenYaml: "quote" },
+    );
+    expect(skill.description).toBe("Use when: a colon follows");
+    expect(skill.frontmatter.license).toBe("MIT");
+    expect(diagnostics.map((d) => d.code)).toContain("yaml-repaired");
+  });
+
+  it("refuses what quoting the line alone does not mend, which repair folds and loads", () => {
+    const broken = text("name: folder-name\ndescription: broken: yaml: here\n  - [unclosed");
+    expect(codeOf(() => parseSkill(broken, LOC, { brokenYaml: "quote" }))).toBe("PARSE_ERROR");
+    expect(parseSkill(broken, LOC, { brokenYaml: "repair" }).skill.description).toBe(
+      "broken: yaml: here - [unclosed",
+    );
+  });
+});
+
 describe("brokenYaml: repair", () => {
   it("reads a plain description holding ': ' as the text it says, with a yaml-repaired warning", () => {
     const { skill, diagnostics } = parseSkill(

@@ -152,9 +152,10 @@ const KEY_LINE = /^([A-Za-z_][\w.-]*)([ \t]*):[ \t]+(\S.*)$/;
 /**
  * The repair other agents apply: a top-level plain scalar that holds `: ` (or ends in `:`),
  * `description: Use when: x`, is rewritten as a double-quoted string, its indented
- * continuation lines folded into it. Returns the repaired text and the keys touched.
+ * continuation lines folded into it unless `fold` is `false` (Codex 0.171 quotes the line
+ * alone, so what follows it must still parse). Returns the repaired text and the keys touched.
  */
-export function repairPlainScalars(text: string): { text: string; keys: string[] } | undefined {
+export function repairPlainScalars(text: string, fold = true): { text: string; keys: string[] } | undefined {
   const lines = text.split("\n");
   const keys: string[] = [];
   const out: string[] = [];
@@ -167,7 +168,7 @@ export function repairPlainScalars(text: string): { text: string; keys: string[]
       continue;
     }
     const parts = [stripComment(value)];
-    while (i + 1 < lines.length && /^[ \t]+\S/.test(lines[i + 1] as string)) {
+    while (fold && i + 1 < lines.length && /^[ \t]+\S/.test(lines[i + 1] as string)) {
       i++;
       parts.push((lines[i] as string).trim());
     }

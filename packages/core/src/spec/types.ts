@@ -142,14 +142,15 @@ export interface LoadRules {
   readonly requireFrontmatter?: boolean;
   /**
    * Frontmatter YAML that does not parse. `"repair"` (default when lenient): a plain scalar
-   * holding `: ` is re-read quoted (`yaml-repaired`), else `PARSE_ERROR`. `"refuse"` (Codex,
-   * Copilot, pi, Amp; the default when strict): `PARSE_ERROR`. `"ignore"` (Claude Code): read as
+   * holding `: ` is re-read quoted (`yaml-repaired`), else `PARSE_ERROR`. `"refuse"` (Copilot,
+   * pi, Amp; the default when strict): `PARSE_ERROR`. `"ignore"` (Claude Code): read as
    * no fields, with a `yaml-invalid` warning. `"lines"` (Gemini CLI): `name:` and `description:`
    * read line by line (the rest of the line trimmed, quotes and all; the description's indented
    * lines after it joined with spaces), with a `yaml-invalid` warning; `PARSE_ERROR` when
-   * either is not there.
+   * either is not there. `"quote"` (Codex 0.171): as `"repair"`, but the line alone is quoted
+   * (its indented lines are not folded into it), so a file broken otherwise still refuses.
    */
-  readonly brokenYaml?: "repair" | "refuse" | "ignore" | "lines";
+  readonly brokenYaml?: "repair" | "refuse" | "ignore" | "lines" | "quote";
   /**
    * `true` (Amp): a `name` breaking the specification's character rules
    * (`name-invalid-chars`, `name-leading-or-trailing-hyphen`, `name-consecutive-hyphens`)
