@@ -184,6 +184,27 @@ describe("skill doctor", () => {
     ]);
   });
 
+  it("says in words what a preset's one winner cannot show: Codex lists every copy of a name", async () => {
+    const world = await agentsWorld();
+    for (const dir of [
+      join(world.project, ".agents", "skills", "pdf"),
+      join(world.home, ".agents", "skills", "pdf"),
+    ]) {
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, "SKILL.md"), "---\nname: pdf\ndescription: fill forms\n---\n");
+    }
+    const result = doctor(
+      ["--cwd", world.project, "--home", world.home, "--agents", "codex,claude-code"],
+      world.home,
+      200,
+    );
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain(
+      "codex lists both copies of 'pdf' (~/.agents/skills/pdf/SKILL.md, .agents/skills/pdf/SKILL.md): the model sees two 'pdf' skills",
+    );
+    expect(result.stdout).not.toMatch(/claude-code (lists|keeps)/);
+  });
+
   it("refuses an unknown agent with a usage error", async () => {
     const world = await agentsWorld();
     const result = doctor(["--cwd", world.cwd, "--agents", "codex,vscode"], world.home);

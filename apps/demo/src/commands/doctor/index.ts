@@ -10,6 +10,7 @@ import { type Context, policy } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { cut, displayPath, plural, table } from "../../output.js";
 import { CELL_WIDTH, type CellView, cellView, legendNotes, summaries } from "./cell.js";
+import { copiesLines } from "./copies.js";
 
 function parseAgents(value: string | undefined): DiscoveryPreset[] | undefined {
   if (value === undefined) return undefined;
@@ -98,6 +99,10 @@ export async function run(ctx: Context, opts: { agents?: string }): Promise<numb
   const width = Number.isFinite(out.width) ? out.width : 200;
   printMatrix(ctx, report, width);
   out.line();
+  const where = (location: string) => printable(displayPath(location, ctx.cwd, ctx.home));
+  for (const line of copiesLines(report, where).flatMap((l) => wrapWords(l, width))) {
+    out.line(c.yellow(line));
+  }
   printLegend(ctx, report, width);
   for (const line of bounds) out.line(c.yellow(line));
   out.line(c.dim(cut(ctx.configNote(ctx.configFiles.map((f) => displayPath(f, ctx.cwd, ctx.home))), width)));
