@@ -466,6 +466,33 @@ describe("skill why", () => {
     expect(data.rule).toEqual({ permission: "skill", pattern: "release-*", action: "ask" });
   });
 
+  it("says what the --preset agent does with copies its one winner cannot show", async () => {
+    const dir = join(root, "copies");
+    const skillHome = join(root, "copies-home");
+    await mkdir(join(dir, ".git"), { recursive: true });
+    for (const at of [join(dir, ".agents", "skills", "pdf"), join(skillHome, ".agents", "skills", "pdf")]) {
+      await mkdir(at, { recursive: true });
+      await writeFile(join(at, "SKILL.md"), "---\nname: pdf\ndescription: Fill forms.\n---\n");
+    }
+    const args = ["--cwd", dir, "--home", skillHome, "--cache", cache, "why", "pdf"];
+    const codex = await run([...args, "--preset", "codex"]);
+    expect(codex.stdout).toContain(
+      "codex lists all 2 copies of 'pdf' (.agents/skills/pdf/SKILL.md, ~/.agents/skills/pdf/SKILL.md): the model sees 2 'pdf' skills.",
+    );
+    const opencode = await run([...args, "--preset", "opencode"]);
+    expect(opencode.stdout).toContain("opencode keeps one of the 2 copies of 'pdf'");
+    expect(opencode.stdout).toContain("which one changes from run to run");
+    const json = JSON.parse((await run([...args, "--preset", "codex", "--json"])).stdout);
+    expect(json.copies).toEqual({
+      kind: "duplicate-listed",
+      locations: [
+        join(dir, ".agents", "skills", "pdf", "SKILL.md"),
+        join(skillHome, ".agents", "skills", "pdf", "SKILL.md"),
+      ],
+    });
+    expect((await run([...args, "--preset", "pi"])).stdout).not.toMatch(/copies of/);
+  });
+
   it("says a missing name is missing, exits 1, and gives the rule that would apply", async () => {
     const { code, stdout } = await run([...base, "why", "nosuch"]);
     expect(code).toBe(1);

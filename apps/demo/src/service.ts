@@ -89,3 +89,20 @@ export function createService(ctx: Context, list: readonly SkillSource[] = sourc
 export function pinnedNames(ctx: Context, pin: readonly string[] = []): string[] {
   return [...new Set([...ctx.config.skills.pinned, ...pin])];
 }
+
+/**
+ * What the `--preset` agent does with copies of `name` that one registry cannot show (Codex
+ * lists them all, opencode keeps one at random), from a load's shadowed copies; `undefined`
+ * when the agent keeps one winner as the registry does, or there is one copy.
+ */
+export function agentCopies(
+  ctx: Context,
+  report: LoadReport,
+  name: string,
+): { kind: "duplicate-listed" | "nondeterministic"; locations: string[] } | undefined {
+  const { duplicates } = agentProfile(discoveryOptions(ctx));
+  const shadowed = report.shadowed.filter((s) => s.name === name);
+  if (duplicates === undefined || shadowed.length === 0) return undefined;
+  const locations = [...new Set([shadowed[0]?.kept as string, ...shadowed.map((s) => s.dropped)])];
+  return { kind: duplicates, locations };
+}

@@ -9,7 +9,7 @@ import {
   type SourceScan,
 } from "@skill/core";
 import type { DiscoveryOptions, DiscoveryRoot } from "./discovery-options.js";
-import { presetRules } from "./presets.js";
+import { presetDuplicates, presetRules } from "./presets.js";
 import { discoveryRoots } from "./roots.js";
 import { scanRoots } from "./scan.js";
 import type { Listings, RootsScanOptions } from "./scan-options.js";
@@ -140,6 +140,20 @@ export function scanListed(source: SkillSource, ctx: ScanContext, listings: List
  * const { sources, rules } = agentProfile({ cwd: process.cwd(), preset: "codex" });
  * const service = new SkillService({ sources, ...rules });
  */
-export function agentProfile(options: DiscoveryOptions): { sources: SkillSource[]; rules: LoadRules } {
-  return { sources: discoverySources(options), rules: presetRules(options.preset ?? "default") };
+export function agentProfile(options: DiscoveryOptions): {
+  sources: SkillSource[];
+  rules: LoadRules;
+  /**
+   * What the agent does with two skills of one name, where one registry cannot: Codex lists
+   * every copy (`duplicate-listed`), opencode keeps one at random (`nondeterministic`).
+   */
+  duplicates?: "duplicate-listed" | "nondeterministic";
+} {
+  const preset = options.preset ?? "default";
+  const duplicates = presetDuplicates(preset);
+  return {
+    sources: discoverySources(options),
+    rules: presetRules(preset),
+    ...(duplicates === undefined ? {} : { duplicates }),
+  };
 }

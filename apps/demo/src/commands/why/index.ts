@@ -1,19 +1,28 @@
 import { printable, similarNames } from "@skill/core";
 import { type Context, policy } from "../../context.js";
-import { createService, loadSkills } from "../../service.js";
+import { displayPath } from "../../output.js";
+import { agentCopies, createService, loadSkills } from "../../service.js";
 
 /** `skill why NAME --agent A`: the rule, and the layer it came from, that decides visibility. */
 export async function run(ctx: Context, name: string): Promise<number> {
   const service = createService(ctx);
-  await loadSkills(ctx, service);
+  const report = await loadSkills(ctx, service);
   const skill = service.get(name);
   const explanation = policy(ctx).explain(ctx.agent, "skill", name);
   const visible = explanation.action !== "deny";
   const { out } = ctx;
   // No such skill: exit 1, as `show` does, and say so before the rule that would apply.
   const status = skill === undefined ? 1 : 0;
+  const copies = visible ? agentCopies(ctx, report, name) : undefined;
   if (out.json) {
-    out.data({ skill: name, agent: ctx.agent.name, exists: skill !== undefined, visible, ...explanation });
+    out.data({
+      skill: name,
+      agent: ctx.agent.name,
+      exists: skill !== undefined,
+      visible,
+      ...explanation,
+      ...(copies === undefined ? {} : { preset: ctx.preset, copies }),
+    });
     return status;
   }
   const c = out.color;
@@ -40,6 +49,19 @@ export async function run(ctx: Context, name: string): Promise<number> {
       ? c.yellow(`${see}, ${ask}`)
       : c.green(see);
   out.line(printable(`Agent '${ctx.agent.name}' ${verdict}.`));
+  if (copies !== undefined) {
+    const n = copies.locations.length;
+    const where = copies.locations.map((l) => displayPath(l, ctx.cwd, ctx.home)).join(", ");
+    out.line(
+      c.yellow(
+        printable(
+          copies.kind === "duplicate-listed"
+            ? `${ctx.preset} lists all ${n} copies of '${name}' (${where}): the model sees ${n} '${name}' skills.`
+            : `${ctx.preset} keeps one of the ${n} copies of '${name}' (${where}), which one changes from run to run; here: ${displayPath(copies.locations[0] as string, ctx.cwd, ctx.home)}.`,
+        ),
+      ),
+    );
+  }
   const rule = explanation.rule;
   const layer =
     explanation.layer === "agent"
