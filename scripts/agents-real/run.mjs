@@ -99,7 +99,7 @@ function buildWorld(world, scenario) {
   rmSync(world, { recursive: true, force: true });
   const home = join(world, "home");
   const proj = join(world, "proj");
-  const files = new Map(); // tag -> { path, case }
+  const files = new Map(); // tag -> { path, note, name }
   let n = 0;
   const tag = () => `s${String(++n).padStart(2, "0")}`;
   /** A SKILL.md in `dir`; `fm` is the frontmatter body (null: none), `raw` replaces the whole file. */
@@ -130,7 +130,7 @@ function buildWorld(world, scenario) {
     if (crlf) text = text.replaceAll("\n", "\r\n");
     const path = join(dir, file);
     writeFileSync(path, bom ? `\uFEFF${text}` : text);
-    files.set(t, { path, note });
+    files.set(t, { path, note, name });
     return t;
   };
   const plain = (dir, nm, note) => skill(join(dir, nm), note, { name: nm, description: `tag-TAG ${note}` });
@@ -765,6 +765,17 @@ async function main() {
             ...seen.keys(),
             ...[...presetLoaded].filter(([, cell]) => cell.loaded).map(([t]) => t),
           ]);
+          /** Whether the agent loaded another file named as `t` is, behind a deliberate stop. */
+          const keptBehindStop = (t) => {
+            const skillName = files.get(t).name;
+            if (skillName === undefined) return false;
+            return [...seen.keys()].some(
+              (u) =>
+                u !== t &&
+                files.get(u)?.name === skillName &&
+                within(realpathSync(files.get(u).path), stoppedAt),
+            );
+          };
           for (const t of [...tags].sort()) {
             const runs = seen.get(t)?.size ?? 0;
             const cell = presetLoaded.get(t);
@@ -783,6 +794,13 @@ async function main() {
               deliberate++;
               details.push(
                 `| ${name} | ${label} | \`${rel(t)}\` | ${files.get(t).note} | loaded | ${verdict} (deliberate: behind a link or bound the preset stops at) |`,
+              );
+            } else if (runs === 0 && keptBehindStop(t)) {
+              // The agent kept another copy of this name, one behind a link or bound the preset
+              // stops at on purpose, so it passed this one over.
+              deliberate++;
+              details.push(
+                `| ${name} | ${label} | \`${rel(t)}\` | ${files.get(t).note} | not loaded | ${verdict} (deliberate: the agent kept a copy of the name behind a link or bound the preset stops at) |`,
               );
             } else if (cell?.detail === "nondeterministic") {
               // The agent kept the same copy in every run here, but which copy wins is a race in
