@@ -134,13 +134,17 @@ function agentsLayout(list: RootList): void {
 
 function opencodeLayout(list: RootList): void {
   const { env, home } = list;
+  // opencode keeps whichever copy of a name it parses last, a race between its scans; where
+  // one copy won every run the order here says so: ~/.agents over ~/.config/opencode (15 of 15
+  // runs of opencode 1.18.33, `opencode debug skill`, outside a project). The rest is labelled
+  // `nondeterministic` (see PRESET_DUPLICATES).
   if (list.claudeRoots) list.global(join(home, ".claude"));
-  if (list.agentsRoots) list.global(join(home, ".agents"));
-  list.project(list.external([".claude", ".agents"]));
   list.global(
     join(env.XDG_CONFIG_HOME ? list.at(env.XDG_CONFIG_HOME) : list.configHome, "opencode"),
     OPENCODE_DIRS,
   );
+  if (list.agentsRoots) list.global(join(home, ".agents"));
+  list.project(list.external([".claude", ".agents"]));
   if (!truthy(env.OPENCODE_DISABLE_PROJECT_CONFIG)) list.project([".opencode"], OPENCODE_DIRS);
   list.global(join(home, ".opencode"), OPENCODE_DIRS);
   if (env.OPENCODE_CONFIG_DIR) list.global(list.at(env.OPENCODE_CONFIG_DIR), OPENCODE_DIRS);

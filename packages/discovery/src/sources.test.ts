@@ -352,10 +352,10 @@ describe("agent presets", () => {
     const base = { cwd: "/p", home: "/h", stopAt: "/p", preset: "opencode" } as const;
     expect(dirsOf({ ...base, env: {} })).toEqual([
       ["global:.claude", "/h/.claude/skills"],
+      ["global:.config/opencode", "/h/.config/opencode/skill", "/h/.config/opencode/skills"],
       ["global:.agents", "/h/.agents/skills"],
       ["project:/p/.claude", "<cwd>/.claude/skills"],
       ["project:/p/.agents", "<cwd>/.agents/skills"],
-      ["global:.config/opencode", "/h/.config/opencode/skill", "/h/.config/opencode/skills"],
       ["project:/p/.opencode", "<cwd>/.opencode/skill", "<cwd>/.opencode/skills"],
       ["global:.opencode", "/h/.opencode/skill", "/h/.opencode/skills"],
     ]);
@@ -370,10 +370,10 @@ describe("agent presets", () => {
       }).map((r) => r[0]),
     ).toEqual([
       "global:.claude",
+      "global:/xdg/opencode",
       "global:.agents",
       "project:/p/.claude",
       "project:/p/.agents",
-      "global:/xdg/opencode",
       "global:.opencode",
       "global:oc",
     ]);

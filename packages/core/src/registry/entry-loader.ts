@@ -45,6 +45,8 @@ export class EntryLoader {
   readonly #cache: HeadCache | undefined;
   readonly #reads: ReadMemo | undefined;
   readonly #fingerprint: string;
+  /** The rules, limits and validation target an analysis is judged by (a memo key part). */
+  readonly #judging: string;
   readonly #optionsBy = new Map<string | undefined, Map<string, AnalyzeOptions>>();
   readonly #readOptionsBy = new Map<string | undefined, Map<string, AnalyzeOptions>>();
 
@@ -54,6 +56,7 @@ export class EntryLoader {
     this.#cache = cache;
     this.#reads = reads;
     this.#fingerprint = JSON.stringify([CACHE_FORMAT, ...rulesFingerprint(rules), maxBytes]);
+    this.#judging = JSON.stringify([this.#fingerprint, rules.target ?? null]);
   }
 
   /** A file entry (or one with a head), read synchronously: bulk loads are faster this way. */
@@ -139,7 +142,11 @@ export class EntryLoader {
     metadataOnly = false,
   ) {
     const options = this.#options(source, origin, metadataOnly);
-    return analyzeSkill(text, location, invalidUtf8 ? { ...options, invalidUtf8 } : options);
+    const run = () => analyzeSkill(text, location, invalidUtf8 ? { ...options, invalidUtf8 } : options);
+    if (this.#reads === undefined || !metadataOnly) return run();
+    // Shared reads (`compareAgents`): another load with these rules over this source made it.
+    const key = `${this.#judging}\0${source ?? ""}\0${origin}\0${invalidUtf8}\0${location}`;
+    return this.#reads.analysis(key, text, run);
   }
 
   /** Applies strict mode to an analysis: any spec finding fails the skill. */

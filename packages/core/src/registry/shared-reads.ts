@@ -1,5 +1,5 @@
 import { readSkillFileSync, type SkillFileText } from "../files/read-file.js";
-import type { ParseMemo } from "../parse/analysis.js";
+import type { Analysis, ParseMemo } from "../parse/analysis.js";
 import { dataOf, splitText } from "../parse/analyze.js";
 import type { FrontmatterBounds } from "../parse/frontmatter.js";
 import { parseYaml, type YamlResult } from "../parse/yaml.js";
@@ -37,6 +37,8 @@ export class ReadMemo implements SharedReads, ParseMemo {
   /** By limits (`maxBytes:headBytes`), then by path. */
   readonly #reads = new Map<string, Map<string, Read>>();
   readonly #yaml = new Map<string, YamlResult>();
+  /** By who reads (rules, source, origin) and file: a whole analysis of one text. */
+  readonly #analyses = new Map<string, { text: string; analysis: Analysis }>();
 
   /** `readSkillFileSync(path, maxBytes, headBytes)`, once per path and limits; rethrows its error. */
   read(path: string, maxBytes: number, headBytes: number): SkillFileText {
@@ -68,6 +70,19 @@ export class ReadMemo implements SharedReads, ParseMemo {
   /** `dataOf(value, limit)`, once per parsed value (the limit is one constant). */
   data(value: object, limit: number): { tooLarge: boolean; data?: Record<string, unknown> } {
     return made(this.#data, value, () => dataOf(value, limit));
+  }
+
+  /**
+   * `make()`, the analysis of `text` by one set of rules for one source (`key`), once: loads
+   * that read a file alike (agents with the same rules over a shared root) share it. An
+   * analysis is never changed after it is made.
+   */
+  analysis(key: string, text: string, make: () => Analysis): Analysis {
+    const known = this.#analyses.get(key);
+    if (known !== undefined && known.text === text) return known.analysis;
+    const analysis = make();
+    this.#analyses.set(key, { text, analysis });
+    return analysis;
   }
 
   /** `parseYaml(text)`, once per text. */
