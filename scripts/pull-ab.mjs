@@ -24,7 +24,8 @@ async function child(checkout) {
       const [start, cpu] = [performance.now(), process.cpuUsage()];
       const result = await pull(server.url("pack2"), { cacheDir: mkdtempSync(join(work, "run-")) });
       const used = process.cpuUsage(cpu);
-      if (result.files.length !== 500) throw new Error(`${checkout}: ${result.files.length} skills, expected 500`);
+      if (result.files.length !== 500)
+        throw new Error(`${checkout}: ${result.files.length} skills, expected 500`);
       if (i >= 2) runs.push([performance.now() - start, (used.user + used.system) / 1000]);
     }
   } finally {

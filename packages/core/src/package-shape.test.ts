@@ -64,6 +64,7 @@ describe("built package", { tags: ["built"] }, () => {
         "fileKey",
         "formatBytes",
         "isInside",
+        "isSkillFileName",
         "isDigest",
         "isNonLocal",
         "linkInside",
