@@ -157,7 +157,7 @@ function makeSkill(
   };
   if (options.source !== undefined) made.source = options.source;
   made.origin = options.origin ?? options.source ?? "manual";
-  made.modelInvocable = !isTrue(frontmatter["disable-model-invocation"]);
+  made.modelInvocable = !isTrue(frontmatter["disable-model-invocation"]) && !opencodeUserOnly(frontmatter);
   made.userInvocable = !isFalse(frontmatter["user-invocable"]);
   if (displayName !== undefined) made.displayName = displayName;
   // Without `content` for a bulk load (`metadataOnly`): `accept` then keeps this object as is.
@@ -310,6 +310,14 @@ function isTrue(value: unknown): boolean {
 }
 
 /** `false`, `no` (any case) or the YAML boolean. */
+/** opencode v2's spelling of "user-only": `metadata.opencode/autoinvoke` set to `false` or `"false"`. */
+function opencodeUserOnly(frontmatter: Fields): boolean {
+  const metadata = frontmatter.metadata;
+  if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) return false;
+  const value = (metadata as Record<string, unknown>)["opencode/autoinvoke"];
+  return value === false || (typeof value === "string" && value.trim().toLowerCase() === "false");
+}
+
 function isFalse(value: unknown): boolean {
   if (value === false) return true;
   if (typeof value !== "string") return false;

@@ -33,6 +33,12 @@ describe("modelInvocable and userInvocable", () => {
     ["user-invocable: true", true, true],
     ["user-invocable: 0", true, true],
     ["", true, true],
+    // opencode v2's spelling: `metadata.opencode/autoinvoke` false or "false".
+    ["metadata:\n  opencode/autoinvoke: false", false, true],
+    ['metadata:\n  "opencode/autoinvoke": "false"', false, true],
+    ['metadata:\n  opencode/autoinvoke: "true"', true, true],
+    ["metadata:\n  autoinvoke: false", true, true],
+    ['metadata: "opencode/autoinvoke: false"', true, true],
   ])("%s → model %s, user %s", (field, model, user) => {
     const { skill } = parseSkill(text(`name: folder-name\ndescription: d\n${field}`), LOC);
     expect([skill.modelInvocable, skill.userInvocable]).toEqual([model, user]);

@@ -44,7 +44,10 @@ export interface SkillMetadata {
    * `origin`, else the source id, else `"manual"` for a skill added with `load()`.
    */
   readonly origin: string;
-  /** `false` when the frontmatter says `disable-model-invocation: true`: keep it out of the model's catalog. */
+  /**
+   * `false` when the frontmatter says `disable-model-invocation: true` (Claude Code, Cursor) or
+   * `metadata.opencode/autoinvoke: false` (opencode v2): keep it out of the model's catalog.
+   */
   readonly modelInvocable: boolean;
   /** `false` when the frontmatter says `user-invocable: false`: no slash command for people. */
   readonly userInvocable: boolean;
