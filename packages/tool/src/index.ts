@@ -1,3 +1,5 @@
+export type { AllowedTools, ToolDecision, ToolRule } from "./allowed-tools.js";
+export { parseAllowedTools } from "./allowed-tools.js";
 export type { ToolDefinition } from "./definitions.js";
 export { SEARCH_TOOL, SKILL_TOOL } from "./definitions.js";
 export type { ToolResult } from "./results.js";

@@ -54,6 +54,7 @@ describe("built package", { tags: ["built"] }, () => {
           "MAX_SEARCH_LIMIT",
           "SEARCH_TOOL",
           "SKILL_TOOL",
+          "parseAllowedTools",
           "skillTools",
         ],
       ],

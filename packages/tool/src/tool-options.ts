@@ -32,6 +32,15 @@ export interface SkillToolOptions {
   readonly confirm?: (skill: SkillMetadata) => Promise<boolean>;
   /** Layout of the catalog and of search results. Default `xml`. */
   readonly style?: "xml" | "markdown";
+  /**
+   * What the `allowed-tools` of the skills loaded through these tools means to
+   * {@link SkillTools.policy}: `"ignore"` (default: `allow` for the skill tools, `ask` for the
+   * rest, never `deny`), `"pre-approve"` (the specification's meaning: `allow` for a listed
+   * tool, `ask` for the rest) or `"restrict"` (`deny` for a tool no loaded skill lists).
+   */
+  readonly allowedTools?: "ignore" | "pre-approve" | "restrict";
+  /** The harness's tool names to the names skills use in `allowed-tools`, e.g. `{ bash: "Bash" }`. */
+  readonly toolNames?: Readonly<Record<string, string>>;
 }
 
 /** Checks the options of {@link skillTools}: an `INVALID_FIELD` for the first that cannot work. */
@@ -63,6 +72,25 @@ export function checkOptions(options: SkillToolOptions): void {
         { field },
       );
     }
+  }
+  const mode = options.allowedTools as unknown;
+  if (mode !== undefined && mode !== "ignore" && mode !== "pre-approve" && mode !== "restrict") {
+    throw new SkillError(
+      "INVALID_FIELD",
+      `Invalid skill tool options: allowedTools must be "ignore", "pre-approve" or "restrict", found ${JSON.stringify(mode)}`,
+      { field: "allowedTools" },
+    );
+  }
+  const names = options.toolNames as unknown;
+  if (
+    names !== undefined &&
+    (typeof names !== "object" || names === null || Object.values(names).some((v) => typeof v !== "string"))
+  ) {
+    throw new SkillError(
+      "INVALID_FIELD",
+      "Invalid skill tool options: toolNames must map tool names to strings",
+      { field: "toolNames" },
+    );
   }
   const style = options.style as unknown;
   if (style !== undefined && style !== "xml" && style !== "markdown") {

@@ -10,6 +10,7 @@ import {
   similarNames,
 } from "@skill/core";
 import { type CatalogResult, formatCatalog, formatSkillContent } from "@skill/format";
+import { decideTool, parseAllowedTools, type ToolDecision, type ToolRule } from "./allowed-tools.js";
 import { changeNote, type Snapshot, snapshot } from "./changes.js";
 import { SEARCH_TOOL, SKILL_TOOL, type ToolDefinition, toolDefinitions } from "./definitions.js";
 import { fail, fileText, loadFailure, ok, quoted, readFailure, type ToolResult } from "./results.js";
@@ -46,6 +47,12 @@ export interface SkillTools {
    * Returns a function that stops it. What `registerSkillTools` uses to send `tools/list_changed`.
    */
   onChange(listener: () => void): () => void;
+  /**
+   * Whether the harness may run `tool` with `input`, by the `allowed-tools` of the skills
+   * loaded through these tools (see {@link SkillToolOptions.allowedTools}): `skill` and
+   * `skill_search` are always `allow`; with no loaded skill that declares the field, `ask`.
+   */
+  policy(tool: string, input?: unknown): ToolDecision;
 }
 
 class Tools implements SkillTools {
@@ -108,6 +115,18 @@ class Tools implements SkillTools {
     return () => {
       this.#listeners.delete(listener);
     };
+  }
+
+  policy(tool: string, input?: unknown): ToolDecision {
+    if (tool === SKILL_TOOL || tool === SEARCH_TOOL) return { decision: "allow", reason: "a skill tool" };
+    const declared = new Map<string, readonly ToolRule[]>();
+    for (const name of this.#loads.keys()) {
+      const skill = this.#visible.find((s) => s.name === name);
+      const parsed = parseAllowedTools(skill?.frontmatter["allowed-tools"]);
+      if (parsed && parsed.rules.length > 0) declared.set(name, parsed.rules);
+    }
+    const name = this.#options.toolNames?.[tool] ?? tool;
+    return decideTool(this.#options.allowedTools ?? "ignore", declared, name, input);
   }
 
   async call(tool: string, input: unknown, ctx: { readonly signal?: AbortSignal } = {}): Promise<ToolResult> {
