@@ -9,9 +9,12 @@ const SLICE_MS = 8;
 /** A scan's time slices and its abort checks: `root` names the root being scanned in the error. */
 export class ScanClock {
   root = "";
+  readonly #signal: AbortSignal | undefined;
   #sliceStart = performance.now();
 
-  constructor(private readonly signal: AbortSignal | undefined) {}
+  constructor(signal: AbortSignal | undefined) {
+    this.#signal = signal;
+  }
 
   /** Whether the slice is used up (then {@link pause}). */
   due(): boolean {
@@ -27,9 +30,9 @@ export class ScanClock {
 
   /** @throws SkillError `ABORTED` once the signal aborts. */
   check(): void {
-    if (this.signal?.aborted) {
+    if (this.#signal?.aborted) {
       throw abortError(
-        this.signal,
+        this.#signal,
         `Skill scan was aborted${this.root ? ` in ${this.root}` : ""}`,
         this.root ? { path: this.root } : {},
       );

@@ -94,14 +94,12 @@ async function checkChain(bound: Bound, path: string, make = false): Promise<boo
     let stats = await lstatOrUndefined(at);
     if (stats === undefined) {
       if (!make) return false; // made below a folder already checked
-      made =
-        (await mkdir(at).then(
-          () => true,
-          (error: unknown) => {
-            if (errnoOf(error) !== "EEXIST") throw error;
-            return false;
-          },
-        )) || made;
+      try {
+        await mkdir(at);
+        made = true;
+      } catch (error) {
+        if (errnoOf(error) !== "EEXIST") throw error; // made meanwhile: judged below as found
+      }
       stats = await lstat(at);
     }
     if (make && !stats.isDirectory() && !stats.isSymbolicLink()) {

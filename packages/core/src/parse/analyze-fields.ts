@@ -309,7 +309,6 @@ function isTrue(value: unknown): boolean {
   return lower === "true" || lower === "yes";
 }
 
-/** `false`, `no` (any case) or the YAML boolean. */
 /** opencode v2's spelling of "user-only": `metadata.opencode/autoinvoke` set to `false` or `"false"`. */
 function opencodeUserOnly(frontmatter: Fields): boolean {
   const metadata = frontmatter.metadata;
@@ -318,6 +317,7 @@ function opencodeUserOnly(frontmatter: Fields): boolean {
   return value === false || (typeof value === "string" && value.trim().toLowerCase() === "false");
 }
 
+/** `false`, `no` (any case) or the YAML boolean. */
 function isFalse(value: unknown): boolean {
   if (value === false) return true;
   if (typeof value !== "string") return false;
