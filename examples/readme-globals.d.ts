@@ -2,7 +2,7 @@
 // here once, with the type a harness would have, so that every other name a block uses must
 // come from its own imports.
 import type { AgentInfo, SkillService } from "@skill/core";
-import type { LanguageModel } from "ai";
+import type { LanguageModel, Tool } from "ai";
 
 declare global {
   const service: SkillService;
@@ -11,4 +11,7 @@ declare global {
   const model: LanguageModel;
   const prompt: string;
   const askTheUser: (question: string) => Promise<boolean>;
+  /** A harness's own tools, offered beside the skill tools. */
+  const bash: Tool;
+  const read: Tool;
 }

@@ -30,9 +30,11 @@ export async function agentTurn(
     search: createSkillIndex([]),
     pinned: ["commit-messages"],
     confirm: async (skill) => askTheUser(`Load the skill ${skill.name}?`), // for `ask` skills
+    allowedTools: "pre-approve", // tools.policy("Bash", input): "allow" when a loaded skill lists it
   });
 
-  // 3. The loop: the AI SDK runs the tool calls; the tools are read again at every step.
+  // 3. The loop: the AI SDK runs the tool calls. The definitions hold still for the session,
+  //    so a provider's cached prompt prefix survives every skill the model loads.
   const result = await generateText({
     model,
     system: "You are a coding agent. Load a skill with the skill tool when a task matches it.",
@@ -41,7 +43,8 @@ export async function agentTurn(
     stopWhen: stepCountIs(8),
   });
 
-  // 4. Between turns (after a watcher's service.update()): tell the model what changed.
+  // 4. Between turns (after a watcher's service.update()): new skills already load and are
+  //    found; tell the model in a message. tools.refresh() lays the list out again (a new session).
   const note = tools.changes();
-  return { text: result.text, note, failed: report.failed };
+  return { text: result.text, note, failed: report.failed, tools };
 }

@@ -83,7 +83,7 @@ const COMMANDS: readonly CommandEntry[] = [
       ),
       new Option(
         "--rank <order>",
-        "who keeps descriptions under the budget: project, then configured paths, then user, then remote and MCP skills; or input order",
+        "who keeps descriptions under the budget: names the --preset agent accepts, then project, configured paths, user, remote and MCP skills; or input order",
       )
         .choices(RANKS)
         .default("source"),

@@ -202,13 +202,30 @@ describe("long lists", () => {
     expect(verbose.stderr).toBe(`skill: Skill "nope" not found. Available skills: ${names.join(", ")}\n`);
   });
 
+  it("prompt ranks names the --preset agent would refuse last: Codex takes a name with capitals, the specification does not", async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `skill-${String(i).padStart(2, "0")}`);
+    const skills = Object.fromEntries(
+      names.map((n) => [n, skillMd(n, `What ${n} does, ${"at length ".repeat(6)}.`)]),
+    );
+    const dir = await project({
+      ...skills,
+      "Aa-Upper": skillMd("Aa-Upper", `Sorts first, ${"at length ".repeat(6)}.`),
+    });
+    const budget = ["prompt", "--json", "--budget", "700"];
+    const spec = JSON.parse((await run(budget, { cwd: dir })).stdout);
+    const codex = JSON.parse((await run([...budget, "--preset", "codex"], { cwd: dir })).stdout);
+    expect(spec.omitted.length).toBeGreaterThan(0);
+    expect(spec.omitted).toContain("Aa-Upper");
+    expect(codex.included).toContain("Aa-Upper");
+  });
+
   it("caps the names prompt --budget left out", async () => {
     const names = Array.from({ length: 40 }, (_, i) => `skill-${String(i).padStart(2, "0")}`);
     const dir = await project(Object.fromEntries(names.map((n) => [n, skillMd(n)])));
     const { code, stderr } = await run(["prompt", "--budget", "0"], { cwd: dir });
     expect(code).toBe(0);
     expect(stderr).toMatch(
-      /^budget 0: left out 40 skill\(s\): skill-00, .*skill-19 and 20 more \(--verbose lists all\)\n$/,
+      /^budget 0: left out 40 skill\(s\): skill-00, .*skill-19 and 20 more \(--verbose lists all\)\nthe model can load those only by exact name; --search adds the skill_search tool, which finds them by what they do\n$/,
     );
     const verbose = await run(["prompt", "--budget", "0", "--verbose"], { cwd: dir });
     expect(verbose.stderr).toContain(names.join(", "));

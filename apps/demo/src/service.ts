@@ -1,6 +1,12 @@
 // The skills a command reads: the sources an agent here would load, the service over them, and
 // what a server asked for with --mcp failed to give.
-import { type LoadReport, printable, SkillService, type SkillSource } from "@skill/core";
+import {
+  type LoadReport,
+  printable,
+  SkillService,
+  type SkillSource,
+  type ValidationTarget,
+} from "@skill/core";
 import { agentProfile, type DiscoveryOptions } from "@skill/discovery";
 import { type Context, loadedRemote, policy, remoteOptions } from "./context.js";
 import { mcpSources } from "./mcp.js";
@@ -14,6 +20,14 @@ function discoveryOptions(ctx: Context): DiscoveryOptions {
     paths: ctx.config.skills.paths,
     logger: ctx.logger,
   };
+}
+
+/**
+ * Whose name rules `--preset` stands for where a catalog ranks valid names first: Codex's and
+ * Claude Code's own targets, the specification for every other agent.
+ */
+export function presetTarget(ctx: Context): ValidationTarget {
+  return ctx.preset === "codex" || ctx.preset === "claude-code" ? ctx.preset : "spec";
 }
 
 /** The sources an agent here would load, lowest precedence first: disk, remote packs, MCP servers. */

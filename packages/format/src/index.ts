@@ -2,6 +2,8 @@ export type { CatalogResult } from "./catalog.js";
 export { formatCatalog } from "./catalog.js";
 export { MIN_DESCRIPTION_LENGTH } from "./catalog-budget.js";
 export type { CatalogOptions, CatalogStyle } from "./catalog-options.js";
+export type { CatalogRankOptions, SkillUsage } from "./catalog-rank.js";
+export { catalogRank } from "./catalog-rank.js";
 export { nameOnlyNote, omittedNote } from "./catalog-render.js";
 export { escapeXml } from "./escape.js";
 export type { FmtOptions } from "./fmt.js";

@@ -49,6 +49,7 @@ describe("built package", { tags: ["built"] }, () => {
     const names = [
       "DEFAULT_FILE_LIMIT",
       "MIN_DESCRIPTION_LENGTH",
+      "catalogRank",
       "escapeXml",
       "fmt",
       "formatCatalog",

@@ -1,10 +1,10 @@
 import { SkillService } from "@skill/core";
 import { formatSkillContent } from "@skill/format";
-import { generateText, stepCountIs } from "ai";
+import { generateText, jsonSchema, stepCountIs, tool } from "ai";
 import * as aiTest from "ai/test";
 import { describe, expect, it } from "vitest";
-import { countingSource, substringSearch } from "./__fixtures__/skills.js";
-import { aiSdkTools } from "./ai-sdk.js";
+import { countingSource, settableSource, substringSearch } from "./__fixtures__/skills.js";
+import { aiSdkTools, skillPrepareStep } from "./ai-sdk.js";
 import { skillTools } from "./tools.js";
 
 // This file runs twice: against `ai` 6 (MockLanguageModelV3) and, through the vitest project
@@ -119,17 +119,125 @@ describe("aiSdkTools with generateText and the ai mock model", () => {
     });
   });
 
-  it("reads the definitions at every step: a loaded skill gains its description in the next step", async () => {
-    const { tools } = await setup();
-    const { model, calls } = scriptedModel((seen) =>
-      seen.length === 1 ? { tool: "skill", input: { name: "chore-399" } } : { text: "ok" },
+  it("ten skills loaded over eleven steps: every step's tool list has the same bytes until refresh()", async () => {
+    const { source, state } = settableSource("global:/home/me/.agents/skills");
+    state.skills = skills;
+    const service = new SkillService({ sources: [source] });
+    await service.discoverAndLoad();
+    const tools = skillTools(service, { agent: { name: "build" }, search: substringSearch() });
+    // The last ten by name: none of them keeps a description in the catalog at first.
+    const wanted = skills.slice(-11, -1).map((s) => s.name);
+    expect(tools.catalog().omitted).toEqual(expect.arrayContaining(wanted));
+    const { model, calls } = scriptedModel((seen) => {
+      const name = wanted[seen.length - 1];
+      return name === undefined ? { text: "done" } : { tool: "skill", input: { name } };
+    });
+    const record = aiSdkTools(tools);
+    await generateText({ model, tools: record, stopWhen: stepCountIs(12), prompt: "go" });
+    expect(calls).toHaveLength(11);
+    const loads = (calls.at(-1)?.results ?? []).filter((r) => r.toolName === "skill");
+    expect(loads.map((r) => r.output.type)).toEqual(wanted.map(() => "text"));
+    const bytes = calls.map((c) => JSON.stringify(c.tools));
+    expect(new Set(bytes).size).toBe(1);
+
+    // A skill added meanwhile loads at once, and the list stays put until the harness refreshes.
+    state.skills = [...skills, { name: "added-late", description: "Arrived during the session." }];
+    await service.discoverAndLoad();
+    expect(tools.changes()).toMatch(/^Skills changed since the last note: added added-late\./);
+    expect((await tools.call("skill", { name: "added-late" })).isError).toBe(false);
+    const again = scriptedModel(() => ({ text: "ok" }));
+    await generateText({ model: again.model, tools: record, prompt: "go" });
+    expect(JSON.stringify(again.calls[0]?.tools)).toBe(bytes[0]);
+    expect(tools.refresh()).toBe(true);
+    const after = scriptedModel(() => ({ text: "ok" }));
+    await generateText({ model: after.model, tools: record, prompt: "go" });
+    expect(JSON.stringify(after.calls[0]?.tools)).not.toBe(bytes[0]);
+    expect(after.calls[0]?.tools[0]?.description).toBe(tools.definitions[0]?.description);
+  });
+
+  it("restrict: once a skill declaring allowed-tools is loaded, a step offers and runs only what it lists", async () => {
+    const guarded = [
+      ...skills.slice(0, 3),
+      { name: "git-review", description: "Review a diff.", extra: "allowed-tools: Read, Bash(git diff:*)\n" },
+    ];
+    const service = new SkillService({ sources: [countingSource("project:/repo/.agents/skills", guarded)] });
+    await service.discoverAndLoad();
+    const tools = skillTools(service, {
+      agent: { name: "build" },
+      allowedTools: "restrict",
+      toolNames: { bash: "Bash", read: "Read", write: "Write" },
+    });
+    const ran: string[] = [];
+    const harness = (name: string) =>
+      tool({
+        description: `The ${name} tool.`,
+        inputSchema: jsonSchema({ type: "object", properties: { command: { type: "string" } } }),
+        execute: async (input: unknown) => {
+          ran.push(`${name} ${JSON.stringify(input)}`);
+          return "done";
+        },
+      });
+    const all = {
+      ...aiSdkTools(tools),
+      bash: harness("bash"),
+      read: harness("read"),
+      write: harness("write"),
+    };
+    const { model, calls } = scriptedModel((seen) => {
+      if (seen.length === 1) return { tool: "write", input: {} };
+      if (seen.length === 2) return { tool: "skill", input: { name: "git-review" } };
+      if (seen.length === 3) return { tool: "write", input: {} };
+      if (seen.length === 4) return { tool: "bash", input: { command: "git diff HEAD" } };
+      return { text: "reviewed" };
+    });
+    await generateText({
+      model,
+      tools: all,
+      prepareStep: skillPrepareStep(tools, Object.keys(all)),
+      stopWhen: stepCountIs(6),
+      prompt: "review my change",
+    });
+    const offered = calls.map((c) => c.tools.map((t) => t.name).sort());
+    // Before the load nothing is restricted; after it, write is no longer offered...
+    expect(offered[0]).toEqual(["bash", "read", "skill", "write"]);
+    expect(offered[2]).toEqual(["bash", "read", "skill"]);
+    // ...and a call to it anyway does not run: the model gets an error result instead.
+    expect(ran).toEqual(["write {}", 'bash {"command":"git diff HEAD"}']);
+    const refused = calls[3]?.results.filter((r) => r.toolName === "write").at(-1);
+    expect(refused?.output.type).toBe("error-text");
+    expect(String(refused?.output.value)).toMatch(
+      /Model tried to call unavailable tool 'write'\. Available tools: skill, bash, read\.$/,
     );
-    await generateText({ model, tools: aiSdkTools(tools), stopWhen: stepCountIs(3), prompt: "go" });
-    const before = calls[0]?.tools.find((t) => t.name === "skill")?.description ?? "";
-    const after = calls[1]?.tools.find((t) => t.name === "skill")?.description ?? "";
-    expect(before).not.toContain("<name>chore-399</name>\n    <description>");
-    expect(after).toContain("<name>chore-399</name>\n    <description>");
-    expect(after).toBe(tools.definitions[0]?.description);
+    expect(tools.policy("write").decision).toBe("deny");
+    expect(tools.policy("bash", { command: "git push" }).decision).toBe("deny");
+    expect(tools.policy("bash", { command: "git diff --stat" })).toEqual({
+      decision: "allow",
+      reason: "pre-approved by the skill 'git-review' (Bash(git diff:*))",
+    });
+  });
+
+  it("pre-approve: a listed tool is allow, the rest ask, and every tool stays offered", async () => {
+    const guarded = [{ name: "reader", description: "Reads.", extra: "allowed-tools: Read Grep\n" }];
+    const service = new SkillService({ sources: [countingSource("project:/repo/.agents/skills", guarded)] });
+    await service.discoverAndLoad();
+    const tools = skillTools(service, {
+      agent: { name: "build" },
+      allowedTools: "pre-approve",
+      toolNames: { read: "Read", bash: "Bash" },
+    });
+    expect(tools.policy("read").decision).toBe("ask");
+    expect((await tools.call("skill", { name: "reader" })).isError).toBe(false);
+    expect(tools.policy("read")).toEqual({
+      decision: "allow",
+      reason: "pre-approved by the skill 'reader' (Read)",
+    });
+    expect(tools.policy("bash")).toEqual({
+      decision: "ask",
+      reason: "not pre-approved: the harness's default",
+    });
+    expect(skillPrepareStep(tools, ["skill", "read", "bash"])()).toEqual({
+      activeTools: ["skill", "read", "bash"],
+    });
   });
 
   it("a failed call reaches the model as an error result, in words it can act on", async () => {

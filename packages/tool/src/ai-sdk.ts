@@ -6,9 +6,8 @@ type JSONSchema = Parameters<typeof jsonSchema>[0];
 
 /**
  * The skill tools for the AI SDK (`ai` 6 or 7: `generateText`, `streamText`, agents). The
- * record follows {@link SkillTools.definitions} at every step: its keys are the tools offered
- * now (`skill_search` comes and goes with the catalog) and each tool's description is read
- * when the step is sent. A failed call (an unknown name, an `ask` skill refused, bad input)
+ * record reads {@link SkillTools.definitions} at every step: the same bytes step after step,
+ * until the harness calls `refresh()` (then `skill_search` may come or go with the catalog). A failed call (an unknown name, an `ask` skill refused, bad input)
  * reaches the model as an error result, in words it can act on.
  *
  * @example
@@ -49,5 +48,28 @@ export function aiSdkTools(tools: SkillTools): Record<string, Tool> {
     // A tool offered at an earlier step still runs if the model calls it late.
     get: (_target, key) =>
       typeof key === "string" ? (made.get(key) ?? (offered(key) ? toolFor(key) : undefined)) : undefined,
+  });
+}
+
+/**
+ * A `prepareStep` for `generateText`/`streamText` that offers, at each step, only the tools
+ * {@link SkillTools.policy} does not deny: in `allowedTools: "restrict"`, once a loaded skill
+ * declares `allowed-tools`, the step's `activeTools` are the skill tools and the tools the
+ * loaded skills list (a tool listed with a pattern stays, its input is the harness's to check
+ * with `policy(tool, input)`). In `ignore` and `pre-approve` nothing is denied and every tool
+ * stays. `toolNames` are the keys of the harness's whole `tools` record.
+ *
+ * @example
+ * const all = { ...aiSdkTools(tools), bash, read };
+ * await generateText({ model, tools: all, prepareStep: skillPrepareStep(tools, Object.keys(all)), prompt });
+ */
+export function skillPrepareStep(
+  tools: SkillTools,
+  toolNames: readonly string[],
+): <Name extends string>() => { activeTools: Name[] } {
+  const names = [...toolNames];
+  // Generic in the names, so it fits `prepareStep` whatever keys the tools record has.
+  return <Name extends string>() => ({
+    activeTools: names.filter((name) => tools.policy(name).decision !== "deny") as Name[],
   });
 }

@@ -114,20 +114,23 @@ describe("skillTools catalog tiers", () => {
     expect(tools.definitions.map((d) => d.name)).toEqual([SKILL_TOOL, SEARCH_TOOL]);
   });
 
-  it("ranks what this session loaded first within its source, and says so to listeners", async () => {
+  it("holds the catalog still while the session loads skills: no rank moves, no listener hears", async () => {
     const user = countingSource("global:/home/me/.agents/skills", generated("user", 60));
     const service = new SkillService({ sources: [user] });
     await service.discoverAndLoad();
     const tools = skillTools(service, { agent, budget: 3000 });
-    const before = described(tools.catalog().text);
-    expect(before).not.toContain("user-0059");
+    const definitions = tools.definitions;
+    const before = tools.catalog();
+    expect(described(before.text)).not.toContain("user-0059");
     let changes = 0;
     tools.onChange(() => changes++);
-    expect((await tools.call("skill", { name: "user-0059" })).isError).toBe(false);
-    const after = described(tools.catalog().text);
-    expect(after).toContain("user-0059");
-    expect(changes).toBe(1);
-    expect(tools.definitions[0]?.description).toContain(tools.catalog().text);
+    for (let i = 0; i < 3; i++)
+      expect((await tools.call("skill", { name: "user-0059" })).isError).toBe(false);
+    expect(tools.catalog()).toEqual(before);
+    expect(tools.definitions).toBe(definitions);
+    expect(tools.refresh()).toBe(false);
+    expect(tools.definitions).toBe(definitions);
+    expect(changes).toBe(0);
   });
 
   it("a rank of the harness's own replaces the default; the catalog can be markdown and measured in tokens", async () => {

@@ -32,30 +32,49 @@ describe("skillTools follows the registry", () => {
     return service;
   }
 
-  it("after update() adds, changes and removes a skill, changes() says so once, then nothing", async () => {
+  it("after update() adds, changes and removes a skill: loadable and findable at once, listed after refresh()", async () => {
     const service = await load();
     const search = substringSearch();
     const tools = skillTools(service, { agent, search });
+    const heard: string[] = [];
+    tools.onChange(() => heard.push("changed"));
     expect(tools.changes()).toBeUndefined();
     expect(search.replaced).toBe(1);
+    const frozen = tools.definitions;
+    const catalog = tools.catalog();
 
     await writeTree(skillsDir, { "arriving/SKILL.md": skillText("arriving", "Just added.") });
     await writeFile(join(skillsDir, "changing", "SKILL.md"), skillText("changing", "After the edit."));
     await rm(join(skillsDir, "leaving"), { recursive: true });
     await service.update(["arriving", "changing", "leaving"].map((n) => join(skillsDir, n, "SKILL.md")));
 
-    // The catalog and the search follow on the next use, before changes() is asked.
-    const description = tools.definitions[0]?.description ?? "";
-    expect(description).toContain("<name>arriving</name>");
-    expect(description).toContain("After the edit.");
-    expect(description).not.toContain("leaving");
+    // The definitions and the catalog hold still: the same objects, the same bytes.
+    expect(tools.definitions).toBe(frozen);
+    expect(tools.catalog()).toEqual(catalog);
+    expect(frozen[0]?.description).toContain("Before the edit.");
+    // The skill tool and the search follow at once: the new skill loads and is found.
+    const loaded = await tools.call("skill", { name: "arriving" });
+    expect(loaded.isError).toBe(false);
+    expect(loaded.text).toContain("Do the arriving thing.");
+    expect((await tools.call("skill", { name: "leaving" })).isError).toBe(true);
     expect(search.replaced).toBe(2);
     expect(search.held.map((s) => s.name)).toEqual(["arriving", "changing", "staying"]);
 
     expect(tools.changes()).toBe(
-      "Skills changed since the last note: added arriving; changed changing; removed leaving. The skill tool's list is up to date. Load a changed skill again before following it.",
+      "Skills changed since the last note: added arriving; changed changing; removed leaving. The skill tool loads them by name, listed or not. Load a changed skill again before following it.",
     );
     expect(tools.changes()).toBeUndefined();
+    expect(heard).toEqual([]);
+
+    // refresh() lays the list out again and tells the listeners; a second one has nothing to say.
+    expect(tools.refresh()).toBe(true);
+    expect(heard).toEqual(["changed"]);
+    const description = tools.definitions[0]?.description ?? "";
+    expect(description).toContain("<name>arriving</name>");
+    expect(description).toContain("After the edit.");
+    expect(description).not.toContain("leaving");
+    expect(tools.refresh()).toBe(false);
+    expect(heard).toEqual(["changed"]);
     // Nothing moved: the search is not fed again.
     await tools.call("skill", { name: "staying" });
     expect(search.replaced).toBe(2);
@@ -70,23 +89,22 @@ describe("skillTools follows the registry", () => {
     );
     await service.discoverAndLoad();
     expect(tools.changes()).toBe(
-      "Skills changed since the last note: changed staying. The skill tool's list is up to date. Load a changed skill again before following it.",
+      "Skills changed since the last note: changed staying. The skill tool loads them by name, listed or not. Load a changed skill again before following it.",
     );
     await service.discoverAndLoad();
     expect(tools.changes()).toBeUndefined();
   });
 
-  it("only changes() moves its starting point: calls and catalog reads in between do not", async () => {
+  it("only changes() moves its starting point: calls, catalog reads and refresh() in between do not", async () => {
     const service = await load();
     const tools = skillTools(service, { agent });
     await rm(join(skillsDir, "leaving"), { recursive: true });
     await service.update([join(skillsDir, "leaving", "SKILL.md")]);
     tools.catalog();
     await tools.call("skill", { name: "staying" });
+    tools.refresh();
     expect(tools.definitions[0]?.description).not.toContain("leaving");
-    expect(tools.changes()).toBe(
-      "Skills changed since the last note: removed leaving. The skill tool's list is up to date.",
-    );
+    expect(tools.changes()).toBe("Skills changed since the last note: removed leaving.");
   });
 
   it("a skill that changed on disk after loading is refused with a sentence, not a throw", async () => {

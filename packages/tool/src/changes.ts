@@ -41,7 +41,7 @@ function names(list: readonly string[]): string {
 
 /**
  * One short note for the model about what changed between two snapshots, or `undefined`
- * when nothing did: "Skills changed: added a; changed b; removed c."
+ * when nothing did: "Skills changed since the last note: added a; changed b; removed c. …"
  */
 export function changeNote(before: Snapshot, after: Snapshot, tool: string): string | undefined {
   const added: string[] = [];
@@ -59,6 +59,9 @@ export function changeNote(before: Snapshot, after: Snapshot, tool: string): str
     ...(changed.length > 0 ? [`changed ${names(changed.sort(compareCodeUnits))}`] : []),
     ...(removed.length > 0 ? [`removed ${names(removed.sort(compareCodeUnits))}`] : []),
   ];
+  // The tool's description holds still for the session: this note is how the model hears.
+  const load =
+    added.length + changed.length > 0 ? ` The ${tool} tool loads them by name, listed or not.` : "";
   const reload = changed.length > 0 ? " Load a changed skill again before following it." : "";
-  return `Skills changed since the last note: ${parts.join("; ")}. The ${tool} tool's list is up to date.${reload}`;
+  return `Skills changed since the last note: ${parts.join("; ")}.${load}${reload}`;
 }

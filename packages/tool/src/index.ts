@@ -1,3 +1,4 @@
+export type { SkillUsage } from "@skill/format";
 export type { AllowedTools, ToolDecision, ToolRule } from "./allowed-tools.js";
 export { parseAllowedTools } from "./allowed-tools.js";
 export type { ToolDefinition } from "./definitions.js";

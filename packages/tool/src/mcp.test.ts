@@ -99,38 +99,52 @@ describe("registerSkillTools over the MCP SDK's in-memory transport", () => {
     );
   });
 
-  it("sends tools/list_changed when the definitions change, and lists what is current", async () => {
-    const { client, state, service, notices, noticed } = await setup(many);
-    await client.listTools();
+  it("sends tools/list_changed only from refresh(), and lists what refresh() laid out", async () => {
+    const { client, state, service, tools, notices, noticed } = await setup(many);
+    const first = await client.listTools();
     const before = notices.length;
-    // The registry shrinks until everything fits: skill_search is no longer offered.
+    // The registry shrinks until everything fits: the list holds still, calls follow at once.
     state.skills = many.slice(0, 3);
     await service.discoverAndLoad();
-    // tools/list reads the current catalog even before any call...
+    await client.callTool({ name: "skill", arguments: { name: "chore-000" } });
+    const gone = await client.callTool({ name: "skill", arguments: { name: "pdf-forms" } });
+    expect(gone.isError).toBe(true);
+    expect(await client.listTools()).toEqual(first);
+    expect(notices.length).toBe(before);
+
+    // refresh(): skill_search is no longer offered, announced once.
+    expect(tools.refresh()).toBe(true);
+    await noticed(before + 1);
     const listed = await client.listTools();
+    expect(listed.tools.map((t) => t.name)).toEqual(["skill"]);
     expect(listed.tools[0]?.description).toContain("<name>chore-002</name>");
     expect(listed.tools[0]?.description).not.toContain("pdf-forms");
-    // ...and the change is announced.
-    await noticed(before + 1);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["skill"]);
 
-    // It grows again: skill_search comes back, announced.
+    // It grows again: skill_search comes back at the next refresh().
     const now = notices.length;
     state.skills = many;
     await service.discoverAndLoad();
-    await client.callTool({ name: "skill", arguments: { name: "chore-000" } });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["skill"]);
+    tools.refresh();
     await noticed(now + 1);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["skill", "skill_search"]);
   });
 
-  it("a description that changes alone is announced too (a loaded skill ranks up)", async () => {
-    const { client, notices, noticed } = await setup(many);
+  it("a description that changes alone is announced at refresh(); loading skills announces nothing", async () => {
+    const { client, state, service, tools, notices, noticed } = await setup(many);
     const first = (await client.listTools()).tools[0]?.description ?? "";
-    expect(first).not.toContain("<name>chore-299</name>\n    <description>");
     const before = notices.length;
-    await client.callTool({ name: "skill", arguments: { name: "chore-299" } });
+    for (const name of ["chore-299", "chore-298", "pdf-forms"])
+      expect((await client.callTool({ name: "skill", arguments: { name } })).isError ?? false).toBe(false);
+    expect((await client.listTools()).tools[0]?.description).toBe(first);
+    expect(tools.refresh()).toBe(false);
+    expect(notices.length).toBe(before);
+
+    state.skills = [{ name: "aaa-first", description: "Sorts before every chore." }, ...many];
+    await service.discoverAndLoad();
+    expect(tools.refresh()).toBe(true);
     await noticed(before + 1);
     const next = (await client.listTools()).tools[0]?.description ?? "";
-    expect(next).toContain("<name>chore-299</name>\n    <description>");
+    expect(next).toContain("<name>aaa-first</name>\n    <description>");
   });
 });

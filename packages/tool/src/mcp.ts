@@ -25,9 +25,9 @@ function asIs(schema: JsonSchema): StandardSchemaWithJSON {
 /**
  * Serves the skill tools on an MCP server (the SDK's v2 line, `@modelcontextprotocol/server`),
  * for hosts that do not speak SEP-2640: `skill` always, `skill_search` while
- * {@link SkillTools.definitions} offers it. When the definitions change (the registry or the
- * catalog moved, seen on the next call), the tools are updated and the client gets
- * `notifications/tools/list_changed`; `tools/list` always shows the current catalog.
+ * {@link SkillTools.definitions} offers it. The list holds still for the session, as the
+ * definitions do: only when {@link SkillTools.refresh} changes them are the tools updated and
+ * the client sent `notifications/tools/list_changed`. Calls follow the registry at once.
  * Call it before `server.connect()`.
  *
  * @example

@@ -58,7 +58,7 @@ describe("built package", { tags: ["built"] }, () => {
           "skillTools",
         ],
       ],
-      ["ai-sdk", ["aiSdkTools"]],
+      ["ai-sdk", ["aiSdkTools", "skillPrepareStep"]],
       ["mcp", ["registerSkillTools"]],
     ];
     for (const [entry, names] of entries) {

@@ -143,7 +143,7 @@ describe("skillTools permissions", () => {
     ];
     await service.discoverAndLoad();
     expect(tools.changes()).toBe(
-      "Skills changed since the last note: added docs. The skill tool's list is up to date.",
+      "Skills changed since the last note: added docs. The skill tool loads them by name, listed or not.",
     );
   });
 });

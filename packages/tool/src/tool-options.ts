@@ -1,4 +1,12 @@
-import { type AgentInfo, SkillError, type SkillMetadata, type SkillSearch } from "@skill/core";
+import {
+  type AgentInfo,
+  SkillError,
+  type SkillMetadata,
+  type SkillSearch,
+  VALIDATION_TARGETS,
+  type ValidationTarget,
+} from "@skill/core";
+import type { SkillUsage } from "@skill/format";
 
 /** Size of the catalog in the `skill` tool's description, in characters (or `measure` units). */
 export const DEFAULT_TOOL_BUDGET = 8000;
@@ -18,11 +26,22 @@ export interface SkillToolOptions {
   /** How `budget` counts a text (e.g. a tokenizer). Default: `text.length`. */
   readonly measure?: (text: string) => number;
   /**
-   * Who keeps a description under the budget, higher first. Default: the skill's source
-   * (project, then configured paths, then user, then system, remote and MCP), then how often
-   * the model loaded it through these tools; equal ranks by name.
+   * Who keeps a description, and a place at all, under the budget, higher first (after
+   * `pinned`). Default (`catalogRank` of `@skill/format`): names valid for {@link target}
+   * first, then the skill's source (project, then configured paths, then user, then system,
+   * remote and MCP), then {@link usage}; equal ranks by name. Nothing a session does moves it.
    */
   readonly rank?: (skill: SkillMetadata) => number;
+  /**
+   * Whose name rules make a name valid for the default rank (default `spec`): a skill whose
+   * name the agent would refuse goes last. `skill prompt --preset codex` passes `codex`.
+   */
+  readonly target?: ValidationTarget;
+  /**
+   * How often each skill was used across sessions (the harness keeps the counts), read for
+   * the default rank when the tools are made and at each `refresh()`.
+   */
+  readonly usage?: SkillUsage;
   /** Skills that keep their whole description before any other skill keeps one. */
   readonly pinned?: readonly string[];
   /**
@@ -72,6 +91,24 @@ export function checkOptions(options: SkillToolOptions): void {
         { field },
       );
     }
+  }
+  const target = options.target as unknown;
+  if (target !== undefined && !VALIDATION_TARGETS.includes(target as ValidationTarget)) {
+    throw new SkillError(
+      "INVALID_FIELD",
+      `Invalid skill tool options: target must be one of ${VALIDATION_TARGETS.join(", ")}, found ${JSON.stringify(target)}`,
+      { field: "target" },
+    );
+  }
+  const usage = options.usage as unknown;
+  if (usage !== undefined && typeof (usage as SkillUsage | null)?.count !== "function") {
+    throw new SkillError(
+      "INVALID_FIELD",
+      "Invalid skill tool options: usage must have a count(name) method",
+      {
+        field: "usage",
+      },
+    );
   }
   const mode = options.allowedTools as unknown;
   if (mode !== undefined && mode !== "ignore" && mode !== "pre-approve" && mode !== "restrict") {

@@ -1,7 +1,6 @@
 import {
   type AgentInfo,
   errorMessage,
-  originRank,
   type ScanContext,
   SkillError,
   type SkillMetadata,
@@ -9,7 +8,7 @@ import {
   type SkillService,
   similarNames,
 } from "@skill/core";
-import { type CatalogResult, formatCatalog, formatSkillContent } from "@skill/format";
+import { type CatalogResult, catalogRank, formatCatalog, formatSkillContent } from "@skill/format";
 import { decideTool, parseAllowedTools, type ToolDecision, type ToolRule } from "./allowed-tools.js";
 import { changeNote, type Snapshot, snapshot } from "./changes.js";
 import { SEARCH_TOOL, SKILL_TOOL, type ToolDefinition, toolDefinitions } from "./definitions.js";
@@ -26,25 +25,34 @@ export type ToolCatalog = CatalogResult;
 /** The tools a model calls to find and load skills; see {@link skillTools}. */
 export interface SkillTools {
   /**
-   * The tools to offer now: `skill` always, `skill_search` when a search was given and the
-   * catalog leaves some skill out or lists it without its description. Read it before every
-   * model call: it follows the registry.
+   * The tools to offer: `skill` always, `skill_search` when a search was given and the
+   * catalog leaves some skill out or lists it without its description. Frozen when the tools
+   * are made and at each {@link refresh}: the same objects, byte for byte, until then, so a
+   * provider's cached prompt prefix (tools first) survives every skill the model loads.
    */
   readonly definitions: readonly ToolDefinition[];
   /** Runs a tool. Never throws: every failure is a result with `isError: true` and a sentence. */
   call(tool: string, input: unknown, ctx?: { readonly signal?: AbortSignal }): Promise<ToolResult>;
-  /** The catalog in the `skill` tool's description. */
+  /** The catalog in the `skill` tool's description, frozen as {@link definitions} are. */
   catalog(): ToolCatalog;
+  /**
+   * Lays out the catalog and the definitions again from the registry as it is now (and the
+   * `usage` counts); `true` when the definitions changed, and then every {@link onChange}
+   * listener is called. The harness decides when: between sessions, or when it accepts
+   * losing the cached prompt prefix. `call`, the search and {@link changes} follow the
+   * registry without it.
+   */
+  refresh(): boolean;
   /**
    * One short note for the model about skills added, changed (location, description or
    * frontmatter) or removed since the last call (or since the tools were made); `undefined`
-   * when nothing changed. Only this call moves its starting point.
+   * when nothing changed. Only this call moves its starting point; it does not depend on
+   * {@link refresh}: a new skill is loadable and findable at once, and this note says so.
    */
   changes(): string | undefined;
   /**
-   * Calls `listener` whenever {@link definitions} change (seen on the next call, read of
-   * `definitions`, `catalog()` or `changes()` after the registry or the ranking moved).
-   * Returns a function that stops it. What `registerSkillTools` uses to send `tools/list_changed`.
+   * Calls `listener` when {@link refresh} changed the definitions, and only then. Returns a
+   * function that stops it. What `registerSkillTools` uses to send `tools/list_changed`.
    */
   onChange(listener: () => void): () => void;
   /**
@@ -65,7 +73,6 @@ class Tools implements SkillTools {
   readonly #confirmed = new Set<string>();
   readonly #listeners = new Set<() => void>();
   #version: number | undefined = Number.NaN;
-  #rankMoved = false;
   #visible: SkillMetadata[] = [];
   #catalog!: CatalogResult;
   #definitions: readonly ToolDefinition[] = [];
@@ -77,20 +84,23 @@ class Tools implements SkillTools {
     this.#agent = options.agent;
     this.#search = options.search;
     this.#options = options;
+    // Valid names, then source (project before user before remote), then use across sessions;
+    // nothing this session does moves it.
     this.#rank =
       options.rank ??
-      // Source first (project before user before remote), then what this session loaded.
-      ((skill) => -originRank(skill.origin) * 1e9 + (this.#loads.get(skill.name) ?? 0));
-    this.#refresh();
+      catalogRank({
+        ...(options.target ? { target: options.target } : {}),
+        ...(options.usage ? { usage: options.usage } : {}),
+      });
+    this.#follow();
+    this.#layOut();
   }
 
   get definitions(): readonly ToolDefinition[] {
-    this.#refresh();
     return this.#definitions;
   }
 
   catalog(): ToolCatalog {
-    this.#refresh();
     const c = this.#catalog;
     return {
       text: c.text,
@@ -102,8 +112,23 @@ class Tools implements SkillTools {
     };
   }
 
+  refresh(): boolean {
+    this.#follow();
+    const changed = this.#layOut();
+    if (changed) {
+      for (const listener of [...this.#listeners]) {
+        try {
+          listener();
+        } catch {
+          // A listener's failure is its own; the tools go on.
+        }
+      }
+    }
+    return changed;
+  }
+
   changes(): string | undefined {
-    this.#refresh();
+    this.#follow();
     const now = snapshot(this.#loadable());
     const note = changeNote(this.#baseline ?? now, now, SKILL_TOOL);
     this.#baseline = now;
@@ -119,6 +144,7 @@ class Tools implements SkillTools {
 
   policy(tool: string, input?: unknown): ToolDecision {
     if (tool === SKILL_TOOL || tool === SEARCH_TOOL) return { decision: "allow", reason: "a skill tool" };
+    this.#follow();
     const declared = new Map<string, readonly ToolRule[]>();
     for (const name of this.#loads.keys()) {
       const skill = this.#visible.find((s) => s.name === name);
@@ -131,11 +157,8 @@ class Tools implements SkillTools {
 
   async call(tool: string, input: unknown, ctx: { readonly signal?: AbortSignal } = {}): Promise<ToolResult> {
     try {
-      this.#refresh();
-      const result = await this.#run(tool, input, ctx.signal);
-      // A load may move the ranking (and the registry may have moved meanwhile): listeners hear now.
-      this.#refresh();
-      return result;
+      this.#follow();
+      return await this.#run(tool, input, ctx.signal);
     } catch (error) {
       return fail(`The ${String(tool)} tool failed: ${errorMessage(error)}`);
     }
@@ -153,21 +176,22 @@ class Tools implements SkillTools {
     return this.#visible.filter((s) => s.modelInvocable !== false);
   }
 
-  #refresh(): void {
+  /** Follows the registry: what the agent sees now, fed to the search. Never the definitions. */
+  #follow(): void {
     const version = this.#service.version as number | undefined;
-    const moved = version === undefined || version !== this.#version;
-    if (!moved && !this.#rankMoved) return;
-    if (moved) {
-      this.#version = version;
-      this.#visible = this.#service.all(this.#agent);
-      try {
-        this.#search?.replace?.(this.#visible);
-      } catch {
-        // A search that cannot follow keeps what it held; its hits are still filtered below.
-      }
-      this.#baseline ??= snapshot(this.#loadable());
+    if (version !== undefined && version === this.#version) return;
+    this.#version = version;
+    this.#visible = this.#service.all(this.#agent);
+    try {
+      this.#search?.replace?.(this.#visible);
+    } catch {
+      // A search that cannot follow keeps what it held; its hits are still filtered below.
     }
-    this.#rankMoved = false;
+    this.#baseline ??= snapshot(this.#loadable());
+  }
+
+  /** Lays out the catalog and definitions from what {@link #follow} saw; true when they changed. */
+  #layOut(): boolean {
     const catalog = formatCatalog(this.#visible, {
       style: this.#options.style ?? "xml",
       budget: this.#options.budget ?? DEFAULT_TOOL_BUDGET,
@@ -187,16 +211,9 @@ class Tools implements SkillTools {
             d.name !== this.#definitions[i]?.name || d.description !== this.#definitions[i]?.description,
         ));
     this.#catalog = catalog;
-    this.#definitions = definitions;
-    if (changed) {
-      for (const listener of [...this.#listeners]) {
-        try {
-          listener();
-        } catch {
-          // A listener's failure is its own; the tools go on.
-        }
-      }
-    }
+    // Unchanged definitions stay the same objects: a harness may compare by identity.
+    if (changed || this.#definitions.length === 0) this.#definitions = definitions;
+    return changed;
   }
 
   #searchOffered(catalog: CatalogResult = this.#catalog): boolean {
@@ -285,9 +302,6 @@ class Tools implements SkillTools {
       const info = await this.#service.read(name, this.#agent, ctx);
       const files = await this.#service.files(name, this.#agent, options);
       this.#loads.set(name, (this.#loads.get(name) ?? 0) + 1);
-      // A load moves the default ranking only where the budget made ranking matter.
-      const c = this.#catalog;
-      if (!this.#options.rank && (c.omitted.length > 0 || c.truncated.length > 0)) this.#rankMoved = true;
       return ok(formatSkillContent(info, { files }));
     } catch (error) {
       const gone = SkillError.isInstance(error) && error.code === "NOT_FOUND" && !this.#loadableSkill(name);
@@ -356,16 +370,20 @@ class Tools implements SkillTools {
  * tiered to the budget: everything; then pinned and top-ranked skills keep descriptions and
  * the rest are named; then, when not even every name fits, pinned skills in full and ranked
  * descriptions in at most half the budget, names by rank in the rest, and a line saying how
- * many are left out. Permissions hold everywhere: a denied skill is absent from the catalog,
- * the search results and the "similar" suggestions, and loading it reads nothing.
+ * many are left out and how to reach them. The definitions hold still for the session (until
+ * `refresh()`), while loading, searching and `changes()` follow the registry at once.
+ * Permissions hold everywhere: a denied skill is absent from the catalog, the search results
+ * and the "similar" suggestions, and loading it reads nothing.
  *
  * @example
  * const tools = skillTools(service, { agent, search: createSkillIndex([]) });
- * const request = { tools: tools.definitions, … };               // every model call
+ * const request = { tools: tools.definitions, … };               // the same every model call
  * const result = await tools.call(call.name, call.input);        // { text, isError }
+ * const note = tools.changes();                                  // skills added since: a message
  *
  * @throws SkillError `INVALID_FIELD` for options that cannot work (no agent, a search without
- * `search()`, a `confirm`/`rank`/`measure` that is not a function, an unknown style or a bad budget)
+ * `search()`, a `confirm`/`rank`/`measure` that is not a function, a `usage` without `count()`, an
+ * unknown style or target, or a bad budget)
  */
 export function skillTools(service: SkillService, options: SkillToolOptions): SkillTools {
   return new Tools(service, options);

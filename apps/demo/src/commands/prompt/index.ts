@@ -1,9 +1,9 @@
-import { originRank, printable, type SkillMetadata } from "@skill/core";
-import { formatCatalog } from "@skill/format";
+import { printable } from "@skill/core";
+import { catalogRank, formatCatalog } from "@skill/format";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { capList } from "../../output.js";
-import { createService, loadSkills, pinnedNames } from "../../service.js";
+import { createService, loadSkills, pinnedNames, presetTarget } from "../../service.js";
 import { DEFAULT_BUDGET, RANKS } from "./options.js";
 
 const STYLES = ["xml", "markdown", "json"] as const;
@@ -11,14 +11,6 @@ const LOCATIONS = ["path", "file-url"] as const;
 
 /** Names shown on one stderr line before `and N more` (all with --verbose). */
 const SHOWN_NAMES = 20;
-
-/**
- * Project skills first, then configured paths, user, system, remote and MCP ones (the origin
- * core gives every skill); equal ranks keep the input order, which is by name.
- */
-export function sourceRank(skill: SkillMetadata): number {
-  return -originRank(skill.origin);
-}
 
 /** `a, b, c and N more`, or every name with --verbose. */
 function names(list: readonly string[], all: boolean): string {
@@ -56,6 +48,9 @@ export async function run(ctx: Context, options: PromptOptions): Promise<number>
   await loadSkills(ctx, service);
   const skills = service.all(ctx.agent);
   const known = new Set(skills.map((s) => s.name));
+  // Names the --preset agent would refuse go last, then project skills before configured
+  // paths, user, system, remote and MCP ones; equal ranks keep the input order, by name.
+  const target = presetTarget(ctx);
   const unknown = pinned.filter((n) => !known.has(n));
 
   let result: ReturnType<typeof formatCatalog>;
@@ -71,7 +66,8 @@ export async function run(ctx: Context, options: PromptOptions): Promise<number>
       budget,
       pinned,
       style: style as "xml" | "markdown",
-      // --rank source is the tools' own default (source, then use); input keeps the name order.
+      target,
+      // --rank source is the tools' own default (valid names, source); input keeps the name order.
       ...(rankBy === "input" ? { rank: () => 0 } : {}),
     });
     result = tools.catalog();
@@ -82,7 +78,7 @@ export async function run(ctx: Context, options: PromptOptions): Promise<number>
       locationStyle,
       budget,
       pinned,
-      ...(rankBy === "source" ? { rank: sourceRank } : {}),
+      ...(rankBy === "source" ? { rank: catalogRank({ target }) } : {}),
     });
   }
 
@@ -107,6 +103,11 @@ export async function run(ctx: Context, options: PromptOptions): Promise<number>
   const label = Number.isFinite(budget) ? `budget ${budget}` : "no budget";
   if (result.omitted.length > 0) {
     ctx.out.error(`${label}: left out ${result.omitted.length} skill(s): ${names(result.omitted, all)}`);
+    if (!options.search) {
+      ctx.out.error(
+        "the model can load those only by exact name; --search adds the skill_search tool, which finds them by what they do",
+      );
+    }
   }
   const bare = new Set(result.nameOnly);
   const shortened = result.truncated.filter((n) => !bare.has(n));
