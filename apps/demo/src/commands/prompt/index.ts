@@ -99,11 +99,26 @@ export async function run(ctx: Context, options: PromptOptions): Promise<number>
     ctx.out.line("");
     ctx.out.line(JSON.stringify(definitions[0], null, 2));
   }
+  notes(ctx, result, budget, options.search === true, definitions !== undefined && definitions.length > 0);
+  for (const name of unknown) {
+    ctx.out.error(printable(`pinned '${name}': no such skill for agent '${ctx.agent.name}' (ignored)`));
+  }
+  return 0;
+}
+
+/** What the catalog left out, shortened or hid, on stderr. */
+function notes(
+  ctx: Context,
+  result: ReturnType<typeof formatCatalog>,
+  budget: number,
+  search: boolean,
+  offered: boolean,
+): void {
   const all = ctx.out.verbose;
   const label = Number.isFinite(budget) ? `budget ${budget}` : "no budget";
   if (result.omitted.length > 0) {
     ctx.out.error(`${label}: left out ${result.omitted.length} skill(s): ${names(result.omitted, all)}`);
-    if (!options.search) {
+    if (!search) {
       ctx.out.error(
         "the model can load those only by exact name; --search adds the skill_search tool, which finds them by what they do",
       );
@@ -120,11 +135,7 @@ export async function run(ctx: Context, options: PromptOptions): Promise<number>
   if (result.hidden.length > 0) {
     ctx.out.error(`not for the model (disable-model-invocation): ${names(result.hidden, all)}`);
   }
-  if (options.search && !definitions?.[0]) {
+  if (search && !offered) {
     ctx.out.error("every skill is listed with its description: a harness would not offer skill_search");
   }
-  for (const name of unknown) {
-    ctx.out.error(printable(`pinned '${name}': no such skill for agent '${ctx.agent.name}' (ignored)`));
-  }
-  return 0;
 }
