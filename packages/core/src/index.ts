@@ -23,6 +23,7 @@ export type { SkillFolderStage } from "./files/write-inside.js";
 export { checkInside, linkInside, stageSkillFolder, writeInside } from "./files/write-inside.js";
 export { splitFrontmatter } from "./parse/frontmatter.js";
 export { loadSkillFile, parseSkill, validateSkillFile } from "./parse/parse-skill.js";
+export { bodySummary, MAX_SUMMARY_LENGTH } from "./parse/summary.js";
 export { CLAUDE_CODE_FIELDS, SPEC_FIELDS, SPEC_LIMITS, VALIDATION_TARGETS } from "./parse/spec-fields.js";
 export { validateFrontmatter, validateSkill } from "./parse/validate.js";
 export type { FileHeadCacheOptions } from "./registry/head-cache.js";

@@ -5,6 +5,7 @@ import type { Diagnostic, SkillInfo } from "../spec/types.js";
 import { singleLineLength } from "../util/text.js";
 import { type Analysis, type AnalyzeOptions, fail } from "./analysis.js";
 import { SPEC_LIMITS } from "./spec-fields.js";
+import { bodySummary } from "./summary.js";
 import { checkFrontmatter } from "./validate.js";
 
 /** Spec name findings that `rejectInvalidName` turns into a refusal. */
@@ -160,6 +161,8 @@ function makeSkill(
   made.modelInvocable = !isTrue(frontmatter["disable-model-invocation"]) && !opencodeUserOnly(frontmatter);
   made.userInvocable = !isFalse(frontmatter["user-invocable"]);
   if (displayName !== undefined) made.displayName = displayName;
+  const summary = context.body === undefined ? undefined : bodySummary(context.body);
+  if (summary !== undefined) made.summary = summary;
   // Without `content` for a bulk load (`metadataOnly`): `accept` then keeps this object as is.
   if (!options.metadataOnly) made.content = context.body ?? "";
   return Object.freeze(made) as SkillInfo;

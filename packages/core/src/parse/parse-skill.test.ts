@@ -84,6 +84,7 @@ describe("parseSkill", () => {
       origin: "manual",
       modelInvocable: true,
       userInvocable: true,
+      summary: "Body",
     });
     expect(diagnostics).toEqual([]);
   });

@@ -56,6 +56,12 @@ export interface SkillMetadata {
    * key (`name`, the folder). Catalogs show `key (displayName)`, as Claude Code does.
    */
   readonly displayName?: string;
+  /**
+   * What the body says the skill is for: its first heading and first paragraph (at most 500
+   * characters; see `bodySummary`). Taken when core parses a SKILL.md anyway and kept in the
+   * head cache; absent when the body has neither, or the load did not read the body.
+   */
+  readonly summary?: string;
 }
 
 /** A skill with its body: what `parseSkill`, `loadSkillFile` and `SkillService.read` return. */

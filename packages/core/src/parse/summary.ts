@@ -1,0 +1,67 @@
+/** Longest {@link bodySummary}, in characters. */
+export const MAX_SUMMARY_LENGTH = 500;
+
+const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** Lines that end a paragraph without being prose: lists, quotes, tables, rules, HTML. */
+const NOT_PROSE = /^ {0,3}([-*+] |\d+[.)] |>|\||<|-{3,}\s*$|\*{3,}\s*$|_{3,}\s*$)/;
+
+/**
+ * What a skill's body says it is for, in a line or two: its first heading and its first
+ * paragraph of prose (code, lists, quotes, tables and HTML skipped), whitespace collapsed,
+ * `Heading: paragraph`, at most {@link MAX_SUMMARY_LENGTH} characters (cut at a word, `…`).
+ * `undefined` for a body with neither. Search indexes it beside the description.
+ *
+ * @example
+ * bodySummary("# PDF tools\n\nFill forms, merge files and pull tables out of PDFs.\n");
+ * // "PDF tools: Fill forms, merge files and pull tables out of PDFs."
+ */
+export function bodySummary(body: string): string | undefined {
+  let heading: string | undefined;
+  const paragraph: string[] = [];
+  let fence: string | undefined;
+  for (const raw of body.split("\n")) {
+    const line = raw.replace(/\r$/, "");
+    const open = FENCE.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (open !== undefined && open[0] === fence[0] && open.length >= fence.length) fence = undefined;
+      continue;
+    }
+    if (open !== undefined) {
+      if (paragraph.length > 0) break;
+      fence = open;
+      continue;
+    }
+    const title = HEADING.exec(line);
+    if (title) {
+      if (paragraph.length > 0) break;
+      heading ??= clean(title[2] ?? "") || undefined;
+      continue;
+    }
+    if (line.trim() === "" || NOT_PROSE.test(line)) {
+      if (paragraph.length > 0) break;
+      continue;
+    }
+    paragraph.push(line.trim());
+  }
+  const text = clean(paragraph.join(" "));
+  const joined = heading && text ? `${heading}: ${text}` : (heading ?? text);
+  if (!joined) return undefined;
+  return cut(joined);
+}
+
+/** Whitespace collapsed, markdown emphasis and link targets dropped. */
+function clean(text: string): string {
+  return text
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/[*_`]+/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+function cut(text: string): string {
+  if (text.length <= MAX_SUMMARY_LENGTH) return text;
+  const head = text.slice(0, MAX_SUMMARY_LENGTH - 1);
+  const space = head.lastIndexOf(" ");
+  return `${space > MAX_SUMMARY_LENGTH / 2 ? head.slice(0, space) : head}…`;
+}

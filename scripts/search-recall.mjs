@@ -1,0 +1,56 @@
+// Recall of @skill/search on the real-skill catalog, per request set and group: the share of
+// requests with an expected skill first (recall@1) and among the first five (recall@5).
+//
+//   node scripts/search-recall.mjs [--no-summaries] [--misses]
+//
+// Reads the built package (packages/search/dist: build first) and the fixtures in
+// packages/search/test/__fixtures__ (catalog.json, requests.json, requests-users.json).
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const fixtures = `${root}packages/search/test/__fixtures__/`;
+const { createSkillIndex } = await import(`${root}packages/search/dist/index.js`);
+const args = new Set(process.argv.slice(2));
+
+const read = (file) => JSON.parse(readFileSync(`${fixtures}${file}`, "utf8"));
+const catalog = read("catalog.json").skills;
+const skills = catalog.map((e) => {
+  const frontmatter = { name: e.name, description: e.description };
+  if (e.when_to_use !== undefined) frontmatter.when_to_use = e.when_to_use;
+  if (e.metadata !== undefined) frontmatter.metadata = e.metadata;
+  const summary = args.has("--no-summaries") ? undefined : e.summary;
+  return {
+    name: e.name,
+    description: e.description,
+    location: `/${e.source}/${e.path}`,
+    frontmatter,
+    origin: "manual",
+    modelInvocable: true,
+    userInvocable: true,
+    ...(summary === undefined ? {} : { summary }),
+  };
+});
+const index = createSkillIndex(skills);
+const withSummary = skills.filter((s) => s.summary !== undefined).length;
+console.log(`${skills.length} skills, ${withSummary} with a summary${args.has("--no-summaries") ? " (left out)" : ""}`);
+
+for (const file of ["requests.json", "requests-users.json"]) {
+  const groups = new Map();
+  for (const r of read(file).requests) {
+    const hits = index.search(r.query, { limit: 5 }).map((h) => h.name);
+    const at1 = r.expected.includes(hits[0]);
+    const at5 = hits.some((n) => r.expected.includes(n));
+    for (const g of ["all", ...(r.group ? [r.group] : [])]) {
+      const t = groups.get(g) ?? { n: 0, at1: 0, at5: 0 };
+      t.n++;
+      t.at1 += at1 ? 1 : 0;
+      t.at5 += at5 ? 1 : 0;
+      groups.set(g, t);
+    }
+    if (!at5 && args.has("--misses")) console.log(`  miss  ${r.query}  → ${hits.join(", ")}  (want ${r.expected.join(", ")})`);
+  }
+  for (const [g, t] of groups) {
+    console.log(`${file.padEnd(20)} ${g.padEnd(10)} n=${String(t.n).padStart(3)}  recall@1 ${(t.at1 / t.n).toFixed(3)}  recall@5 ${(t.at5 / t.n).toFixed(3)}`);
+  }
+}
