@@ -33,7 +33,9 @@ const skills = catalog.map((e) => {
 });
 const index = createSkillIndex(skills);
 const withSummary = skills.filter((s) => s.summary !== undefined).length;
-console.log(`${skills.length} skills, ${withSummary} with a summary${args.has("--no-summaries") ? " (left out)" : ""}`);
+console.log(
+  `${skills.length} skills, ${withSummary} with a summary${args.has("--no-summaries") ? " (left out)" : ""}`,
+);
 
 for (const file of ["requests.json", "requests-users.json"]) {
   const groups = new Map();
@@ -48,9 +50,12 @@ for (const file of ["requests.json", "requests-users.json"]) {
       t.at5 += at5 ? 1 : 0;
       groups.set(g, t);
     }
-    if (!at5 && args.has("--misses")) console.log(`  miss  ${r.query}  → ${hits.join(", ")}  (want ${r.expected.join(", ")})`);
+    if (!at5 && args.has("--misses"))
+      console.log(`  miss  ${r.query}  → ${hits.join(", ")}  (want ${r.expected.join(", ")})`);
   }
   for (const [g, t] of groups) {
-    console.log(`${file.padEnd(20)} ${g.padEnd(10)} n=${String(t.n).padStart(3)}  recall@1 ${(t.at1 / t.n).toFixed(3)}  recall@5 ${(t.at5 / t.n).toFixed(3)}`);
+    console.log(
+      `${file.padEnd(20)} ${g.padEnd(10)} n=${String(t.n).padStart(3)}  recall@1 ${(t.at1 / t.n).toFixed(3)}  recall@5 ${(t.at5 / t.n).toFixed(3)}`,
+    );
   }
 }
