@@ -259,6 +259,27 @@ describe("skill validate", () => {
     expect(spec.stdout).toMatch(/skill\.md\s+warning\s+file-name-case/);
   });
 
+  it("counts findings by rule, most first, when there are several rules", async () => {
+    const dir = join(root, "by-rule");
+    for (const [folder, extra] of [
+      ["one", "version: 1\n"],
+      ["two", "version: 2\nauthor: me\n"],
+      ["three", "tags: [a]\n"],
+    ] as const) {
+      await mkdir(join(dir, folder), { recursive: true });
+      await writeFile(
+        join(dir, folder, "SKILL.md"),
+        `---\nname: other-${folder}\ndescription: d\n${extra}---\n`,
+      );
+    }
+    const { stdout } = await run([...base, "validate", dir]);
+    expect(stdout).toContain(
+      "3 files checked: 0 clean, 0 errors, 7 warnings\n  warnings by rule: unknown-field 4, name-mismatch 3\n",
+    );
+    const json = JSON.parse((await run([...base, "validate", "--json", dir])).stdout);
+    expect(json.byRule).toEqual({ error: {}, warning: { "unknown-field": 4, "name-mismatch": 3 } });
+  });
+
   it("resolves relative paths against where it runs", async () => {
     const { code, stdout } = await run(["validate", "project/.agents/skills/pdf-tools"], { cwd: root });
     expect(code).toBe(0);

@@ -96,8 +96,9 @@ export async function run(
   const warnings = all.length - errors;
   const { out } = ctx;
   const failed = errors > 0 || empty.length > 0;
+  const byRule = countByRule(all);
   if (out.json) {
-    out.data({ strict, target, files: results, empty, errors, warnings });
+    out.data({ strict, target, files: results, empty, errors, warnings, byRule });
     return failed ? 1 : 0;
   }
   const c = out.color;
@@ -131,5 +132,36 @@ export async function run(
   out.line(
     `${plural(files.length, "file")} checked${target === "spec" ? "" : ` for ${target}`}${strict ? " (strict)" : ""}: ${clean} clean, ${plural(errors, "error")}, ${plural(warnings, "warning")}`,
   );
+  for (const severity of ["error", "warning"] as const) {
+    const counts = Object.entries(byRule[severity]);
+    // One rule is said by the findings themselves; from two on, the counts say which matter.
+    if (counts.length < 2) continue;
+    const shown = out.verbose ? counts : counts.slice(0, RULES_SHOWN);
+    const rest = counts.length - shown.length;
+    const list = shown.map(([rule, n]) => `${rule} ${n}`).join(", ");
+    out.line(
+      `  ${severity}s by rule: ${list}${rest > 0 ? ` and ${plural(rest, "more rule")} (--verbose lists all)` : ""}`,
+    );
+  }
   return failed ? 1 : 0;
+}
+
+/** Rules named on the by-rule lines before `and N more rules`. */
+const RULES_SHOWN = 8;
+
+/**
+ * Findings counted by rule, most first (then by name), errors and warnings apart. A rule is the
+ * code before any `:` (`unknown-field:version` and `unknown-field:author` are `unknown-field`).
+ */
+function countByRule(all: readonly Diagnostic[]): Record<"error" | "warning", Record<string, number>> {
+  const count = (severity: "error" | "warning") => {
+    const counts = new Map<string, number>();
+    for (const d of all) {
+      if (d.severity !== severity) continue;
+      const rule = d.code.split(":")[0] ?? d.code;
+      counts.set(rule, (counts.get(rule) ?? 0) + 1);
+    }
+    return Object.fromEntries([...counts].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0)));
+  };
+  return { error: count("error"), warning: count("warning") };
 }
