@@ -323,6 +323,26 @@ describe("auditSkill capabilities", () => {
     expect(capabilities.env).toEqual(["OTHER"]);
   });
 
+  it("env: variables, not every capitalised word after a dollar (PHP, JavaScript templates, LaTeX, placeholders)", async () => {
+    const dir = await skill({
+      "SKILL.md": [
+        CLEAN,
+        "```php",
+        "$id = $_GET['id'];",
+        "```",
+        "```js",
+        "const body = `$" + "{JSON.stringify(data)}`;",
+        "```",
+        "The cost is $X$ per unit, or $N \\times M$; write \\$PRICE literally.",
+        "```sh",
+        'curl -H "Authorization: Bearer $' + '{GH_TOKEN:-}" "$API_URL/v1" && echo "$X" pre$SUFFIX_DIR',
+        "```",
+      ].join("\n"),
+    });
+    const { capabilities } = await auditSkill(dir);
+    expect(capabilities.env).toEqual(["API_URL", "GH_TOKEN", "SUFFIX_DIR"]);
+  });
+
   it("normalises allowed-tools given as a YAML list", async () => {
     const dir = await skill({
       "SKILL.md":

@@ -137,8 +137,15 @@ const ENV_CALLS: readonly RegExp[] = [
   /\[(?:System\.)?Environment\]::GetEnvironmentVariable\(\s*["']([A-Za-z_]\w*)["']/gi,
 ];
 
-/** `$NAME` and `${NAME}` in shell code and markdown; upper case only (locals are lower case by habit). */
-const SHELL_VAR = /\$\{?([A-Z_][A-Z0-9_]*)(?![A-Za-z0-9_])/g;
+/**
+ * `$NAME` and `${NAME}` in shell code and markdown; upper case only (locals are lower case by
+ * habit), two characters at least (`$X` is a placeholder or maths far more often than a
+ * variable), and not starting with `_` (PHP's `$_GET`, bash's `$_`). `${NAME` counts only as
+ * a parameter expansion (`}`, `:-`, `#`, `%`, `/`…), not a JavaScript template's
+ * `${JSON.stringify(x)}`; `$NAME$` is LaTeX maths, `$$NAME` a process id and a word, `\$NAME`
+ * no expansion at all.
+ */
+const SHELL_VAR = /(?<![$\\])\$(?:\{([A-Z][A-Z0-9_]+)(?=[}:#%/^,@?=+-])|([A-Z][A-Z0-9_]+)(?![A-Za-z0-9_$]))/g;
 /**
  * Names a shell file sets itself: `NAME=`, `export NAME=`, `for NAME in`, `read NAME`. Not
  * `-read`: an option is no command, and a start inside options rescans all that follow it.
@@ -179,7 +186,7 @@ export function envIn(file: TextFile, kind: TextKind, into: EnvEvidence): void {
   }
   SHELL_VAR.lastIndex = 0;
   for (let m = SHELL_VAR.exec(text); m !== null; m = SHELL_VAR.exec(text)) {
-    const name = m[1] ?? "";
+    const name = m[1] ?? m[2] ?? "";
     if ((kind === "markdown" && SUBSTITUTIONS.has(name)) || name === "ARGUMENTS") continue;
     into.dollars.add(name);
   }
