@@ -228,6 +228,24 @@ describe("skill add", () => {
     }
   });
 
+  it("at more than 20 skills, a line each, each agent's verdicts counted, and a total", async () => {
+    const w = await world();
+    const pack = join(w.root, "pack");
+    const names = Array.from({ length: 24 }, (_, i) => `many-${String(i).padStart(2, "0")}`);
+    for (const name of names) await put(join(pack, name, "SKILL.md"), skillMd(name));
+    await put(join(pack, "Bad_Name", "SKILL.md"), skillMd("Bad_Name"));
+    const r = await w.skill(["add", pack, "--for", "codex", "--for", "claude-code"], w.project);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines.filter((l) => l.startsWith("✓ ")).length).toBe(25);
+    expect(lines.length).toBeLessThanOrEqual(25 + 4);
+    expect(lines.at(-1)).toBe("25 skills installed");
+    expect(r.stdout).toMatch(/^ {2}codex: loads \d+ of 25/m);
+    expect(r.stdout).toMatch(/^ {2}claude-code: loads \d+ of 25/m);
+    const verbose = await w.skill(["add", pack, "--for", "codex", "--force", "--verbose"], w.project);
+    expect(verbose.stdout).toMatch(/^ {2}codex: loads it$/m);
+  });
+
   it("refuses two skills of one name, naming both, installs the rest and exits 1", async () => {
     const w = await world();
     const pack = join(w.root, "pack");

@@ -16,7 +16,7 @@ import {
 } from "@skill/install";
 import type { Context } from "../../context.js";
 import { UsageError, UserError } from "../../errors.js";
-import { displayPath } from "../../output.js";
+import { displayPath, plural } from "../../output.js";
 import { type AgentVerdict, agentVerdicts } from "./agent-verdict.js";
 
 export interface InstallFlags {
@@ -168,6 +168,8 @@ async function printInstalled(
   const { out } = ctx;
   const c = out.color;
   const done = plan.skills.filter((s) => report.installed.some((i) => i.name === s.name));
+  // Many skills at once: a line each, and what each agent makes of them counted below.
+  const brief = done.length > DETAILED_UP_TO && !out.verbose;
   const json = [];
   for (const skill of done) {
     const links = await linksOf(skill);
@@ -186,6 +188,7 @@ async function printInstalled(
       `${c.green("✓")} ${c.bold(printable(skill.name))} → ${show(skill.folder)} ${c.dim(`(from ${printable(skill.source)}, ${skill.computedHash.slice(0, 12)}…)`)}`,
     );
     if (replaced.length > 0) out.line(`  ${c.yellow("replaced")} ${replaced.join(", ")}`);
+    if (brief) continue;
     for (const link of links) {
       const how = link.target === undefined ? "copy" : `-> ${printable(link.target)}`;
       out.line(`  ${show(link.path)} ${how} ${c.dim(`(${link.agents.join(", ")})`)}`);
@@ -206,8 +209,30 @@ async function printInstalled(
   if (out.json) return { installed: json, refused, skipped: plan.skipped, lock: report.lock };
   for (const r of refused)
     out.error(`skill: Not installing ${JSON.stringify(printable(r.name))}: ${printable(r.reason)}`);
+  if (brief) for (const line of agentCounts(verdicts, done.length)) out.line(`  ${line}`);
   if (report.lock) out.line(c.dim(`lock: ${show(report.lock)}`));
+  const notes = [
+    ...(refused.length > 0 ? [`${refused.length} refused`] : []),
+    ...(plan.skipped.length > 0 ? [`${plan.skipped.length} skipped`] : []),
+  ];
+  if (done.length + refused.length + plan.skipped.length > 1 || brief) {
+    out.line(`${plural(done.length, "skill")} installed${notes.length > 0 ? `, ${notes.join(", ")}` : ""}`);
+  }
   return undefined;
+}
+
+/** Up to this many skills, each gets its links and each agent's verdict; beyond, --verbose. */
+const DETAILED_UP_TO = 20;
+
+/** `codex: loads 417 of 419; will not load 2 (--verbose says why)`, an agent a line. */
+function agentCounts(verdicts: readonly AgentVerdict[], installed: number): string[] {
+  const agents = [...new Set(verdicts.map((v) => v.agent))];
+  return agents.map((agent) => {
+    const mine = verdicts.filter((v) => v.agent === agent);
+    const loads = mine.filter((v) => v.loaded).length;
+    const not = mine.length - loads;
+    return `${agent}: loads ${loads} of ${installed}${not > 0 ? `; will not load ${not} (--verbose says why)` : ""}`;
+  });
 }
 
 /** After an install: what each agent makes of the skills `report` installed, printed with the report (or given as JSON). */
