@@ -20,7 +20,10 @@ import { type CommandEntry, start } from "./program.js";
 const GLOBAL_OPTIONS: readonly Option[] = [
   option("--cwd <dir>", "project directory (default: the current directory)"),
   option("--home <dir>", "home directory for global skills (default: $HOME)"),
-  option("--config <file>", "config file (default: ./skill.config.json when present)"),
+  option(
+    "--config <file>",
+    "this config file alone (default: the user's ~/.config/skill/config.json, then skill.config.json, opencode.jsonc or opencode.json in each folder from the git root down to here, merged)",
+  ),
   new Option("--preset <name>", "which agent's folders to scan, and how it reads skills").choices([
     ...PRESETS,
   ]),
