@@ -24,13 +24,15 @@ export { checkInside, linkInside, stageSkillFolder, writeInside } from "./files/
 export { splitFrontmatter } from "./parse/frontmatter.js";
 export { loadSkillFile, parseSkill, validateSkillFile } from "./parse/parse-skill.js";
 export { CLAUDE_CODE_FIELDS, SPEC_FIELDS, SPEC_LIMITS, VALIDATION_TARGETS } from "./parse/spec-fields.js";
+export type { UserOnlySpelling, UserOnlyVerdict } from "./parse/user-only.js";
+export { userOnlyNote, userOnlySpellings, userOnlyVerdict } from "./parse/user-only.js";
 export { validateFrontmatter, validateSkill } from "./parse/validate.js";
 export type { FileHeadCacheOptions } from "./registry/head-cache.js";
 export { fileHeadCache } from "./registry/head-cache.js";
 export type { MemorySkill } from "./registry/memory-source.js";
 export { memorySource } from "./registry/memory-source.js";
 export { SkillService } from "./registry/service.js";
-export { sharedReads } from "./registry/shared-reads.js";
+export { codexSidecarUserOnly, sharedReads } from "./registry/shared-reads.js";
 export { DEFAULT_MAX_BYTES, isSkillFileName, SKILL_FILE } from "./spec/constants.js";
 export type { SkillErrorDetails } from "./spec/errors.js";
 export { describeKind, printable, quote, SkillError } from "./spec/errors.js";
