@@ -356,6 +356,31 @@ function buildWorld(world, scenario) {
         name: nm,
         description: `tag-TAG ${nm} in ${relative(world, dir)}`,
       });
+  // "User-only" spelled three ways: Claude Code's (the edge cases above: `no-invocation`),
+  // opencode v2's, and Codex's own file beside SKILL.md. Agents list them all; the model sees
+  // them where the agent does not read the spelling (Codex: `codex debug prompt-input`).
+  for (const [label, root] of [
+    ["agents", join(proj, ".agents", "skills")],
+    ["home-agents", join(home, ".agents", "skills")],
+  ]) {
+    skill(join(root, `${label}-opencode-autoinvoke`), "metadata.opencode/autoinvoke: false", {
+      name: `${label}-opencode-autoinvoke`,
+      description: `tag-TAG opencode autoinvoke false (${label})`,
+      extra: "metadata:\n  opencode/autoinvoke: false",
+    });
+    for (const [nm, value] of [
+      ["codex-policy", "false"],
+      ["codex-policy-string", '"false"'],
+    ]) {
+      const dir = join(root, `${label}-${nm}`);
+      skill(dir, `agents/openai.yaml allow_implicit_invocation: ${value}`, {
+        name: `${label}-${nm}`,
+        description: `tag-TAG openai.yaml policy ${value.replaceAll('"', "'")} (${label})`,
+      });
+      mkdirSync(join(dir, "agents"), { recursive: true });
+      writeFileSync(join(dir, "agents", "openai.yaml"), `policy:\n  allow_implicit_invocation: ${value}\n`);
+    }
+  }
   if (scenario === "root-skill") {
     // A SKILL.md directly in a root.
     skill(join(proj, ".agents", "skills"), "root-level SKILL.md", {
@@ -476,6 +501,15 @@ function agentCommands(prefix, node22bin) {
         return answer.result.data
           .flatMap((d) => d.skills)
           .map((s) => ({ path: s.path, name: s.name, description: s.description }));
+      },
+      // What the model is shown: the skills section of the prompt, rendered offline.
+      prompt: {
+        args: ["debug", "prompt-input"],
+        parse: (out) => {
+          const text = JSON.stringify(JSON.parse(out.slice(out.indexOf("["))));
+          const block = text.match(/<skills_instructions>(.*?)<\/skills_instructions>/)?.[1] ?? "";
+          return [...block.matchAll(/tag-(s\d+)\b/g)].map((m) => m[1]);
+        },
       },
     },
     claude: {
@@ -700,6 +734,8 @@ async function main() {
         let nondet = 0;
         let flagged = 0;
         let deliberate = 0;
+        let modelAgree = 0;
+        let modelDisagree = 0;
         const unmapped = new Set();
         const failures = [];
         for (const [label, cwd] of Object.entries(cwds)) {
@@ -761,6 +797,44 @@ async function main() {
             const t = byReal.get(real);
             if (t !== undefined) presetLoaded.set(t, cell);
           }
+          if (c.prompt) {
+            // The model's view: a listed skill the agent keeps from its model (a user-only spelling
+            // it reads) against the preset's verdict on that agent and spelling (`userOnly`).
+            const result = await run(c.cmd, c.prompt.args, { cwd, env: agentEnv(home, node22dir) });
+            if (args.write) {
+              const out = join(rawDir, scenario, name, `${label.replaceAll("/", "_")}.prompt.txt`);
+              mkdirSync(dirname(out), { recursive: true });
+              writeFileSync(
+                out,
+                `# ${c.cmd} ${c.prompt.args.join(" ")} (cwd ${label}; ${result.why})\n${result.stdout}`,
+              );
+            }
+            let shown;
+            try {
+              shown = new Set(c.prompt.parse(result.stdout));
+            } catch (e) {
+              failures.push(`${label} prompt: ${e.message} (${result.why})`);
+            }
+            if (shown) {
+              for (const t of [...seen.keys()].sort()) {
+                // Behind a link or bound the preset stops at on purpose: counted above as deliberate.
+                if (within(realpathSync(files.get(t).path), stoppedAt)) continue;
+                const cell = presetLoaded.get(t);
+                const ours =
+                  cell !== undefined &&
+                  (cell.loaded || cell.detail === "duplicate-listed") &&
+                  cell.userOnly !== "honoured" &&
+                  cell.userOnly !== "unreachable";
+                if (shown.has(t) === ours) modelAgree++;
+                else {
+                  modelDisagree++;
+                  details.push(
+                    `| ${name} | ${label} | \`${rel(t)}\` | ${files.get(t).note} | model ${shown.has(t) ? "sees it" : "does not see it"} | ${ours ? "model sees it" : `kept from the model (${cell?.userOnly ?? cell?.reason ?? "not found"})`} |`,
+                  );
+                }
+              }
+            }
+          }
           const tags = new Set([
             ...seen.keys(),
             ...[...presetLoaded].filter(([, cell]) => cell.loaded).map(([t]) => t),
@@ -818,6 +892,7 @@ async function main() {
           }
         }
         const note = [
+          ...(commands[name].prompt ? [`model's view: ${modelAgree} agree, ${modelDisagree} disagree`] : []),
           ...failures,
           ...(unmapped.size ? [`not matched to a file: ${[...unmapped].sort().join(", ")}`] : []),
         ].join("; ");
@@ -831,7 +906,7 @@ async function main() {
           note,
         ]);
         summary.push(
-          `${scenario} ${name}: ${agree} agree, ${disagree} disagree, ${nondet} nondeterministic, ${flagged} race-flagged, ${deliberate} deliberate`,
+          `${scenario} ${name}: ${agree} agree, ${disagree} disagree, ${nondet} nondeterministic, ${flagged} race-flagged, ${deliberate} deliberate${commands[name].prompt ? `; model's view ${modelAgree} agree, ${modelDisagree} disagree` : ""}`,
         );
         process.stderr.write(`${summary.at(-1)}\n`);
         return { rows, details };

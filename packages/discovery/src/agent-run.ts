@@ -28,6 +28,8 @@ export interface AgentRun {
   readonly cells: ReadonlyMap<string, VisibilityCell>;
   /** The name a location goes by for this agent (loaded, denied or shadowed). */
   readonly names: ReadonlyMap<string, string>;
+  /** The frontmatter of every skill it loaded, by location. */
+  readonly frontmatter: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   /** What its scans passed over on purpose, by path. */
   readonly skipped: ReadonlyMap<string, readonly SkippedPath[]>;
   /** The depth and dot-folder limits of each scanned folder that has some. */
@@ -88,7 +90,8 @@ export async function loadAs(
   const cut = (report.skipped ?? []).filter((s) => s.reason === "max-dirs").map((s) => s.path);
   const complete = new Set(unlimited.filter((dir) => !cut.some((path) => isWithin(path, dir))));
   const boundIsOurs = presetLimits(preset)?.maxDirs === undefined;
-  return { dirs, cells, names, skipped, limits, complete, boundIsOurs };
+  const frontmatter = new Map(winners.map((s) => [s.location, s.frontmatter]));
+  return { dirs, cells, names, frontmatter, skipped, limits, complete, boundIsOurs };
 }
 
 /**

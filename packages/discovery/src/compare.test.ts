@@ -54,6 +54,7 @@ describe("agent presets on a tree laid out for every agent", () => {
       rejectBom: true,
       rejectLongName: true,
       brokenYaml: "quote",
+      codexPolicy: true,
     });
     expect(rulesOf("gemini")).toEqual({ requireDescription: "field", rejectBom: true, brokenYaml: "lines" });
     expect(rulesOf("copilot")).toEqual({

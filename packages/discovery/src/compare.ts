@@ -1,12 +1,16 @@
 import { readlinkSync } from "node:fs";
 import { basename, dirname, sep } from "node:path";
 import {
+  codexSidecarUserOnly,
   compareCodeUnits,
   loadSkillFile,
   quote,
   SKILL_FILE,
   SkillError,
   type SkippedPath,
+  type UserOnlySpelling,
+  userOnlySpellings,
+  userOnlyVerdict,
 } from "@skill/core";
 import { type AgentRun, loadAs } from "./agent-run.js";
 import type { DiscoveryOptions } from "./discovery-options.js";
@@ -83,19 +87,57 @@ export async function compareAgents(options: CompareOptions): Promise<Visibility
   const stubs = await stubsFound;
   for (const location of stubs.keys()) locations.add(location);
 
-  const skills: { name: string; location: string; cells: Record<string, VisibilityCell> }[] = [];
+  type Row = VisibilityReport["skills"][number];
+  const skills: Row[] = [];
   // A row's name is nearly always known from the loads; the file is read only when it is not.
   const unnamed: Promise<void>[] = [];
   for (const location of locations) {
+    const userOnly = userOnlyOf(location, runs, shared);
     const cells: Record<string, VisibilityCell> = {};
-    for (const [agent, run] of runs) cells[agent] = cellOf(location, run, stubs);
+    for (const [agent, run] of runs)
+      cells[agent] = withUserOnly(cellOf(location, run, stubs), agent, userOnly);
+    const row = (name: string): Row => ({
+      name,
+      location,
+      cells,
+      ...(userOnly.length > 0 ? { userOnly } : {}),
+    });
     const name = knownName(location, cells, runs);
-    if (name !== undefined) skills.push({ name, location, cells });
-    else unnamed.push(ownName(location).then((own) => void skills.push({ name: own, location, cells })));
+    if (name !== undefined) skills.push(row(name));
+    else unnamed.push(ownName(location).then((own) => void skills.push(row(own))));
   }
   await Promise.all(unnamed);
   skills.sort((a, b) => compareCodeUnits(a.name, b.name) || compareCodeUnits(a.location, b.location));
   return { agents, skills, deliberate: deliberateSkips(runs) };
+}
+
+/**
+ * The ways a skill some agent loaded says "user-only": its frontmatter's, and Codex's sidecar
+ * beside it (one stat, shared with the Codex load through the shared reads).
+ */
+function userOnlyOf(
+  location: string,
+  runs: ReadonlyMap<DiscoveryPreset, AgentRun>,
+  shared: SharedWork,
+): UserOnlySpelling[] {
+  let frontmatter: Readonly<Record<string, unknown>> | undefined;
+  for (const run of runs.values()) {
+    frontmatter = run.frontmatter.get(location);
+    if (frontmatter !== undefined) break;
+  }
+  if (frontmatter === undefined) return [];
+  return userOnlySpellings(frontmatter, codexSidecarUserOnly(location, { sharedReads: shared.reads }));
+}
+
+/** A loaded cell with what its agent does with the skill's "user-only", where that is known. */
+function withUserOnly(
+  cell: VisibilityCell,
+  agent: DiscoveryPreset,
+  spellings: readonly UserOnlySpelling[],
+): VisibilityCell {
+  if (!cell.loaded || spellings.length === 0) return cell;
+  const verdict = userOnlyVerdict(agent, spellings);
+  return verdict === undefined ? cell : { ...cell, userOnly: verdict };
 }
 
 /** Every skipped path of each agent that {@link deliberateOf} calls deliberate. */

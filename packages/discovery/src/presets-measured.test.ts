@@ -216,6 +216,67 @@ describe("the agents' own readings of a SKILL.md", () => {
     expect(Object.keys(await loaded(base, { cwd, home })).sort()).toEqual(["broken", "colon"]);
   });
 
+  it("codex (0.171.0) keeps a skill whose agents/openai.yaml says allow_implicit_invocation: false from its model, and no other user-only spelling", async () => {
+    // `codex debug prompt-input` (the model's prompt, offline) lists under <skills_instructions>
+    // `- dmi: tag dmi desc (file: r1/dmi/SKILL.md)`, `- oc: …`, `- plain: …` and `- polstr: …`,
+    // and no `pol` line; `codex app-server` skills/list lists all five, each `"enabled": true`.
+    const { base, cwd, home } = await world({
+      dmi: fm("name: dmi\ndescription: tag dmi desc\ndisable-model-invocation: true"),
+      oc: fm("name: oc\ndescription: tag oc desc\nmetadata:\n  opencode/autoinvoke: false"),
+      plain: fm("name: plain\ndescription: tag plain desc"),
+      pol: fm("name: pol\ndescription: tag pol desc"),
+      polstr: fm("name: polstr\ndescription: tag polstr desc"),
+    });
+    const skills = join(cwd, ".agents", "skills");
+    await mkdir(join(skills, "pol", "agents"));
+    await writeFile(
+      join(skills, "pol", "agents", "openai.yaml"),
+      "policy:\n  allow_implicit_invocation: false\n",
+    );
+    await mkdir(join(skills, "polstr", "agents"));
+    await writeFile(
+      join(skills, "polstr", "agents", "openai.yaml"),
+      'policy:\n  allow_implicit_invocation: "false"\n',
+    );
+    const { sources, rules } = agentProfile({
+      env: {},
+      systemDir: join(base, "no-etc"),
+      cwd,
+      home,
+      preset: "codex",
+    });
+    const service = new SkillService({ sources, ...rules });
+    await service.discoverAndLoad();
+    const ours = (s: { location: string }) => s.location.startsWith(`${base}/`);
+    expect(
+      service
+        .all()
+        .filter(ours)
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(["dmi", "oc", "plain", "pol", "polstr"]);
+    // What the model is shown: the preset's modelInvocable, with the spellings Codex does not read
+    // told apart by `userOnlyVerdict` (`skill doctor` says so per skill).
+    const invocable = Object.fromEntries(
+      service
+        .all()
+        .filter(ours)
+        .map((s) => [s.name, s.modelInvocable]),
+    );
+    expect(invocable).toEqual({ dmi: false, oc: false, plain: true, pol: false, polstr: true });
+    const report = await compareAgents({
+      env: {},
+      systemDir: join(base, "no-etc"),
+      cwd,
+      home,
+      agents: ["codex"],
+    });
+    const seen = report.skills
+      .filter((row) => row.location.startsWith(`${base}/`))
+      .map((row) => [row.name, row.cells.codex?.loaded === true && row.cells.codex.userOnly !== "honoured"]);
+    expect(Object.fromEntries(seen)).toEqual({ dmi: true, oc: true, plain: true, pol: false, polstr: true });
+  });
+
   it("amp (0.0.1790142911) refuses a name over 64 characters", async () => {
     // `amp skill list --json`: no entry for it ("Invalid skill name" in its log); a plain name loads.
     const { base, cwd, home } = await world({

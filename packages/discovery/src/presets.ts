@@ -76,7 +76,18 @@ const PRESET_RULES: Readonly<Partial<Record<DiscoveryPreset, LoadRules>>> = {
   // characters`).
   // A plain description holding `: ` is quoted on its own line and read again
   // (`description: Use when: x` loads); YAML broken otherwise refuses.
-  codex: { nameFallback: "folder", rejectBom: true, rejectLongName: true, brokenYaml: "quote" },
+  // Codex 0.171 leaves a skill whose agents/openai.yaml says `policy: { allow_implicit_invocation:
+  // false }` out of the model's prompt (`codex debug prompt-input`), and lists it still
+  // (`skills/list`: "enabled": true); it keeps a `disable-model-invocation: true` skill, one with
+  // `metadata.opencode/autoinvoke: false`, and one whose sidecar says the string "false" in the
+  // prompt (scripts/agents-real).
+  codex: {
+    nameFallback: "folder",
+    rejectBom: true,
+    rejectLongName: true,
+    brokenYaml: "quote",
+    codexPolicy: true,
+  },
   // Gemini CLI 0.61 reads name and description line by line when its YAML parser refuses.
   gemini: { requireDescription: "field", rejectBom: true, brokenYaml: "lines" },
   copilot: {

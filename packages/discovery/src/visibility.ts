@@ -1,4 +1,4 @@
-import type { AgentInfo, PermissionPolicy } from "@skill/core";
+import type { AgentInfo, PermissionPolicy, UserOnlySpelling, UserOnlyVerdict } from "@skill/core";
 import type { DiscoveryOptions } from "./discovery-options.js";
 import type { NestedCopy } from "./nested.js";
 import type { DiscoveryPreset } from "./presets.js";
@@ -42,6 +42,12 @@ export type VisibilityCell =
       readonly displayName?: string;
       /** `nondeterministic`: the agent's winner among same-named skills changes between runs (opencode). */
       readonly detail?: string;
+      /**
+       * For a skill that says "user-only" (see the row's `userOnly`), what this agent does with
+       * it, where known: `honoured`, `ignored` (its model sees the skill anyway) or
+       * `unreachable` (listed, but nobody can invoke it: Copilot CLI). See `userOnlyVerdict`.
+       */
+      readonly userOnly?: UserOnlyVerdict;
     }
   | {
       readonly loaded: false;
@@ -77,6 +83,11 @@ export interface VisibilityReport {
     readonly name: string;
     readonly location: string;
     readonly cells: Readonly<Record<string, VisibilityCell>>;
+    /**
+     * The ways the skill says "user-only", when it does: in its frontmatter, and Codex's
+     * `agents/openai.yaml` beside it (read for every row an agent loaded, as `codexPolicy` reads it).
+     */
+    readonly userOnly?: readonly UserOnlySpelling[];
   }[];
   /**
    * Where a preset stopped on purpose and its agent would go on, sorted by agent then path: a

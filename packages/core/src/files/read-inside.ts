@@ -4,7 +4,14 @@ import { quote, SkillError } from "../spec/errors.js";
 import { abortError } from "../util/abort.js";
 import { errnoOf } from "../util/errno.js";
 import { isInside, resolveInside } from "./inside.js";
-import { checkFileStats, checkMaxBytes, closeQuietly, readError, readFully } from "./read-file.js";
+import {
+  checkFileStats,
+  checkMaxBytes,
+  closeQuietly,
+  readError,
+  readFully,
+  readFullySync,
+} from "./read-file.js";
 
 /** Default largest bundled file {@link readInside} reads, in bytes (10 MiB). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -119,6 +126,53 @@ export async function readInsideAt(
   options: ReadInsideOptions,
   known?: RealPaths,
 ): Promise<Uint8Array> {
+  const { signal } = options;
+  const opened = openInside(root, path, options, known);
+  const { fd, full } = opened;
+  try {
+    // What fstat said is all that is read: a file growing meanwhile cannot push past maxBytes.
+    const bytes = new Uint8Array(opened.size);
+    const filled = await readFully(fd, bytes, signal);
+    return filled === bytes.length ? bytes : bytes.subarray(0, filled);
+  } catch (error) {
+    if (signal?.aborted) throw aborted(full, signal);
+    throw failed(full, error);
+  } finally {
+    closeQuietly(fd);
+  }
+}
+
+/**
+ * {@link readInside}, synchronously (every check the same): for a small file read while a
+ * bulk load reads its SKILL.md files synchronously too (Codex's `agents/openai.yaml`).
+ */
+export function readInsideSync(
+  root: string,
+  path: string,
+  options: { readonly maxBytes?: number } = {},
+): Uint8Array {
+  const { fd, full, size } = openInside(root, path, options);
+  try {
+    const bytes = new Uint8Array(size);
+    const filled = readFullySync(fd, bytes);
+    return filled === bytes.length ? bytes : bytes.subarray(0, filled);
+  } catch (error) {
+    throw failed(full, error);
+  } finally {
+    closeQuietly(fd);
+  }
+}
+
+/**
+ * The checks of {@link readInside} up to an open descriptor of a regular file of at most
+ * `maxBytes`, and its size; the caller reads and closes it.
+ */
+function openInside(
+  root: string,
+  path: string,
+  options: ReadInsideOptions,
+  known?: RealPaths,
+): { readonly fd: number; readonly full: string; readonly size: number } {
   const maxBytes = options.maxBytes === undefined ? DEFAULT_MAX_FILE_BYTES : checkMaxBytes(options.maxBytes);
   const { signal } = options;
   const full = resolveInside(root, path);
@@ -140,14 +194,9 @@ export async function readInsideAt(
     if (opened !== undefined && !isInside(realRoot, opened)) throw escapes(base, path, full);
     const stats = fstatSync(fd);
     checkFileStats(full, stats, maxBytes);
-    // What fstat said is all that is read: a file growing meanwhile cannot push past maxBytes.
-    const bytes = new Uint8Array(stats.size);
-    const filled = await readFully(fd, bytes, signal);
-    return filled === bytes.length ? bytes : bytes.subarray(0, filled);
+    return { fd, full, size: stats.size };
   } catch (error) {
-    if (signal?.aborted) throw aborted(full, signal);
-    throw failed(full, error);
-  } finally {
     closeQuietly(fd);
+    throw failed(full, error);
   }
 }

@@ -29,6 +29,8 @@ export interface AnalyzeOptions {
   readonly requireFrontmatter?: boolean;
   readonly brokenYaml?: LoadRules["brokenYaml"];
   readonly rejectInvalidName?: LoadRules["rejectInvalidName"];
+  /** Read by the loader, not the parse: Codex's `agents/openai.yaml` beside a SKILL.md on disk. */
+  readonly codexPolicy?: boolean;
   readonly invalidUtf8?: boolean;
   /** Judge the frontmatter as this place would (validation only; default `spec`). */
   readonly target?: ValidationTarget;

@@ -6,6 +6,7 @@ import { singleLineLength } from "../util/text.js";
 import { type Analysis, type AnalyzeOptions, fail } from "./analysis.js";
 import { SPEC_LIMITS } from "./spec-fields.js";
 import { bodySummary } from "./summary.js";
+import { disablesModelInvocation, opencodeUserOnly } from "./user-only.js";
 import { checkFrontmatter } from "./validate.js";
 
 /** Spec name findings that `rejectInvalidName` turns into a refusal. */
@@ -158,7 +159,7 @@ function makeSkill(
   };
   if (options.source !== undefined) made.source = options.source;
   made.origin = options.origin ?? options.source ?? "manual";
-  made.modelInvocable = !isTrue(frontmatter["disable-model-invocation"]) && !opencodeUserOnly(frontmatter);
+  made.modelInvocable = !disablesModelInvocation(frontmatter) && !opencodeUserOnly(frontmatter);
   made.userInvocable = !isFalse(frontmatter["user-invocable"]);
   if (displayName !== undefined) made.displayName = displayName;
   const summary = context.body === undefined ? undefined : bodySummary(context.body);
@@ -302,22 +303,6 @@ function firstLine(body: string): string {
 
 function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
-}
-
-/** `true`, `yes` (any case) or the YAML boolean. */
-function isTrue(value: unknown): boolean {
-  if (value === true) return true;
-  if (typeof value !== "string") return false;
-  const lower = value.trim().toLowerCase();
-  return lower === "true" || lower === "yes";
-}
-
-/** opencode v2's spelling of "user-only": `metadata.opencode/autoinvoke` set to `false` or `"false"`. */
-function opencodeUserOnly(frontmatter: Fields): boolean {
-  const metadata = frontmatter.metadata;
-  if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) return false;
-  const value = (metadata as Record<string, unknown>)["opencode/autoinvoke"];
-  return value === false || (typeof value === "string" && value.trim().toLowerCase() === "false");
 }
 
 /** `false`, `no` (any case) or the YAML boolean. */

@@ -13,6 +13,7 @@ const RULE_KEYS = [
   "requireFrontmatter",
   "brokenYaml",
   "rejectInvalidName",
+  "codexPolicy",
 ] as const;
 
 /**

@@ -1,4 +1,5 @@
-import { basename } from "node:path";
+import { basename, dirname } from "node:path";
+import { codexUserOnly } from "../files/codex-sidecar.js";
 import {
   checkMaxBytes,
   READ_CODES,
@@ -13,6 +14,7 @@ import type { Diagnostic, ParsedSkill, ParseOptions, ValidateOptions } from "../
 import { type Analysis, strictRejection } from "./analysis.js";
 import { analyzeSkill } from "./analyze.js";
 import { resolveRules } from "./load-rules.js";
+import { type UserOnlySpelling, userOnlyNote, userOnlySpellings, userOnlyVerdict } from "./user-only.js";
 
 function checkTextSize(text: string, location: string, maxBytes: number): void {
   if (text.length * 3 <= maxBytes) return;
@@ -47,7 +49,8 @@ export function parseSkill(text: string, location: string, options: ParseOptions
 }
 
 /**
- * Reads and parses one SKILL.md.
+ * Reads and parses one SKILL.md. With `codexPolicy`, the Codex sidecar beside it
+ * (`agents/openai.yaml`) is looked at too (see `LoadRules.codexPolicy`).
  *
  * @throws SkillError `NOT_FOUND` (no such file), `READ_ERROR` (a directory, unreadable),
  * `LIMIT_EXCEEDED` (over `maxBytes`, refused before reading), and every error of {@link parseSkill}
@@ -56,11 +59,13 @@ export function parseSkill(text: string, location: string, options: ParseOptions
  */
 export async function loadSkillFile(path: string, options: ParseOptions = {}): Promise<ParsedSkill> {
   const file = await readSkillFile(path, checkMaxBytes(options.maxBytes));
-  return toParsed(
+  const parsed = toParsed(
     analyzeSkill(file.text, path, { ...rulesOf(options), invalidUtf8: file.invalidUtf8 }),
     path,
     options.lenient ?? true,
   );
+  if (!options.codexPolicy || !parsed.skill.modelInvocable || !codexUserOnly(path)) return parsed;
+  return { ...parsed, skill: Object.freeze({ ...parsed.skill, modelInvocable: false }) };
 }
 
 /**
@@ -70,6 +75,9 @@ export async function loadSkillFile(path: string, options: ParseOptions = {}): P
  * `frontmatter-not-mapping`). Spec findings are warnings, or errors with `strict`. With a
  * `target`, the file is judged as that place would judge it (see {@link validateFrontmatter});
  * a file named `skill.md` gets `file-name-case` except under `skills-ref`, which accepts it.
+ * Under `claude-code` and `codex`, a skill that says "user-only" only in a way the target does
+ * not read gets `user-only-ignored` (for `codex`, its `agents/openai.yaml` is read as Codex
+ * reads it: see `LoadRules.codexPolicy`).
  *
  * @example
  * const findings = await validateSkillFile("skills/pdf/SKILL.md", { strict: true });
@@ -105,5 +113,35 @@ export async function validateSkillFile(path: string, options: ValidateOptions =
     ...(target === "claude-code" || target === "codex" ? { nameFallback: "folder" as const } : {}),
   });
   diagnostics.push(...analysis.diagnostics);
+  if (analysis.frontmatter) {
+    // Codex reads its own sidecar: judged as Codex, the skill's is read too (`codexPolicy`).
+    const spellings = userOnlySpellings(analysis.frontmatter, target === "codex" && codexUserOnly(path));
+    const name = analysis.skill?.name ?? basename(dirname(path));
+    const found = userOnlyFinding(target, spellings, name, path, options.strict === true);
+    if (found) diagnostics.push(found);
+  }
   return diagnostics;
+}
+
+/**
+ * `user-only-ignored` when the target reads none of the ways the skill says "user-only" (its
+ * model sees the skill), `user-only-unreachable` when the target refuses such a skill to
+ * everyone; a warning, or an error with `strict`.
+ */
+function userOnlyFinding(
+  target: string,
+  spellings: readonly UserOnlySpelling[],
+  name: string,
+  path: string,
+  strict: boolean,
+): Diagnostic | undefined {
+  const verdict = userOnlyVerdict(target, spellings);
+  const note = userOnlyNote(target, spellings, name);
+  if (note === undefined || (verdict !== "ignored" && verdict !== "unreachable")) return undefined;
+  return {
+    code: `user-only-${verdict}`,
+    severity: strict ? "error" : "warning",
+    message: `${note} in ${path}`,
+    path,
+  };
 }

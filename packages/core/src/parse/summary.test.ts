@@ -4,9 +4,9 @@ import { bodySummary, MAX_SUMMARY_LENGTH } from "./summary.js";
 
 describe("bodySummary", () => {
   it("is the first heading and the first paragraph, whitespace collapsed", () => {
-    expect(bodySummary("\n# PDF tools\n\nFill forms, merge files\nand pull tables out of PDFs.\n\nMore.\n")).toBe(
-      "PDF tools: Fill forms, merge files and pull tables out of PDFs.",
-    );
+    expect(
+      bodySummary("\n# PDF tools\n\nFill forms, merge files\nand pull tables out of PDFs.\n\nMore.\n"),
+    ).toBe("PDF tools: Fill forms, merge files and pull tables out of PDFs.");
   });
 
   it("skips code, lists, quotes, tables and HTML before the first prose", () => {

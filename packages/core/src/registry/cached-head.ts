@@ -40,4 +40,10 @@ export interface CachedHead extends SkillHead {
   readonly diagnostics?: readonly StoredDiagnostic[];
   /** Fingerprint of the load rules the head was parsed under. */
   readonly rules?: string;
+  /**
+   * Under `codexPolicy`: the state of the skill's `agents/openai.yaml` when the head was stored
+   * (dev, ino, size, mtimeMs; `null`: there was none), part of the head's key, and whether it
+   * made the skill user-only.
+   */
+  readonly codex?: { readonly sidecar: readonly number[] | null; readonly userOnly?: true };
 }

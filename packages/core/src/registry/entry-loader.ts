@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
-import { fileKey } from "../files/file-key.js";
-import { decodeEntry, readSkillFileSync } from "../files/read-file.js";
+import { readCodexSidecar, sameSidecarKey, sidecarKey, statCodexSidecar } from "../files/codex-sidecar.js";
+import { fileKey, RACY_MS } from "../files/file-key.js";
+import { decodeEntry, type FileStat, readSkillFileSync } from "../files/read-file.js";
 import { type Analysis, type AnalyzeOptions, strictRejection } from "../parse/analysis.js";
 import { analyzeSkill } from "../parse/analyze.js";
 import { analyzeFields } from "../parse/analyze-fields.js";
@@ -19,9 +20,11 @@ const HEAD_BYTES = 8 * 1024;
 /**
  * Bumped when what a cached head means changes, so older caches are misses. 2: a head without
  * `diagnostics` had none (every head of this format keeps its parse's findings). 3: a finding's
- * text that names the file is kept as the parts around its path ({@link pathFree}).
+ * text that names the file is kept as the parts around its path ({@link pathFree}). 4: a head
+ * loaded under `codexPolicy` keeps the state of the skill's `agents/openai.yaml` and what it said
+ * ({@link CachedHead.codex}).
  */
-const CACHE_FORMAT = 3;
+const CACHE_FORMAT = 4;
 
 /** Who an entry came from: what a slot records besides the entry. */
 export interface EntryOwner {
@@ -64,15 +67,18 @@ export class EntryLoader {
     if (entry.head) return this.headSlot(entry, owner, entry.head);
     const location = entry.location;
     const origin = originOf(entry, owner);
-    const cached = this.#fromCache(entry, owner, origin);
+    // Codex's sidecar: one stat per skill, only under the rule, and part of the cached head's key.
+    const sidecar = this.rules.codexPolicy ? this.#sidecarStat(location) : undefined;
+    const cached = this.#fromCache(entry, owner, origin, sidecar);
     if (cached) return cached;
     try {
       const file = this.#reads
         ? this.#reads.read(location, this.maxBytes, HEAD_BYTES)
         : readSkillFileSync(location, this.maxBytes, HEAD_BYTES);
       const analysis = this.analyze(location, owner.id, origin, file.text, file.invalidUtf8, true);
-      const outcome = this.accept(analysis, location);
-      if (outcome.ok && this.#cache) {
+      const userOnly = sidecar ? this.#sidecarUserOnly(location) : false;
+      const outcome = userOnlyOutcome(this.accept(analysis, location), userOnly);
+      if (outcome.ok && this.#cache && !racy(sidecar)) {
         const head: CachedHead = {
           frontmatter: outcome.skill.frontmatter,
           size: file.stat.size,
@@ -80,6 +86,9 @@ export class EntryLoader {
             ? { diagnostics: outcome.diagnostics.map((d) => pathFree(d, location)) }
             : {}),
           rules: this.#fingerprint,
+          ...(sidecar === undefined
+            ? {}
+            : { codex: { sidecar: sidecarKey(sidecar), ...(userOnly ? { userOnly: true as const } : {}) } }),
         };
         this.#cache.set({ path: location, ...file.stat }, head);
       }
@@ -221,8 +230,26 @@ export class EntryLoader {
     return options;
   }
 
-  /** The slot from a cached head when the file is unchanged; `undefined` to read it. */
-  #fromCache(entry: SourceEntry, owner: EntryOwner, origin: string): Slot | undefined {
+  /** The state of the Codex sidecar of the SKILL.md at `location` (one stat, shared between loads that share reads). */
+  #sidecarStat(location: string): FileStat | null {
+    return this.#reads ? this.#reads.sidecar(location).stat : statCodexSidecar(location);
+  }
+
+  /** Whether the Codex sidecar of the SKILL.md at `location` makes it user-only (read once it exists). */
+  #sidecarUserOnly(location: string): boolean {
+    return this.#reads ? this.#reads.sidecarUserOnly(location) : readCodexSidecar(location);
+  }
+
+  /**
+   * The slot from a cached head when the file is unchanged (and, under `codexPolicy`, its Codex
+   * sidecar in the state `sidecar` the head was stored with); `undefined` to read it.
+   */
+  #fromCache(
+    entry: SourceEntry,
+    owner: EntryOwner,
+    origin: string,
+    sidecar: FileStat | null | undefined,
+  ): Slot | undefined {
     const cache = this.#cache;
     if (!cache) return undefined;
     const location = entry.location;
@@ -250,6 +277,9 @@ export class EntryLoader {
       return undefined; // a broken cache costs a read
     }
     if (!head || head.rules !== this.#fingerprint || !isMapping(head.frontmatter)) return undefined;
+    const codex = head.codex;
+    if (sidecar !== undefined && !(isMapping(codex) && sameSidecarKey(codex.sidecar, sidecar)))
+      return undefined;
     const found = head.diagnostics;
     if (found !== undefined && !Array.isArray(found)) return undefined;
     // The head keeps the findings of its parse (none when it has no `diagnostics`): they are not
@@ -262,10 +292,25 @@ export class EntryLoader {
         analysis.diagnostics.push(d);
       }
     }
-    const outcome = this.accept(analysis, location);
+    const outcome = userOnlyOutcome(this.accept(analysis, location), codex?.userOnly === true);
     if (!outcome.ok || analysis.needsBody) return undefined;
     return newSlot(entry, owner, origin, outcome, `${key.dev}:${key.ino}`, { head, from: "cache", key });
   }
+}
+
+/** The outcome with `modelInvocable: false` when the Codex sidecar says so. */
+function userOnlyOutcome(outcome: Outcome, userOnly: boolean): Outcome {
+  if (!userOnly || !outcome.ok || !outcome.skill.modelInvocable) return outcome;
+  return { ...outcome, skill: Object.freeze({ ...outcome.skill, modelInvocable: false }) };
+}
+
+/**
+ * A sidecar modified within the timestamp granularity of now may change again without its
+ * state showing it (git's racily-clean rule, as the head cache applies to SKILL.md): a head
+ * that depends on it is not stored.
+ */
+function racy(sidecar: FileStat | null | undefined): boolean {
+  return sidecar !== undefined && sidecar !== null && sidecar.mtimeMs >= Date.now() - RACY_MS;
 }
 
 function originOf(entry: SourceEntry, owner: EntryOwner): string {

@@ -1,4 +1,5 @@
-import { readSkillFileSync, type SkillFileText } from "../files/read-file.js";
+import { codexUserOnly, readCodexSidecar, statCodexSidecar } from "../files/codex-sidecar.js";
+import { type FileStat, readSkillFileSync, type SkillFileText } from "../files/read-file.js";
 import type { Analysis, ParseMemo } from "../parse/analysis.js";
 import { dataOf, splitText } from "../parse/analyze.js";
 import type { FrontmatterBounds } from "../parse/frontmatter.js";
@@ -39,6 +40,8 @@ export class ReadMemo implements SharedReads, ParseMemo {
   readonly #yaml = new Map<string, YamlResult>();
   /** By who reads (rules, source, origin) and file: a whole analysis of one text. */
   readonly #analyses = new Map<string, { text: string; analysis: Analysis }>();
+  /** By SKILL.md path: the state of its Codex sidecar, and what it said once read. */
+  readonly #sidecars = new Map<string, { readonly stat: FileStat | null; userOnly?: boolean }>();
 
   /** `readSkillFileSync(path, maxBytes, headBytes)`, once per path and limits; rethrows its error. */
   read(path: string, maxBytes: number, headBytes: number): SkillFileText {
@@ -52,6 +55,19 @@ export class ReadMemo implements SharedReads, ParseMemo {
     });
     if (!read.ok) throw read.error;
     return read.file;
+  }
+
+  /** `statCodexSidecar(path)`, once per path; `userOnly` once it was read. */
+  sidecar(path: string): { readonly stat: FileStat | null; userOnly?: boolean } {
+    return made(this.#sidecars, path, () => ({ stat: statCodexSidecar(path) }));
+  }
+
+  /** `readCodexSidecar(path)`, once per path, only when the stat found a sidecar. */
+  sidecarUserOnly(path: string): boolean {
+    const known = this.sidecar(path);
+    if (known.stat === null) return false;
+    known.userOnly ??= readCodexSidecar(path);
+    return known.userOnly;
   }
 
   split(text: string): { normalized: string; bounds: FrontmatterBounds | undefined } {
@@ -117,4 +133,21 @@ export function readMemoOf(value: SharedReads | undefined): ReadMemo | undefined
     `Invalid option 'sharedReads': expected what sharedReads() returns, found ${describeKind(value)}`,
     { field: "sharedReads" },
   );
+}
+
+/**
+ * Whether the skill whose SKILL.md is at `location` says "user-only" the Codex way:
+ * `policy.allow_implicit_invocation: false` in `agents/openai.yaml` beside it (see
+ * `LoadRules.codexPolicy`). With `sharedReads`, the stat and the read are shared with the loads
+ * given the same memo (a Codex load among them pays for them once).
+ *
+ * @example
+ * codexSidecarUserOnly("/repo/.agents/skills/deploy/SKILL.md"); // true when its openai.yaml says so
+ */
+export function codexSidecarUserOnly(
+  location: string,
+  options: { readonly sharedReads?: SharedReads } = {},
+): boolean {
+  const memo = readMemoOf(options.sharedReads);
+  return memo ? memo.sidecarUserOnly(location) : codexUserOnly(location);
 }

@@ -122,7 +122,11 @@ async function readVerified(
     await loader.dropCached(head);
     throw changedOnDisk(key, location, `it now names itself ${quote(analysis.skill.name)}`);
   }
-  const kept = withoutIgnored(analysis.skill, entry).skill;
+  let kept = withoutIgnored(analysis.skill, entry).skill;
+  // What the text cannot say (Codex's sidecar under `codexPolicy`), as the registry holds it.
+  if (!winner.outcome.skill.modelInvocable && kept.modelInvocable) {
+    kept = Object.freeze({ ...kept, modelInvocable: false });
+  }
   const skill = key === own ? kept : Object.freeze({ ...kept, name: key });
   return { skill, bytes: typeof value === "string" ? Buffer.from(value, "utf8") : value };
 }

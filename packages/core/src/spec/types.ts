@@ -46,7 +46,9 @@ export interface SkillMetadata {
   readonly origin: string;
   /**
    * `false` when the frontmatter says `disable-model-invocation: true` (Claude Code, Cursor) or
-   * `metadata.opencode/autoinvoke: false` (opencode v2): keep it out of the model's catalog.
+   * `metadata.opencode/autoinvoke: false` (opencode v2), or, under {@link LoadRules.codexPolicy},
+   * when the skill's `agents/openai.yaml` says `policy.allow_implicit_invocation: false` (Codex):
+   * keep it out of the model's catalog.
    */
   readonly modelInvocable: boolean;
   /** `false` when the frontmatter says `user-invocable: false`: no slash command for people. */
@@ -168,6 +170,15 @@ export interface LoadRules {
    * `-`, `_`, `.`, `:` and spaces, fails. Default `false`: a warning.
    */
   readonly rejectInvalidName?: boolean | "loose";
+  /**
+   * `true` (Codex): a skill whose SKILL.md sits in a folder on disk is also judged by Codex's
+   * `agents/openai.yaml` in that folder; `policy: { allow_implicit_invocation: false }` (the
+   * YAML boolean: Codex 0.171 ignores the whole file when the value is a string) makes
+   * {@link SkillMetadata.modelInvocable} `false`. It costs one `stat` per such skill (the file is
+   * read only when it exists, through the rules of `readInside`); a cached head holds
+   * while that file stays as it was. Default `false`: the file is not looked at.
+   */
+  readonly codexPolicy?: boolean;
 }
 
 /** Options of {@link parseSkill} and {@link loadSkillFile}. */

@@ -80,6 +80,45 @@ describe("skill doctor", () => {
     ]);
   });
 
+  it("says per skill and agent where the model sees a user-only skill anyway, and where Copilot makes it unreachable", async () => {
+    const world = await agentsWorld();
+    const skills = join(world.project, ".agents", "skills");
+    const write = async (name: string, extra: string, openai?: string) => {
+      await mkdir(join(skills, name, "agents"), { recursive: true });
+      await writeFile(join(skills, name, "SKILL.md"), `---\nname: ${name}\ndescription: d\n${extra}---\n`);
+      if (openai) await writeFile(join(skills, name, "agents", "openai.yaml"), openai);
+    };
+    await write("by-claude", "disable-model-invocation: true\n");
+    await write("by-codex", "", "policy:\n  allow_implicit_invocation: false\n");
+    await write(
+      "by-both",
+      "disable-model-invocation: true\n",
+      "policy:\n  allow_implicit_invocation: false\n",
+    );
+    const args = ["--cwd", world.cwd, "--home", world.home, "--agents", "codex,claude-code,copilot"];
+    const text = doctor(args, world.home, 400).stdout;
+    // Claude Code reads .claude/skills only: it loads none of these, and says nothing of them.
+    const lines = text
+      .split("\n")
+      .filter((l) => l.includes('"by-'))
+      .map((l) => l.replace(`${world.project}/`, ""));
+    const unreachable = (name: string) =>
+      `copilot: Copilot CLI lists "${name}" but refuses it to everyone, the user included, for disable-model-invocation: true (github/copilot-cli#4438): the skill is unreachable there (.agents/skills/${name}/SKILL.md)`;
+    expect(lines).toEqual([
+      unreachable("by-both"),
+      'codex: Codex 0.171 does not read disable-model-invocation: true: its model sees "by-claude" and may invoke it on its own (it reads policy.allow_implicit_invocation: false in agents/openai.yaml) (.agents/skills/by-claude/SKILL.md)',
+      unreachable("by-claude"),
+      'copilot: Copilot CLI does not read policy.allow_implicit_invocation: false in agents/openai.yaml: its model sees "by-codex" and may invoke it on its own (Copilot CLI has no way to keep a skill from its model) (.agents/skills/by-codex/SKILL.md)',
+    ]);
+    const json = JSON.parse(doctor(["--json", ...args], world.home).stdout) as {
+      skills: { name: string; userOnly?: string[]; cells: Record<string, { userOnly?: string }> }[];
+    };
+    const row = json.skills.find((s) => s.name === "by-codex");
+    expect(row?.userOnly).toEqual(["openai.yaml"]);
+    expect(row?.cells.codex?.userOnly).toBe("honoured");
+    expect(row?.cells.copilot?.userOnly).toBe("ignored");
+  });
+
   it("--json gives every (skill, agent) cell's reason on a tree laid out for every agent", async () => {
     const world = await agentsWorld();
     const result = doctor(["--json", "--cwd", world.cwd, "--home", world.home], world.home);

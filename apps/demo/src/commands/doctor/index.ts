@@ -11,6 +11,7 @@ import { UsageError } from "../../errors.js";
 import { cut, displayPath, plural, table } from "../../output.js";
 import { CELL_WIDTH, type CellView, cellView, legendNotes, summaries } from "./cell.js";
 import { copiesLines } from "./copies.js";
+import { userOnlyLines } from "./user-only.js";
 
 function parseAgents(value: string | undefined): DiscoveryPreset[] | undefined {
   if (value === undefined) return undefined;
@@ -100,7 +101,9 @@ export async function run(ctx: Context, opts: { agents?: string }): Promise<numb
   printMatrix(ctx, report, width);
   out.line();
   const where = (location: string) => printable(displayPath(location, ctx.cwd, ctx.home));
-  for (const line of copiesLines(report, where).flatMap((l) => wrapWords(l, width))) {
+  for (const line of [...copiesLines(report, where), ...userOnlyLines(report, where)].flatMap((l) =>
+    wrapWords(l, width),
+  )) {
     out.line(c.yellow(line));
   }
   printLegend(ctx, report, width);
