@@ -27,6 +27,8 @@ export interface FieldContext {
   readonly lineOf?: (field: string) => number | undefined;
   /** `false`: the findings are known already (a cached head keeps them); only the skill is made. */
   readonly check?: boolean;
+  /** The body's summary as a head keeps it, when there is no body. */
+  readonly summary?: string;
 }
 
 type Fields = Readonly<Record<string, unknown>>;
@@ -162,7 +164,7 @@ function makeSkill(
   made.modelInvocable = !disablesModelInvocation(frontmatter) && !opencodeUserOnly(frontmatter);
   made.userInvocable = !isFalse(frontmatter["user-invocable"]);
   if (displayName !== undefined) made.displayName = displayName;
-  const summary = context.body === undefined ? undefined : bodySummary(context.body);
+  const summary = context.body === undefined ? context.summary : bodySummary(context.body);
   if (summary !== undefined) made.summary = summary;
   // Without `content` for a bulk load (`metadataOnly`): `accept` then keeps this object as is.
   if (!options.metadataOnly) made.content = context.body ?? "";

@@ -6,6 +6,7 @@ import { type Analysis, type AnalyzeOptions, strictRejection } from "../parse/an
 import { analyzeSkill } from "../parse/analyze.js";
 import { analyzeFields } from "../parse/analyze-fields.js";
 import { rulesFingerprint } from "../parse/load-rules.js";
+import { MAX_SUMMARY_LENGTH } from "../parse/summary.js";
 import { describeKind, SkillError } from "../spec/errors.js";
 import type { FileKey, HeadCache, ScanContext, SkillHead, SourceEntry } from "../spec/skill-source.js";
 import type { SkillInfo } from "../spec/types.js";
@@ -22,9 +23,9 @@ const HEAD_BYTES = 8 * 1024;
  * `diagnostics` had none (every head of this format keeps its parse's findings). 3: a finding's
  * text that names the file is kept as the parts around its path ({@link pathFree}). 4: a head
  * loaded under `codexPolicy` keeps the state of the skill's `agents/openai.yaml` and what it said
- * ({@link CachedHead.codex}).
+ * ({@link CachedHead.codex}). 5: a head keeps the body's `summary` (an older head is read once more).
  */
-const CACHE_FORMAT = 4;
+const CACHE_FORMAT = 5;
 
 /** Who an entry came from: what a slot records besides the entry. */
 export interface EntryOwner {
@@ -86,6 +87,7 @@ export class EntryLoader {
             ? { diagnostics: outcome.diagnostics.map((d) => pathFree(d, location)) }
             : {}),
           rules: this.#fingerprint,
+          ...(outcome.skill.summary === undefined ? {} : { summary: outcome.skill.summary }),
           ...(sidecar === undefined
             ? {}
             : { codex: { sidecar: sidecarKey(sidecar), ...(userOnly ? { userOnly: true as const } : {}) } }),
@@ -198,12 +200,14 @@ export class EntryLoader {
     origin: string,
     checked = false,
   ): Analysis {
+    const summary =
+      typeof head.summary === "string" ? { summary: head.summary.slice(0, MAX_SUMMARY_LENGTH) } : {};
     return analyzeFields(
       head.frontmatter,
       head.frontmatter,
       location,
       this.#options(source, origin),
-      checked ? { diagnostics: [], check: false } : { diagnostics: [] },
+      checked ? { diagnostics: [], check: false, ...summary } : { diagnostics: [], ...summary },
     );
   }
 

@@ -60,6 +60,8 @@ export interface SkillHead {
   readonly digest?: string;
   /** Bytes of SKILL.md, when known. */
   readonly size?: number;
+  /** What the body says the skill is for (see `bodySummary`), when known; at most 500 characters. */
+  readonly summary?: string;
 }
 
 /** What identifies one state of a file on disk: a cached head is valid while all of it holds. */
