@@ -114,6 +114,8 @@ function decode(buffer: Buffer, filled: number, stats: Stats): SkillFileText {
 
 // Synchronous reads decode into a string straight away, so one scratch buffer serves them
 // all: thousands of fresh buffers would each count as external memory and provoke full GCs.
+const LF = 0x0a;
+
 let scratch = Buffer.allocUnsafeSlow(64 * 1024);
 function scratchBuffer(size: number): Buffer {
   if (scratch.length < size) scratch = Buffer.allocUnsafeSlow(Math.max(size, scratch.length * 2));
@@ -212,7 +214,7 @@ export function readFullySync(fd: number, buffer: Uint8Array): number {
  *
  * With `headBytes`, reads only that much when it already holds the whole frontmatter (the
  * text is then cut after its last complete line and `complete` is false): listing skills
- * needs the frontmatter, not the body.
+ * needs the frontmatter and the start of the body (its summary), not the whole body.
  */
 export function readSkillFileSync(
   path: string,
@@ -232,7 +234,10 @@ export function readSkillFileSync(
       const head = scratchBuffer(headBytes);
       const got = readSync(fd, head, 0, headBytes, 0);
       const end = frontmatterEndInBytes(head, got);
-      if (end > 0) return { ...decode(head, end, stats), complete: false };
+      // The frontmatter and the body's whole lines within the prefix (a line feed never sits
+      // inside a UTF-8 sequence, so the cut splits no character).
+      if (end > 0)
+        return { ...decode(head, Math.max(end, head.lastIndexOf(LF, got - 1) + 1), stats), complete: false };
     }
     const buffer = scratchBuffer(stats.size).subarray(0, stats.size);
     const filled = readFullySync(fd, buffer);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseSkill } from "./parse-skill.js";
-import { bodySummary, MAX_SUMMARY_LENGTH } from "./summary.js";
+import { bodySummary, MAX_SUMMARY_LENGTH, summaryDecided } from "./summary.js";
 
 describe("bodySummary", () => {
   it("is the first heading and the first paragraph, whitespace collapsed", () => {
@@ -46,5 +46,15 @@ describe("bodySummary", () => {
     expect(skill.summary).toBe("PDF: Fill in forms.");
     const bare = parseSkill("---\nname: pdf\ndescription: Work with PDFs.\n---\n", "/s/pdf/SKILL.md");
     expect(bare.skill.summary).toBeUndefined();
+  });
+});
+
+describe("summaryDecided", () => {
+  it("is true once the first paragraph ends, or outgrows a summary; false while it may go on", () => {
+    expect(summaryDecided("# T\n\nA paragraph.\n\nMore")).toBe(true);
+    expect(summaryDecided("# T\n\nA paragraph that")).toBe(false);
+    expect(summaryDecided(`# T\n\n${"word ".repeat(120)}`)).toBe(true);
+    expect(summaryDecided("# T\n\n```\ncode that fills the start\n")).toBe(false);
+    expect(summaryDecided("")).toBe(false);
   });
 });

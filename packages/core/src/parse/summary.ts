@@ -17,6 +17,26 @@ const NOT_PROSE = /^ {0,3}([-*+] |\d+[.)] |>|\||<|-{3,}\s*$|\*{3,}\s*$|_{3,}\s*$
  * // "PDF tools: Fill forms, merge files and pull tables out of PDFs."
  */
 export function bodySummary(body: string): string | undefined {
+  const { heading, paragraph } = scan(body);
+  const text = clean(paragraph.join(" "));
+  const joined = heading && text ? `${heading}: ${text}` : (heading ?? text);
+  if (!joined) return undefined;
+  return cut(joined);
+}
+
+/**
+ * Whether the start of a body decides its summary: its first paragraph of prose ends before
+ * the text does, or is already longer than a summary. A load that read a prefix of SKILL.md
+ * reads the rest only when it does not.
+ */
+export function summaryDecided(bodyStart: string): boolean {
+  const { heading, paragraph, closed } = scan(bodyStart);
+  // A paragraph already longer than a summary holds is decided too: the rest is cut anyway.
+  return closed || (heading ?? "").length + clean(paragraph.join(" ")).length > MAX_SUMMARY_LENGTH;
+}
+
+/** The first heading and the lines of the first paragraph; `closed` when something ended it. */
+function scan(body: string): { heading: string | undefined; paragraph: string[]; closed: boolean } {
   let heading: string | undefined;
   const paragraph: string[] = [];
   let fence: string | undefined;
@@ -27,27 +47,14 @@ export function bodySummary(body: string): string | undefined {
       if (open !== undefined && open[0] === fence[0] && open.length >= fence.length) fence = undefined;
       continue;
     }
-    if (open !== undefined) {
-      if (paragraph.length > 0) break;
-      fence = open;
-      continue;
-    }
-    const title = HEADING.exec(line);
-    if (title) {
-      if (paragraph.length > 0) break;
-      heading ??= clean(title[2] ?? "") || undefined;
-      continue;
-    }
-    if (line.trim() === "" || NOT_PROSE.test(line)) {
-      if (paragraph.length > 0) break;
-      continue;
-    }
-    paragraph.push(line.trim());
+    const title = open === undefined ? HEADING.exec(line) : null;
+    const prose = open === undefined && !title && line.trim() !== "" && !NOT_PROSE.test(line);
+    if (!prose && paragraph.length > 0) return { heading, paragraph, closed: true };
+    if (open !== undefined) fence = open;
+    else if (title) heading ??= clean(title[2] ?? "") || undefined;
+    else if (prose) paragraph.push(line.trim());
   }
-  const text = clean(paragraph.join(" "));
-  const joined = heading && text ? `${heading}: ${text}` : (heading ?? text);
-  if (!joined) return undefined;
-  return cut(joined);
+  return { heading, paragraph, closed: false };
 }
 
 /** Whitespace collapsed, markdown emphasis and link targets dropped. */

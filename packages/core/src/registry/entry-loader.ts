@@ -1,12 +1,12 @@
 import { statSync } from "node:fs";
 import { readCodexSidecar, sameSidecarKey, sidecarKey, statCodexSidecar } from "../files/codex-sidecar.js";
 import { fileKey, RACY_MS } from "../files/file-key.js";
-import { decodeEntry, type FileStat, readSkillFileSync } from "../files/read-file.js";
+import { decodeEntry, type FileStat, readSkillFileSync, type SkillFileText } from "../files/read-file.js";
 import { type Analysis, type AnalyzeOptions, strictRejection } from "../parse/analysis.js";
-import { analyzeSkill } from "../parse/analyze.js";
+import { analyzeSkill, splitText } from "../parse/analyze.js";
 import { analyzeFields } from "../parse/analyze-fields.js";
 import { rulesFingerprint } from "../parse/load-rules.js";
-import { MAX_SUMMARY_LENGTH } from "../parse/summary.js";
+import { MAX_SUMMARY_LENGTH, summaryDecided } from "../parse/summary.js";
 import { describeKind, SkillError } from "../spec/errors.js";
 import type { FileKey, HeadCache, ScanContext, SkillHead, SourceEntry } from "../spec/skill-source.js";
 import type { SkillInfo } from "../spec/types.js";
@@ -17,7 +17,7 @@ import type { HeadOrigin, Outcome, Slot } from "./precedence.js";
 import type { ReadMemo } from "./shared-reads.js";
 
 /** Bytes read to list a skill; the frontmatter nearly always fits, the body is read on use. */
-const HEAD_BYTES = 8 * 1024;
+const HEAD_BYTES = 4 * 1024;
 /**
  * Bumped when what a cached head means changes, so older caches are misses. 2: a head without
  * `diagnostics` had none (every head of this format keeps its parse's findings). 3: a finding's
@@ -73,9 +73,7 @@ export class EntryLoader {
     const cached = this.#fromCache(entry, owner, origin, sidecar);
     if (cached) return cached;
     try {
-      const file = this.#reads
-        ? this.#reads.read(location, this.maxBytes, HEAD_BYTES)
-        : readSkillFileSync(location, this.maxBytes, HEAD_BYTES);
+      const file = this.#read(location);
       const analysis = this.analyze(location, owner.id, origin, file.text, file.invalidUtf8, true);
       const userOnly = sidecar ? this.#sidecarUserOnly(location) : false;
       const outcome = userOnlyOutcome(this.accept(analysis, location), userOnly);
@@ -98,6 +96,21 @@ export class EntryLoader {
     } catch (error) {
       return newSlot(entry, owner, origin, failed(toSkillError(error, location), location));
     }
+  }
+
+  /**
+   * SKILL.md's first {@link HEAD_BYTES}, or the whole file when they do not hold the whole
+   * frontmatter, or when the body's summary goes on past them (as Codex reads 2 KiB of each).
+   */
+  #read(location: string): SkillFileText & { readonly complete: boolean } {
+    const read = (head: number) =>
+      this.#reads
+        ? this.#reads.read(location, this.maxBytes, head)
+        : readSkillFileSync(location, this.maxBytes, head);
+    const file = read(HEAD_BYTES);
+    if (file.complete) return file;
+    const body = splitText(file.text).bounds?.body;
+    return body !== undefined && summaryDecided(body) ? file : read(Number.POSITIVE_INFINITY);
   }
 
   /** An entry with its own `read`. Rejects only with the `ABORTED` of `ctx.signal`. */

@@ -494,6 +494,7 @@ describe("SkillService content", () => {
         "name",
         "origin",
         "source",
+        "summary",
         "userInvocable",
       ].sort(),
     );

@@ -9,7 +9,7 @@ import type { SharedReads } from "../spec/service-options.js";
 import type { Diagnostic } from "../spec/types.js";
 
 type Read =
-  | { readonly ok: true; readonly file: SkillFileText }
+  | { readonly ok: true; readonly file: SkillFileText & { readonly complete: boolean } }
   | { readonly ok: false; readonly error: unknown };
 
 /** `map`'s value for `key`, made by `make` the first time it is asked for. */
@@ -44,7 +44,7 @@ export class ReadMemo implements SharedReads, ParseMemo {
   readonly #sidecars = new Map<string, { readonly stat: FileStat | null; userOnly?: boolean }>();
 
   /** `readSkillFileSync(path, maxBytes, headBytes)`, once per path and limits; rethrows its error. */
-  read(path: string, maxBytes: number, headBytes: number): SkillFileText {
+  read(path: string, maxBytes: number, headBytes: number): SkillFileText & { readonly complete: boolean } {
     const reads = made(this.#reads, `${maxBytes}:${headBytes}`, () => new Map<string, Read>());
     const read = made(reads, path, (): Read => {
       try {
