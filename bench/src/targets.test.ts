@@ -71,6 +71,7 @@ describe("the targets table", () => {
       "search-replace",
       "search-query",
       "tools-build",
+      "tools-stable",
       "search-recall",
     ]);
   });
@@ -327,6 +328,8 @@ describe("the search rows", () => {
       tools: [110, 120],
       toolsBaseline: [100, 100],
       requests: [212],
+      definitionBytes: [0],
+      definitionBytesBaseline: [48_000],
       ...{ "ours@5": [0.9], "substring@5": [0.5], "minisearch@5": [0.8] },
       ...samples,
     },
@@ -342,6 +345,11 @@ describe("the search rows", () => {
       verdict: "met",
       measured: "1.15× (115 ms against 100 ms)",
     });
+    expect(row(rows, "tools-stable")).toMatchObject({
+      verdict: "met",
+      value: 0,
+      measured: "0 bytes changed (ranked by the session's loads: 48,000 bytes)",
+    });
     expect(row(rows, "search-recall")).toMatchObject({
       verdict: "met",
       value: 0.9,
@@ -353,6 +361,8 @@ describe("the search rows", () => {
     const level = evaluateTargets(
       run({ search: search({ coldBuild: [151], replace: [6], query: [2.5], "minisearch@5": [0.9] }) }),
     );
+    const moved = evaluateTargets(run({ search: search({ definitionBytes: [9_000] }) }));
+    expect(row(moved, "tools-stable").verdict).toBe("missed");
     for (const id of ["search-build", "search-replace", "search-query", "search-recall"]) {
       expect(row(level, id).verdict, id).toBe("missed");
     }

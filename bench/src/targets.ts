@@ -47,6 +47,7 @@ search-build | \`createSkillIndex\` of 10,000 skills, first in a fresh process (
 search-replace | \`replace\` with one of 10,000 skills changed (median) | ≤ 5 ms
 search-query | one query on 10,000 skills (median over the request set) | ≤ 2 ms
 tools-build | \`skillTools\` at 10,000 skills (built, catalog and definitions read) / an index build plus one \`formatCatalog\`, medians | ≤ 1.2×
+tools-stable | bytes of tool definitions that changed over a 20-step session loading a skill a step, at 10,000 skills: ours (a catalog only \`refresh()\` moves), beside a catalog ranked by the session's loads | 0 changed
 search-recall | recall@5 over the hand-written requests on the real catalog, ours against a substring match and untuned MiniSearch | ≥ 0.85 and above both
 `;
 
@@ -169,6 +170,16 @@ const MEASURES: Readonly<Record<string, Measure>> = {
   "search-replace": sampled("search", "replace", "samples"),
   "search-query": sampled("search", "query", "samples"),
   "tools-build": samplePair("search", "tools", "toolsBaseline", against),
+  "tools-stable": (r) => {
+    const s = samples(r, "search", "definitionBytes", "definitionBytesBaseline");
+    if (typeof s === "string") return s;
+    const [ours, moving] = [s[0]?.[0] ?? Number.NaN, s[1]?.[0] ?? Number.NaN];
+    return [
+      ours,
+      `${int(ours)} bytes changed (ranked by the session's loads: ${int(moving)} bytes)`,
+      ours === 0,
+    ];
+  },
   "search-recall": (r) => {
     const group = groupOf(r, "search");
     if (typeof group === "string") return group;

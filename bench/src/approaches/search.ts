@@ -1,7 +1,7 @@
 import { memorySource, originRank, type SkillMetadata, SkillService } from "@skill/core";
 import { formatCatalog } from "@skill/format";
 import { createSkillIndex } from "@skill/search";
-import { skillTools } from "@skill/tool";
+import { type SkillTools, skillTools } from "@skill/tool";
 import type { ChildOutput } from "../protocol.js";
 import * as set from "../search-set.js";
 
@@ -52,6 +52,31 @@ export async function run(input: SearchInput): Promise<ChildOutput> {
     tools.push(time(withTools));
   }
 
+  // A 20-step session that loads a skill at every step: how many bytes of tool definitions a
+  // provider's prompt cache loses, ours against a catalog that ranks by what the session loaded.
+  const session = async (made: SkillTools, loaded: (name: string) => void): Promise<number> => {
+    let [sent, lost] = [JSON.stringify(made.definitions), 0];
+    for (let step = 0; step < 20; step++) {
+      const name = (skills[skills.length - 1 - step] as SkillMetadata).name;
+      if ((await made.call("skill", { name })).isError) throw new Error(`the session could not load ${name}`);
+      loaded(name);
+      const now = JSON.stringify(made.definitions);
+      if (now !== sent) lost += now.length;
+      sent = now;
+    }
+    return lost;
+  };
+  const definitionBytes = await session(skillTools(service, { agent }), () => {});
+  const loads = new Map<string, number>();
+  const moving = skillTools(service, {
+    agent,
+    rank: (s) => -originRank(s.origin) * 1e9 + (loads.get(s.name) ?? 0),
+  });
+  const definitionBytesBaseline = await session(moving, (name) => {
+    loads.set(name, (loads.get(name) ?? 0) + 1);
+    moving.refresh();
+  });
+
   const real = set.catalogSkills();
   const ours = createSkillIndex(real);
   const rankers: Record<string, set.Ranker> = {
@@ -60,6 +85,15 @@ export async function run(input: SearchInput): Promise<ChildOutput> {
     minisearch: set.untunedMiniSearchRanker(real),
   };
   const recall = Object.entries(rankers).map(([who, rank]) => [`${who}@5`, set.recallOf(rank, requests)]);
-  const samples = { coldBuild, replace, query, tools, toolsBaseline, requests: requests.length };
+  const samples = {
+    coldBuild,
+    replace,
+    query,
+    tools,
+    toolsBaseline,
+    requests: requests.length,
+    definitionBytes,
+    definitionBytesBaseline,
+  };
   return { found: index.size, samples: { ...samples, ...Object.fromEntries(recall) } };
 }
