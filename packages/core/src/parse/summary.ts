@@ -21,7 +21,9 @@ export function bodySummary(body: string): string | undefined {
   const text = clean(paragraph.join(" "));
   const joined = heading && text ? `${heading}: ${text}` : (heading ?? text);
   if (!joined) return undefined;
-  return cut(joined);
+  // A string of its own: a slice of the file's text would keep the whole text alive as long
+  // as the registry keeps the skill.
+  return ` ${cut(joined)}`.slice(1);
 }
 
 /**
@@ -40,8 +42,12 @@ function scan(body: string): { heading: string | undefined; paragraph: string[];
   let heading: string | undefined;
   const paragraph: string[] = [];
   let fence: string | undefined;
-  for (const raw of body.split("\n")) {
-    const line = raw.replace(/\r$/, "");
+  // Line by line, stopping at the paragraph's end: a long body is never split whole.
+  for (let start = 0; start < body.length; ) {
+    const lf = body.indexOf("\n", start);
+    const end = lf === -1 ? body.length : lf;
+    const line = body.charCodeAt(end - 1) === 13 ? body.slice(start, end - 1) : body.slice(start, end);
+    start = end + 1;
     const open = FENCE.exec(line)?.[1];
     if (fence !== undefined) {
       if (open !== undefined && open[0] === fence[0] && open.length >= fence.length) fence = undefined;
