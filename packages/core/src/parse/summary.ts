@@ -32,13 +32,30 @@ export function bodySummary(body: string): string | undefined {
  * reads the rest only when it does not.
  */
 export function summaryDecided(bodyStart: string): boolean {
-  const { heading, paragraph, closed } = scan(bodyStart);
+  return summaryEnd(bodyStart) !== -1;
+}
+
+/**
+ * Where in `bodyStart` its summary is decided: the offset after which no text changes it (the
+ * start of the line that ended the first paragraph, or where the paragraph outgrew a summary);
+ * -1 when the text ends before that (see {@link summaryDecided}).
+ */
+export function summaryEnd(bodyStart: string): number {
+  const { heading, paragraph, closed, end } = scan(bodyStart);
+  if (closed) return end;
   // A paragraph already longer than a summary holds is decided too: the rest is cut anyway.
-  return closed || (heading ?? "").length + clean(paragraph.join(" ")).length > MAX_SUMMARY_LENGTH;
+  return (heading ?? "").length + clean(paragraph.join(" ")).length > MAX_SUMMARY_LENGTH
+    ? bodyStart.length
+    : -1;
 }
 
 /** The first heading and the lines of the first paragraph; `closed` when something ended it. */
-function scan(body: string): { heading: string | undefined; paragraph: string[]; closed: boolean } {
+function scan(body: string): {
+  heading: string | undefined;
+  paragraph: string[];
+  closed: boolean;
+  end: number;
+} {
   let heading: string | undefined;
   const paragraph: string[] = [];
   let fence: string | undefined;
@@ -47,6 +64,7 @@ function scan(body: string): { heading: string | undefined; paragraph: string[];
     const lf = body.indexOf("\n", start);
     const end = lf === -1 ? body.length : lf;
     const line = body.charCodeAt(end - 1) === 13 ? body.slice(start, end - 1) : body.slice(start, end);
+    const lineStart = start;
     start = end + 1;
     const open = FENCE.exec(line)?.[1];
     if (fence !== undefined) {
@@ -55,12 +73,12 @@ function scan(body: string): { heading: string | undefined; paragraph: string[];
     }
     const title = open === undefined ? HEADING.exec(line) : null;
     const prose = open === undefined && !title && line.trim() !== "" && !NOT_PROSE.test(line);
-    if (!prose && paragraph.length > 0) return { heading, paragraph, closed: true };
+    if (!prose && paragraph.length > 0) return { heading, paragraph, closed: true, end: lineStart };
     if (open !== undefined) fence = open;
     else if (title) heading ??= clean(title[2] ?? "") || undefined;
     else if (prose) paragraph.push(line.trim());
   }
-  return { heading, paragraph, closed: false };
+  return { heading, paragraph, closed: false, end: body.length };
 }
 
 /** Whitespace collapsed, markdown emphasis and link targets dropped. */

@@ -6,7 +6,7 @@ import { type Analysis, type AnalyzeOptions, strictRejection } from "../parse/an
 import { analyzeSkill, splitText } from "../parse/analyze.js";
 import { analyzeFields } from "../parse/analyze-fields.js";
 import { rulesFingerprint } from "../parse/load-rules.js";
-import { MAX_SUMMARY_LENGTH, summaryDecided } from "../parse/summary.js";
+import { MAX_SUMMARY_LENGTH, summaryEnd } from "../parse/summary.js";
 import { describeKind, SkillError } from "../spec/errors.js";
 import type { FileKey, HeadCache, ScanContext, SkillHead, SourceEntry } from "../spec/skill-source.js";
 import type { SkillInfo } from "../spec/types.js";
@@ -109,8 +109,13 @@ export class EntryLoader {
         : readSkillFileSync(location, this.maxBytes, head);
     const file = read(HEAD_BYTES);
     if (file.complete) return file;
-    const body = splitText(file.text).bounds?.body;
-    return body !== undefined && summaryDecided(body) ? file : read(Number.POSITIVE_INFINITY);
+    const { normalized, bounds } = splitText(file.text);
+    const end = bounds === undefined ? -1 : summaryEnd(bounds.body);
+    if (bounds === undefined || end === -1) return read(Number.POSITIVE_INFINITY);
+    // Only what the analysis reads, as a string of its own: the frontmatter's values are
+    // slices of the text, and would keep the whole prefix alive while the registry holds them.
+    const used = normalized.length - bounds.body.length + end;
+    return { ...file, text: ` ${normalized.slice(0, used)}`.slice(1) };
   }
 
   /** An entry with its own `read`. Rejects only with the `ABORTED` of `ctx.signal`. */
