@@ -44,6 +44,9 @@ export function summaryEnd(bodyStart: string): number {
   const { heading, paragraph, closed, end } = scan(bodyStart);
   if (closed) return end;
   // A paragraph already longer than a summary holds is decided too: the rest is cut anyway.
+  const raw = (heading ?? "").length + paragraph.reduce((n, line) => n + line.length + 1, 0);
+  // Cleaning only shortens: a paragraph whose raw text fits is no longer than a summary.
+  if (raw <= MAX_SUMMARY_LENGTH) return -1;
   return (heading ?? "").length + clean(paragraph.join(" ")).length > MAX_SUMMARY_LENGTH
     ? bodyStart.length
     : -1;
@@ -81,13 +84,13 @@ function scan(body: string): {
   return { heading, paragraph, closed: false, end: body.length };
 }
 
-/** Whitespace collapsed, markdown emphasis and link targets dropped. */
+/** Whitespace collapsed, markdown emphasis and link targets dropped (each pass only when needed). */
 function clean(text: string): string {
-  return text
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/[*_`]+/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
+  let out = text;
+  if (out.includes("](")) out = out.replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1");
+  if (/[*_`]/.test(out)) out = out.replace(/[*_`]+/g, "");
+  if (/\s\s|[^\S ]/.test(out)) out = out.replace(/\s+/g, " ");
+  return out.trim();
 }
 
 function cut(text: string): string {
