@@ -55,7 +55,8 @@ afterAll(async () => {
 
 function portable(meta: SkillMetadata | undefined) {
   if (!meta) return meta;
-  const { location: _l, source: _s, origin: _o, ...rest } = meta;
+  // A listed skill is a head: its body was not read, so it has no summary (never an extra read).
+  const { location: _l, source: _s, origin: _o, summary: _summary, ...rest } = meta;
   return rest;
 }
 

@@ -61,12 +61,14 @@ function sha(bytes: Uint8Array): string {
 /** Metadata as a client sees it: everything but where it came from. */
 function portable(meta: object | undefined) {
   if (!meta) return meta;
+  // A listed skill is a head: its body was not read, so it has no summary (never an extra read).
   const {
     location: _l,
     source: _s,
     origin: _o,
+    summary: _summary,
     ...rest
-  } = meta as { location: string; source?: string; origin: string };
+  } = meta as { location: string; source?: string; origin: string; summary?: string };
   return rest;
 }
 
