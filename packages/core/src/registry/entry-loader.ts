@@ -103,6 +103,13 @@ export class EntryLoader {
    * frontmatter, or when the body's summary goes on past them (as Codex reads 2 KiB of each).
    */
   #read(location: string): SkillFileText & { readonly complete: boolean } {
+    // Loads that share reads share this too: one text per file, however many agents read it.
+    return this.#reads
+      ? this.#reads.loadRead(location, this.maxBytes, () => this.#readNow(location))
+      : this.#readNow(location);
+  }
+
+  #readNow(location: string): SkillFileText & { readonly complete: boolean } {
     const read = (head: number) =>
       this.#reads
         ? this.#reads.read(location, this.maxBytes, head)

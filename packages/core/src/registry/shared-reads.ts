@@ -40,6 +40,8 @@ export class ReadMemo implements SharedReads, ParseMemo {
   readonly #yaml = new Map<string, YamlResult>();
   /** By who reads (rules, source, origin) and file: a whole analysis of one text. */
   readonly #analyses = new Map<string, { text: string; analysis: Analysis }>();
+  /** By limit and path: what a load takes of a file (see {@link loadRead}). */
+  readonly #loadReads = new Map<string, unknown>();
   /** By SKILL.md path: the state of its Codex sidecar, and what it said once read. */
   readonly #sidecars = new Map<string, { readonly stat: FileStat | null; userOnly?: boolean }>();
 
@@ -55,6 +57,14 @@ export class ReadMemo implements SharedReads, ParseMemo {
     });
     if (!read.ok) throw read.error;
     return read.file;
+  }
+
+  /**
+   * `make()`, what a load takes of the file at `path` (a prefix cut to what the analysis
+   * reads), once per path and limit: every load that shares these reads gets the same text.
+   */
+  loadRead<T>(path: string, maxBytes: number, make: () => T): T {
+    return made(this.#loadReads, `${maxBytes}\0${path}`, make) as T;
   }
 
   /** `statCodexSidecar(path)`, once per path; `userOnly` once it was read. */
