@@ -70,6 +70,18 @@ describe("createSkillIndex + search", () => {
     expect(createSkillIndex([withBody]).search("zebra")).toEqual([]);
   });
 
+  it("searches the body's summary when the skill carries one, below the description", () => {
+    const summarized = {
+      ...skill("slides", "Builds decks."),
+      summary: "Slides: turn an outline into a keynote.",
+    };
+    const described = skill("keynote-notes", "Speaker notes for a keynote talk.");
+    const both = createSkillIndex([summarized, described, skill("plain", "Builds decks.")]);
+    expect(names(both.search("outline"))).toEqual(["slides"]);
+    expect(names(both.search("keynote"))).toEqual(["keynote-notes", "slides"]);
+    expect(createSkillIndex([skill("slides", "Builds decks.")]).search("outline")).toEqual([]);
+  });
+
   it("turns fuzzy matching off with fuzzy: 0", () => {
     expect(createSkillIndex(SKILLS, { fuzzy: 0 }).search("pdff")).toEqual([]);
   });
@@ -188,7 +200,7 @@ describe("replace", () => {
     }
   });
 
-  it("counts a change of location or frontmatter alone as a change", () => {
+  it("counts a change of location, frontmatter or summary alone as a change", () => {
     const index = createSkillIndex([skill("a", "Alpha."), skill("b", "Beta.")]);
     expect(index.replace([skill("a", "Alpha.", {}, "/elsewhere/a/SKILL.md"), skill("b", "Beta.")])).toEqual({
       added: 0,
@@ -201,6 +213,13 @@ describe("replace", () => {
         skill("b", "Beta.", { license: "MIT" }),
       ]),
     ).toEqual({ added: 0, changed: 1, removed: 0 });
+    const summarized = { ...skill("b", "Beta.", { license: "MIT" }), summary: "Beta: gamma rays." };
+    expect(index.replace([skill("a", "Alpha.", {}, "/elsewhere/a/SKILL.md"), summarized])).toEqual({
+      added: 0,
+      changed: 1,
+      removed: 0,
+    });
+    expect(names(index.search("gamma"))).toEqual(["b"]);
     expect(index.replace([])).toEqual({ added: 0, changed: 0, removed: 2 });
     expect(index.size).toBe(0);
     expect(index.search("alpha")).toEqual([]);
@@ -339,6 +358,13 @@ describe("toJSON + loadSkillIndex", () => {
       expect(loaded.search(query), query).toEqual(fresh.search(query));
     }
     expect(loaded.replace(next)).toEqual({ added: 0, changed: 0, removed: 0 });
+  });
+
+  it("reindexes a skill whose summary changed since it was saved", () => {
+    const json = roundTrip(createSkillIndex([{ ...skill("a", "Alpha."), summary: "Alpha: old words." }]));
+    const loaded = loadSkillIndex(json, [{ ...skill("a", "Alpha."), summary: "Alpha: new words." }]);
+    expect(names(loaded.search("new"))).toEqual(["a"]);
+    expect(loaded.search("old")).toEqual([]);
   });
 
   it("serves saved terms for unchanged skills instead of reindexing them", () => {
