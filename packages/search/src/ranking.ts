@@ -6,7 +6,7 @@ type Field = (typeof FIELDS)[number];
 
 /** The weight of a match in each field when `boost` does not say. */
 const DEFAULT_BOOST: Readonly<Record<Field, number>> = {
-  name: 3,
+  name: 2,
   description: 1,
   keywords: 1,
   whenToUse: 0.5,
@@ -18,7 +18,7 @@ export interface SkillIndexOptions {
   /**
    * Weight of a match in each field. `keywords` is the `metadata` keywords and tags, `whenToUse`
    * the `when_to_use` frontmatter field, `summary` the body's summary (`SkillMetadata.summary`).
-   * Default `{ name: 3, description: 1, keywords: 1, whenToUse: 0.5, summary: 0.3 }`.
+   * Default `{ name: 2, description: 1, keywords: 1, whenToUse: 0.5, summary: 0.3 }`.
    */
   readonly boost?: {
     readonly name?: number;

@@ -73,13 +73,42 @@ describe("createSkillIndex + search", () => {
   it("searches the body's summary when the skill carries one, below the description", () => {
     const summarized = {
       ...skill("slides", "Builds decks."),
-      summary: "Slides: turn an outline into a keynote.",
+      summary: "Slides: turn an outline into a talk track.",
     };
-    const described = skill("keynote-notes", "Speaker notes for a keynote talk.");
+    const described = skill("talk-notes", "Speaker notes for a talk.");
     const both = createSkillIndex([summarized, described, skill("plain", "Builds decks.")]);
     expect(names(both.search("outline"))).toEqual(["slides"]);
-    expect(names(both.search("keynote"))).toEqual(["keynote-notes", "slides"]);
+    expect(names(both.search("talk"))).toEqual(["talk-notes", "slides"]);
     expect(createSkillIndex([skill("slides", "Builds decks.")]).search("outline")).toEqual([]);
+  });
+
+  it("reads words that say nothing on their own as barely there, unless they are all there is", () => {
+    const skills = [
+      skill("make", "Automate Make.com scenarios."),
+      skill("report", "Write a PDF report from data."),
+      skill("needle", "Search Needle collections."),
+    ];
+    const made = createSkillIndex(skills);
+    expect(names(made.search("make a pdf report"))[0]).toBe("report");
+    expect(made.search("make a pdf report")[0]?.terms).toEqual(["pdf", "report"]);
+    expect(names(made.search("i need a report"))).toEqual(["report"]);
+    expect(names(made.search("make"))).toEqual(["make"]);
+  });
+
+  it("searches the words of the domain a request's word stands for, below the word itself", () => {
+    const skills = [
+      skill("decks", "Build slide decks from an outline."),
+      skill("powerpoint-files", "Edit PowerPoint files."),
+      skill("specs", "Write a product spec."),
+      skill("suites", "Run the test suite."),
+    ];
+    const made = createSkillIndex(skills);
+    expect(names(made.search("powerpoint"))).toEqual(["powerpoint-files", "decks"]);
+    expect(made.search("powerpoint")[1]?.terms).toEqual(["powerpoint"]);
+    expect(names(made.search("cv"))).toEqual([]);
+    // A spec may be a test, but a test is not a specification.
+    expect(names(made.search("unit spec"))).toContain("suites");
+    expect(names(made.search("test"))).toEqual(["suites"]);
   });
 
   it("turns fuzzy matching off with fuzzy: 0", () => {
