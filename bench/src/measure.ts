@@ -166,6 +166,7 @@ function measureSearch(rounds: Rounds): Promise<Group> {
     const input = { skills, seed, builds: 5, replaces: 50, queryRounds: 3 };
     const plans: Plan[] = [
       { id: "search", task: () => ({ approach: "search", input }), check },
+      { id: "summaries", task: () => ({ approach: "search-summaries", input: { skills, seed } }), check },
       ...(["word-map", "minisearch"] as const).map((kind) => ({
         id: kind,
         task: (): ChildTask => ({ approach: "index-floor", input: { skills, seed, kind } }),
@@ -175,7 +176,12 @@ function measureSearch(rounds: Rounds): Promise<Group> {
     const { stats, records } = await interleave(plans, { ...rounds, prefix: "search" });
     const ms = (id: string) => (records.get(id) ?? []).map((r) => r.ms);
     const search = samplesOf(records.get("search") ?? []);
-    const samples = { ...search, wordMap: ms("word-map"), miniSearch: ms("minisearch") };
+    const samples = {
+      ...search,
+      coldBuildSummaries: ms("summaries"),
+      wordMap: ms("word-map"),
+      miniSearch: ms("minisearch"),
+    };
     return { stats, samples, problem: stats.find((s) => s.problem)?.problem };
   });
 }

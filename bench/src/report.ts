@@ -31,6 +31,7 @@ pulls v2-warm | index v0.2, warm (unchanged, same cache)
 add add | \`skill add <pack> --for codex\`
 add copy | copy floor: \`fs.cpSync\` of each skill folder
 search coldBuild | \`createSkillIndex\`, first in the process
+search coldBuildSummaries | \`createSkillIndex\` of skills with body summaries (the catalog's: 729 of 1,636 names), first in a fresh process
 search replace | \`replace\`, one skill changed
 search query | \`search\`, one request
 search tools | \`skillTools\` over a registry of them: built, catalog and definitions read

@@ -2,7 +2,7 @@
 import type { SkillMetadata } from "@skill/core";
 import { describe, expect, it } from "vitest";
 import { run as indexFloor } from "./approaches/index-floor.js";
-import { run } from "./approaches/search.js";
+import { buildWithSummaries, run } from "./approaches/search.js";
 import {
   catalogSkills,
   recallOf,
@@ -37,6 +37,10 @@ describe("the search set", () => {
     expect(new Set(a.map((s) => s.name)).size).toBe(4_000);
     expect(scaledCatalog(4_000, 7)).toEqual(a);
     expect(a.at(-1)?.name).toMatch(/-3$/);
+    expect(a.some((s) => s.summary !== undefined)).toBe(false);
+    const summarized = scaledCatalog(4_000, 7, true);
+    expect(summarized.map((s) => s.name)).toEqual(a.map((s) => s.name));
+    expect(summarized.filter((s) => s.summary !== undefined).length).toBeGreaterThan(1_500);
   });
 });
 
@@ -92,6 +96,13 @@ describe("the search child", () => {
       Math.max(Number(samples["substring@5"]), Number(samples["minisearch@5"])),
     );
   }, 30_000);
+
+  it("times a build of skills that carry body summaries", async () => {
+    const built = await buildWithSummaries({ skills: 500, seed: 1 });
+    expect(built.found).toBe(500);
+    expect(built.wallMs).toBeGreaterThan(0);
+    expect(built.samples?.summaries).toBeGreaterThan(100);
+  });
 
   it("times the references' builds of the same skills: a bare word map and untuned MiniSearch", async () => {
     const map = await indexFloor({ skills: 500, seed: 1, kind: "word-map" });

@@ -9,14 +9,23 @@ import { Random, word } from "./random.js";
 
 const SEARCH_FIXTURES = fileURLToPath(new URL("../../packages/search/test/__fixtures__", import.meta.url));
 
-type CatalogEntry = Readonly<Record<"name" | "description" | "source", string> & { when_to_use?: string }>;
+type CatalogEntry = Readonly<
+  Record<"name" | "description" | "source", string> & { when_to_use?: string; summary?: string }
+>;
 export type SearchRequest = { readonly query: string; readonly expected: readonly string[] };
 
-function metadata(entry: CatalogEntry, name = entry.name, description = entry.description): SkillMetadata {
+function metadata(
+  entry: CatalogEntry,
+  name = entry.name,
+  description = entry.description,
+  summaries = false,
+): SkillMetadata {
   const frontmatter: Record<string, unknown> = { name, description };
   if (entry.when_to_use !== undefined) frontmatter.when_to_use = entry.when_to_use;
   const flags = { origin: "manual", modelInvocable: true, userInvocable: true } as const;
-  return { name, description, location: `/catalog/${entry.source}/${name}/SKILL.md`, frontmatter, ...flags };
+  const location = `/catalog/${entry.source}/${name}/SKILL.md`;
+  const summary = summaries && entry.summary !== undefined ? { summary: entry.summary } : {};
+  return { name, description, location, frontmatter, ...flags, ...summary };
 }
 
 const read = <T>(file: string, key: string) =>
@@ -26,16 +35,21 @@ export const catalogSkills = () => read<CatalogEntry>("catalog.json", "skills").
 
 export const searchRequests = () => read<SearchRequest>("requests.json", "requests");
 
-/** `count` skills: the real catalog, then again under new names (`pdf-2`) with seeded words added. */
-export function scaledCatalog(count: number, seed: number): SkillMetadata[] {
+/**
+ * `count` skills: the real catalog, then again under new names (`pdf-2`) with seeded words added;
+ * with `summaries`, each carries the body summary the catalog holds for its original (729 of
+ * 1,636 have one), as a load that read SKILL.md would give it.
+ */
+export function scaledCatalog(count: number, seed: number, summaries = false): SkillMetadata[] {
   const [real, random] = [read<CatalogEntry>("catalog.json", "skills"), new Random(seed)];
   const out: SkillMetadata[] = [];
   for (let round = 1; out.length < count; round++) {
     for (const entry of real.slice(0, count - out.length)) {
-      if (round === 1) out.push(metadata(entry));
+      if (round === 1) out.push(metadata(entry, entry.name, entry.description, summaries));
       else {
         const extra = Array.from({ length: random.int(4, 10) }, () => word(random)).join(" ");
-        out.push(metadata(entry, `${entry.name}-${round}`, `${entry.description} Also ${extra}.`));
+        const description = `${entry.description} Also ${extra}.`;
+        out.push(metadata(entry, `${entry.name}-${round}`, description, summaries));
       }
     }
   }

@@ -68,6 +68,7 @@ describe("the targets table", () => {
       "mcp-http",
       "mcp-http-idle",
       "search-build",
+      "search-build-summaries",
       "search-replace",
       "search-query",
       "tools-build",
@@ -323,6 +324,7 @@ describe("the search rows", () => {
     stats: [],
     samples: {
       coldBuild: [140, 150, 160],
+      coldBuildSummaries: [180, 190, 200],
       replace: [1, 2, 3],
       query: [0.5, 1, 4],
       tools: [110, 120],
@@ -339,6 +341,7 @@ describe("the search rows", () => {
   it("reads the medians and the recall of ours against both baselines", () => {
     const rows = evaluateTargets(run({ search: search() }));
     expect(row(rows, "search-build")).toMatchObject({ verdict: "met", value: 150 });
+    expect(row(rows, "search-build-summaries")).toMatchObject({ verdict: "met", value: 190 });
     expect(row(rows, "search-replace")).toMatchObject({ verdict: "met", value: 2 });
     expect(row(rows, "search-query")).toMatchObject({ verdict: "met", value: 1 });
     expect(row(rows, "tools-build")).toMatchObject({
@@ -359,11 +362,25 @@ describe("the search rows", () => {
 
   it("misses recall below the floor or not above a baseline, and slow medians", () => {
     const level = evaluateTargets(
-      run({ search: search({ coldBuild: [151], replace: [6], query: [2.5], "minisearch@5": [0.9] }) }),
+      run({
+        search: search({
+          coldBuild: [151],
+          coldBuildSummaries: [201],
+          replace: [6],
+          query: [2.5],
+          "minisearch@5": [0.9],
+        }),
+      }),
     );
     const moved = evaluateTargets(run({ search: search({ definitionBytes: [9_000] }) }));
     expect(row(moved, "tools-stable").verdict).toBe("missed");
-    for (const id of ["search-build", "search-replace", "search-query", "search-recall"]) {
+    for (const id of [
+      "search-build",
+      "search-build-summaries",
+      "search-replace",
+      "search-query",
+      "search-recall",
+    ]) {
       expect(row(level, id).verdict, id).toBe("missed");
     }
   });

@@ -11,6 +11,7 @@ export const APPROACHES = {
   "mcp-load": async () => (await import("./mcp-load.js")).run,
   "mcp-http": async () => (await import("./mcp-http.js")).run,
   search: async () => (await import("./search.js")).run,
+  "search-summaries": async () => (await import("./search.js")).buildWithSummaries,
   "index-floor": async () => (await import("./index-floor.js")).run,
   spawn: async () => (await import("./spawn.js")).run,
   pull: async () => (await import("./pull.js")).run,

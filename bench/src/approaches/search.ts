@@ -14,6 +14,18 @@ function time(work: () => unknown): number {
   return performance.now() - start;
 }
 
+/**
+ * `createSkillIndex` of `skills` skills that carry the catalog's body summaries, first in a fresh
+ * process (the skills are made before the clock).
+ */
+export async function buildWithSummaries(input: { skills: number; seed: number }): Promise<ChildOutput> {
+  const skills = set.scaledCatalog(input.skills, input.seed, true);
+  const start = performance.now();
+  const index = createSkillIndex(skills);
+  const wallMs = performance.now() - start;
+  return { found: index.size, wallMs, samples: { summaries: skills.filter((s) => s.summary).length } };
+}
+
 /** `@skill/search` at `skills` skills: samples in ms, then recall@5 (`ours@5`, …) on the real catalog. */
 export async function run(input: SearchInput): Promise<ChildOutput> {
   const [skills, requests] = [set.scaledCatalog(input.skills, input.seed), set.searchRequests()];

@@ -13,7 +13,9 @@ const docs: Doc[] = catalogSkills()
     id: s.name,
     name: s.name,
     description: s.description,
-    keywords: typeof s.frontmatter.when_to_use === "string" ? s.frontmatter.when_to_use : "",
+    keywords: "",
+    whenToUse: typeof s.frontmatter.when_to_use === "string" ? s.frontmatter.when_to_use : "",
+    summary: s.summary ?? "",
   }));
 const queries = requests().map((r) => r.query);
 const options = { fuzzy: 0.2, prefix: true, boost: { name: 3 } };
@@ -121,6 +123,8 @@ describe("the one-pass fill", () => {
         name: i % 5 === 0 ? text(3, false) : `skill-${text(2, true).replace(/[^a-z0-9]+/g, "-")}${i}`,
         description: text(1 + random(40), plain),
         keywords: i % 4 === 0 ? "" : text(random(8), plain),
+        whenToUse: i % 6 === 0 ? text(random(12), plain) : "",
+        summary: i % 2 === 0 ? text(random(60), plain) : "",
       });
     }
     const ours = snapshotOf(buildIndex(mixed).mini);

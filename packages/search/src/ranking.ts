@@ -1,13 +1,32 @@
 import { quote, SkillError } from "@skill/core";
+import { FIELDS } from "./fields.js";
 import { isRecord } from "./is-record.js";
+
+type Field = (typeof FIELDS)[number];
+
+/** The weight of a match in each field when `boost` does not say. */
+const DEFAULT_BOOST: Readonly<Record<Field, number>> = {
+  name: 2,
+  description: 1,
+  keywords: 1,
+  whenToUse: 0.5,
+  summary: 0.3,
+};
 
 /** How an index ranks. Every option has a default; none changes what is indexed. */
 export interface SkillIndexOptions {
   /**
-   * Weight of a match in each field. `keywords` is the `when_to_use` frontmatter field and the
-   * `metadata` keywords and tags. Default `{ name: 3, description: 1, keywords: 1 }`.
+   * Weight of a match in each field. `keywords` is the `metadata` keywords and tags, `whenToUse`
+   * the `when_to_use` frontmatter field, `summary` the body's summary (`SkillMetadata.summary`).
+   * Default `{ name: 2, description: 1, keywords: 1, whenToUse: 0.5, summary: 0.3 }`.
    */
-  readonly boost?: { readonly name?: number; readonly description?: number; readonly keywords?: number };
+  readonly boost?: {
+    readonly name?: number;
+    readonly description?: number;
+    readonly keywords?: number;
+    readonly whenToUse?: number;
+    readonly summary?: number;
+  };
   /**
    * Typo tolerance for query words of four letters or more: the edit distance allowed, as a
    * fraction of the word's length (0.2: one typo in a word of 4 to 7 letters). 0 turns it off.
@@ -20,7 +39,7 @@ export interface SkillIndexOptions {
 
 /** {@link SkillIndexOptions} checked, with the defaults filled in. */
 export interface Ranking {
-  readonly boost: { readonly name: number; readonly description: number; readonly keywords: number };
+  readonly boost: Readonly<Record<Field, number>>;
   readonly fuzzy: number;
   readonly prefix: boolean;
 }
@@ -44,8 +63,8 @@ export function rankingOf(options: SkillIndexOptions): Ranking {
       },
     );
   }
-  const weight = (field: "name" | "description" | "keywords", fallback: number): number => {
-    const value = boost[field] ?? fallback;
+  const weight = (field: Field): number => {
+    const value = boost[field] ?? DEFAULT_BOOST[field];
     if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
     throw new SkillError(
       "INVALID_FIELD",
@@ -70,11 +89,7 @@ export function rankingOf(options: SkillIndexOptions): Ranking {
     });
   }
   return {
-    boost: {
-      name: weight("name", 3),
-      description: weight("description", 1),
-      keywords: weight("keywords", 1),
-    },
+    boost: Object.fromEntries(FIELDS.map((field) => [field, weight(field)])) as Record<Field, number>,
     fuzzy,
     prefix,
   };

@@ -6,7 +6,7 @@ import type { Snapshot } from "./snapshot.js";
 
 /** Names a saved index; its version moves whenever the saved form changes, and another is not read. */
 export const FORMAT = "@skill/search index";
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 
 /** What `SkillIndex#toJSON` gives and `loadSkillIndex` reads. */
 export interface Persisted {
@@ -18,11 +18,11 @@ export interface Persisted {
   readonly index: Snapshot;
 }
 
-/** What a persisted document was made from: location, description and frontmatter. */
+/** What a persisted document was made from: location, description, frontmatter and summary. */
 export function fingerprint(skill: SkillMetadata): string {
   let text: string;
   try {
-    text = JSON.stringify([skill.location, skill.description, skill.frontmatter]);
+    text = JSON.stringify([skill.location, skill.description, skill.frontmatter, skill.summary ?? null]);
   } catch {
     return ""; // matches no persisted fingerprint, so the skill is indexed afresh
   }

@@ -5,19 +5,22 @@ import { isRecord } from "./is-record.js";
 /** Longest text indexed from one field of one skill. */
 const MAX_FIELD_LENGTH = 10_000;
 
-/** What MiniSearch indexes of `skill`: its name, description, and `when_to_use` and `metadata` keywords and tags. */
+/**
+ * What MiniSearch indexes of `skill`: its name, description, `metadata` keywords and tags,
+ * `when_to_use`, and the body's summary when the load took one (nothing is read for it).
+ */
 export function docOf(skill: SkillMetadata): Doc {
   const frontmatter = isRecord(skill.frontmatter) ? skill.frontmatter : undefined;
   const metadata = isRecord(frontmatter?.metadata) ? frontmatter.metadata : undefined;
-  // The texts of `when_to_use`, then of the metadata keywords and tags, a line each.
-  let keywords = joinTexts(undefined, frontmatter?.when_to_use);
-  keywords = joinTexts(keywords, metadata?.keywords);
-  keywords = joinTexts(keywords, metadata?.tags);
+  const keywords = joinTexts(joinTexts(undefined, metadata?.keywords), metadata?.tags);
+  const whenToUse = joinTexts(undefined, frontmatter?.when_to_use);
   return {
     id: skill.name,
     name: cut(skill.name),
     description: cut(typeof skill.description === "string" ? skill.description : ""),
     keywords: keywords === undefined ? "" : cut(keywords),
+    whenToUse: whenToUse === undefined ? "" : cut(whenToUse),
+    summary: typeof skill.summary === "string" ? cut(skill.summary) : "",
   };
 }
 
@@ -38,13 +41,22 @@ function cut(text: string): string {
 
 /** Whether two documents are indexed alike. */
 export function sameText(a: Doc, b: Doc): boolean {
-  return a.name === b.name && a.description === b.description && a.keywords === b.keywords;
+  return (
+    a.name === b.name &&
+    a.description === b.description &&
+    a.keywords === b.keywords &&
+    a.whenToUse === b.whenToUse &&
+    a.summary === b.summary
+  );
 }
 
-/** Whether two skills are the same for the index: location, description and frontmatter. */
+/** Whether two skills are the same for the index: location, description, summary and frontmatter. */
 export function sameSkill(a: SkillMetadata, b: SkillMetadata): boolean {
   return (
-    a.location === b.location && a.description === b.description && sameValue(a.frontmatter, b.frontmatter, 0)
+    a.location === b.location &&
+    a.description === b.description &&
+    a.summary === b.summary &&
+    sameValue(a.frontmatter, b.frontmatter, 0)
   );
 }
 

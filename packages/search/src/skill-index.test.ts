@@ -70,6 +70,48 @@ describe("createSkillIndex + search", () => {
     expect(createSkillIndex([withBody]).search("zebra")).toEqual([]);
   });
 
+  it("searches the body's summary when the skill carries one, below the description", () => {
+    const summarized = {
+      ...skill("slides", "Builds decks."),
+      summary: "Slides: turn an outline into a talk track.",
+    };
+    const described = skill("talk-notes", "Speaker notes for a talk.");
+    const both = createSkillIndex([summarized, described, skill("plain", "Builds decks.")]);
+    expect(names(both.search("outline"))).toEqual(["slides"]);
+    expect(names(both.search("talk"))).toEqual(["talk-notes", "slides"]);
+    expect(createSkillIndex([skill("slides", "Builds decks.")]).search("outline")).toEqual([]);
+  });
+
+  it("leaves out words that say nothing on their own, unless they are all there is", () => {
+    const skills = [
+      skill("stuff", "Sort household stuff into boxes."),
+      skill("report", "Write a PDF report from data."),
+      skill("thingiverse", "Browse 3D models."),
+    ];
+    const made = createSkillIndex(skills);
+    const [first, ...rest] = made.search("please write something like a report, thanks");
+    expect(first).toMatchObject({ name: "report", terms: ["write", "report"] });
+    expect(rest).toEqual([]);
+    expect(names(made.search("stuff for a report"))).toEqual(["report"]);
+    expect(names(made.search("stuff"))).toEqual(["stuff"]);
+  });
+
+  it("searches the words of the domain a request's word stands for, below the word itself", () => {
+    const skills = [
+      skill("decks", "Build slide decks from an outline."),
+      skill("powerpoint-files", "Edit PowerPoint files."),
+      skill("specs", "Write a product spec."),
+      skill("suites", "Run the test suite."),
+    ];
+    const made = createSkillIndex(skills);
+    expect(names(made.search("powerpoint"))).toEqual(["powerpoint-files", "decks"]);
+    expect(made.search("powerpoint")[1]?.terms).toEqual(["powerpoint"]);
+    expect(names(made.search("cv"))).toEqual([]);
+    // A spec may be a test, but a test is not a specification.
+    expect(names(made.search("unit spec"))).toContain("suites");
+    expect(names(made.search("test"))).toEqual(["suites"]);
+  });
+
   it("turns fuzzy matching off with fuzzy: 0", () => {
     expect(createSkillIndex(SKILLS, { fuzzy: 0 }).search("pdff")).toEqual([]);
   });
@@ -188,7 +230,7 @@ describe("replace", () => {
     }
   });
 
-  it("counts a change of location or frontmatter alone as a change", () => {
+  it("counts a change of location, frontmatter or summary alone as a change", () => {
     const index = createSkillIndex([skill("a", "Alpha."), skill("b", "Beta.")]);
     expect(index.replace([skill("a", "Alpha.", {}, "/elsewhere/a/SKILL.md"), skill("b", "Beta.")])).toEqual({
       added: 0,
@@ -201,6 +243,13 @@ describe("replace", () => {
         skill("b", "Beta.", { license: "MIT" }),
       ]),
     ).toEqual({ added: 0, changed: 1, removed: 0 });
+    const summarized = { ...skill("b", "Beta.", { license: "MIT" }), summary: "Beta: gamma rays." };
+    expect(index.replace([skill("a", "Alpha.", {}, "/elsewhere/a/SKILL.md"), summarized])).toEqual({
+      added: 0,
+      changed: 1,
+      removed: 0,
+    });
+    expect(names(index.search("gamma"))).toEqual(["b"]);
     expect(index.replace([])).toEqual({ added: 0, changed: 0, removed: 2 });
     expect(index.size).toBe(0);
     expect(index.search("alpha")).toEqual([]);
@@ -339,6 +388,13 @@ describe("toJSON + loadSkillIndex", () => {
       expect(loaded.search(query), query).toEqual(fresh.search(query));
     }
     expect(loaded.replace(next)).toEqual({ added: 0, changed: 0, removed: 0 });
+  });
+
+  it("reindexes a skill whose summary changed since it was saved", () => {
+    const json = roundTrip(createSkillIndex([{ ...skill("a", "Alpha."), summary: "Alpha: old words." }]));
+    const loaded = loadSkillIndex(json, [{ ...skill("a", "Alpha."), summary: "Alpha: new words." }]);
+    expect(names(loaded.search("new"))).toEqual(["a"]);
+    expect(loaded.search("old")).toEqual([]);
   });
 
   it("serves saved terms for unchanged skills instead of reindexing them", () => {

@@ -12,6 +12,7 @@ import { type Doc, FIELDS, miniSearchOptions } from "./fields.js";
 import { isRecord } from "./is-record.js";
 import { buildIndex, loadIndex } from "./mini.js";
 import { type Ranking, rankingOf, type SkillIndexOptions } from "./ranking.js";
+import { EXPANSION_WEIGHT, expansionsOfTerm, isFiller } from "./request-words.js";
 import { FORMAT, FORMAT_VERSION, fingerprint, type Persisted, readPersisted } from "./saved-index.js";
 import { docOf, sameSkill, sameText } from "./skill-doc.js";
 import { snapshotOf } from "./snapshot.js";
@@ -32,7 +33,8 @@ export interface SkillIndex extends SkillSearch {
   search(query: string, options?: { readonly limit?: number }): readonly SkillHit[];
   /**
    * Makes the index hold exactly `skills` (by name; the first of a repeated name counts), touching
-   * only what differs. A skill counts as changed when its location, description or frontmatter do.
+   * only what differs. A skill counts as changed when its location, description, frontmatter or
+   * summary do.
    */
   replace(skills: readonly SkillMetadata[]): { added: number; changed: number; removed: number };
   /** A JSON-safe snapshot for {@link loadSkillIndex} (store it beside a head cache for warm starts). */
@@ -44,9 +46,9 @@ const MAX_QUERY_LENGTH = 2_000;
 const MAX_QUERY_TERMS = 32;
 
 /**
- * An index of `skills` (their names, descriptions, `when_to_use` and `metadata` keywords; never
- * a body). Build it from what the agent may see, e.g. `service.all(agent)`, so a denied skill is
- * never found.
+ * An index of `skills` (their names, descriptions, `metadata` keywords, `when_to_use`, and the
+ * body's summary when the load took one; nothing is read). Build it from what the agent may see,
+ * e.g. `service.all(agent)`, so a denied skill is never found.
  *
  * @throws SkillError `INVALID_FIELD` when `skills` is not a list or an option is out of range
  * @example
@@ -63,7 +65,7 @@ export function createSkillIndex(
 
 /**
  * An index of `skills` that reuses `json` (from {@link SkillIndex.toJSON}) for every skill whose
- * location, description and frontmatter are unchanged, and indexes the rest. Anything else in
+ * location, description, frontmatter and summary are unchanged, and indexes the rest. Anything else in
  * `json` — another version, another format, damage — gives a freshly built index; never throws
  * for it.
  *
@@ -118,41 +120,38 @@ class Index implements SkillIndex {
     const limit = limitOf(options);
     if (limit === 0) return [];
     const text = query.length > MAX_QUERY_LENGTH ? query.slice(0, MAX_QUERY_LENGTH) : query;
-    // Each query term, and the word the user typed for it (hits report the user's words).
-    const typed = new Map<string, string>();
-    for (const word of words(text)) {
-      const t = term(word);
-      if (t === null || typed.has(t)) continue;
-      typed.set(t, word.toLowerCase());
-      if (typed.size === MAX_QUERY_TERMS) break;
-    }
-    if (typed.size === 0) return [];
+    const { said, searched, added } = queryTerms(text, this.#vocabulary);
+    if (said.size === 0) return [];
     const { boost, fuzzy, prefix } = this.#ranking;
     const vocabulary = this.#vocabulary;
-    let results: ReturnType<MiniSearch<Doc>["search"]>;
+    let results: Results;
     try {
-      results = this.#mini.search([...typed.keys()].join(" "), {
+      results = this.#mini.search([...searched.keys()].join(" "), {
         tokenize: (s) => s.split(" "),
         processTerm: (t) => t,
         boost: { ...boost },
-        // A word the index knows is taken as meant; only unknown words are read as typos.
+        // A word the index knows is taken as meant; only unknown words are read as typos (an
+        // added word is always known). A word the request did not say is taken exactly.
         fuzzy: (t) => (fuzzy > 0 && t.length >= 4 && !vocabulary.has(t) ? fuzzy : false),
-        prefix: (t) => prefix && t.length >= 4,
+        prefix: (t) => prefix && t.length >= 4 && searched.get(t) === t,
+        boostTerm: (t) => (searched.get(t) === t ? 1 : EXPANSION_WEIGHT),
         combineWith: "OR",
       });
     } catch {
       return [];
     }
-    // MiniSearch sorts by score; only the first `limit`, and whatever ties the last of them,
-    // need a hit made and the name order applied.
-    const rounded = (score: number) => Math.round(score * 1e6) / 1e6;
-    const last = results[Math.min(limit, results.length) - 1];
-    const floor = last === undefined ? 0 : rounded(last.score);
+    // MiniSearch multiplies a score by the number of query terms matched; here a word the
+    // request said counts once, whether a skill matched it or words it stands for.
+    const floor = added ? rescore(results, searched, limit) : floorOf(results, limit);
     const hits: SkillHit[] = [];
     for (const r of results) {
       const score = rounded(r.score);
-      if (score < floor) break;
-      hits.push({ name: String(r.id), score, terms: r.queryTerms.map((t) => typed.get(t) ?? t) });
+      if (score < floor) {
+        if (added) continue;
+        break; // in MiniSearch's order: nothing after it scores more
+      }
+      const terms = new Set(r.queryTerms.map((t) => said.get(searched.get(t) ?? t) ?? t));
+      hits.push({ name: String(r.id), score, terms: [...terms] });
     }
     hits.sort((a, b) => b.score - a.score || compareCodeUnits(a.name, b.name));
     return hits.slice(0, limit);
@@ -271,6 +270,77 @@ class Index implements SkillIndex {
     this.#mini.add(doc);
     for (const field of FIELDS) for (const t of fieldTerms(doc[field], field)) this.#vocabulary.add(t);
   }
+}
+
+type Results = ReturnType<MiniSearch<Doc>["search"]>;
+
+/** A score as hits report it: six decimals, so that equal scores compare equal. */
+function rounded(score: number): number {
+  return Math.round(score * 1e6) / 1e6;
+}
+
+/**
+ * The terms to search for a query. `said`: each term of the request, with the word typed for it
+ * (hits report the user's words); words that say nothing on their own are left out unless
+ * nothing else is left. `searched`: each term to search → the term of the request it counts
+ * as: itself, or for a term one of the request's words stands for (`added`), that word's term
+ * (only terms the index holds are added).
+ */
+function queryTerms(
+  text: string,
+  vocabulary: ReadonlySet<string>,
+): { said: Map<string, string>; searched: Map<string, string>; added: boolean } {
+  const all = new Map<string, string>();
+  for (const word of words(text)) {
+    const t = term(word);
+    if (t === null || all.has(t)) continue;
+    all.set(t, word.toLowerCase());
+    if (all.size === MAX_QUERY_TERMS) break;
+  }
+  let said = new Map<string, string>();
+  for (const [t, word] of all) if (!isFiller(t)) said.set(t, word);
+  if (said.size === 0) said = all;
+  const searched = new Map<string, string>();
+  for (const t of said.keys()) searched.set(t, t);
+  for (const t of said.keys()) {
+    for (const other of expansionsOfTerm(t)) {
+      if (!searched.has(other) && vocabulary.has(other)) searched.set(other, t);
+    }
+  }
+  return { said, searched, added: searched.size > said.size };
+}
+
+/**
+ * Rescores `results` by how many of the request's terms each matched, itself or through terms
+ * it stands for, and gives the rounded score of the `limit`-th best (0 when fewer).
+ */
+function rescore(results: Results, searched: ReadonlyMap<string, string>, limit: number): number {
+  const best: number[] = [];
+  for (const r of results) {
+    const terms = r.queryTerms;
+    let counted = 0;
+    for (let i = 0; i < terms.length; i++) {
+      const of = searched.get(terms[i] as string);
+      let first = true;
+      for (let j = 0; j < i && first; j++) if (searched.get(terms[j] as string) === of) first = false;
+      if (first) counted++;
+    }
+    r.score = (r.score / terms.length) * counted;
+    // The `limit` best scores so far, best first.
+    if (best.length < limit || r.score > (best[limit - 1] as number)) {
+      let at = Math.min(best.length, limit - 1);
+      while (at > 0 && (best[at - 1] as number) < r.score) at--;
+      best.splice(at, 0, r.score);
+      if (best.length > limit) best.pop();
+    }
+  }
+  return best.length < limit ? 0 : rounded(best[limit - 1] as number);
+}
+
+/** The rounded score of the `limit`-th of `results` (sorted best first), 0 when fewer. */
+function floorOf(results: Results, limit: number): number {
+  const last = results[Math.min(limit, results.length) - 1];
+  return last === undefined ? 0 : rounded(last.score);
 }
 
 function checkList(skills: unknown): readonly SkillMetadata[] {

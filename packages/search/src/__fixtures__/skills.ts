@@ -26,9 +26,10 @@ interface CatalogEntry {
   readonly metadata?: Readonly<Record<string, unknown>>;
   readonly source: string;
   readonly path: string;
+  readonly summary?: string;
 }
 
-/** The real-skill catalog of `test/__fixtures__/catalog.json`, as skills. */
+/** The real-skill catalog of `test/__fixtures__/catalog.json`, as skills, with the body summaries it holds. */
 export function catalogSkills(): SkillMetadata[] {
   const file = new URL("../../test/__fixtures__/catalog.json", import.meta.url);
   const { skills } = JSON.parse(readFileSync(file, "utf8")) as { skills: CatalogEntry[] };
@@ -36,7 +37,8 @@ export function catalogSkills(): SkillMetadata[] {
     const extra: Record<string, unknown> = {};
     if (entry.when_to_use !== undefined) extra.when_to_use = entry.when_to_use;
     if (entry.metadata !== undefined) extra.metadata = entry.metadata;
-    return skill(entry.name, entry.description, extra, `/${entry.source}/${entry.path}`);
+    const made = skill(entry.name, entry.description, extra, `/${entry.source}/${entry.path}`);
+    return entry.summary === undefined ? made : { ...made, summary: entry.summary };
   });
 }
 
@@ -45,8 +47,8 @@ export interface Request {
   readonly expected: readonly string[];
 }
 
-/** The hand-written requests of `test/__fixtures__/requests.json`. */
-export function requests(): Request[] {
-  const file = new URL("../../test/__fixtures__/requests.json", import.meta.url);
+/** The hand-written requests of `test/__fixtures__/requests.json`, or of another set there. */
+export function requests(set: "requests.json" | "requests-users.json" = "requests.json"): Request[] {
+  const file = new URL(`../../test/__fixtures__/${set}`, import.meta.url);
   return (JSON.parse(readFileSync(file, "utf8")) as { requests: Request[] }).requests;
 }
