@@ -1,4 +1,5 @@
 // Adds to the real-skill catalog (packages/search/test/__fixtures__/catalog.json) each skill's
+// `allowed-tools` (as its frontmatter gives it, where the source could be read) and its
 // body summary — core's `bodySummary`: the first heading and first paragraph of SKILL.md's body,
 // at most 500 characters — for the skills whose licence lets a short excerpt be redistributed.
 //
@@ -20,7 +21,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const { bodySummary, splitFrontmatter } = await import(`${root}packages/core/dist/index.js`);
+const { bodySummary, parseSkill, splitFrontmatter } = await import(`${root}packages/core/dist/index.js`);
 const catalogFile = `${root}packages/search/test/__fixtures__/catalog.json`;
 const gitDirs = process.argv[2];
 if (!gitDirs) {
@@ -89,12 +90,22 @@ const sources = new Map(catalog.sources.map((s) => [s.repo, s]));
 const counts = new Map();
 for (const skill of catalog.skills) {
   delete skill.summary;
+  delete skill.allowed_tools;
   const source = sources.get(skill.source);
-  const count = counts.get(skill.source) ?? { skills: 0, summaries: 0 };
+  const count = counts.get(skill.source) ?? { skills: 0, summaries: 0, allowedTools: 0 };
   counts.set(skill.source, count);
   count.skills++;
-  if (source === undefined || source.license === "none stated") continue;
+  if (source === undefined) continue;
   const gitDir = gitDirOf(source.repo);
+  // `allowed-tools` is metadata, like the description: kept wherever the source could be read.
+  const file = existsSync(gitDir) ? show(gitDir, source.commit, skill.path) : undefined;
+  const allowed =
+    file === undefined ? undefined : parseSkill(file, skill.path).skill.frontmatter["allowed-tools"];
+  if (allowed !== undefined) {
+    skill.allowed_tools = allowed;
+    count.allowedTools++;
+  }
+  if (source.license === "none stated") continue;
   const stated = ALLOWED.get(String(skill.license).trim().toLowerCase());
   const licence =
     stated ??
@@ -114,4 +125,7 @@ const out =
   `{\n  "about": ${JSON.stringify(catalog.about)},\n  "sources": [\n${catalog.sources.map(line).join(",\n")}\n  ],\n` +
   `  "skills": [\n${catalog.skills.map(line).join(",\n")}\n  ]\n}\n`;
 writeFileSync(catalogFile, out);
-for (const [repo, c] of counts) console.log(`${repo.padEnd(40)} ${c.summaries}/${c.skills} with a summary`);
+for (const [repo, c] of counts)
+  console.log(
+    `${repo.padEnd(40)} ${c.summaries}/${c.skills} with a summary, ${c.allowedTools} with allowed-tools`,
+  );

@@ -1,7 +1,9 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { SkillService } from "@skill/core";
 import { describe, expect, it } from "vitest";
 import { countingSource } from "./__fixtures__/skills.js";
-import { parseAllowedTools, ruleMatches } from "./allowed-tools.js";
+import { parseAllowedTools, ruleMatches, type ToolRule } from "./allowed-tools.js";
 import { skillTools } from "./tools.js";
 
 const agent = { name: "build" };
@@ -101,5 +103,41 @@ describe("SkillTools.policy", () => {
     await expect(toolsWith({ allowedTools: "strict" as never })).rejects.toMatchObject({
       code: "INVALID_FIELD",
     });
+  });
+});
+
+describe("allowed-tools as real skills write it", () => {
+  // The 94 real `allowed-tools` values the fixture catalog holds (scripts/catalog-summaries.mjs
+  // reads them from the sources at their pinned commits).
+  const file = fileURLToPath(new URL("../../search/test/__fixtures__/catalog.json", import.meta.url));
+  const values = (
+    JSON.parse(readFileSync(file, "utf8")).skills as { name: string; allowed_tools?: unknown }[]
+  )
+    .filter((s) => s.allowed_tools !== undefined)
+    .map((s) => [s.name, s.allowed_tools] as const);
+
+  it("reads every one into rules, with no warning but the YAML-list one", () => {
+    expect(values.length).toBeGreaterThanOrEqual(90);
+    for (const [name, value] of values) {
+      const parsed = parseAllowedTools(value);
+      expect(parsed?.rules.length, name).toBeGreaterThan(0);
+      const warnings = (parsed?.warnings ?? []).filter((w) => !w.startsWith("allowed-tools is a YAML list"));
+      expect(warnings, name).toEqual([]);
+      for (const rule of parsed?.rules ?? []) expect(rule.tool, name).toMatch(/^[A-Za-z][\w.-]*$/);
+    }
+  });
+
+  it("matches commands by their patterns with * anywhere, as Claude Code does", () => {
+    const [rule] = parseAllowedTools("Bash(npx *eas-cli@*)")?.rules ?? [];
+    const bash = (command: string) => ruleMatches(rule as ToolRule, "Bash", { command });
+    expect(bash("npx -y eas-cli@latest build")).toBe(true);
+    expect(bash("npm i eas-cli")).toBe(false);
+    const expo = parseAllowedTools("Bash(expo *)")?.rules[0] as ToolRule;
+    expect(ruleMatches(expo, "Bash", { command: "expo start --ios" })).toBe(true);
+    expect(ruleMatches(expo, "Bash", { command: "expo" })).toBe(true);
+    expect(ruleMatches(expo, "Bash", { command: "expose --all" })).toBe(false);
+    const xcode = parseAllowedTools("Bash(xcodebuild*)")?.rules[0] as ToolRule;
+    expect(ruleMatches(xcode, "Bash", { command: "xcodebuild -scheme App" })).toBe(true);
+    expect(ruleMatches(xcode, "Bash", { command: "make xcodebuild" })).toBe(false);
   });
 });

@@ -63,8 +63,8 @@ export function parseAllowedTools(value: unknown): AllowedTools | undefined {
 /**
  * Whether `rule` allows the tool `name` with `input`: the names are equal (exact case), and a
  * pattern, when the input has a string `command`, matches it as Claude Code does (`git diff:*`:
- * the command starts with `git diff`; otherwise the whole command). Other patterns
- * (`Read(./src/**)`, `WebFetch(domain:…)`) match the name only.
+ * the command starts with `git diff`; `npx *eas-cli@*`: `*` is any text; otherwise the whole
+ * command). Other patterns (`Read(./src/**)`, `WebFetch(domain:…)`) match the name only.
  */
 export function ruleMatches(rule: ToolRule, name: string, input: unknown): boolean {
   if (rule.tool !== name) return false;
@@ -75,7 +75,22 @@ export function ruleMatches(rule: ToolRule, name: string, input: unknown): boole
   if (rule.pattern.endsWith(":*")) {
     return trimmed.startsWith(rule.pattern.slice(0, -2));
   }
+  if (rule.pattern.includes("*")) return commandGlob(rule.pattern).test(trimmed);
   return trimmed === rule.pattern;
+}
+
+/**
+ * A pattern with `*` as Claude Code reads it: `*` is any text, and a final ` *` also matches
+ * the command alone (`expo *`: `expo` and `expo start`, never `expose`).
+ */
+function commandGlob(pattern: string): RegExp {
+  const spaced = pattern.endsWith(" *");
+  const body = spaced ? pattern.slice(0, -2) : pattern;
+  const source = body
+    .split("*")
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*");
+  return new RegExp(`^${source}${spaced ? "(?: .*)?" : ""}$`, "s");
 }
 
 /** How a rule reads in a sentence: `Bash(git diff:*)`. */
