@@ -305,6 +305,20 @@ describe("the terminal", () => {
     );
   });
 
+  it("gives a long name a third of 80 columns at most, and the description the rest", async () => {
+    const long = "a-skill-name-that-runs-on-for-forty-four-chars";
+    const dir = await project({
+      [long]: skillMd(long, `Reads the invoices and files them by month. ${"More words here. ".repeat(10)}`),
+      pdf: skillMd("pdf", "Extract text and tables from PDF files."),
+    });
+    const { stdout } = await run(["list"], { cwd: dir, env: { COLUMNS: "80" } });
+    const row = stdout.split("\n").find((l) => l.startsWith("a-skill-name")) ?? "";
+    expect(stringWidth(row)).toBeLessThanOrEqual(80);
+    // The name is cut to a third of the width; the description keeps far more than 20 columns.
+    expect(row.indexOf("…")).toBeLessThanOrEqual(26);
+    expect(row).toContain("Reads the invoices and files them");
+  });
+
   it("keeps validate within 80 columns: the message wraps under its rule", async () => {
     const dir = await project({
       "wrong-folder": skillMd("right-name", `A description. ${"Long words here. ".repeat(8)}`),

@@ -50,6 +50,13 @@ function fitTable(
   const all = [header, ...flat];
   const widths = header.map((_, i) => Math.max(...all.map((r) => width(r[i] ?? ""))));
   let over = widths.reduce((a, b) => a + b, 0) + GAP.length * (widths.length - 1) - columns;
+  // A line too wide gives the name a third of the terminal at most, the description the rest:
+  // one long name must not leave every description a few words.
+  const nameCap = Math.max(16, Math.floor(columns / 3));
+  if (over > 0 && (widths[0] ?? 0) > nameCap) {
+    over -= (widths[0] ?? 0) - nameCap;
+    widths[0] = nameCap;
+  }
   for (const [i, floor] of SHRINK) {
     if (over <= 0) break;
     const take = Math.min(Math.max(0, (widths[i] ?? 0) - floor), over);
