@@ -628,6 +628,32 @@ describe("skill validate --target", () => {
     return dir;
   }
 
+  it("codex says where Codex ignores a user-only skill, and takes its own spelling in agents/openai.yaml", async () => {
+    const dir = await skillDir(
+      "quiet",
+      "---\nname: quiet\ndescription: d\ndisable-model-invocation: true\n---\n",
+    );
+    const codex = await run([...base, "validate", "--target", "codex", "--json", dir]);
+    expect(codex.code).toBe(0);
+    const found = JSON.parse(codex.stdout).files[0].diagnostics;
+    expect(found).toContainEqual(
+      expect.objectContaining({
+        code: "user-only-ignored",
+        severity: "warning",
+        message: expect.stringContaining(
+          'Codex 0.171 does not read disable-model-invocation: true: its model sees "quiet"',
+        ),
+      }),
+    );
+    const claude = await run([...base, "validate", "--target", "claude-code", "--json", dir]);
+    expect(JSON.parse(claude.stdout).files[0].diagnostics).toEqual([]);
+    const own = await skillDir("own", "---\nname: own\ndescription: d\n---\n");
+    await mkdir(join(own, "agents"));
+    await writeFile(join(own, "agents", "openai.yaml"), "policy:\n  allow_implicit_invocation: false\n");
+    const ownCodex = await run([...base, "validate", "--target", "codex", "--json", own]);
+    expect(JSON.parse(ownCodex.stdout).files[0].diagnostics).toEqual([]);
+  });
+
   it("gh-publish refuses what gh skill publish refuses; spec only warns", async () => {
     const dir = await skillDir(
       "pub",
