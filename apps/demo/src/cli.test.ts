@@ -628,7 +628,7 @@ describe("skill validate --target", () => {
     return dir;
   }
 
-  it("codex says where Codex ignores a user-only skill, and takes its own spelling in agents/openai.yaml", async () => {
+  it("codex and claude-code say where each ignores a user-only skill's spelling (agents/openai.yaml is Codex's own)", async () => {
     const dir = await skillDir(
       "quiet",
       "---\nname: quiet\ndescription: d\ndisable-model-invocation: true\n---\n",
@@ -652,6 +652,11 @@ describe("skill validate --target", () => {
     await writeFile(join(own, "agents", "openai.yaml"), "policy:\n  allow_implicit_invocation: false\n");
     const ownCodex = await run([...base, "validate", "--target", "codex", "--json", own]);
     expect(JSON.parse(ownCodex.stdout).files[0].diagnostics).toEqual([]);
+    // Spelled only the Codex way, the skill is one Claude Code's model sees.
+    const ownClaude = await run([...base, "validate", "--target", "claude-code", "--json", own]);
+    expect(JSON.parse(ownClaude.stdout).files[0].diagnostics).toEqual([
+      expect.objectContaining({ code: "user-only-ignored", severity: "warning" }),
+    ]);
   });
 
   it("gh-publish refuses what gh skill publish refuses; spec only warns", async () => {

@@ -114,8 +114,10 @@ export async function validateSkillFile(path: string, options: ValidateOptions =
   });
   diagnostics.push(...analysis.diagnostics);
   if (analysis.frontmatter) {
-    // Codex reads its own sidecar: judged as Codex, the skill's is read too (`codexPolicy`).
-    const spellings = userOnlySpellings(analysis.frontmatter, target === "codex" && codexUserOnly(path));
+    // The skill's Codex sidecar is read under both targets that judge "user-only": Codex reads
+    // it (`codexPolicy`), and Claude Code does not, which a skill spelled only that way is told.
+    const sidecar = (target === "codex" || target === "claude-code") && codexUserOnly(path);
+    const spellings = userOnlySpellings(analysis.frontmatter, sidecar);
     const name = analysis.skill?.name ?? basename(dirname(path));
     const found = userOnlyFinding(target, spellings, name, path, options.strict === true);
     if (found) diagnostics.push(found);
