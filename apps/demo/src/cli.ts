@@ -167,7 +167,13 @@ const COMMANDS: readonly CommandEntry[] = [
   {
     usage: "doctor",
     description: "which agent (Claude Code, Codex, Gemini…) loads which skill from here, and why not",
-    options: [option("--agents <list>", "comma-separated agents to compare (default: every preset)")],
+    options: [
+      option("--agents <list>", "comma-separated agents to compare (default: every preset)"),
+      option(
+        "--all",
+        "every skill in the skills × agents table (default beyond 40 skills: each agent's summary first, then one row per way the agents treat a skill, +N counting the others alike)",
+      ),
+    ],
     mcp: "explicit-only",
     load: () => import("./commands/doctor/index.js"),
   },

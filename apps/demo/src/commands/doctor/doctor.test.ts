@@ -244,6 +244,41 @@ describe("skill doctor", () => {
     expect(result.stdout).not.toMatch(/claude-code (lists|keeps)/);
   });
 
+  it("beyond 40 skills: each agent's summary first, then a row per way the agents treat a skill; --all every skill", async () => {
+    const world = await agentsWorld();
+    const tree = join(world.project, ".agents", "skills");
+    for (let i = 0; i < 45; i++) {
+      const name = `same-${String(i).padStart(2, "0")}`;
+      await mkdir(join(tree, name), { recursive: true });
+      await writeFile(join(tree, name, "SKILL.md"), `---\nname: ${name}\ndescription: d\n---\n`);
+    }
+    const only = join(world.project, ".codex", "skills", "codex-only");
+    await mkdir(only, { recursive: true });
+    await writeFile(join(only, "SKILL.md"), "---\nname: codex-only\ndescription: d\n---\n");
+    // Both read .agents/skills; only Codex reads .codex/skills.
+    const args = ["--cwd", world.project, "--home", world.home, "--agents", "codex,gemini"];
+    const brief = doctor(args, world.home, 120);
+    expect(brief.stderr).toBe("");
+    const lines = brief.stdout.split("\n");
+    // The summaries come before any table row.
+    const firstSummary = lines.findIndex((l) => /^codex\s+\S/.test(l));
+    const header = lines.findIndex((l) => l.startsWith("SKILL"));
+    expect(firstSummary).toBeGreaterThanOrEqual(0);
+    expect(header).toBeGreaterThan(firstSummary);
+    // The 45 skills both agents load share one row with the world's others loaded alike, counted.
+    expect(lines.filter((l) => /^same-\d\d/.test(l))).toEqual([]);
+    const alike = /^\S+ \+(\d+)\s.*✓\s+✓$/m.exec(brief.stdout);
+    expect(Number(alike?.[1])).toBeGreaterThanOrEqual(45);
+    expect(brief.stdout).toMatch(/^codex-only( \+\d+)?\s.*✓\s+not-scanned$/m);
+    expect(lines.length).toBeLessThan(30);
+    expect(brief.stdout).toMatch(
+      /skills in \d+ rows, one per way the agents treat them \(\+N: that many more alike\); --all lists every skill/,
+    );
+    const all = doctor([...args, "--all"], world.home, 120);
+    expect(all.stdout).toMatch(/^same-07\s/m);
+    expect(all.stdout).toMatch(/^codex-only\s/m);
+  });
+
   it("refuses an unknown agent with a usage error", async () => {
     const world = await agentsWorld();
     const result = doctor(["--cwd", world.cwd, "--agents", "codex,vscode"], world.home);

@@ -73,7 +73,10 @@ function deliberateLines(report: VisibilityReport, ctx: Context): string[] {
  * `skill doctor`: which agent loads which skill from here, and why not. Agent columns are split
  * into blocks that fit the terminal, each block repeating the skill column.
  */
-export async function run(ctx: Context, opts: { agents?: string }): Promise<number> {
+/** Up to this many skills, the whole table; beyond, summaries first and the rows that differ (`--all`: everything). */
+const WHOLE_TABLE_UP_TO = 40;
+
+export async function run(ctx: Context, opts: { agents?: string; all?: boolean }): Promise<number> {
   const agents = parseAgents(opts.agents);
   const report = await compareAgents({
     cwd: ctx.cwd,
@@ -98,7 +101,9 @@ export async function run(ctx: Context, opts: { agents?: string }): Promise<numb
     return 0;
   }
   const width = Number.isFinite(out.width) ? out.width : 200;
-  printMatrix(ctx, report, width);
+  const whole = opts.all === true || report.skills.length <= WHOLE_TABLE_UP_TO;
+  if (whole) printMatrix(ctx, report, width);
+  else printGrouped(ctx, report, width);
   out.line();
   const where = (location: string) => printable(displayPath(location, ctx.cwd, ctx.home));
   for (const line of [...copiesLines(report, where), ...userOnlyLines(report, where)].flatMap((l) =>
@@ -106,17 +111,51 @@ export async function run(ctx: Context, opts: { agents?: string }): Promise<numb
   )) {
     out.line(c.yellow(line));
   }
-  printLegend(ctx, report, width);
+  printLegend(ctx, report, width, whole);
   for (const line of bounds) out.line(c.yellow(line));
   out.line(c.dim(cut(ctx.configNote(ctx.configFiles.map((f) => displayPath(f, ctx.cwd, ctx.home))), width)));
   return 0;
 }
 
-/** The skills by agents, in blocks of agent columns that fit `width`. */
-function printMatrix(ctx: Context, report: VisibilityReport, width: number): void {
+/**
+ * A real catalog is thousands of rows: what each agent makes of it first, then one row for each
+ * way the agents treat a skill (the first such skill, `+N` the others treated alike).
+ */
+function printGrouped(ctx: Context, report: VisibilityReport, width: number): void {
   const { out } = ctx;
   const c = out.color;
-  const names = report.skills.map((s) => cut(s.name, 32));
+  printSummaries(ctx, report, width);
+  out.line();
+  const groups = new Map<string, { first: (typeof report.skills)[number]; count: number }>();
+  for (const skill of report.skills) {
+    const key = report.agents.map((a) => cellView(skill.cells[a], skill).text).join("\0");
+    const group = groups.get(key);
+    if (group) group.count++;
+    else groups.set(key, { first: skill, count: 1 });
+  }
+  const rows = [...groups.values()].slice(0, WHOLE_TABLE_UP_TO);
+  const skills = rows.map((r) => r.first);
+  const labels = rows.map(({ first, count }) => (count > 1 ? `${first.name} +${count - 1}` : first.name));
+  printMatrix(ctx, { ...report, skills }, width, labels);
+  const left = groups.size - rows.length;
+  out.line(
+    c.dim(
+      `${report.skills.length} skills in ${groups.size} ${groups.size === 1 ? "row" : "rows"}, one per way the agents treat them (+N: that many more alike)${left > 0 ? `, ${left} rows not shown` : ""}; --all lists every skill`,
+    ),
+  );
+}
+
+/** The skills by agents, in blocks of agent columns that fit `width`. */
+function printMatrix(
+  ctx: Context,
+  report: VisibilityReport,
+  width: number,
+  labels?: readonly string[],
+): void {
+  const { out } = ctx;
+  const c = out.color;
+  // A row's label is the skill's name, or what `labels` says in its place (`pdf +12`).
+  const names = report.skills.map((s, i) => cut(labels?.[i] ?? s.name, 32));
   const locations = report.skills.map((s) => printable(displayPath(s.location, ctx.cwd, ctx.home)));
   const nameWidth = Math.max(5, ...names.map((n) => [...n].length));
   // The location column gets what is left after the name and at least three agents.
@@ -166,8 +205,8 @@ function agentBlocks(colWidth: readonly number[], fixed: number, width: number):
   return blocks;
 }
 
-/** What the cells mean, then a line per agent summing up what it loads. */
-function printLegend(ctx: Context, report: VisibilityReport, width: number): void {
+/** What the cells mean, then (unless printed first) a line per agent summing up what it loads. */
+function printLegend(ctx: Context, report: VisibilityReport, width: number, withSummaries: boolean): void {
   const { out } = ctx;
   const c = out.color;
   const legend = [
@@ -177,6 +216,13 @@ function printLegend(ctx: Context, report: VisibilityReport, width: number): voi
     "otherwise why that agent does not load it",
   ];
   for (const line of wrapWords(legend.join(" "), width)) out.line(c.dim(line));
+  if (withSummaries) printSummaries(ctx, report, width);
+}
+
+/** A line per agent summing up what it loads. */
+function printSummaries(ctx: Context, report: VisibilityReport, width: number): void {
+  const { out } = ctx;
+  const c = out.color;
   const agentWidth = Math.max(...report.agents.map((a) => a.length));
   for (const line of table(
     summaries(report).map(([agent, text]) => [
