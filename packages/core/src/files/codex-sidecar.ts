@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute } from "node:path";
 import { parseYaml } from "../parse/yaml.js";
 import { isSkillFileName } from "../spec/constants.js";
+import { isMapping } from "../util/mapping.js";
 import { resolveInside } from "./inside.js";
 import { type FileStat, fileStatOf } from "./read-file.js";
 import { readInsideSync } from "./read-inside.js";
@@ -64,10 +65,6 @@ export function codexPolicyUserOnly(text: string): boolean {
   const policy = parsed.value.policy;
   // Codex 0.171 reads the value as a boolean: a string "false" fails its parse of the whole file.
   return isMapping(policy) && policy.allow_implicit_invocation === false;
-}
-
-function isMapping(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A sidecar's state as a cached head keeps it: dev, ino, size, mtimeMs; `null` for none. */

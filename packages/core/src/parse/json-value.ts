@@ -4,6 +4,8 @@
  * iterative, so a deeply nested document never overflows the stack.
  */
 
+import { isMapping } from "../util/mapping.js";
+
 /** A value that turns into nothing: dropped from a mapping, `null` in a list. */
 const ABSENT: unique symbol = Symbol("absent");
 /** A list or mapping, copied by the walk. */
@@ -130,10 +132,6 @@ export function toJsonValue(value: unknown): unknown {
     put(current.target, key, out);
   }
   return root;
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

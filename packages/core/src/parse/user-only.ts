@@ -1,4 +1,5 @@
 import { quote } from "../spec/errors.js";
+import { isMapping } from "../util/mapping.js";
 
 type Fields = Readonly<Record<string, unknown>>;
 
@@ -41,8 +42,8 @@ export function disablesModelInvocation(frontmatter: Fields): boolean {
  */
 export function opencodeUserOnly(frontmatter: Fields): boolean {
   const metadata = frontmatter.metadata;
-  if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) return false;
-  const value = (metadata as Record<string, unknown>)["opencode/autoinvoke"];
+  if (!isMapping(metadata)) return false;
+  const value = metadata["opencode/autoinvoke"];
   return value === false || (typeof value === "string" && value.trim().toLowerCase() === "false");
 }
 

@@ -11,6 +11,7 @@ import { describeKind, SkillError } from "../spec/errors.js";
 import type { FileKey, HeadCache, ScanContext, SkillHead, SourceEntry } from "../spec/skill-source.js";
 import type { SkillInfo } from "../spec/types.js";
 import { isAbortOf } from "../util/abort.js";
+import { isMapping } from "../util/mapping.js";
 import { type CachedHead, located, pathFree } from "./cached-head.js";
 import { failed, failureDiagnostic, ignoring, toSkillError } from "./outcome.js";
 import type { HeadOrigin, Outcome, Slot } from "./precedence.js";
@@ -32,10 +33,6 @@ export interface EntryOwner {
   /** The source id; `undefined` for a skill added with `load()`. */
   readonly id?: string;
   readonly firstWins?: boolean;
-}
-
-function isMapping(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

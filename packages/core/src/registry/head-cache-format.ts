@@ -1,6 +1,7 @@
 import { RACY_MS } from "../files/file-key.js";
 import { deepFreeze } from "../parse/json-value.js";
 import type { FileKey, SkillHead } from "../spec/skill-source.js";
+import { isMapping } from "../util/mapping.js";
 
 // The file format of `fileHeadCache`: what a cache file holds and how its parts are checked.
 // Reading a file is in head-cache-reader.ts, writing one in head-cache-writer.ts; the cache
@@ -31,9 +32,7 @@ export interface Entry {
   readonly head: SkillHead;
 }
 
-export function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export { isMapping };
 
 export function isCount(value: unknown): value is number {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
