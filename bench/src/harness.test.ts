@@ -247,10 +247,11 @@ describe("checks and statistics", () => {
     expect(installed(JSON.stringify({ installed: 3 }))).toBe(0);
   });
 
-  it("reads the skill count from the last summary line of skill list", () => {
+  it("reads the skill count from the summary line of skill list, or counts its lines in a pipe", () => {
     expect(countSkills("pdf  Reads PDFs\n\n100 skills\n")).toBe(100);
     expect(countSkills("1 skill\n")).toBe(1);
     expect(countSkills("no summary here\n")).toBe(0);
+    expect(countSkills("pdf\tReads PDFs\t/p/pdf/SKILL.md\nxlsx\tSheets\t/p/xlsx/SKILL.md\n")).toBe(2);
   });
 
   it("counts the skills Vercel's skills list prints: one Agents line each, colours or not", () => {

@@ -13,6 +13,7 @@ import { interleave, mismatch, type Plan, type RunRecord, runChild, samplesOf } 
 import { treeSkillFiles } from "./layout.js";
 import { type Pack, packV2, skillPack, startPackServer, writePack } from "./remote-server.js";
 import type { Group, Rounds } from "./results.js";
+import { catalogSkills } from "./search-set.js";
 import { ensureTree, settleMtimes, type TreeManifest } from "./tree.js";
 
 export const BENCH_DIR = resolve(fileURLToPath(import.meta.url), "../..");
@@ -246,6 +247,65 @@ function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<Group> 
   return guarded("start-up: skill list vs node -e 0 and Vercel's skills list", body, true);
 }
 
+/**
+ * A project of `n` real skills: the search fixture's names and descriptions (1,636), then the
+ * same again under numbered names. Kept under `bench/.trees/list-<n>` once written.
+ */
+function realSkillsProject(n: number): { project: string; home: string } {
+  const dir = join(TREES_DIR, `list-${n}`);
+  const [project, home] = [join(dir, "project"), join(dir, "home")];
+  if (fs.existsSync(join(dir, "written"))) return { project, home };
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(join(project, ".git"), { recursive: true });
+  fs.mkdirSync(home, { recursive: true });
+  const [real, taken] = [catalogSkills(), new Set<string>()];
+  for (let i = 0; i < n; i++) {
+    const skill = real[i % real.length] as (typeof real)[number];
+    const base =
+      skill.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-|-$/g, "") || "skill";
+    const name = taken.has(base) ? `${base}-${i}` : base;
+    taken.add(name);
+    const folder = join(project, ".agents", "skills", name);
+    fs.mkdirSync(folder, { recursive: true });
+    const head = `---\nname: ${name}\ndescription: ${JSON.stringify(skill.description)}\n---\n`;
+    fs.writeFileSync(join(folder, "SKILL.md"), `${head}\n# ${name}\n\nInstructions.\n`);
+  }
+  fs.writeFileSync(join(dir, "written"), "");
+  return { project, home };
+}
+
+/** `skill list` as a terminal gets it (a table 100 columns wide), as `--json`, and in a pipe, at 1,000 and 2,000 real skills. */
+function measureList(rounds: Rounds): Promise<Group> {
+  const body = async (): Promise<Group> => {
+    const plans: Plan[] = [1_000, 2_000].flatMap((n) => {
+      const { project, home } = realSkillsProject(n);
+      const args = [CLI, "list", "--home", home, "--cwd", project];
+      const plan = (
+        id: string,
+        more: readonly string[],
+        env: Record<string, string>,
+        count: "list" | "json",
+      ): Plan => ({
+        id: `${id}-${n}`,
+        task: () => ({ approach: "spawn", input: { args: [...args, ...more], env, count } }),
+        check: found(n, "listed"),
+      });
+      return [
+        plan("table", [], { SKILL_FORCE_TTY: "100" }, "list"),
+        plan("json", ["--json"], {}, "json"),
+        plan("pipe", [], {}, "list"),
+      ];
+    });
+    const [warmup, runs] = [Math.max(rounds.warmup, 1), Math.max(rounds.runs * 2, 10)];
+    const { stats } = await interleave(plans, { warmup, runs, prefix: "list" });
+    return { stats };
+  };
+  return guarded("list: skill list's table vs --json vs a pipe, 1,000 and 2,000 real skills", body, true);
+}
+
 /** Why a copy of `pack` under `dir` is incomplete, or `undefined`. */
 function checkCopy(dir: string, pack: Pack): string | undefined {
   for (const { name, files } of pack.skills)
@@ -320,12 +380,13 @@ function measureAdd(rounds: Rounds): Promise<Group> {
   return guarded("add: skill add of a local pack vs copying its folders (50 × 4 files)", body, true);
 }
 
-export const LOCAL_GROUPS = ["load", "changes", "startup", "doctor", "mcp", "mcp-http", "search"];
+export const LOCAL_GROUPS = ["load", "changes", "startup", "list", "doctor", "mcp", "mcp-http", "search"];
 
 export async function measureAll(o: Rounds & { size: string; only: ReadonlySet<string> }) {
   const groups: Record<string, Group> = {};
   const sizes = Object.entries({ XS: 100, S: 1_000, ...(o.size === "L" ? { L: 10_000 } : {}) });
-  for (const [size, skills] of LOCAL_GROUPS.some((g) => g !== "search" && o.only.has(g)) ? sizes : []) {
+  const onTrees = LOCAL_GROUPS.some((g) => g !== "search" && g !== "list" && o.only.has(g));
+  for (const [size, skills] of onTrees ? sizes : []) {
     const { manifest, reused } = ensureTree(TREES_DIR, { skills, seed: o.seed });
     log(`${size}: ${reused ? "reusing" : "generated"} tree of ${skills} skills, ${manifest.files} files`);
     if (o.only.has("load")) groups[`load-${size}`] = await measureLoad(manifest, size, o);
@@ -335,6 +396,7 @@ export async function measureAll(o: Rounds & { size: string; only: ReadonlySet<s
       if (size === "S" && o.only.has(name)) groups[name] = await measureBesideOurs(manifest, o, name);
     if (size === "S" && o.only.has("mcp-http")) groups["mcp-http"] = await measureMcpHttp(manifest, o);
   }
+  if (o.only.has("list")) groups.list = await measureList(o);
   if (o.only.has("search")) groups.search = await measureSearch(o);
   if (o.only.has("remote")) Object.assign(groups, { pulls: await measurePulls(o), add: await measureAdd(o) });
   return groups;

@@ -72,6 +72,13 @@ const full = results({
       stats("v2-warm", 30, 60, server(1)),
     ],
   },
+  list: {
+    stats: [1000, 2000].flatMap((n) => [
+      stats(`table-${n}`, n / 5),
+      stats(`json-${n}`, n / 6),
+      stats(`pipe-${n}`, n / 6),
+    ]),
+  },
   add: { stats: [stats("add", 420), stats("copy", 200)] },
   doctor: { stats: [stats("doctor", 300), stats("ours", 150)], facts: { presets: 11 } },
   mcp: { stats: [stats("mcp", 300), stats("ours", 150)], samples: { read: [1, 2, 3] } },
@@ -144,6 +151,7 @@ describe("the report's blocks", () => {
       "| cold pull of a 500-skill pack at 20 ms latency, v0.1 per-file / v0.2 archives | v0.2 ≥ 3× faster | 4.00× faster",
     );
     expect(blocks.add).toContain("| `skill add <pack> --for codex` | 420 | 378 | 462 | 60.0 | 1,000 | ✓ |");
+    expect(blocks.list).toContain("| `skill list --json`, 2,000 real skills | 333 |");
     expect(blocks.doctor).toContain("| `compareAgents` over 11 presets (what `skill doctor` runs) | 300 |");
     expect(blocks["mcp-http"]).toContain(
       "| the SDK's own: `SkillsExtension.load` of the same skill folders, attached per session | 440 | 440 | 440 | 1,700 | 9.75 | 0 | ✓ |",

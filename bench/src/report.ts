@@ -25,6 +25,12 @@ startup floor | a minimal list: crawl, read each SKILL.md, print (\`bench/dist/f
 startup version | \`skill --version\` (the CLI's start-up alone, {node})
 startup vercel | Vercel's \`skills list\` (skills {skillsVersion}, {peerNode} from npm)
 startup cli22 | \`skill list\` ({skills} skills, {peerNode}, compile cache)
+list table-1000 | \`skill list\`, a table 100 columns wide (\`SKILL_FORCE_TTY=100\`), 1,000 real skills
+list json-1000 | \`skill list --json\`, 1,000 real skills
+list pipe-1000 | \`skill list\` in a pipe (a line per skill, fields between tabs), 1,000 real skills
+list table-2000 | \`skill list\`, a table 100 columns wide, 2,000 real skills
+list json-2000 | \`skill list --json\`, 2,000 real skills
+list pipe-2000 | \`skill list\` in a pipe, 2,000 real skills
 pulls v1-cold | index v0.1, cold (a request per file)
 pulls v2-cold | index v0.2, cold (an archive per skill)
 pulls v2-warm | index v0.2, warm (unchanged, same cache)
@@ -73,6 +79,7 @@ const COLUMNS: Readonly<Record<string, Column<Row>>> = {
 const APPROACH = "approach median min max rss found mark";
 const STATS_TABLES: Readonly<Record<string, string>> = {
   startup: "process median min max listed mark",
+  list: "process median min max listed mark",
   pulls: "pull median min max requests bytes rss found mark",
   "mcp-http": "server rps rps-min rps-max cpu idle errors mark",
 };
@@ -120,7 +127,7 @@ const SIZES = ["XS", "S", "L"];
 // The blocks drawn from one group each, in the order of the report.
 const DRAWN = [
   ...SIZES.map((size) => `load-${size}`),
-  ..."startup pulls add doctor mcp mcp-http search".split(" "),
+  ..."startup list pulls add doctor mcp mcp-http search".split(" "),
 ];
 
 /** The blocks of one run's report, by marker name; a group not measured has none. */

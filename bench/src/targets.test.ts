@@ -59,6 +59,8 @@ describe("the targets table", () => {
       "event-ms",
       "startup",
       "startup-vercel",
+      "list-table-S",
+      "list-table-2k",
       "pull-cold",
       "pull-warm",
       "add",

@@ -35,6 +35,8 @@ update-vs-reload | the same, as a share of a full reload (medians) | ≤ 1/30
 event-ms | the same, end to end: file written → \`skill.changed\` through \`watchSkills\` (median) | ≤ debounce + 50 ms
 startup | \`skill list\` at 100 skills, whole process, / \`node -e 0\` (medians) | ≤ 2.0×
 startup-vercel | \`skill list\` / Vercel's \`skills list\` (npm \`skills\`, on the Node 22 it needs, from npm), same 100-skill tree, whole processes (medians) | < 1.0× (ours faster)
+list-table-S | \`skill list\` as a terminal gets it (a table) / \`skill list --json\`, 1,000 real skills, whole processes (medians) | ≤ 1.2×
+list-table-2k | the same at 2,000 real skills | ≤ 1.2×
 pull-cold | cold pull of a 500-skill pack at 20 ms latency, v0.1 per-file / v0.2 archives | v0.2 ≥ 3× faster
 pull-warm | warm pull of an unchanged digest-pinned pack | 1 request
 add | \`skill add\` of 50 skills from a local pack / copying the same folders with \`fs.cpSync\` (whole processes, medians) | ≤ 3×
@@ -141,6 +143,8 @@ const MEASURES: Readonly<Record<string, Measure>> = {
   },
   startup: pair("startup", "cli", "node"),
   "startup-vercel": pair("startup", "cli", "vercel"),
+  "list-table-S": pair("list", "table-1000", "json-1000"),
+  "list-table-2k": pair("list", "table-2000", "json-2000"),
   "pull-cold": pair("pulls", "v1-cold", "v2-cold", faster),
   "pull-warm": (r) => {
     const group = groupOf(r, "pulls", ["v2-warm"]);

@@ -78,12 +78,24 @@ afterAll(async () => {
 
 describe("skill list", () => {
   it("shows what the agent sees and summarises shadowed and failed skills", async () => {
-    const { code, stdout } = await run([...base, "list"]);
+    const { code, stdout } = await run([...base, "list"], { env: { SKILL_FORCE_TTY: "200" } });
     expect(code).toBe(0);
     expect(stdout).toMatch(/^NAME\s+DESCRIPTION\s+SOURCE\s+LOCATION/);
     expect(stdout).toContain("git-helper");
     expect(stdout).toContain("team-skills/release-notes/SKILL.md");
     expect(stdout).toContain("8 skills, 2 shadowed, 1 failed — run with --verbose");
+  });
+
+  it("writes a line per skill in a pipe, name, description and location between tabs, and the notes to stderr", async () => {
+    const { code, stdout, stderr } = await run([...base, "list"]);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(8);
+    for (const line of lines) expect(line.split("\t")).toHaveLength(3);
+    const notes = lines.find((line) => line.startsWith("release-notes\t"))?.split("\t");
+    expect(notes?.[2]).toBe(join(project, "team-skills", "release-notes", "SKILL.md"));
+    expect(notes?.[1]).not.toMatch(/…$/);
+    expect(stderr).toContain("8 skills, 2 shadowed, 1 failed — run with --verbose");
   });
 
   it("does not follow a checkout's link to / and names it, even without --verbose", async () => {
@@ -97,8 +109,8 @@ describe("skill list", () => {
     await symlink("/", join(dir, ".agents", "skills", "all"));
     const { code, stdout, stderr } = await run(["--cwd", dir, "--home", home, "--cache", cache, "list"]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^ok +Fine\./m);
-    expect(stdout).toMatch(/ skills?, 1 warning/);
+    expect(stdout).toMatch(/^ok\tFine\./m);
+    expect(stderr).toMatch(/ skills?, 1 warning/);
     expect(stderr).toContain(
       `Not following symlink ${join(dir, ".agents", "skills", "all")}: it points to /, the filesystem root`,
     );
@@ -537,16 +549,17 @@ describe("errors and usage", () => {
     expect(stderr.trim().split("\n")).toHaveLength(1);
     expect(stderr).toContain("permission.skill.internal-*");
     expect(stderr).not.toMatch(/\n\s+at /);
-    // Unknown keys are other tools' settings: ignored, and named once under --verbose.
+    // Unknown keys are other tools' settings: ignored, and named once under --verbose (--json:
+    // stderr holds only what the config says).
     await writeFile(config, JSON.stringify({ model: "x" }));
-    const quiet = await run([...base, "--config", config, "list"]);
+    const quiet = await run([...base, "--config", config, "list", "--json"]);
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).toBe("");
-    const verbose = await run([...base, "--config", config, "list", "--verbose"]);
+    const verbose = await run([...base, "--config", config, "list", "--json", "--verbose"]);
     expect(verbose.stderr).toBe(`skill: warning: ${config}: ignored key not used here: model\n`);
     // A misspelt key of ours is said on every run: its rules would silently not apply.
     await writeFile(config, JSON.stringify({ skils: {} }));
-    const misspelt = await run([...base, "--config", config, "list"]);
+    const misspelt = await run([...base, "--config", config, "list", "--json"]);
     expect(misspelt.stderr).toBe(
       `skill: warning: ${config}: unknown key 'skils' is ignored; did you mean 'skills'?\n`,
     );

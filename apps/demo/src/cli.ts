@@ -65,7 +65,8 @@ const GLOBAL_OPTIONS: readonly Option[] = [
 const COMMANDS: readonly CommandEntry[] = [
   {
     usage: "list",
-    description: "list the skills this agent would see from here",
+    description:
+      "list the skills this agent would see from here (in a pipe: name, description and location between tabs, a line each)",
     load: () => import("./commands/list/index.js"),
   },
   {

@@ -98,7 +98,7 @@ describe("skill.config.json and opencode.json", () => {
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(JSON.parse(stdout).hidden).toEqual(["open", "secret-x"]);
-    const verbose = await run(["--cwd", dir, "list", "--verbose"]);
+    const verbose = await run(["--cwd", dir, "list", "--verbose"], { env: { SKILL_FORCE_TTY: "100" } });
     expect(verbose.stderr).toBe(
       `skill: warning: ${join(dir, "opencode.json")}: ignored keys not used here: model, agent.build.model, mcp\n`,
     );
@@ -286,7 +286,7 @@ describe("the terminal", () => {
       ),
       "deep/very/deeply/nested/folder/of/skills/for/testing/location/cuts": skillMd("cuts"),
     });
-    const { code, stdout } = await run(["list"], { cwd: dir, env: { COLUMNS: "100" } });
+    const { code, stdout } = await run(["list"], { cwd: dir, env: { SKILL_FORCE_TTY: "100" } });
     expect(code).toBe(0);
     const table = stdout.split("\n").filter((l) => l.includes("project:"));
     expect(table).toHaveLength(4);
@@ -297,12 +297,12 @@ describe("the terminal", () => {
     // Narrower than the table: the location column goes, so descriptions can be read.
     expect(stdout).not.toContain("LOCATION");
     expect(stdout).toContain("Extract text and tables from PDF files.");
-    const wide = await run(["list"], { cwd: dir, env: { COLUMNS: "160" } });
+    const wide = await run(["list"], { cwd: dir, env: { SKILL_FORCE_TTY: "160" } });
     expect(wide.stdout).toContain("LOCATION");
     for (const line of wide.stdout.split("\n")) expect(stringWidth(line), line).toBeLessThanOrEqual(160);
-    expect((await run(["list", "--verbose"], { cwd: dir, env: { COLUMNS: "100" } })).stdout).toContain(
-      "SKILL.md",
-    );
+    expect(
+      (await run(["list", "--verbose"], { cwd: dir, env: { SKILL_FORCE_TTY: "100" } })).stdout,
+    ).toContain("SKILL.md");
   });
 
   it("gives a long name a third of 80 columns at most, and the description the rest", async () => {
@@ -311,7 +311,7 @@ describe("the terminal", () => {
       [long]: skillMd(long, `Reads the invoices and files them by month. ${"More words here. ".repeat(10)}`),
       pdf: skillMd("pdf", "Extract text and tables from PDF files."),
     });
-    const { stdout } = await run(["list"], { cwd: dir, env: { COLUMNS: "80" } });
+    const { stdout } = await run(["list"], { cwd: dir, env: { SKILL_FORCE_TTY: "80" } });
     const row = stdout.split("\n").find((l) => l.startsWith("a-skill-name")) ?? "";
     expect(stringWidth(row)).toBeLessThanOrEqual(80);
     // The name is cut to a third of the width; the description keeps far more than 20 columns.

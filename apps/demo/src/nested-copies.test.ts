@@ -14,7 +14,7 @@ afterEach(removeTempDirs);
 function skill(args: readonly string[], home: string) {
   const result = spawnSync(process.execPath, [cli, ...args], {
     encoding: "utf8",
-    env: { PATH: process.env.PATH, HOME: home, NO_COLOR: "1", COLUMNS: "200" },
+    env: { PATH: process.env.PATH, HOME: home, NO_COLOR: "1", SKILL_FORCE_TTY: "200" },
     timeout: 60_000,
   });
   expect(result.stderr).toBe("");

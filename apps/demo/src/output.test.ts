@@ -3,7 +3,7 @@ import { relative, sep } from "node:path";
 import { printable } from "@skill/core";
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
-import { cutStart, displayPath, fitWidth, width } from "./output.js";
+import { cutStart, displayPath, fitWidth, width, widthUpTo } from "./output.js";
 
 /** Every code point of the ranges output.ts measures without string-width. */
 function narrowCodePoints(): string[] {
@@ -11,7 +11,12 @@ function narrowCodePoints(): string[] {
     [0x20, 0x7e],
     [0xa0, 0xac],
     [0xae, 0x2ff],
+    [0x370, 0x482],
+    [0x48a, 0x4ff],
     [0x2010, 0x2027],
+    [0x2030, 0x205e],
+    [0x2190, 0x22ff],
+    [0x2500, 0x257f],
   ];
   return ranges.flatMap(([from, to]) =>
     Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i)),
@@ -97,6 +102,17 @@ describe("width", () => {
 
   it.each(MIXED)("measures %j as string-width does", (text) => {
     expect(width(text)).toBe(stringWidth(text));
+  });
+
+  it.each(MIXED)("counts %j up to a limit as min(string-width, limit)", (text) => {
+    for (const limit of [0, 1, 3, 8, 15, 100, Number.POSITIVE_INFINITY])
+      expect(widthUpTo(text, limit)).toBe(Math.min(stringWidth(text), limit));
+  });
+
+  it("counts a long wide text up to a limit without measuring all of it", () => {
+    const long = "日本語のテキスト→ ".repeat(20_000);
+    expect(widthUpTo(long, 40)).toBe(40);
+    expect(fitWidth(long, 12)).toBe("日本語のテ…");
   });
 });
 

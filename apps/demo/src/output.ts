@@ -10,8 +10,9 @@ export interface Output {
   readonly json: boolean;
   readonly verbose: boolean;
   readonly color: Colors;
+  /** stdout is a terminal, or SKILL_FORCE_TTY says to write as if it were. */
   readonly isTTY: boolean;
-  /** Columns of the terminal; $COLUMNS or unlimited when stdout is not a terminal. */
+  /** Columns of the terminal; SKILL_FORCE_TTY's number, else $COLUMNS, else unlimited when stdout is not a terminal. */
   readonly width: number;
   line(text?: string): void;
   error(text: string): void;
@@ -23,15 +24,21 @@ export interface Output {
 
 export function createOutput(options: { json?: boolean; color?: boolean; verbose?: boolean }): Output {
   exitQuietlyOnClosedPipe();
-  const isTTY = process.stdout.isTTY === true;
+  const terminal = process.stdout.isTTY === true;
+  // SKILL_FORCE_TTY (as gh's GH_FORCE_TTY): output laid out for a terminal in a pipe, its value
+  // the width when it is a number.
+  const forced = process.env.SKILL_FORCE_TTY ?? "";
+  const isTTY = terminal || forced !== "";
   const colorOn =
-    options.color !== false && !options.json && !process.env.NO_COLOR && pc.isColorSupported && isTTY;
+    options.color !== false && !options.json && !process.env.NO_COLOR && pc.isColorSupported && terminal;
   return {
     json: options.json === true,
     verbose: options.verbose === true,
     color: pc.createColors(colorOn),
     isTTY,
-    width: isTTY ? (process.stdout.columns ?? 100) : Number(process.env.COLUMNS) || Number.POSITIVE_INFINITY,
+    width: terminal
+      ? (process.stdout.columns ?? 100)
+      : Number(forced) || Number(process.env.COLUMNS) || (isTTY ? 80 : Number.POSITIVE_INFINITY),
     line: (text = "") => process.stdout.write(`${text}\n`),
     error: (text) => process.stderr.write(`${text}\n`),
     data: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
@@ -72,14 +79,18 @@ function below(from: string, to: string): string {
 
 /**
  * Text in which every UTF-16 unit is one grapheme one column wide: printable ASCII, Latin-1
- * (without the soft hyphen), Latin Extended-A/B, IPA and spacing modifiers, and the common
- * punctuation of U+2010–U+2027 (dashes, quotes, `…`). output.test.ts checks each against
- * string-width.
+ * (without the soft hyphen), Latin Extended-A/B, IPA and spacing modifiers, Greek and Cyrillic
+ * (without its combining marks), the common punctuation of U+2010–U+2027 and U+2030–U+205E
+ * (dashes, quotes, `…`, `‰`), arrows, mathematical operators and box drawing. output.test.ts
+ * checks each against string-width. Real descriptions are almost all this: string-width (its
+ * module alone costs tens of milliseconds) is left for the rest.
  */
-const NARROW = /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u2010-\u2027]*$/;
+const NARROW =
+  /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u048a-\u04ff\u2010-\u2027\u2030-\u205e\u2190-\u22ff\u2500-\u257f]*$/;
 /** {@link NARROW} text that may also hold C0 controls and DEL, which take no column; not ESC (ANSI codes). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: controls take no column, as in string-width
-const NARROW_OR_CONTROL = /^[\u0000-\u001a\u001c-\u007e\u00a0-\u00ac\u00ae-\u02ff\u2010-\u2027]*$/;
+const NARROW_OR_CONTROL =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: controls take no column, as in string-width
+  /^[\u0000-\u001a\u001c-\u007e\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u048a-\u04ff\u2010-\u2027\u2030-\u205e\u2190-\u22ff\u2500-\u257f]*$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: see NARROW_OR_CONTROL
 const CONTROLS = /[\u0000-\u001f\u007f]/g;
 
@@ -99,8 +110,13 @@ function loadFullWidth(): (text: string) => number {
 
 function segments(text: string): string[] {
   if (NARROW.test(text)) return [...text];
+  return Array.from(graphemesOf(text), (s) => s.segment);
+}
+
+/** The graphemes of `text`, found as they are read: a loop that stops early pays for what it read. */
+function graphemesOf(text: string): Intl.Segments {
   graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
-  return Array.from(graphemes.segment(text), (s) => s.segment);
+  return graphemes.segment(text);
 }
 
 /** Columns `text` takes on a terminal: CJK and emoji count two, combining marks none. */
@@ -108,6 +124,22 @@ export function width(text: string): number {
   if (NARROW.test(text)) return text.length;
   if (NARROW_OR_CONTROL.test(text)) return text.replace(CONTROLS, "").length;
   return loadFullWidth()(text);
+}
+
+/**
+ * `min(width(text), limit)`, measuring no more of `text` than it takes: a description of
+ * thousands of characters in a table column of forty costs what its first forty do.
+ */
+export function widthUpTo(text: string, limit: number): number {
+  if (NARROW.test(text)) return Math.min(text.length, limit);
+  // Colour codes span graphemes: string-width strips them from the whole text.
+  if (limit === Number.POSITIVE_INFINITY || text.includes("\u001b")) return Math.min(width(text), limit);
+  let used = 0;
+  for (const { segment } of graphemesOf(text)) {
+    used += width(segment);
+    if (used >= limit) return limit;
+  }
+  return used;
 }
 
 /**
@@ -120,11 +152,12 @@ export function cut(text: string, columns: number): string {
 
 /** Cuts already printable text to `columns` terminal columns, with an ellipsis; spacing is kept. */
 export function fitWidth(flat: string, columns: number): string {
-  if (columns === Number.POSITIVE_INFINITY || width(flat) <= columns) return flat;
+  if (columns === Number.POSITIVE_INFINITY || widthUpTo(flat, columns + 1) <= columns) return flat;
   if (columns < 1) return "";
+  if (NARROW.test(flat)) return `${flat.slice(0, columns - 1)}…`;
   let out = "";
   let used = 0;
-  for (const segment of segments(flat)) {
+  for (const { segment } of graphemesOf(flat)) {
     const w = width(segment);
     if (used + w > columns - 1) break;
     out += segment;

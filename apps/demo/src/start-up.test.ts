@@ -40,7 +40,8 @@ async function listLoads(descriptions: readonly string[]) {
   const result = await runNode("--require", [preload, CLI, "list"], {
     cwd: project,
     home,
-    env: { SKILL_TEST_LOADED: loaded },
+    // The table a terminal gets: what measures widths.
+    env: { SKILL_TEST_LOADED: loaded, SKILL_FORCE_TTY: "100" },
   });
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);

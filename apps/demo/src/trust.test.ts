@@ -118,7 +118,8 @@ describe("the config is found like the skills", () => {
     const names = (JSON.parse(json.stdout) as { skills: { name: string }[] }).skills.map((s) => s.name);
     const list = await skillCli(["list", "--verbose"], join(repo, "src", "deep"));
     expect(names).toEqual(["pdf"]);
-    expect(list.stdout).toContain(
+    // In a pipe the notes of --verbose go to stderr, the skills to stdout.
+    expect(list.stderr).toContain(
       `config: ${join(repo, "opencode.json")}, ${join(repo, "src", "skill.config.json")}`,
     );
     const show = await skillCli(["show", "azure-keys"], join(repo, "src"));
@@ -130,7 +131,7 @@ describe("the config is found like the skills", () => {
 
   it("says under --verbose when no config was found", async () => {
     const result = await skillCli(["list", "--verbose"], join(repo, "src"));
-    expect(result.stdout).toContain("config: none found");
+    expect(result.stderr).toContain("config: none found");
   }, 30_000);
 
   it("refuses a config nested 500,000 levels deep with an error naming the file", async () => {
@@ -158,9 +159,10 @@ describe("terminal escapes from a checkout", () => {
       JSON.stringify({ permission: { skill: { "azure-*": "deny" } } }),
     );
     const result = await skillCli(["list", "--verbose"]);
-    expect(result.stdout).toContain("hidden");
-    expect(result.stdout).toContain("\\u001b]0;owned\\u0007x");
-    expect([result.stdout.includes("\u001b"), result.stdout.includes("\u0007")]).toEqual([false, false]);
+    expect(result.stderr).toContain("hidden");
+    expect(result.stderr).toContain("\\u001b]0;owned\\u0007x");
+    const printed = result.stdout + result.stderr;
+    expect([printed.includes("\u001b"), printed.includes("\u0007")]).toEqual([false, false]);
   }, 30_000);
 });
 

@@ -9,15 +9,20 @@ export interface SpawnInput {
   readonly node?: string;
   readonly cwd?: string;
   /** `list`: the `N skills` line of `skill list`; `vercel`: its `Agents:` lines; `installed`: `--json`. */
-  readonly count?: "list" | "vercel" | "installed";
+  readonly count?: "list" | "json" | "vercel" | "installed";
 }
 
 export function countSkills(stdout: string, count: SpawnInput["count"] = "list"): number {
   if (count === "vercel") return stripVTControlCharacters(stdout).match(/^[ \t]+Agents:/gm)?.length ?? 0;
-  if (count === "list") return Number(/^(\d+) skills?\b/m.exec(stdout)?.[1] ?? 0);
+  if (count === "list") {
+    // The floor ends with a count; `skill list` in a pipe writes a line per skill, fields between tabs.
+    const summary = /^(\d+) skills?\b/m.exec(stdout)?.[1];
+    return summary === undefined ? (stdout.match(/^[^\t\n]+\t[^\n]*\t/gm)?.length ?? 0) : Number(summary);
+  }
   try {
-    const { installed } = JSON.parse(stdout) as { installed?: unknown };
-    return Array.isArray(installed) ? installed.length : 0;
+    const { installed, skills } = JSON.parse(stdout) as { installed?: unknown; skills?: unknown };
+    const counted = count === "json" ? skills : installed;
+    return Array.isArray(counted) ? counted.length : 0;
   } catch {
     return 0;
   }

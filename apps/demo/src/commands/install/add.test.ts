@@ -290,7 +290,7 @@ describe("skill add", () => {
     expect(r.stdout).toContain('codex: loads it (its copy inside "parent")');
     expect(r.stdout).not.toContain("will not load it");
     const list = await w.skill(["list", "--verbose"], w.project);
-    expect(list.stdout).toContain("1 nested copy (inside its parent skill)");
+    expect(list.stderr).toContain("1 nested copy (inside its parent skill)");
   });
 
   it("refuses an unknown agent and a missing skill name", async () => {

@@ -6,7 +6,7 @@ import {
   isExternalDisabled,
 } from "@skill/discovery";
 import type { Context } from "../../context.js";
-import { cut, cutStart, displayPath, fitWidth, plural, width } from "../../output.js";
+import { cutStart, displayPath, fitWidth, plural, width, widthUpTo } from "../../output.js";
 import { createService, explicitMcpFailed } from "../../service.js";
 
 /** `project:/abs/dir/.agents` → `project:.agents` (paths shown relative to cwd or home). */
@@ -39,16 +39,17 @@ const SHRINK: readonly (readonly [number, number])[] = [
 /**
  * Lays the list out in `columns` terminal columns (string width: CJK and emoji count two).
  * When the natural widths do not fit, columns give way as {@link SHRINK} says; a terminal
- * narrower than the floors gets lines cut at its edge. The header is the first line.
+ * narrower than the floors gets lines cut at its edge. The header is the first line. `cells`
+ * are the widths of `rows`, each counted up to the terminal's width: the time is the rows',
+ * however long their descriptions.
  */
 function fitTable(
   header: readonly string[],
   rows: readonly (readonly string[])[],
+  cells: readonly (readonly number[])[],
   columns: number,
 ): { name: string; rest: string }[] {
-  const flat = rows.map((r) => r.map((cell, i) => (i === 1 ? cut(cell, Number.POSITIVE_INFINITY) : cell)));
-  const all = [header, ...flat];
-  const widths = header.map((_, i) => Math.max(...all.map((r) => width(r[i] ?? ""))));
+  const widths = header.map((title, i) => cells.reduce((w, row) => Math.max(w, row[i] ?? 0), width(title)));
   let over = widths.reduce((a, b) => a + b, 0) + GAP.length * (widths.length - 1) - columns;
   // A line too wide gives the name a third of the terminal at most, the description the rest:
   // one long name must not leave every description a few words.
@@ -65,10 +66,10 @@ function fitTable(
   }
   const fitCell = (cell: string, i: number) => {
     const w = widths[i] ?? 0;
-    const text = i === 3 ? cutStart(cell, w) : cut(cell, w);
+    const text = i === 3 ? cutStart(cell, w) : fitWidth(cell, w);
     return i === widths.length - 1 ? text : text + " ".repeat(Math.max(0, w - width(text)));
   };
-  return all.map((row) => {
+  return [header, ...rows].map((row) => {
     const name = fitCell(row[0] ?? "", 0);
     const rest = `${GAP}${row
       .slice(1)
@@ -183,14 +184,40 @@ function listingJson(ctx: Context, listing: Listing) {
   };
 }
 
-/** The table of visible skills, fitted to the terminal (or a line saying there are none). */
+/** A cell's text on one line: whitespace collapsed, control characters escaped. */
+const flat = (text: string) => printable(text.replace(/\s+/g, " ").trim());
+
+/**
+ * {@link flat} of as much of `text` as a cell `columns` wide can show, and more than that when
+ * there is more (so the cell still ends in `…`): a description of pages costs a line's worth.
+ */
+function flatHead(text: string, columns: number): string {
+  const room = columns + 1;
+  if (room === Number.POSITIVE_INFINITY || text.length <= 4 * room) return flat(text);
+  const head = flat(text.slice(0, 4 * room));
+  // Mostly spaces or marks that take no column: the whole text, then.
+  return widthUpTo(head, room) >= room ? head : flat(text);
+}
+
+/**
+ * The visible skills: on a terminal a table fitted to it; in a pipe, as gh does, a line per
+ * skill `name<TAB>description<TAB>location` with no header and nothing cut.
+ */
 function printTable(ctx: Context, visible: readonly SkillMetadata[]): void {
   const { out } = ctx;
-  const c = out.color;
   if (visible.length === 0) {
-    out.line(`No skills visible to agent '${ctx.agent.name}' from ${ctx.cwd}.`);
-    return;
-  }
+    const none = `No skills visible to agent '${ctx.agent.name}' from ${ctx.cwd}.`;
+    if (out.isTTY) out.line(none);
+    else out.error(printable(none));
+  } else if (out.isTTY) printFitted(ctx, visible);
+  else
+    out.line(visible.map((s) => `${flat(s.name)}\t${flat(s.description)}\t${flat(s.location)}`).join("\n"));
+}
+
+/** The table of visible skills, fitted to the terminal. */
+function printFitted(ctx: Context, visible: readonly SkillMetadata[]): void {
+  const { out } = ctx;
+  const c = out.color;
   // A handful of sources label every row: each is worked out once.
   const labels = new Map<string | undefined, string>();
   const labelOf = (id: string | undefined) => {
@@ -203,22 +230,28 @@ function printTable(ctx: Context, visible: readonly SkillMetadata[]): void {
   };
   const rows = visible.map((s) => [
     printable(s.name),
-    s.description,
+    flatHead(s.description, out.width),
     labelOf(s.source),
     displayPath(s.location, ctx.cwd, ctx.home),
   ]);
+  // No cell shows more than the terminal's width: a cell is measured that far.
+  const cells = rows.map((row) => row.map((cell) => widthUpTo(cell, out.width)));
   const headers = ["NAME", "DESCRIPTION", "SOURCE", "LOCATION"];
   // On a terminal narrower than the table, the location goes first (as gh drops columns):
   // a description a person can read beats `…mation/SKILL.md`. --verbose keeps it.
   const natural = Math.max(
-    ...[headers, ...rows].map((r) => r.reduce((n, cell) => n + width(cell) + GAP.length, 0)),
+    headers.reduce((n, title) => n + width(title) + GAP.length, 0),
+    ...cells.map((row) => row.reduce((n, w) => n + w + GAP.length, 0)),
   );
   const dropLocation = !out.verbose && natural > out.width && out.width < WIDE;
-  const [header, ...lines] = fitTable(
-    dropLocation ? headers.slice(0, 3) : headers,
-    dropLocation ? rows.map((r) => r.slice(0, 3)) : rows,
-    out.width,
-  );
+  const [header, ...lines] = dropLocation
+    ? fitTable(
+        headers.slice(0, 3),
+        rows.map((r) => r.slice(0, 3)),
+        cells.map((r) => r.slice(0, 3)),
+        out.width,
+      )
+    : fitTable(headers, rows, cells, out.width);
   // One write for the whole table: a write per line costs a system call each on a pipe.
   const table = lines.map((line) => `${c.bold(line.name)}${line.rest}`);
   if (header) table.unshift(c.dim(`${header.name}${header.rest}`));
@@ -242,15 +275,19 @@ function printSummary(ctx: Context, listing: Listing): void {
   }
   if (failed.length > 0) notes.push(c.red(`${failed.length} failed`));
   if (warnings.length > 0) notes.push(c.yellow(plural(warnings.length, "warning")));
-  out.line();
+  // In a pipe stdout is the skills alone: the count goes to stderr when there is something to
+  // say beside it, as a warning would.
+  if (!out.isTTY && notes.length === 0 && !out.verbose) return;
+  const say = (text: string) => (out.isTTY ? out.line(text) : out.error(text));
+  if (out.isTTY) out.line();
   const summary = `${plural(listing.visible.length, "skill")}${notes.length > 0 ? `, ${notes.join(", ")}` : ""}`;
-  out.line(notes.length > 0 && !out.verbose ? `${summary} — run with --verbose` : summary);
+  say(notes.length > 0 && !out.verbose ? `${summary} — run with --verbose` : summary);
   if (out.verbose) {
     for (const name of hidden)
-      out.line(printable(`  hidden   ${name} (denied to agent '${ctx.agent.name}'; see: skill why ${name})`));
-    for (const s of shadowed) out.line(shadowLine(s, ctx));
-    for (const f of failed) out.line(`  ${c.red("failed")}   ${printable(f.error.message)}`);
-    for (const d of warnings) out.line(`  ${c.yellow("warning")}  ${printable(d.message)}`);
-    out.line(c.dim(`  ${ctx.configNote(ctx.configFiles)}`));
+      say(printable(`  hidden   ${name} (denied to agent '${ctx.agent.name}'; see: skill why ${name})`));
+    for (const s of shadowed) say(shadowLine(s, ctx));
+    for (const f of failed) say(`  ${c.red("failed")}   ${printable(f.error.message)}`);
+    for (const d of warnings) say(`  ${c.yellow("warning")}  ${printable(d.message)}`);
+    say(c.dim(`  ${ctx.configNote(ctx.configFiles)}`));
   }
 }

@@ -57,7 +57,7 @@ describe("skill pull", () => {
       [...box.base, "--url", withPassword, "--url", withToken, "list", "--verbose"],
       box.root,
     );
-    expect(listed.stdout).toContain("Invalid URL");
+    expect(listed.stderr).toContain("Invalid URL");
     expect(listed.stdout + listed.stderr).not.toContain(SECRET);
     const alone = await skill([...box.base, "--url", withPassword, "list", "--verbose"], box.root);
     expect(alone.stdout + alone.stderr).toContain("***@127.0.0.1");
