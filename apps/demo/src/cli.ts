@@ -149,6 +149,10 @@ const COMMANDS: readonly CommandEntry[] = [
       option("--base-url <url>", "absolute URL the pack is served from (artifact URLs become absolute)"),
       option("--skip-invalid", "pack the skills that can be listed and say which were left out"),
       option("--quiet", "only the outcome and errors"),
+      option(
+        "--html",
+        "also write index.html beside the index: one self-contained page of the skills (description, files, capabilities, install commands) with a search box",
+      ),
     ],
     mcp: "explicit-only",
     load: () => import("./commands/pack/index.js"),

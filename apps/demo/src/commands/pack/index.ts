@@ -4,6 +4,7 @@ import { scanSkillFiles } from "@skill/discovery";
 import { type PackedArchive, PULL_DEFAULTS, writeManifest } from "@skill/remote";
 import type { Context } from "../../context.js";
 import { displayPath, formatBytes, plural, table } from "../../output.js";
+import { writePage } from "./page.js";
 
 /** The code of a warning that `skill pull`, with its default limits, would refuse an archive written. */
 const OVER_PULL_LIMIT = "over-pull-limit";
@@ -58,13 +59,14 @@ function overPullLimits(ctx: Context, root: string, archives: readonly PackedArc
 
 /**
  * `skill pack DIR`: writes DIR/index.json (and archives) for any static web server, or nothing
- * when a skill fails. The skills are what discovery's scan finds under DIR (dot-folders left
- * out, as a static server would hide them); each skill's files are core's walk of its folder.
+ * when a skill fails; with `html`, DIR/index.html too, the pack's page. The skills are what
+ * discovery's scan finds under DIR (dot-folders left out, as a static server would hide them);
+ * each skill's files are core's walk of its folder.
  */
 export async function run(
   ctx: Context,
   dir: string,
-  opts: { archives?: boolean; baseUrl?: string; skipInvalid?: boolean; quiet?: boolean } = {},
+  opts: { archives?: boolean; baseUrl?: string; skipInvalid?: boolean; quiet?: boolean; html?: boolean } = {},
 ): Promise<number> {
   const root = resolve(dir); // relative to where the command runs
   // What the scan could not use (dangling links, unreadable folders) is the author's to see.
@@ -95,9 +97,13 @@ export async function run(
   const diagnostics = [...scanned.filter((d) => !reported.has(d.path)), ...result.diagnostics, ...overLimits];
   const { out } = ctx;
   const indexPath = join(root, "index.json");
+  // The page shows what the index lists: written after it, and only when it was.
+  const page =
+    opts.html && result.written ? await writePage(root, result.manifest, skills, opts.baseUrl) : undefined;
   if (out.json) {
     out.data({
       path: indexPath,
+      ...(page ? { page: page.path } : {}),
       written: result.written,
       manifest: result.manifest,
       archives: result.archives.map((a) => a.path),
@@ -115,6 +121,7 @@ export async function run(
     out.line(
       `${c.green("✓")} wrote ${displayPath(indexPath, ctx.cwd, ctx.home)}: ${plural(result.manifest.skills.length, "skill")}${result.archives.length > 0 ? `, ${plural(result.archives.length, "archive")}` : ""}${left}${warnings.length > 0 ? `, ${plural(warnings.length, "warning")}` : ""}`,
     );
+    if (page) out.line(`${c.green("✓")} wrote ${displayPath(page.path, ctx.cwd, ctx.home)}: the pack's page`);
   } else {
     out.error(
       `${c.red("✗")} nothing written: ${plural(result.failed.length, "skill")} cannot be listed${result.failed.length > 0 ? " (fix them, or pass --skip-invalid to pack the rest)" : ""}`,

@@ -1,0 +1,94 @@
+import { dirname } from "node:path";
+import { auditSkill, type Capabilities } from "@skill/audit";
+import { errorMessage, loadSkillFile, type SkillMetadata, skillFiles } from "@skill/core";
+import type { RemoteSkillManifest } from "@skill/remote";
+
+/** The placeholder the install commands hold when the pack was written without `--base-url`. */
+export const URL_PLACEHOLDER = "<index-url>";
+
+/** One skill as the pack's page shows it. */
+export interface PageSkill {
+  readonly name: string;
+  readonly description: string;
+  /** Relative, `/`-separated, as the index lists them (or as core lists the folder). */
+  readonly files: readonly string[];
+  /** What the skill can do, read by `@skill/audit`; a message when the audit failed. */
+  readonly capabilities: Capabilities | { readonly error: string };
+  /** The commands that install it: `skill add …`, then `npx skills add …`. */
+  readonly install: readonly string[];
+  /** What the page's search indexes. */
+  readonly metadata: SkillMetadata;
+}
+
+/**
+ * The URL of the pack's index as people install from it: `index.json` below `--base-url`
+ * (the folder the pack is served from), or {@link URL_PLACEHOLDER} without one.
+ */
+export function indexUrl(baseUrl: string | undefined): string {
+  if (baseUrl === undefined) return URL_PLACEHOLDER;
+  const base = new URL(baseUrl);
+  base.pathname = `${base.pathname.replace(/\/+$/, "")}/`;
+  return new URL("index.json", base).href;
+}
+
+/** A word for a POSIX shell: as it is when it holds nothing the shell reads, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The commands that install `name` from the pack at `url`: this CLI's, then Vercel's `skills`. */
+export function installCommands(url: string, name: string): string[] {
+  const at = url === URL_PLACEHOLDER ? url : shellWord(url);
+  return [`skill add ${at} ${shellWord(name)}`, `npx skills add ${at} --skill ${shellWord(name)}`];
+}
+
+/** Each listed skill's SKILL.md and metadata, by name (the first of a name counts). */
+async function loadByName(skillPaths: readonly string[]): Promise<Map<string, SkillMetadata>> {
+  const byName = new Map<string, SkillMetadata>();
+  for (const path of skillPaths) {
+    try {
+      const { skill } = await loadSkillFile(path);
+      if (!byName.has(skill.name)) byName.set(skill.name, skill);
+    } catch {
+      // A skill that does not load is not in the index either: the pack said why.
+    }
+  }
+  return byName;
+}
+
+async function capabilitiesOf(folder: string): Promise<PageSkill["capabilities"]> {
+  try {
+    return (await auditSkill(folder)).capabilities;
+  } catch (error) {
+    return { error: errorMessage(error) };
+  }
+}
+
+/**
+ * The skills of a written index, in its order, with what the page shows of each: `skillPaths`
+ * are the SKILL.md files the pack read (`scanSkillFiles`), matched to the index by name.
+ */
+export async function pageSkills(
+  manifest: RemoteSkillManifest,
+  skillPaths: readonly string[],
+  baseUrl: string | undefined,
+): Promise<PageSkill[]> {
+  const loaded = await loadByName(skillPaths);
+  const url = indexUrl(baseUrl);
+  const out: PageSkill[] = [];
+  for (const entry of manifest.skills) {
+    const metadata = loaded.get(entry.name);
+    if (metadata === undefined) continue;
+    const folder = dirname(metadata.location);
+    const files = entry.files ?? (await skillFiles(folder)).map((f) => f.path);
+    out.push({
+      name: entry.name,
+      description: entry.description ?? metadata.description,
+      files,
+      capabilities: await capabilitiesOf(folder),
+      install: installCommands(url, entry.name),
+      metadata,
+    });
+  }
+  return out;
+}
