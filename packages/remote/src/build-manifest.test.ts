@@ -83,6 +83,28 @@ describe("buildManifest", () => {
     ]);
   });
 
+  it("tells onProgress as each skill's packing starts, and packs the same when the listener throws", async () => {
+    const dir = await put({
+      "a/SKILL.md": skillMd("a"),
+      "b/SKILL.md": skillMd("b"),
+      "c/SKILL.md": skillMd("c"),
+    });
+    const events: unknown[] = [];
+    const told = await writeManifest(dir, { onProgress: (event) => events.push(event) });
+    expect(events).toEqual([
+      { skill: "a", done: 0, total: 3 },
+      { skill: "b", done: 1, total: 3 },
+      { skill: "c", done: 2, total: 3 },
+    ]);
+    const throwing = await buildManifest(dir, {
+      onProgress: () => {
+        throw new Error("a display that broke");
+      },
+    });
+    expect(throwing.manifest).toEqual(told.manifest);
+    expect(throwing.failed).toEqual([]);
+  });
+
   it("changes a skill's version exactly when its content or file list changes", async () => {
     const dir = await put({ "a/SKILL.md": skillMd("a"), "a/x.md": "x", "b/SKILL.md": skillMd("b") });
     const version = async () => (await buildManifest(dir)).manifest.skills.map((s) => s.version);

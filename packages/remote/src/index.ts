@@ -5,7 +5,12 @@ export type { RemoteSkillEntry, RemoteSkillManifest, RemoteSkillType, SkippedSki
 export { parseManifest, SCHEMA_V0_2 } from "./manifest.js";
 export type { PullOptions, PullProgress, PullResult } from "./options.js";
 export { PULL_DEFAULTS } from "./options.js";
-export type { BuildManifestOptions, BuildManifestResult, PackedArchive } from "./pack-options.js";
+export type {
+  BuildManifestOptions,
+  BuildManifestResult,
+  PackedArchive,
+  PackProgress,
+} from "./pack-options.js";
 export { pull } from "./pull.js";
 export { redactUrl } from "./redact.js";
 export type { RefreshPolicy, RemoteSourceOptions } from "./remote-source.js";

@@ -26,6 +26,19 @@ export interface BuildManifestOptions {
    */
   readonly skipInvalid?: boolean;
   readonly logger?: Logger;
+  /**
+   * Told as each skill's packing starts (`done` skills of `total` packed before it), for a
+   * progress display. An observer: if it throws, the pack goes on.
+   */
+  readonly onProgress?: (event: PackProgress) => void;
+}
+
+/** A skill of a pack about to be packed, for a progress display. */
+export interface PackProgress {
+  /** The skill's folder, relative to the pack's folder. */
+  readonly skill: string;
+  readonly done: number;
+  readonly total: number;
 }
 
 /** A pack's manifest, and the skill folders that could not be listed. */

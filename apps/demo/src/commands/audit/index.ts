@@ -6,6 +6,7 @@ import { scanSkillFiles } from "@skill/discovery";
 import type { Context } from "../../context.js";
 import { UserError } from "../../errors.js";
 import { displayPath, plural, table } from "../../output.js";
+import { progressLine } from "../../progress.js";
 import { createService, loadSkills } from "../../service.js";
 
 /** A skill folder on disk, or a skill only its service can read (MCP, built-in): `location` is its URI. */
@@ -103,7 +104,12 @@ type Audited = Target & ({ readonly result: AuditResult } | { readonly error: st
 export async function run(ctx: Context, args: readonly string[]): Promise<number> {
   const targets = await targetsFor(ctx, args);
   const audited: Audited[] = [];
+  const progress = progressLine("skill audit  {bar}  {value}/{total} skills  {detail}", {
+    enabled: !ctx.out.json,
+  });
+  progress.total(targets.length);
   for (const target of targets) {
+    progress.note({ detail: printable(target.name).slice(0, 60) });
     try {
       const result =
         "dir" in target
@@ -113,7 +119,9 @@ export async function run(ctx: Context, args: readonly string[]): Promise<number
     } catch (error) {
       audited.push({ ...target, error: (error as Error).message });
     }
+    progress.increment();
   }
+  progress.stop();
   let errors = 0;
   let warnings = 0;
   for (const a of audited) {

@@ -1,6 +1,7 @@
 import { printable } from "@skill/core";
-import { applyPlan, planAdd } from "@skill/install";
+import { applyPlan, type InstallPlan, type InstallProgress, planAdd } from "@skill/install";
 import type { Context } from "../../context.js";
+import { type Progress, progressLine } from "../../progress.js";
 import { chosenAgents, cliError, type InstallFlags, scopeOf, showInstalled, sitePort } from "./installing.js";
 
 /** A reason the library gives for passing a path over, for people. */
@@ -19,27 +20,53 @@ function skipReason(reason: string): string {
 export async function run(ctx: Context, spec: string, names: string[], flags: InstallFlags): Promise<number> {
   const scope = scopeOf(ctx, flags);
   const agents = await chosenAgents(scope, flags);
+  const progress = progressLine("skill add  {bar}  {value}/{total}  {detail}", { enabled: !ctx.out.json });
+  let plan: InstallPlan | undefined;
   try {
-    const plan = await planAdd(spec, {
+    plan = await planAdd(spec, {
       ...scope,
+      onProgress: (event) => showStep(progress, event),
       agents: agents.map((a) => a.id),
       names,
       copy: flags.copy === true,
       force: flags.force === true,
       fetchSite: sitePort(ctx),
     });
-    // What the source holds that is not installed is named, never dropped silently.
-    if (names.length === 0) {
-      for (const s of plan.skipped) {
-        ctx.out.error(
-          `skill: warning: left out ${JSON.stringify(printable(s.path))}: ${printable(skipReason(s.reason))}`,
-        );
-      }
-    }
     const report = await applyPlan(plan);
+    progress.stop();
+    showSkipped(ctx, plan, names);
     await showInstalled(ctx, agents, plan, report);
     return report.refused.length > 0 ? 1 : 0;
   } catch (error) {
+    progress.stop();
+    if (plan) showSkipped(ctx, plan, names);
     throw cliError(error);
   }
+}
+
+/** What the source holds that is not installed is named, never dropped silently. */
+function showSkipped(ctx: Context, plan: InstallPlan, names: readonly string[]): void {
+  if (names.length > 0) return;
+  for (const s of plan.skipped) {
+    ctx.out.error(
+      `skill: warning: left out ${JSON.stringify(printable(s.path))}: ${printable(skipReason(s.reason))}`,
+    );
+  }
+}
+
+/** What an install step says on the progress line: `hashing pdf`, `placing pdf`, with counts when it has them. */
+const STEPS: Readonly<Record<InstallProgress["step"], string>> = {
+  fetch: "fetching the source",
+  scan: "reading its skills",
+  hash: "hashing",
+  place: "placing",
+  lock: "writing the lock",
+};
+
+function showStep(progress: Progress, event: InstallProgress): void {
+  if (event.total !== undefined) progress.total(event.total);
+  const detail = printable(
+    event.name === undefined ? STEPS[event.step] : `${STEPS[event.step]} ${event.name}`,
+  );
+  progress.update(event.done ?? 0, { detail: detail.slice(0, 60) });
 }

@@ -4,6 +4,7 @@ import { scanSkillFiles } from "@skill/discovery";
 import { type PackedArchive, PULL_DEFAULTS, writeManifest } from "@skill/remote";
 import type { Context } from "../../context.js";
 import { displayPath, formatBytes, plural, table } from "../../output.js";
+import { progressLine } from "../../progress.js";
 import { writePage } from "./page.js";
 
 /** The code of a warning that `skill pull`, with its default limits, would refuse an archive written. */
@@ -57,6 +58,38 @@ function overPullLimits(ctx: Context, root: string, archives: readonly PackedArc
   return out;
 }
 
+type PackOptions = { archives?: boolean; baseUrl?: string; skipInvalid?: boolean; html?: boolean };
+
+/**
+ * The index and archives, and with `html` the page (written after the index, and only when it
+ * was: it shows what the index lists), with a progress line on a terminal as they are made.
+ */
+async function packWithProgress(ctx: Context, root: string, skills: readonly string[], opts: PackOptions) {
+  const progress = progressLine("skill pack  {bar}  {value}/{total} skills  {detail}", {
+    enabled: !ctx.out.json,
+  });
+  try {
+    const result = await writeManifest(root, {
+      skills,
+      logger: ctx.logger,
+      onProgress: ({ skill, done, total }) => {
+        progress.total(total);
+        progress.update(done, { detail: printable(skill).slice(0, 60) });
+      },
+      ...(opts.archives === false ? { archives: false } : {}),
+      ...(opts.baseUrl === undefined ? {} : { baseUrl: opts.baseUrl }),
+      ...(opts.skipInvalid ? { skipInvalid: true } : {}),
+    });
+    const page =
+      opts.html && result.written
+        ? await writePage(root, result.manifest, skills, opts.baseUrl, progress)
+        : undefined;
+    return { ...result, page };
+  } finally {
+    progress.stop();
+  }
+}
+
 /**
  * `skill pack DIR`: writes DIR/index.json (and archives) for any static web server, or nothing
  * when a skill fails; with `html`, DIR/index.html too, the pack's page. The skills are what
@@ -83,13 +116,7 @@ export async function run(
         }),
     },
   });
-  const result = await writeManifest(root, {
-    skills,
-    logger: ctx.logger,
-    ...(opts.archives === false ? { archives: false } : {}),
-    ...(opts.baseUrl === undefined ? {} : { baseUrl: opts.baseUrl }),
-    ...(opts.skipInvalid ? { skipInvalid: true } : {}),
-  });
+  const result = await packWithProgress(ctx, root, skills, opts);
   // The pack reports a link inside a skill itself; the scan's word on the same path is a repeat.
   const reported = new Set(result.diagnostics.map((d) => d.path));
   // Only what was written can be pulled: a pack that wrote nothing has no archive to warn of.
@@ -98,8 +125,7 @@ export async function run(
   const { out } = ctx;
   const indexPath = join(root, "index.json");
   // The page shows what the index lists: written after it, and only when it was.
-  const page =
-    opts.html && result.written ? await writePage(root, result.manifest, skills, opts.baseUrl) : undefined;
+  const page = result.page;
   if (out.json) {
     out.data({
       path: indexPath,

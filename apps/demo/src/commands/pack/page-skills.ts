@@ -1,7 +1,8 @@
 import { dirname } from "node:path";
 import { auditSkill, type Capabilities } from "@skill/audit";
-import { errorMessage, loadSkillFile, type SkillMetadata, skillFiles } from "@skill/core";
+import { errorMessage, loadSkillFile, printable, type SkillMetadata, skillFiles } from "@skill/core";
 import type { RemoteSkillManifest } from "@skill/remote";
+import type { Progress } from "../../progress.js";
 
 /** The placeholder the install commands hold when the pack was written without `--base-url`. */
 export const URL_PLACEHOLDER = "<index-url>";
@@ -72,11 +73,14 @@ export async function pageSkills(
   manifest: RemoteSkillManifest,
   skillPaths: readonly string[],
   baseUrl: string | undefined,
+  progress?: Progress,
 ): Promise<PageSkill[]> {
   const loaded = await loadByName(skillPaths);
   const url = indexUrl(baseUrl);
   const out: PageSkill[] = [];
-  for (const entry of manifest.skills) {
+  progress?.total(manifest.skills.length);
+  for (const [i, entry] of manifest.skills.entries()) {
+    progress?.update(i, { detail: `page: ${printable(entry.name).slice(0, 54)}` });
     const metadata = loaded.get(entry.name);
     if (metadata === undefined) continue;
     const folder = dirname(metadata.location);

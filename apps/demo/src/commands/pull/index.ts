@@ -1,7 +1,7 @@
 import { printable } from "@skill/core";
 import { type PullProgress, pull as pullPack, redactUrl } from "@skill/remote";
-import cliProgress from "cli-progress";
 import { type Context, remoteOptions } from "../../context.js";
+import { type Progress, progressLine } from "../../progress.js";
 import {
   cachedCapabilities,
   capabilityChanges,
@@ -45,7 +45,7 @@ async function pullAll(
   const { out } = ctx;
   const c = out.color;
   const results: PackOutcome[] = [];
-  const showBar = out.isTTY && !out.json;
+  const showBar = !out.json;
   for (const url of urls) {
     if (signal.aborted) break;
     results.push(await pullOne(ctx, url, signal, showBar));
@@ -72,21 +72,22 @@ async function pullOne(
   showBar: boolean,
 ): Promise<PackOutcome> {
   const tally: Tally = { files: 0, bytes: 0, unchanged: 0, skills: 0, skillTotal: 0 };
-  const bar = showBar ? progressBar(url) : undefined;
+  const bar = progressOf(url, showBar);
   const onProgress = (event: PullProgress) => {
     if (event.type === "index") {
       tally.skillTotal = event.skills;
-      bar?.start(event.files, 0, { detail: "", skills: 0, skillTotal: event.skills });
+      bar.total(event.files);
+      bar.update(0, { detail: "", skills: 0, skillTotal: event.skills });
     } else if (event.type === "file") {
       if (!event.cached) {
         tally.files++;
         tally.bytes += event.bytes;
       }
-      bar?.increment(1, { detail: printable(`${event.skill}/${event.file}`).slice(0, 60) });
+      bar.increment({ detail: printable(`${event.skill}/${event.file}`).slice(0, 60) });
     } else if (event.type === "skill") {
       if (event.status === "unchanged") tally.unchanged++;
       if (event.status !== "removed") tally.skills++;
-      bar?.update({ skills: Math.min(tally.skills, tally.skillTotal), detail: printable(event.name) });
+      bar.note({ skills: Math.min(tally.skills, tally.skillTotal), detail: printable(event.name) });
     }
   };
   try {
@@ -103,18 +104,12 @@ async function pullOne(
     const e = error as { code?: string; message: string };
     return { url, tally, error: { code: e.code ?? "REMOTE_ERROR", message: e.message } };
   } finally {
-    bar?.stop();
+    bar.stop();
   }
 }
 
-/** The terminal's progress bar of one pack: files, skills, and the file or skill at hand. */
-function progressBar(url: string): cliProgress.SingleBar {
-  return new cliProgress.SingleBar(
-    {
-      format: `${printable(redactUrl(url))}  {bar}  {value}/{total} files  {skills}/{skillTotal} skills  {detail}`,
-      hideCursor: true,
-      clearOnComplete: true,
-    },
-    cliProgress.Presets.shades_classic,
-  );
+/** The progress line of one pack: files, skills, and the file or skill at hand. */
+function progressOf(url: string, enabled: boolean): Progress {
+  const format = `${printable(redactUrl(url))}  {bar}  {value}/{total} files  {skills}/{skillTotal} skills  {detail}`;
+  return progressLine(format, { enabled });
 }

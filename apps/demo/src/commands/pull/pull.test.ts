@@ -1,4 +1,5 @@
 // @module-tag slow: every test here runs the built `skill` CLI in a child process.
+import { execFile, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -16,6 +17,7 @@ import {
   skillMd,
   startSkill,
 } from "../../../test/remote-pack.js";
+import { CLI } from "../../../test/run-node.js";
 
 const SECRET = "hunter2-SECRET";
 
@@ -114,6 +116,43 @@ describe("skill pull", () => {
     expect(stderr).toContain("interrupted");
     expect(await readdir(packDir)).toEqual([]);
   });
+});
+
+/** The `skill` CLI run on a pseudo-terminal (util-linux `script`): what a person at a terminal sees. */
+function onTerminal(args: readonly string[], cwd: string): Promise<string> {
+  const quote = (a: string) => `'${a.replaceAll("'", "'\\''")}'`;
+  const command = [process.execPath, CLI, ...args].map(quote).join(" ");
+  return new Promise((resolve, reject) => {
+    execFile(
+      "script",
+      ["-qefc", command, "/dev/null"],
+      { cwd, env: { PATH: process.env.PATH ?? "", HOME: cwd, NO_COLOR: "1", COLUMNS: "120" } },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    );
+  });
+}
+
+const hasScript = spawnSync("script", ["--version"]).status === 0;
+
+describe("skill pull on a terminal", () => {
+  it.skipIf(!hasScript)(
+    "shows a progress line once a pull has run a second, and none for a quick one or in a pipe",
+    { timeout: 30_000 },
+    async () => {
+      const slow = await start({ a: skillMd("a", "x".repeat(4000)), b: skillMd("b") }, { dripMs: 1_500 });
+      const seen = await onTerminal([...box.base, "pull", slow.index], box.root);
+      expect(seen).toMatch(/\d\/2 files +\d\/2 skills/);
+      const quick = await start({ c: skillMd("c") });
+      expect(await onTerminal([...box.base, "pull", quick.index], box.root)).not.toMatch(
+        /files +\d\/\d skills/,
+      );
+      const piped = await skill(
+        [...box.base, "pull", (await start({ d: skillMd("d") }, { dripMs: 1_500 })).index],
+        box.root,
+      );
+      expect(piped.stdout + piped.stderr).not.toMatch(/files +\d\/\d skills/);
+    },
+  );
 });
 
 describe("skill pack and skill pull agree on limits", () => {
