@@ -26,8 +26,9 @@ export function statCodexSidecar(location: string): FileStat | null {
   const folder = folderOf(location);
   if (folder === undefined) return null;
   try {
-    const stats = statSync(resolveInside(folder, CODEX_SIDECAR));
-    return stats.isFile() ? fileStatOf(stats) : null;
+    // Nearly every skill has none: `throwIfNoEntry` spares an error object per skill.
+    const stats = statSync(resolveInside(folder, CODEX_SIDECAR), { throwIfNoEntry: false });
+    return stats?.isFile() ? fileStatOf(stats) : null;
   } catch {
     return null; // missing or unreadable: Codex goes on without it
   }

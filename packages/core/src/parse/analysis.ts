@@ -67,6 +67,8 @@ export interface ParseMemo {
   ): readonly Diagnostic[];
   /** Whether the value exceeds the node limit, and else its JSON data, frozen. */
   data(value: object, limit: number): { readonly tooLarge: boolean; readonly data?: Record<string, unknown> };
+  /** `bodySummary(body)`: the summary of a body. */
+  summary(body: string): string | undefined;
 }
 
 export function diagnostic(

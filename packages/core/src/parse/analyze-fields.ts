@@ -164,7 +164,9 @@ function makeSkill(
   made.modelInvocable = !disablesModelInvocation(frontmatter) && !opencodeUserOnly(frontmatter);
   made.userInvocable = !isFalse(frontmatter["user-invocable"]);
   if (displayName !== undefined) made.displayName = displayName;
-  const summary = context.body === undefined ? context.summary : bodySummary(context.body);
+  const body = context.body;
+  const summary =
+    body === undefined ? context.summary : options.memo ? options.memo.summary(body) : bodySummary(body);
   if (summary !== undefined) made.summary = summary;
   // Without `content` for a bulk load (`metadataOnly`): `accept` then keeps this object as is.
   if (!options.metadataOnly) made.content = context.body ?? "";

@@ -2,6 +2,7 @@ import { codexUserOnly, readCodexSidecar, statCodexSidecar } from "../files/code
 import { type FileStat, readSkillFileSync, type SkillFileText } from "../files/read-file.js";
 import type { Analysis, ParseMemo } from "../parse/analysis.js";
 import { dataOf, splitText } from "../parse/analyze.js";
+import { bodySummary } from "../parse/summary.js";
 import type { FrontmatterBounds } from "../parse/frontmatter.js";
 import { parseYaml, type YamlResult } from "../parse/yaml.js";
 import { describeKind, SkillError } from "../spec/errors.js";
@@ -38,6 +39,7 @@ export class ReadMemo implements SharedReads, ParseMemo {
   /** By limits (`maxBytes:headBytes`), then by path. */
   readonly #reads = new Map<string, Map<string, Read>>();
   readonly #yaml = new Map<string, YamlResult>();
+  readonly #summaries = new Map<string, { summary: string | undefined }>();
   /** By who reads (rules, source, origin) and file: a whole analysis of one text. */
   readonly #analyses = new Map<string, { text: string; analysis: Analysis }>();
   /** By limit and path: what a load takes of a file (see {@link loadRead}). */
@@ -91,6 +93,11 @@ export class ReadMemo implements SharedReads, ParseMemo {
     const found = check();
     byFile.set(location, { raw, body, found });
     return found;
+  }
+
+  /** `bodySummary(body)`, once per body. */
+  summary(body: string): string | undefined {
+    return made(this.#summaries, body, () => ({ summary: bodySummary(body) })).summary;
   }
 
   /** `dataOf(value, limit)`, once per parsed value (the limit is one constant). */
