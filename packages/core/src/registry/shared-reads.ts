@@ -2,8 +2,8 @@ import { codexUserOnly, readCodexSidecar, statCodexSidecar } from "../files/code
 import { type FileStat, readSkillFileSync, type SkillFileText } from "../files/read-file.js";
 import type { Analysis, ParseMemo } from "../parse/analysis.js";
 import { dataOf, splitText } from "../parse/analyze.js";
-import { bodySummary } from "../parse/summary.js";
 import type { FrontmatterBounds } from "../parse/frontmatter.js";
+import { bodySummary } from "../parse/summary.js";
 import { parseYaml, type YamlResult } from "../parse/yaml.js";
 import { describeKind, SkillError } from "../spec/errors.js";
 import type { SharedReads } from "../spec/service-options.js";
