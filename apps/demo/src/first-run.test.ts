@@ -305,6 +305,21 @@ describe("the terminal", () => {
     ).toContain("SKILL.md");
   });
 
+  it("keeps a pipe's lines three fields each, whatever tabs and line breaks a skill holds", async () => {
+    const dir = await project({
+      "tab\there": skillMd("tabbed", '"Reads\\tforms.\\n\\nThen\\tfills them."'),
+      plain: skillMd("plain"),
+    });
+    const { code, stdout, stderr } = await run(["list"], { cwd: dir });
+    expect(code).toBe(0);
+    expect(stderr).toBe("");
+    const lines = stdout.trimEnd().split("\n");
+    expect(lines.map((line) => line.split("\t").length)).toEqual([3, 3]);
+    const tabbed = lines.find((line) => line.startsWith("tabbed\t"))?.split("\t");
+    expect(tabbed?.[1]).toBe("Reads forms. Then fills them.");
+    expect(tabbed?.[2]).toBe(join(dir, ".agents", "skills", "tab\\u0009here", "SKILL.md"));
+  });
+
   it("gives a long name a third of 80 columns at most, and the description the rest", async () => {
     const long = "a-skill-name-that-runs-on-for-forty-four-chars";
     const dir = await project({

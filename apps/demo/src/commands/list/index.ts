@@ -210,8 +210,12 @@ function printTable(ctx: Context, visible: readonly SkillMetadata[]): void {
     if (out.isTTY) out.line(none);
     else out.error(printable(none));
   } else if (out.isTTY) printFitted(ctx, visible);
+  // The description's spacing is collapsed; a name or path keeps every character, a tab or a
+  // line break in it escaped (`\u0009`), so each line stays three fields.
   else
-    out.line(visible.map((s) => `${flat(s.name)}\t${flat(s.description)}\t${flat(s.location)}`).join("\n"));
+    out.line(
+      visible.map((s) => `${printable(s.name)}\t${flat(s.description)}\t${printable(s.location)}`).join("\n"),
+    );
 }
 
 /** The table of visible skills, fitted to the terminal. */
