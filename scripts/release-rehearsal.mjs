@@ -51,10 +51,36 @@ const started = Date.now();
 const log = (line) => console.log(line);
 const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
 
+/** Every child process this script started and that has not exited yet. */
+const live = new Set();
+
+function track(child) {
+  live.add(child);
+  child.once("exit", () => live.delete(child));
+  return child;
+}
+
+/**
+ * On an interrupt or an early exit, the children end too (Verdaccio first among them). A
+ * ChildProcess handle signals only its own process, never a pid reused after it exited.
+ */
+function stopChildrenOnExit(scratch) {
+  process.once("exit", () => {
+    for (const child of live) child.kill("SIGKILL");
+  });
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+    process.once(signal, () => {
+      for (const child of live) child.kill("SIGTERM");
+      console.log(`rehearsal: interrupted (${signal}); scratch kept at ${scratch}`);
+      process.exit(130);
+    });
+  }
+}
+
 /** Runs a command; resolves with its exit code and output (never rejects). */
 function run(command, args, { cwd, env, timeout = STEP_TIMEOUT }) {
   return new Promise((done) => {
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = track(spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] }));
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
@@ -227,44 +253,39 @@ async function startRegistry(scratch, tools) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const args = [tools.verdaccio, "--config", verdaccioConfig(scratch), "--listen", `127.0.0.1:${port}`];
-  const child = spawn(process.execPath, args, {
-    cwd: scratch,
-    env: baseEnv(scratch),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = track(
+    spawn(process.execPath, args, {
+      cwd: scratch,
+      env: baseEnv(scratch),
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  );
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
+  const running = () => child.exitCode === null && child.signalCode === null;
   const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
+    if (!running()) return;
     const exited = new Promise((done) => child.once("exit", done));
-    process.kill(child.pid, "SIGTERM");
+    child.kill("SIGTERM");
     if (await Promise.race([exited.then(() => true), sleep(5000).then(() => false)])) return;
-    process.kill(child.pid, "SIGKILL");
+    child.kill("SIGKILL");
     await exited;
   };
-  const registry = { url, port, pid: child.pid, stop, authLine: `//127.0.0.1:${port}/:_authToken=dummy` };
-  stopOnExit(registry);
-  await waitForPing(url, child, () => output);
-  return registry;
-}
-
-/** Kills the registry if the script is interrupted or exits before stop(). */
-function stopOnExit(registry) {
-  const kill = () => {
-    try {
-      process.kill(registry.pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
+  const registry = {
+    url,
+    port,
+    pid: child.pid,
+    stop,
+    authLine: `//127.0.0.1:${port}/:_authToken=dummy`,
   };
-  process.once("exit", kill);
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-    process.once(signal, () => {
-      kill();
-      process.exit(130);
-    });
+  try {
+    await waitForPing(url, child, () => output);
+  } catch (error) {
+    await stop();
+    throw error;
   }
+  return registry;
 }
 
 /** A clone of HEAD with the built dist folders copied in (built there only when absent). */
@@ -498,6 +519,7 @@ function reportPath() {
 
 async function main() {
   const scratch = makeScratch();
+  stopChildrenOnExit(scratch);
   const result = { errors: [] };
   try {
     await rehearse(scratch, result);
