@@ -27,7 +27,9 @@
 // caller's (~/.npm) for speed. Scratch is removed on success and kept (its path printed) on
 // failure. Last line: "rehearsal: N published, N installed alone, N examples ran, N failed".
 //
-//   node scripts/release-rehearsal.mjs [--report FILE]   FILE: JSON counts for test-summary.mjs
+//   node scripts/release-rehearsal.mjs [--report FILE] [--build]
+//     --report FILE   JSON counts for test-summary.mjs
+//     --build         build in the clone instead of copying the dist folders
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -298,7 +300,8 @@ async function prepareCopy(scratch, tools) {
   let missing = 0;
   for (const { dir } of publishedPackages()) {
     const dist = join(dir, "dist");
-    if (existsSync(dist)) cpSync(dist, join(copy, relative(root, dist)), { recursive: true });
+    if (existsSync(dist) && !process.argv.includes("--build"))
+      cpSync(dist, join(copy, relative(root, dist)), { recursive: true });
     else missing += 1;
   }
   await installCopy(copy, scratch, tools, missing > 0);
@@ -317,7 +320,7 @@ async function installCopy(copy, scratch, tools, build) {
   const install = ["install", "--frozen-lockfile", "--prefer-offline", "--store-dir", storeDir, ...scripts];
   await must("pnpm", install, { cwd: copy, env });
   if (!build) return;
-  log("rehearsal: a package has no dist; building in the clone");
+  log("rehearsal: building the packages in the clone");
   await must("pnpm", ["--filter", "./packages/*", "run", "build"], { cwd: copy, env });
 }
 
