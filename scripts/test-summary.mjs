@@ -3,11 +3,18 @@
 // "N passed, N failed", and exits non-zero when anything failed. A package
 // whose tests did not report, or a failed non-test step (build, typecheck,
 // lint, package shape), counts as one failure so that the line never hides it.
+//
+//   node scripts/test-summary.mjs STATUS [--rehearsal FILE]
+//
+// With --rehearsal, the checks of the release rehearsal's report (written by
+// `release-rehearsal.mjs --report FILE`) count too; a missing report is one failure.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
 const stepStatus = Number(process.argv[2] ?? 0);
+const rehearsalAt = process.argv.indexOf("--rehearsal");
+const rehearsalReport = rehearsalAt > 0 ? process.argv[rehearsalAt + 1] : undefined;
 
 const dirs = [
   ...["packages", "apps"].flatMap((group) =>
@@ -36,6 +43,19 @@ for (const dir of dirs) {
   failed += report.numFailedTests ?? 0;
   if (report.success === false && (report.numFailedTests ?? 0) === 0) {
     console.log(`${pkg.name}: test run failed outside any test (see its output above)`);
+    failed += 1;
+  }
+}
+
+if (rehearsalReport !== undefined) {
+  if (existsSync(rehearsalReport)) {
+    const report = JSON.parse(readFileSync(rehearsalReport, "utf8"));
+    passed += report.passed ?? 0;
+    failed += report.failed ?? 0;
+    if ((report.failed ?? 0) > 0)
+      console.log(`release rehearsal: ${report.failed} failed (see its output above)`);
+  } else {
+    console.log("release rehearsal: no report (it did not finish; see its output above)");
     failed += 1;
   }
 }
