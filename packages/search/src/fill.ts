@@ -1,4 +1,4 @@
-import { asciiRuns, fieldWords } from "./analyze.js";
+import { fieldWords, scanned } from "./analyze.js";
 import { type Doc, FIELDS } from "./fields.js";
 import { Postings } from "./postings.js";
 import { Records } from "./records.js";
@@ -36,9 +36,13 @@ export function fill(docs: readonly Doc[]): Contents {
     for (let fieldId = 0; fieldId < FIELDS.length; fieldId++) {
       const field = FIELDS[fieldId] as (typeof FIELDS)[number];
       const text = doc[field];
-      counts[fieldId] = asciiRuns(text, field)
-        ? records.runs(text, fieldId, first)
-        : records.field(fieldWords(text, field), fieldId, first);
+      if (!scanned(text, field)) counts[fieldId] = records.field(fieldWords(text, field), fieldId, first);
+      else {
+        const distinct = records.runs(text, fieldId, first);
+        const stop = records.stop;
+        counts[fieldId] =
+          stop === text.length ? distinct : distinct + records.rest(text, stop, fieldId, first);
+      }
     }
     lengths.push(counts);
   }

@@ -1,4 +1,4 @@
-import { term } from "./analyze.js";
+import { loweredTerm } from "./analyze.js";
 import { FIELDS } from "./fields.js";
 
 /** An Int32Array that doubles when full. */
@@ -27,6 +27,34 @@ for (let c = 0; c < 128; c++) {
   WORD_CHAR[c] = (ch >= "0" && ch <= "9") || (ch >= "A" && ch <= "Z") || (ch >= "a" && ch <= "z") ? 1 : 0;
 }
 
+/** The apostrophes `words` leaves out, so that "don't" reads as "dont". */
+const APOSTROPHE = 0x27;
+const RIGHT_QUOTE = 0x2019;
+
+/** A letter or digit of any script, as `words` reads them. */
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+/** Code points beyond ASCII met so far → whether each is a letter or digit. */
+const wordPoints = new Map<number, boolean>();
+
+/**
+ * How many UTF-16 code units the letter or digit at `i` of `text` takes (its first, `c`): 1, 2
+ * for one outside the BMP, 0 for any other character (a lone surrogate among them).
+ */
+function wordUnits(text: string, i: number, c: number): number {
+  if (c < 128) return WORD_CHAR[c] as number;
+  let point = c;
+  if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) {
+    const low = text.charCodeAt(i + 1);
+    if (low >= 0xdc00 && low < 0xe000) point = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+  }
+  let word = wordPoints.get(point);
+  if (word === undefined) {
+    word = LETTER_OR_DIGIT.test(String.fromCodePoint(point));
+    wordPoints.set(point, word);
+  }
+  return word ? (point > 0xffff ? 2 : 1) : 0;
+}
+
 /** Whether `text` holds `word` at `start`. */
 function sameChars(word: string, text: string, start: number): boolean {
   for (let k = 0; k < word.length; k++) if (word.charCodeAt(k) !== text.charCodeAt(start + k)) return false;
@@ -41,15 +69,13 @@ function sameChars(word: string, text: string, start: number): boolean {
  * per-word work early in a process's first fill.
  */
 export class Records {
-  /** Word as the tokenizer found it (case kept) → its term's number (-1: a stop word). */
-  readonly #byWord = new Map<string, number>();
   readonly #byTerm = new Map<string, number>();
   readonly terms: string[] = [];
   /** Per key (term × fields + field): its last record, -1 before the first. */
-  readonly #lastAt = new Grow(4096 * FIELDS.length, -1);
+  readonly #lastAt = new Grow(64 * FIELDS.length, -1);
   /** Per record: its key, and how often its term is in its document's field. */
-  readonly keyOf = new Grow(1 << 16);
-  readonly countOf = new Grow(1 << 16);
+  readonly keyOf = new Grow(1 << 10);
+  readonly countOf = new Grow(1 << 10);
   count = 0;
 
   /**
@@ -62,17 +88,19 @@ export class Records {
     const countOf = this.countOf.reserve(this.count + words.length);
     let distinct = 0;
     for (let w = 0; w < words.length; w++) {
-      const n = this.#number(words[w] as string);
+      const n = this.#lookupWord(words[w] as string);
       if (n >= 0) distinct += this.#record(n * FIELDS.length + fieldId, first, keyOf, countOf);
     }
     return distinct;
   }
 
   /**
-   * {@link field} for a field whose words are the runs of ASCII letters and digits of `text`
-   * (see `asciiRuns`): they are found by one scan of the text and looked up in a table of the
-   * build by their characters, so a word the build has met needs no string of its own. Records
-   * exactly what `field(fieldWords(text, field), fieldId, first)` does.
+   * {@link field} for any field but a name with a capital (see `scanned`): its words are found
+   * by one scan of the text and looked up in a table of the build by their characters, so a word
+   * the build has met needs no string of its own. Words of ASCII letters and digits between
+   * ASCII separators, most text, are read here, up to the first word that is not (an apostrophe
+   * or a character beyond ASCII in or before it): {@link stop} says where, and {@link rest} reads
+   * the remainder. Both record exactly what `field(fieldWords(text, field), fieldId, first)` does.
    */
   runs(text: string, fieldId: number, first: number): number {
     // At most one record per two characters (a word and a separator).
@@ -83,10 +111,11 @@ export class Records {
     let i = 0;
     while (i < length) {
       let c = text.charCodeAt(i);
-      if (c >= 128 || WORD_CHAR[c] === 0) {
+      if (c < 128 && WORD_CHAR[c] === 0) {
         i++;
         continue;
       }
+      if (c >= 128) break;
       const start = i;
       let hash = 0;
       do {
@@ -94,10 +123,68 @@ export class Records {
         if (++i === length) break;
         c = text.charCodeAt(i);
       } while (c < 128 && WORD_CHAR[c] === 1);
+      if (i < length && (c >= 128 || c === APOSTROPHE)) {
+        i = start;
+        break;
+      }
       const n = this.#lookup(text, start, i, hash);
       if (n >= 0) distinct += this.#record(n * FIELDS.length + fieldId, first, keyOf, countOf);
     }
+    this.stop = i;
     return distinct;
+  }
+
+  /** Where {@link runs} stopped: the length of its text when it read all of it. */
+  stop = 0;
+
+  /**
+   * {@link runs} from `i` on, for any text: each word read by {@link #word}. A method of its
+   * own, called by the fill, so that the engine compiles the common path without it.
+   */
+  rest(text: string, i: number, fieldId: number, first: number): number {
+    const keyOf = this.keyOf.array;
+    const countOf = this.countOf.array;
+    let distinct = 0;
+    while (i < text.length) {
+      const n = this.#word(text, i);
+      i = this.#end;
+      if (n >= 0) distinct += this.#record(n * FIELDS.length + fieldId, first, keyOf, countOf);
+    }
+    return distinct;
+  }
+
+  /** Where {@link #word} stopped reading. */
+  #end = 0;
+
+  /**
+   * The term number of the word at `start` of `text`, read as `words` reads it (runs of Unicode
+   * letters and digits, apostrophes left out), or -1 when none starts there (a separator, or a
+   * stop word); sets {@link #end} to where reading goes on.
+   */
+  #word(text: string, start: number): number {
+    let i = start;
+    let hash = 0;
+    // A word with apostrophes in it, made a string of its own; "" while there are none.
+    let gapped = "";
+    let from = start;
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (c === APOSTROPHE || c === RIGHT_QUOTE) {
+        if (i === start) break;
+        gapped += text.slice(from, i);
+        from = ++i;
+        continue;
+      }
+      const units = wordUnits(text, i, c);
+      if (units === 0) break;
+      hash = (Math.imul(hash, 31) + c) | 0;
+      if (units === 2) hash = (Math.imul(hash, 31) + text.charCodeAt(i + 1)) | 0;
+      i += units;
+    }
+    this.#end = i === start ? start + 1 : i;
+    if (i === start) return -1;
+    if (from === start) return this.#lookup(text, start, i, hash);
+    return this.#lookupWord(gapped + text.slice(from, i));
   }
 
   /**
@@ -119,10 +206,10 @@ export class Records {
   }
 
   /** Words met by {@link runs}: open addressing, each slot an entry number plus one (0: empty). */
-  #slots = new Int32Array(1 << 14);
+  #slots = new Int32Array(1 << 8);
   readonly #entryWord: string[] = [];
-  readonly #entryHash = new Grow(1 << 13);
-  readonly #entryTerm = new Grow(1 << 13);
+  readonly #entryHash = new Grow(1 << 7);
+  readonly #entryTerm = new Grow(1 << 7);
 
   /** The term number of `text[start..end)`, a word whose hash is `hash`. */
   #lookup(text: string, start: number, end: number, hash: number): number {
@@ -141,16 +228,48 @@ export class Records {
       }
       s = (s + 1) & mask;
     }
-    const word = text.slice(start, end);
+    return this.#insert(text.slice(start, end), hash, s);
+  }
+
+  /** {@link #lookup} for a word made a string of its own. */
+  #lookupWord(word: string): number {
+    let hash = 0;
+    for (let k = 0; k < word.length; k++) hash = (Math.imul(hash, 31) + word.charCodeAt(k)) | 0;
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    let s = hash & mask;
+    for (;;) {
+      const e = slots[s] as number;
+      if (e === 0) break;
+      if (this.#entryWord[e - 1] === word) return this.#entryTerm.array[e - 1] as number;
+      s = (s + 1) & mask;
+    }
+    return this.#insert(word, hash, s);
+  }
+
+  /** Enters `word` (hash `hash`) in the empty slot `s`; returns its term number. */
+  #insert(word: string, hash: number, s: number): number {
+    const before = this.#entryWord.length;
     const n = this.#number(word);
     const e = this.#entryWord.length;
+    // Its lower case may have been entered meanwhile, taking the slot or growing the table.
+    const slot = e === before ? s : this.#emptySlot(hash);
     this.#entryWord.push(word);
     this.#entryHash.reserve(e)[e] = hash;
     this.#entryTerm.reserve(e)[e] = n;
-    slots[s] = e + 1;
+    this.#slots[slot] = e + 1;
     // Kept at most half full, so that a probe ends soon.
-    if ((e + 1) * 2 > slots.length) this.#grow();
+    if ((e + 1) * 2 > this.#slots.length) this.#grow();
     return n;
+  }
+
+  /** The first empty slot for a word whose hash is `hash`. */
+  #emptySlot(hash: number): number {
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    let s = hash & mask;
+    while (slots[s] !== 0) s = (s + 1) & mask;
+    return s;
   }
 
   #grow(): void {
@@ -165,21 +284,23 @@ export class Records {
     this.#slots = slots;
   }
 
+  /**
+   * The term number of a word new to the table (-1: a stop word). A word with capitals is the
+   * term of its lower case, which is looked up (and entered) in the table too, so that "Form"
+   * and "form" are stemmed once.
+   */
   #number(word: string): number {
-    const known = this.#byWord.get(word);
-    if (known !== undefined) return known;
-    const t = term(word);
-    let n = -1;
-    if (t !== null) {
-      n = this.#byTerm.get(t) ?? -1;
-      if (n === -1) {
-        n = this.terms.length;
-        this.terms.push(t);
-        this.#byTerm.set(t, n);
-        this.#lastAt.reserve(n * FIELDS.length + FIELDS.length - 1, -1);
-      }
+    const lower = word.toLowerCase();
+    if (lower !== word && lower.toLowerCase() === lower) return this.#lookupWord(lower);
+    const t = loweredTerm(lower);
+    if (t === null) return -1;
+    let n = this.#byTerm.get(t);
+    if (n === undefined) {
+      n = this.terms.length;
+      this.terms.push(t);
+      this.#byTerm.set(t, n);
+      this.#lastAt.reserve(n * FIELDS.length + FIELDS.length - 1, -1);
     }
-    this.#byWord.set(word, n);
     return n;
   }
 }
