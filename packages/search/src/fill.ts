@@ -53,16 +53,22 @@ function recordAll(
     for (let fieldId = 0; fieldId < FIELDS.length; fieldId++) {
       const field = FIELDS[fieldId] as (typeof FIELDS)[number];
       const text = doc[field];
-      if (!scanned(text, field)) counts[fieldId] = records.field(fieldWords(text, field), fieldId, first);
-      else {
-        const distinct = records.runs(text, fieldId, first);
-        const stop = records.stop;
-        counts[fieldId] =
-          stop === text.length ? distinct : distinct + records.rest(text, stop, fieldId, first);
-      }
+      counts[fieldId] = scanned(text, field)
+        ? scan(records, text, fieldId, first)
+        : records.field(fieldWords(text, field), fieldId, first);
     }
     lengths.push(counts);
   }
+}
+
+/** Records the words of `text`, a field that is scanned; returns its distinct terms. */
+function scan(records: Records, text: string, fieldId: number, first: number): number {
+  let distinct = records.runs(text, 0, fieldId, first);
+  while (records.stop < text.length) {
+    distinct += records.word(text, records.stop, fieldId, first);
+    distinct += records.runs(text, records.stop, fieldId, first);
+  }
+  return distinct;
 }
 
 /** Each term's posting lists, from records in document order (`firstOf`: where each document's records start). */

@@ -27,6 +27,9 @@ for (let c = 0; c < 128; c++) {
   WORD_CHAR[c] = (ch >= "0" && ch <= "9") || (ch >= "A" && ch <= "Z") || (ch >= "a" && ch <= "z") ? 1 : 0;
 }
 
+/** What {@link Records} finds of a word that is not in its table. */
+const UNKNOWN = -2;
+
 /** The apostrophes `words` leaves out, so that "don't" reads as "dont". */
 const APOSTROPHE = 0x27;
 const RIGHT_QUOTE = 0x2019;
@@ -95,20 +98,23 @@ export class Records {
   }
 
   /**
-   * {@link field} for any field but a name with a capital (see `scanned`): its words are found
-   * by one scan of the text and looked up in a table of the build by their characters, so a word
-   * the build has met needs no string of its own. Words of ASCII letters and digits between
-   * ASCII separators, most text, are read here, up to the first word that is not (an apostrophe
-   * or a character beyond ASCII in or before it): {@link stop} says where, and {@link rest} reads
-   * the remainder. Both record exactly what `field(fieldWords(text, field), fieldId, first)` does.
+   * {@link field} for any field but a name with a capital (see `scanned`), from `from` on, for
+   * the words most text is made of: ASCII letters and digits between ASCII separators, that the
+   * table of the fill already holds. They are found by one scan of the text and looked up by
+   * their characters, so that they need no string of their own. It stops at the first word that
+   * is not one of them (new, or with an apostrophe or a character beyond ASCII in or before it):
+   * {@link stop} says where (the text's length when none), and {@link word} reads that one. A
+   * method apart from the rest, so that the engine compiles it small and early. Together they
+   * record exactly what `field(fieldWords(text, field), fieldId, first)` does.
    */
-  runs(text: string, fieldId: number, first: number): number {
+  runs(text: string, from: number, fieldId: number, first: number): number {
     // At most one record per two characters (a word and a separator).
-    const keyOf = this.keyOf.reserve(this.count + (text.length >> 1) + 1);
-    const countOf = this.countOf.reserve(this.count + (text.length >> 1) + 1);
+    const room = ((text.length - from) >> 1) + 1;
+    const keyOf = this.keyOf.reserve(this.count + room);
+    const countOf = this.countOf.reserve(this.count + room);
     let distinct = 0;
     const length = text.length;
-    let i = 0;
+    let i = from;
     while (i < length) {
       let c = text.charCodeAt(i);
       if (c < 128 && WORD_CHAR[c] === 0) {
@@ -123,44 +129,33 @@ export class Records {
         if (++i === length) break;
         c = text.charCodeAt(i);
       } while (c < 128 && WORD_CHAR[c] === 1);
-      if (i < length && (c >= 128 || c === APOSTROPHE)) {
+      const n = i < length && (c >= 128 || c === APOSTROPHE) ? UNKNOWN : this.#find(text, start, i, hash);
+      if (n === UNKNOWN) {
         i = start;
         break;
       }
-      const n = this.#lookup(text, start, i, hash);
       if (n >= 0) distinct += this.#record(n * FIELDS.length + fieldId, first, keyOf, countOf);
     }
     this.stop = i;
     return distinct;
   }
 
-  /** Where {@link runs} stopped: the length of its text when it read all of it. */
+  /** Where {@link runs} or {@link word} stopped: the length of the text when at its end. */
   stop = 0;
 
   /**
-   * {@link runs} from `i` on, for any text: each word read by {@link #word}. A method of its
-   * own, called by the fill, so that the engine compiles the common path without it.
+   * Reads the word at `at` of `text`, any word (nothing when a separator is there), as `words`
+   * does: letters and digits of any script, apostrophes left out. Records it (after
+   * {@link runs} made room) and sets {@link stop} to where reading goes on; returns 1 for the
+   * first record of its term in the field, else 0.
    */
-  rest(text: string, i: number, fieldId: number, first: number): number {
-    const keyOf = this.keyOf.array;
-    const countOf = this.countOf.array;
-    let distinct = 0;
-    while (i < text.length) {
-      const n = this.#word(text, i);
-      i = this.#end;
-      if (n >= 0) distinct += this.#record(n * FIELDS.length + fieldId, first, keyOf, countOf);
-    }
-    return distinct;
+  word(text: string, at: number, fieldId: number, first: number): number {
+    const n = this.#word(text, at);
+    if (n < 0) return 0;
+    return this.#record(n * FIELDS.length + fieldId, first, this.keyOf.array, this.countOf.array);
   }
 
-  /** Where {@link #word} stopped reading. */
-  #end = 0;
-
-  /**
-   * The term number of the word at `start` of `text`, read as `words` reads it (runs of Unicode
-   * letters and digits, apostrophes left out), or -1 when none starts there (a separator, or a
-   * stop word); sets {@link #end} to where reading goes on.
-   */
+  /** The term number of the word at `start` (-1: none, or a stop word); sets {@link stop}. */
   #word(text: string, start: number): number {
     let i = start;
     let hash = 0;
@@ -169,19 +164,17 @@ export class Records {
     let from = start;
     while (i < text.length) {
       const c = text.charCodeAt(i);
-      if (c === APOSTROPHE || c === RIGHT_QUOTE) {
-        if (i === start) break;
+      const units = c < 128 ? (WORD_CHAR[c] as number) : wordUnits(text, i, c);
+      if (units !== 0) {
+        hash = (Math.imul(hash, 31) + c) | 0;
+        if (units === 2) hash = (Math.imul(hash, 31) + text.charCodeAt(i + 1)) | 0;
+        i += units;
+      } else if ((c === APOSTROPHE || c === RIGHT_QUOTE) && i !== start) {
         gapped += text.slice(from, i);
         from = ++i;
-        continue;
-      }
-      const units = wordUnits(text, i, c);
-      if (units === 0) break;
-      hash = (Math.imul(hash, 31) + c) | 0;
-      if (units === 2) hash = (Math.imul(hash, 31) + text.charCodeAt(i + 1)) | 0;
-      i += units;
+      } else break;
     }
-    this.#end = i === start ? start + 1 : i;
+    this.stop = i === start ? start + 1 : i;
     if (i === start) return -1;
     if (from === start) return this.#lookup(text, start, i, hash);
     return this.#lookupWord(gapped + text.slice(from, i));
@@ -211,15 +204,15 @@ export class Records {
   readonly #entryHash = new Grow(1 << 7);
   readonly #entryTerm = new Grow(1 << 7);
 
-  /** The term number of `text[start..end)`, a word whose hash is `hash`. */
-  #lookup(text: string, start: number, end: number, hash: number): number {
+  /** The term number of `text[start..end)`, a word whose hash is `hash`, if in the table. */
+  #find(text: string, start: number, end: number, hash: number): number {
     const slots = this.#slots;
     const mask = slots.length - 1;
     const hashes = this.#entryHash.array;
     let s = hash & mask;
     for (;;) {
       const e = slots[s] as number;
-      if (e === 0) break;
+      if (e === 0) return UNKNOWN;
       if (hashes[e - 1] === hash) {
         const word = this.#entryWord[e - 1] as string;
         if (word.length === end - start && sameChars(word, text, start)) {
@@ -228,7 +221,12 @@ export class Records {
       }
       s = (s + 1) & mask;
     }
-    return this.#insert(text.slice(start, end), hash, s);
+  }
+
+  /** {@link #find}, entering the word when it is new. */
+  #lookup(text: string, start: number, end: number, hash: number): number {
+    const n = this.#find(text, start, end, hash);
+    return n !== UNKNOWN ? n : this.#insert(text.slice(start, end), hash, this.#emptySlot(hash));
   }
 
   /** {@link #lookup} for a word made a string of its own. */
