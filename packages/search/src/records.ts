@@ -150,34 +150,29 @@ export class Records {
    * first record of its term in the field, else 0.
    */
   word(text: string, at: number, fieldId: number, first: number): number {
-    const n = this.#word(text, at);
+    const word = this.#read(text, at);
+    const n = word === "" ? -1 : this.#lookupWord(word);
     if (n < 0) return 0;
     return this.#record(n * FIELDS.length + fieldId, first, this.keyOf.array, this.countOf.array);
   }
 
-  /** The term number of the word at `start` (-1: none, or a stop word); sets {@link stop}. */
-  #word(text: string, start: number): number {
+  /** The word at `start` ("" when none starts there); sets {@link stop} to where reading goes on. */
+  #read(text: string, start: number): string {
     let i = start;
-    let hash = 0;
-    // A word with apostrophes in it, made a string of its own; "" while there are none.
-    let gapped = "";
+    let word = "";
     let from = start;
     while (i < text.length) {
       const c = text.charCodeAt(i);
       const units = c < 128 ? (WORD_CHAR[c] as number) : wordUnits(text, i, c);
-      if (units !== 0) {
-        hash = (Math.imul(hash, 31) + c) | 0;
-        if (units === 2) hash = (Math.imul(hash, 31) + text.charCodeAt(i + 1)) | 0;
-        i += units;
-      } else if ((c === APOSTROPHE || c === RIGHT_QUOTE) && i !== start) {
-        gapped += text.slice(from, i);
+      if (units !== 0) i += units;
+      else if ((c === APOSTROPHE || c === RIGHT_QUOTE) && i !== start) {
+        // Left out of the word, which goes on after it.
+        word += text.slice(from, i);
         from = ++i;
       } else break;
     }
     this.stop = i === start ? start + 1 : i;
-    if (i === start) return -1;
-    if (from === start) return this.#lookup(text, start, i, hash);
-    return this.#lookupWord(gapped + text.slice(from, i));
+    return i === start ? "" : word + text.slice(from, i);
   }
 
   /**
@@ -223,13 +218,7 @@ export class Records {
     }
   }
 
-  /** {@link #find}, entering the word when it is new. */
-  #lookup(text: string, start: number, end: number, hash: number): number {
-    const n = this.#find(text, start, end, hash);
-    return n !== UNKNOWN ? n : this.#insert(text.slice(start, end), hash, this.#emptySlot(hash));
-  }
-
-  /** {@link #lookup} for a word made a string of its own. */
+  /** The term number of `word`, entered in the table when it is new. */
   #lookupWord(word: string): number {
     let hash = 0;
     for (let k = 0; k < word.length; k++) hash = (Math.imul(hash, 31) + word.charCodeAt(k)) | 0;
@@ -245,13 +234,21 @@ export class Records {
     return this.#insert(word, hash, s);
   }
 
-  /** Enters `word` (hash `hash`) in the empty slot `s`; returns its term number. */
+  /**
+   * Enters `word` (hash `hash`) in the empty slot `s` with its term number (-1: a stop word), and
+   * returns that. A word with capitals takes the term of its lower case, which is looked up (and
+   * entered) too, so that "Form" and "form" are stemmed once.
+   */
   #insert(word: string, hash: number, s: number): number {
-    const before = this.#entryWord.length;
-    const n = this.#number(word);
+    const lower = word.toLowerCase();
+    let n: number;
+    let slot = s;
+    if (lower !== word && lower.toLowerCase() === lower) {
+      n = this.#lookupWord(lower);
+      // Entering it may have taken the slot or grown the table.
+      slot = this.#emptySlot(hash);
+    } else n = this.#number(lower);
     const e = this.#entryWord.length;
-    // Its lower case may have been entered meanwhile, taking the slot or growing the table.
-    const slot = e === before ? s : this.#emptySlot(hash);
     this.#entryWord.push(word);
     this.#entryHash.reserve(e)[e] = hash;
     this.#entryTerm.reserve(e)[e] = n;
@@ -282,14 +279,8 @@ export class Records {
     this.#slots = slots;
   }
 
-  /**
-   * The term number of a word new to the table (-1: a stop word). A word with capitals is the
-   * term of its lower case, which is looked up (and entered) in the table too, so that "Form"
-   * and "form" are stemmed once.
-   */
-  #number(word: string): number {
-    const lower = word.toLowerCase();
-    if (lower !== word && lower.toLowerCase() === lower) return this.#lookupWord(lower);
+  /** The number of the term of a word in lower case (-1: a stop word), numbered when new. */
+  #number(lower: string): number {
     const t = loweredTerm(lower);
     if (t === null) return -1;
     let n = this.#byTerm.get(t);
