@@ -47,18 +47,26 @@ function recordAll(
   for (let shortId = 0; shortId < docs.length; shortId++) {
     const doc = docs[shortId] as Doc;
     ids.push(doc.id);
-    const first = records.count;
-    firstOf[shortId] = first;
-    const counts = new Array<number>(FIELDS.length);
-    for (let fieldId = 0; fieldId < FIELDS.length; fieldId++) {
-      const field = FIELDS[fieldId] as (typeof FIELDS)[number];
-      const text = doc[field];
-      counts[fieldId] = scanned(text, field)
-        ? scan(records, text, fieldId, first)
-        : records.field(fieldWords(text, field), fieldId, first);
-    }
-    lengths.push(counts);
+    firstOf[shortId] = records.count;
+    lengths.push(recordDoc(records, doc));
   }
+}
+
+/**
+ * Records the words of one document; returns the distinct terms of each field. A function of its
+ * own, called once a document, so that the engine compiles it early in the first fill.
+ */
+function recordDoc(records: Records, doc: Doc): number[] {
+  const first = records.count;
+  const counts = new Array<number>(FIELDS.length);
+  for (let fieldId = 0; fieldId < FIELDS.length; fieldId++) {
+    const field = FIELDS[fieldId] as (typeof FIELDS)[number];
+    const text = doc[field];
+    counts[fieldId] = scanned(text, field)
+      ? scan(records, text, fieldId, first)
+      : records.field(fieldWords(text, field), fieldId, first);
+  }
+  return counts;
 }
 
 /** Records the words of `text`, a field that is scanned; returns its distinct terms. */
