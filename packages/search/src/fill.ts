@@ -62,9 +62,10 @@ function recordDoc(records: Records, doc: Doc): number[] {
   for (let fieldId = 0; fieldId < FIELDS.length; fieldId++) {
     const field = FIELDS[fieldId] as (typeof FIELDS)[number];
     const text = doc[field];
-    counts[fieldId] = scanned(text, field)
-      ? scan(records, text, fieldId, first)
-      : records.field(fieldWords(text, field), fieldId, first);
+    // Most skills leave some fields empty.
+    if (text === "") counts[fieldId] = 0;
+    else if (scanned(text, field)) counts[fieldId] = scan(records, text, fieldId, first);
+    else counts[fieldId] = records.field(fieldWords(text, field), fieldId, first);
   }
   return counts;
 }

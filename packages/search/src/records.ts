@@ -74,6 +74,8 @@ function sameChars(word: string, text: string, start: number): boolean {
 export class Records {
   readonly #byTerm = new Map<string, number>();
   readonly terms: string[] = [];
+  // The arrays start small: they grow early, while the engine still interprets a process's
+  // first fill, rather than in code it compiled before any of them had to grow.
   /** Per key (term × fields + field): its last record, -1 before the first. */
   readonly #lastAt = new Grow(64 * FIELDS.length, -1);
   /** Per record: its key, and how often its term is in its document's field. */
@@ -193,7 +195,7 @@ export class Records {
     return 1;
   }
 
-  /** Words met by {@link runs}: open addressing, each slot an entry number plus one (0: empty). */
+  /** The words of the fill met so far: open addressing, each slot an entry number plus one (0: empty). */
   #slots = new Int32Array(1 << 8);
   readonly #entryWord: string[] = [];
   readonly #entryHash = new Grow(1 << 7);
