@@ -72,23 +72,31 @@ const MEMO_SIZE = 50_000;
 export function term(word: string): string | null {
   const known = memo.get(word);
   if (known !== undefined) return known;
-  const lower = word.toLowerCase();
-  // The stemmer is written for English letters; other scripts and numbers pass through.
-  const out = STOP_WORDS.has(lower) ? null : ENGLISH.test(lower) ? stem(lower) : lower;
+  const out = loweredTerm(word.toLowerCase());
   if (memo.size >= MEMO_SIZE) memo.clear();
   if (word.length <= 40) memo.set(word, out);
   return out;
 }
 
-const ASCII_CAPITAL = /[A-Z]/;
+/** {@link term} of a word already in lower case, worked out afresh. */
+export function loweredTerm(lower: string): string | null {
+  // The stemmer is written for English letters; other scripts and numbers pass through.
+  return STOP_WORDS.has(lower) ? null : ENGLISH.test(lower) ? stem(lower) : lower;
+}
 
 /**
- * Whether the words of a field are simply the runs of ASCII letters and digits of its text:
- * the text is plain (printable ASCII, tabs and line breaks, no apostrophe), and, for a name,
- * has no capital to split a camelCase word at. True for most fields.
+ * Whether the words of a field are simply the runs of letters and digits of its text, apostrophes
+ * left out (what `words` gives): true but for a name with a capital to split a camelCase word at.
  */
-export function asciiRuns(text: string, field: string | undefined): boolean {
-  return !NOT_PLAIN.test(text) && (field !== "name" || !ASCII_CAPITAL.test(text));
+export function scanned(text: string, field: string | undefined): boolean {
+  if (field !== "name") return true;
+  // Most names are short and ASCII: a look at each character tells, with no Unicode class.
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) return false;
+    if (c >= 128) return !CAPITAL.test(text);
+  }
+  return true;
 }
 
 /**

@@ -1,16 +1,20 @@
 import MiniSearch from "minisearch";
 import { describe, expect, it } from "vitest";
 import { Postings } from "./postings.js";
-import { insertTerms, termTreeReachable } from "./term-tree.js";
+import { insertDocuments, insertTerms, termTreeReachable } from "./term-tree.js";
 
 describe("term-tree.ts, the one reach past MiniSearch's public API", () => {
-  it("finds MiniSearch's term tree where it expects it", () => {
+  it("finds MiniSearch's term tree and document maps where it expects them", () => {
     // Failing here means the installed MiniSearch no longer keeps its terms in `_index` as a tree
-    // of Maps of Maps: builds still work (through loadJS), but slower. See term-tree.ts.
-    expect(termTreeReachable(), "MiniSearch's protected `_index` (see src/term-tree.ts)").toBe(true);
+    // of Maps of Maps, or its documents in `_documentIds`, `_idToShortId` and `_fieldLength`:
+    // builds still work (through loadJS), but slower. See term-tree.ts.
+    expect(
+      termTreeReachable(),
+      "MiniSearch's protected `_index` and document maps (see src/term-tree.ts)",
+    ).toBe(true);
   });
 
-  it("puts terms there that MiniSearch searches like its own", () => {
+  it("puts terms and documents there that MiniSearch searches like its own", () => {
     const options = { fields: ["text"], autoVacuum: false };
     const added = new MiniSearch<{ id: string; text: string }>(options);
     added.addAll([
@@ -21,9 +25,9 @@ describe("term-tree.ts, the one reach past MiniSearch's public API", () => {
       {
         documentCount: 2,
         nextId: 2,
-        documentIds: { 0: "a", 1: "b" },
+        documentIds: {},
         fieldIds: { text: 0 },
-        fieldLength: { 0: [2], 1: [1] },
+        fieldLength: {},
         averageFieldLength: [1.5],
         storedFields: {},
         index: [],
@@ -33,10 +37,15 @@ describe("term-tree.ts, the one reach past MiniSearch's public API", () => {
     );
     const postings = (ids: number[], counts: number[]) =>
       new Map([[0, new Postings(Int32Array.from(ids), Int32Array.from(counts))]]);
+    insertDocuments(inserted, ["a", "b"], [[2], [1]]);
     insertTerms(inserted, ["alpha", "beta"], [postings([0], [1]), postings([0, 1], [2, 1])]);
     for (const query of ["alpha", "beta", "alpha beta", "bet"]) {
       expect(inserted.search(query, { prefix: true }), query).toEqual(added.search(query, { prefix: true }));
     }
-    expect(inserted.toJSON().index).toEqual(added.toJSON().index);
+    expect(inserted.toJSON()).toEqual(added.toJSON());
+    expect(inserted.has("b")).toBe(true);
+    inserted.remove({ id: "b", text: "beta" });
+    added.remove({ id: "b", text: "beta" });
+    expect(inserted.toJSON()).toEqual(added.toJSON());
   });
 });
