@@ -33,7 +33,7 @@ export { fileHeadCache } from "./registry/head-cache.js";
 export type { MemorySkill } from "./registry/memory-source.js";
 export { memorySource } from "./registry/memory-source.js";
 export { SkillService } from "./registry/service.js";
-export { codexSidecarUserOnly, sharedReads } from "./registry/shared-reads.js";
+export { codexSidecarUserOnly, type SharedReadsOptions, sharedReads } from "./registry/shared-reads.js";
 export { DEFAULT_MAX_BYTES, isSkillFileName, SKILL_FILE } from "./spec/constants.js";
 export type { SkillErrorDetails } from "./spec/errors.js";
 export { describeKind, printable, quote, SkillError } from "./spec/errors.js";

@@ -18,11 +18,17 @@ import { scanListed, scanPlanOf } from "./sources.js";
  */
 export class SharedWork {
   /** Each file read and parsed once for all agents' loads, whatever their rules. */
-  readonly reads: SharedReads = sharedReads();
+  readonly reads: SharedReads = sharedReads({ listed: (folder) => this.#names(folder) });
   readonly #scans = new Map<string, Promise<SourceScan>>();
   readonly #loads = new Map<string, Promise<unknown>>();
   /** Each folder is listed once for all agents' scans, whatever their limits, and for `pastLimits`. */
   readonly listings: Listings = new Map();
+
+  /** The names in a folder the scans listed (by its path, or with a trailing `/`), else `undefined`. */
+  #names(folder: string): readonly string[] | undefined {
+    const listed = this.listings.get(folder) ?? this.listings.get(`${folder}/`);
+    return Array.isArray(listed) ? listed.map((entry) => entry.name) : undefined;
+  }
 
   /** The source, reporting each scan it returns; scans with the same plan run once. */
   observe(source: SkillSource, seen: (scan: SourceScan) => void): SkillSource {

@@ -7,8 +7,10 @@ import { resolveInside } from "./inside.js";
 import { type FileStat, fileStatOf } from "./read-file.js";
 import { readInsideSync } from "./read-inside.js";
 
+/** The folder of a skill that holds Codex's settings of it. */
+export const CODEX_SIDECAR_FOLDER = "agents";
 /** Where Codex reads a skill's own settings, relative to the folder of its SKILL.md. */
-export const CODEX_SIDECAR = "agents/openai.yaml";
+export const CODEX_SIDECAR = `${CODEX_SIDECAR_FOLDER}/openai.yaml`;
 
 /** Far above any real sidecar (a few fields); a larger one is not read, as if it said nothing. */
 const MAX_SIDECAR_BYTES = 64 * 1024;

@@ -102,6 +102,29 @@ describe("codexPolicy: Codex's agents/openai.yaml", () => {
     expect(codexSidecarUserOnly(join(root, "missing", "SKILL.md"))).toBe(false);
   });
 
+  it("trusts a caller's listing of the skill folders: asks for a sidecar only where an agents entry was listed", async () => {
+    const root = await tempDir();
+    for (const name of ["listed", "cased", "unlisted", "told-none"]) await skill(root, name, USER_ONLY);
+    const listings: Record<string, readonly string[]> = {
+      [join(root, "listed")]: ["SKILL.md", "agents"],
+      [join(root, "cased")]: ["SKILL.md", "Agents"],
+      // A listing that says there is none is believed: it is of the same moment as the load.
+      [join(root, "told-none")]: ["SKILL.md"],
+    };
+    const reads = sharedReads({ listed: (folder) => listings[folder] });
+    const service = new SkillService({
+      sources: [folderSource(root, ["listed", "cased", "unlisted", "told-none"])],
+      codexPolicy: true,
+      sharedReads: reads,
+    });
+    expect(await invocable(service)).toEqual({
+      cased: false,
+      listed: false,
+      "told-none": true,
+      unlisted: false,
+    });
+  });
+
   it("does not follow a sidecar linked out of the skill folder", async () => {
     const root = await tempDir();
     await skill(root, "linked");

@@ -1,4 +1,10 @@
-import { codexUserOnly, readCodexSidecar, statCodexSidecar } from "../files/codex-sidecar.js";
+import { dirname } from "node:path";
+import {
+  CODEX_SIDECAR_FOLDER,
+  codexUserOnly,
+  readCodexSidecar,
+  statCodexSidecar,
+} from "../files/codex-sidecar.js";
 import { type FileStat, readSkillFileSync, type SkillFileText } from "../files/read-file.js";
 import type { Analysis, ParseMemo } from "../parse/analysis.js";
 import { dataOf, splitText } from "../parse/analyze.js";
@@ -29,6 +35,12 @@ function made<K, V>(map: Map<K, V>, key: K, make: () => V): V {
  */
 export class ReadMemo implements SharedReads, ParseMemo {
   readonly kind = "shared-reads";
+  readonly #listed: SharedReadsOptions["listed"];
+
+  constructor(listed?: SharedReadsOptions["listed"]) {
+    this.#listed = listed;
+  }
+
   readonly #splits = new Map<string, { normalized: string; bounds: FrontmatterBounds | undefined }>();
   /** By how findings are judged, then by file: the findings on one parse and body. */
   readonly #findings = new Map<
@@ -71,7 +83,15 @@ export class ReadMemo implements SharedReads, ParseMemo {
 
   /** `statCodexSidecar(path)`, once per path; `userOnly` once it was read. */
   sidecar(path: string): { readonly stat: FileStat | null; userOnly?: boolean } {
-    return made(this.#sidecars, path, () => ({ stat: statCodexSidecar(path) }));
+    return made(this.#sidecars, path, () => ({
+      stat: this.#listedWithout(path) ? null : statCodexSidecar(path),
+    }));
+  }
+
+  /** Whether the folder of `path` was listed, by the caller's crawl, with no `agents` entry (in any case). */
+  #listedWithout(path: string): boolean {
+    const names = this.#listed?.(dirname(path));
+    return names !== undefined && !names.some((name) => name.toLowerCase() === CODEX_SIDECAR_FOLDER);
   }
 
   /** `readCodexSidecar(path)`, once per path, only when the stat found a sidecar. */
@@ -138,8 +158,18 @@ export class ReadMemo implements SharedReads, ParseMemo {
  * const b = new SkillService({ sources, nameFallback: "folder", sharedReads: reads });
  * await Promise.all([a.discoverAndLoad(), b.discoverAndLoad()]);
  */
-export function sharedReads(): SharedReads {
-  return new ReadMemo();
+export function sharedReads(options: SharedReadsOptions = {}): SharedReads {
+  return new ReadMemo(options.listed);
+}
+
+/** What {@link sharedReads} may be told. */
+export interface SharedReadsOptions {
+  /**
+   * The names in `folder`, when the caller has listed it already (a crawl that entered skill
+   * folders), else `undefined`: a skill folder listed with no `agents` entry has no Codex
+   * sidecar, and costs no `stat`. The listing must be of the same moment as the loads.
+   */
+  readonly listed?: (folder: string) => readonly string[] | undefined;
 }
 
 /** The memo behind a `sharedReads` option; a value `sharedReads()` did not make is refused. */
