@@ -1,4 +1,4 @@
-import { originRank, type SkillMetadata, type ValidationTarget, validateSkill } from "@skill/core";
+import { originRank, type SkillMetadata, type ValidationTarget, validateFrontmatter } from "@skill/core";
 
 /** How often each skill was used, across sessions: the harness keeps the counts. */
 export interface SkillUsage {
@@ -33,9 +33,11 @@ export function catalogRank(options: CatalogRankOptions = {}): (skill: SkillMeta
   const target = options.target ?? "spec";
   const usage = options.usage;
   return (skill) => {
-    const invalid = validateSkill(skill, { strict: true, target }).some(
-      (d) => d.severity === "error" && d.code.startsWith("name-"),
-    );
+    // The name alone is judged: the other fields' checks cannot give a `name-*` finding.
+    const invalid = validateFrontmatter({ name: skill.frontmatter.name }, skill.location, {
+      strict: true,
+      target,
+    }).some((d) => d.severity === "error" && d.code.startsWith("name-"));
     const origin = Math.max(0, 99 - originRank(skill.origin));
     return (invalid ? 0 : VALID_PLACE) + origin * ORIGIN_PLACE + uses(usage, skill.name);
   };
