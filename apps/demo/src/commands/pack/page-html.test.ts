@@ -38,14 +38,26 @@ describe("the pack's page", () => {
   it("installs from index.json below --base-url, or names a placeholder", () => {
     expect(indexUrl("https://example.com/team")).toBe("https://example.com/team/index.json");
     expect(indexUrl("https://example.com/")).toBe("https://example.com/index.json");
-    expect(indexUrl(undefined)).toBe(URL_PLACEHOLDER);
-    expect(installCommands("https://example.com/index.json", "pdf")).toEqual([
-      "skill add https://example.com/index.json pdf",
-      "npx skills add https://example.com/index.json --skill pdf",
+    expect(indexUrl(undefined)).toBe(`${URL_PLACEHOLDER}/index.json`);
+    // Vercel's skills looks for an index only at a site's well-known folders; elsewhere it
+    // downloads a skill's archive or lone SKILL.md.
+    expect(installCommands("https://example.com/team/index.json", "pdf", "pdf.tar.gz")).toEqual([
+      "skill add https://example.com/team/index.json pdf",
+      "npx skills add https://example.com/team/pdf.tar.gz",
     ]);
-    expect(installCommands(URL_PLACEHOLDER, "it's")).toEqual([
-      `skill add <index-url> 'it'\\''s'`,
-      `npx skills add <index-url> --skill 'it'\\''s'`,
+    expect(
+      installCommands("https://example.com/.well-known/agent-skills/index.json", "pdf", "pdf.tar.gz"),
+    ).toEqual([
+      "skill add https://example.com/.well-known/agent-skills/index.json pdf",
+      "npx skills add https://example.com --skill pdf",
+    ]);
+    expect(installCommands(`${URL_PLACEHOLDER}/index.json`, "it's", "it's/SKILL.md")).toEqual([
+      `skill add <pack-url>/index.json 'it'\\''s'`,
+      `npx skills add <pack-url>/'it'\\''s/SKILL.md'`,
+    ]);
+    // A v0.1 entry (no artifact) served elsewhere: skills has no way to it, so no command.
+    expect(installCommands("https://example.com/team/index.json", "pdf")).toEqual([
+      "skill add https://example.com/team/index.json pdf",
     ]);
   });
 
@@ -72,7 +84,7 @@ describe("the pack's page", () => {
           description: "</script><script>alert(1)</script>\u202e",
           files: ["SKILL.md"],
           capabilities: { error: "<b>no</b>" },
-          install: installCommands(URL_PLACEHOLDER, "x"),
+          install: installCommands(`${URL_PLACEHOLDER}/index.json`, "x", "x/SKILL.md"),
           metadata: skill("x", "d"),
         },
       ],

@@ -101,7 +101,7 @@ function skillItem(skill: PageSkill, position: number): string {
 /** Where to put the pack's URL, when it was written without `--base-url`. */
 function placeholderNote(): string {
   return [
-    `<p class="note" id="placeholder-note">The install commands need the URL this pack's <code>index.json</code> is served from: `,
+    `<p class="note" id="placeholder-note">The install commands need the URL of the folder this pack is served from: `,
     `replace <code>${escapeHtml(URL_PLACEHOLDER)}</code> with it, or write this page with `,
     `<code>skill pack DIR --html --base-url URL</code> to fill it in.</p>`,
   ].join("");

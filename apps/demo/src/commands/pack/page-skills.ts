@@ -4,8 +4,8 @@ import { errorMessage, loadSkillFile, printable, type SkillMetadata, skillFiles 
 import type { RemoteSkillManifest } from "@skill/remote";
 import type { Progress } from "../../progress.js";
 
-/** The placeholder the install commands hold when the pack was written without `--base-url`. */
-export const URL_PLACEHOLDER = "<index-url>";
+/** The placeholder the install commands hold when the pack was written without `--base-url`: the folder's URL. */
+export const URL_PLACEHOLDER = "<pack-url>";
 
 /** One skill as the pack's page shows it. */
 export interface PageSkill {
@@ -23,13 +23,30 @@ export interface PageSkill {
 
 /**
  * The URL of the pack's index as people install from it: `index.json` below `--base-url`
- * (the folder the pack is served from), or {@link URL_PLACEHOLDER} without one.
+ * (the folder the pack is served from), or below {@link URL_PLACEHOLDER} without one.
  */
 export function indexUrl(baseUrl: string | undefined): string {
-  if (baseUrl === undefined) return URL_PLACEHOLDER;
+  if (baseUrl === undefined) return `${URL_PLACEHOLDER}/index.json`;
   const base = new URL(baseUrl);
   base.pathname = `${base.pathname.replace(/\/+$/, "")}/`;
   return new URL("index.json", base).href;
+}
+
+/** The folders a site serves its skills index from, as Vercel's `skills` looks for them. */
+const WELL_KNOWN = /\/\.well-known\/(?:agent-skills|skills)\/index\.json$/;
+
+/**
+ * Vercel's `npx skills add` of one skill: from the site, when the pack is its well-known
+ * index (`skills` looks there, and only there, for an index); else the skill's own artifact
+ * (its archive, or its lone SKILL.md), which `skills` downloads directly. `undefined` for a
+ * v0.1 entry of several files served elsewhere: `skills` has no way to it.
+ */
+function vercelCommand(index: string, name: string, artifact: string | undefined): string | undefined {
+  if (WELL_KNOWN.test(index)) return `npx skills add ${shellWord(index.replace(WELL_KNOWN, ""))} --skill ${shellWord(name)}`;
+  if (artifact === undefined) return undefined;
+  // Without `--base-url` the index's artifact URLs are relative to its folder.
+  if (index.startsWith(URL_PLACEHOLDER)) return `npx skills add ${URL_PLACEHOLDER}/${shellWord(artifact)}`;
+  return `npx skills add ${shellWord(new URL(artifact, index).href)}`;
 }
 
 /** A word for a POSIX shell: as it is when it holds nothing the shell reads, else single-quoted. */
@@ -37,10 +54,15 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The commands that install `name` from the pack at `url`: this CLI's, then Vercel's `skills`. */
-export function installCommands(url: string, name: string): string[] {
-  const at = url === URL_PLACEHOLDER ? url : shellWord(url);
-  return [`skill add ${at} ${shellWord(name)}`, `npx skills add ${at} --skill ${shellWord(name)}`];
+/**
+ * The commands that install `name` from the pack whose index is at `index`: this CLI's (from
+ * the index), then Vercel's `skills` (see {@link vercelCommand}); `artifact` is the skill's
+ * `url` in the index.
+ */
+export function installCommands(index: string, name: string, artifact?: string): string[] {
+  const at = index.startsWith(URL_PLACEHOLDER) ? index : shellWord(index);
+  const vercel = vercelCommand(index, name, artifact);
+  return [`skill add ${at} ${shellWord(name)}`, ...(vercel === undefined ? [] : [vercel])];
 }
 
 /** Each listed skill's SKILL.md and metadata, by name (the first of a name counts). */
@@ -90,7 +112,7 @@ export async function pageSkills(
       description: entry.description ?? metadata.description,
       files,
       capabilities: await capabilitiesOf(folder),
-      install: installCommands(url, entry.name),
+      install: installCommands(url, entry.name, entry.url),
       metadata,
     });
   }

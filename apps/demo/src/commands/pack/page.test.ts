@@ -141,9 +141,9 @@ else {
           skill.description.replace("\u2028", "\\u2028"),
         );
         expect(await fact(page, name, "Install")).toContain(`skill add ${BASE}index.json ${name}`);
-        expect(await fact(page, name, "Install")).toContain(
-          `npx skills add ${BASE}index.json --skill ${name}`,
-        );
+        // Vercel's skills downloads the skill's archive, or its lone SKILL.md.
+        const artifact = Object.keys(skill.files).length > 0 ? `${name}.tar.gz` : `${name}/SKILL.md`;
+        expect(await fact(page, name, "Install")).toContain(`npx skills add ${BASE}${artifact}`);
         expect(await items(page, name, "Files")).toEqual(["SKILL.md", ...Object.keys(skill.files)]);
       }
       expect(await items(page, "pdf-forms", "Tools")).toEqual(["Bash(python:*)", "Read"]);
@@ -192,9 +192,9 @@ else {
       expect(await page.locator("li[data-skill]:visible h2").allInnerTexts()).toEqual(NAMES);
       expect(await page.locator("#search").isVisible()).toBe(false);
       const note = await page.locator("#placeholder-note").textContent();
-      expect(note).toContain("replace <index-url>");
+      expect(note).toContain("replace <pack-url>");
       expect(note).toContain("--base-url");
-      expect(await fact(page, "sql-review", "Install")).toContain("skill add <index-url> sql-review");
+      expect(await fact(page, "sql-review", "Install")).toContain("skill add <pack-url>/index.json sql-review");
       expect(await page.locator('li[id="skill-hostile"] .desc').textContent()).toContain("</script><script>");
       expect(await page.locator(".cmd button").count()).toBe(0);
       expect(errors).toEqual([]);
