@@ -42,7 +42,8 @@ const WELL_KNOWN = /\/\.well-known\/(?:agent-skills|skills)\/index\.json$/;
  * v0.1 entry of several files served elsewhere: `skills` has no way to it.
  */
 function vercelCommand(index: string, name: string, artifact: string | undefined): string | undefined {
-  if (WELL_KNOWN.test(index)) return `npx skills add ${shellWord(index.replace(WELL_KNOWN, ""))} --skill ${shellWord(name)}`;
+  if (WELL_KNOWN.test(index))
+    return `npx skills add ${shellWord(index.replace(WELL_KNOWN, ""))} --skill ${shellWord(name)}`;
   if (artifact === undefined) return undefined;
   // Without `--base-url` the index's artifact URLs are relative to its folder.
   if (index.startsWith(URL_PLACEHOLDER)) return `npx skills add ${URL_PLACEHOLDER}/${shellWord(artifact)}`;

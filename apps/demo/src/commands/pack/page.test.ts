@@ -194,7 +194,9 @@ else {
       const note = await page.locator("#placeholder-note").textContent();
       expect(note).toContain("replace <pack-url>");
       expect(note).toContain("--base-url");
-      expect(await fact(page, "sql-review", "Install")).toContain("skill add <pack-url>/index.json sql-review");
+      expect(await fact(page, "sql-review", "Install")).toContain(
+        "skill add <pack-url>/index.json sql-review",
+      );
       expect(await page.locator('li[id="skill-hostile"] .desc').textContent()).toContain("</script><script>");
       expect(await page.locator(".cmd button").count()).toBe(0);
       expect(errors).toEqual([]);
