@@ -2,14 +2,9 @@ import { dirname, join, resolve } from "node:path";
 import { checkInside, type Diagnostic, quote, SkillError, writeInside } from "@skill/core";
 import { type RemoteSkillEntry, type RemoteSkillManifest, SCHEMA_V0_2 } from "./manifest.js";
 import { findSkills } from "./pack-folders.js";
-import type {
-  BuildManifestOptions,
-  BuildManifestResult,
-  PackedArchive,
-  PackProgress,
-} from "./pack-options.js";
+import type { BuildManifestOptions, BuildManifestResult, PackedArchive } from "./pack-options.js";
 import { describeSkill, OutsidePack } from "./packed-skill.js";
-import { errorText } from "./text.js";
+import { errorText, observing } from "./text.js";
 
 /** Diagnostics a pack author should see, also sent to the logger. */
 const LOGGED = new Set([
@@ -41,15 +36,6 @@ const LOGGED = new Set([
  *
  * @throws SkillError `NOT_FOUND` or `READ_ERROR` when `dir` cannot be read
  */
-/** Tells `onProgress`, an observer: its failure must not change what is packed. */
-function tell(options: BuildManifestOptions, event: PackProgress): void {
-  try {
-    options.onProgress?.(event);
-  } catch {
-    // The pack goes on.
-  }
-}
-
 export async function buildManifest(
   dir: string,
   options: BuildManifestOptions = {},
@@ -63,9 +49,9 @@ export async function buildManifest(
   const skills = await findSkills(root, options, failed, diagnostics);
   for (const f of failed) options.logger?.warn(f.error.message, { code: f.error.code, path: f.path });
   const rels = new Set(skills.map((s) => s.rel));
-  let done = 0;
-  for (const found of skills) {
-    tell(options, { skill: found.rel, done: done++, total: skills.length });
+  const tell = observing(options.onProgress);
+  for (const [done, found] of skills.entries()) {
+    tell({ skill: found.rel, done, total: skills.length });
     const parts = found.rel.split("/");
     const outer = parts
       .slice(0, -1)

@@ -3,7 +3,7 @@ import { describeKind, type Logger, noopLogger, quote, SkillError, type SkillErr
 import type { FetchLike } from "./http.js";
 import type { SkippedSkill } from "./manifest.js";
 import { redact, redactingLogger, redactUrl } from "./redact.js";
-import { errorText } from "./text.js";
+import { errorText, observing } from "./text.js";
 
 /** What a pull reports while it runs, for a progress bar. */
 export type PullProgress =
@@ -250,7 +250,8 @@ export function settle(options: PullOptions): Settings {
       { field: "cacheDir" },
     );
   }
-  const onProgress = options.onProgress;
+  // A progress listener is an observer: its failure must not change what is pulled.
+  const notify = observing(options.onProgress);
   const ms = (key: "timeoutMs" | "requestTimeoutMs" | "pullTimeoutMs") =>
     Math.min(positive(options[key], PULL_DEFAULTS[key], key), MAX_TIMER_MS);
   const int = (key: "concurrency" | "maxPackFiles" | "maxArchiveFiles") =>
@@ -277,13 +278,7 @@ export function settle(options: PullOptions): Settings {
     // Every line remote logs and every reason it reports passes one redaction: no credential a
     // URL carries (userinfo, a token in the query) reaches a log or a terminal.
     logger: redactingLogger(options.logger ?? noopLogger),
-    emit: (event) => {
-      try {
-        onProgress?.(redactEvent(event));
-      } catch {
-        // A progress listener is an observer: its failure must not change what is pulled.
-      }
-    },
+    emit: (event) => notify(redactEvent(event)),
   };
 }
 

@@ -6,6 +6,20 @@ export function label(name: string): string {
   return printable(chars.length > 128 ? `${chars.slice(0, 128).join("")}…` : chars.join(""));
 }
 
+/**
+ * `listener`, called as an observer: what it throws is dropped, since a progress display that
+ * fails must not change what is pulled or packed.
+ */
+export function observing<E>(listener: ((event: E) => void) | undefined): (event: E) => void {
+  return (event) => {
+    try {
+      listener?.(event);
+    } catch {
+      // The work goes on.
+    }
+  };
+}
+
 export function errorText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const code = errnoOf(error);

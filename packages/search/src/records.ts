@@ -245,7 +245,7 @@ export class Records {
     const lower = word.toLowerCase();
     let n: number;
     let slot = s;
-    if (lower !== word && lower.toLowerCase() === lower) {
+    if (lower !== word) {
       n = this.#lookupWord(lower);
       // Entering it may have taken the slot or grown the table.
       slot = this.#emptySlot(hash);

@@ -6,7 +6,7 @@ import {
   isExternalDisabled,
 } from "@skill/discovery";
 import type { Context } from "../../context.js";
-import { cutStart, displayPath, fitWidth, plural, width, widthUpTo } from "../../output.js";
+import { cut, cutStart, displayPath, fitWidth, plural, width, widthUpTo } from "../../output.js";
 import { createService, explicitMcpFailed } from "../../service.js";
 
 /** `project:/abs/dir/.agents` → `project:.agents` (paths shown relative to cwd or home). */
@@ -184,8 +184,8 @@ function listingJson(ctx: Context, listing: Listing) {
   };
 }
 
-/** A cell's text on one line: whitespace collapsed, control characters escaped. */
-const flat = (text: string) => printable(text.replace(/\s+/g, " ").trim());
+/** A cell's text on one line, uncut: whitespace collapsed, control characters escaped. */
+const flat = (text: string) => cut(text, Number.POSITIVE_INFINITY);
 
 /**
  * {@link flat} of as much of `text` as a cell `columns` wide can show, and more than that when
