@@ -50,6 +50,8 @@ export class EntryLoader {
   readonly #judging: string;
   readonly #optionsBy = new Map<string | undefined, Map<string, AnalyzeOptions>>();
   readonly #readOptionsBy = new Map<string | undefined, Map<string, AnalyzeOptions>>();
+  /** By source and origin: who reads, as the shared reads' analyses are keyed (one string each). */
+  readonly #readers = new Map<string | undefined, Map<string, string>>();
 
   constructor(rules: AnalyzeOptions, maxBytes: number, cache: HeadCache | undefined, reads?: ReadMemo) {
     this.rules = rules;
@@ -178,8 +180,23 @@ export class EntryLoader {
     const run = () => analyzeSkill(text, location, invalidUtf8 ? { ...options, invalidUtf8 } : options);
     if (this.#reads === undefined || !metadataOnly) return run();
     // Shared reads (`compareAgents`): another load with these rules over this source made it.
-    const key = `${this.#judging}\0${source ?? ""}\0${origin}\0${invalidUtf8}\0${location}`;
-    return this.#reads.analysis(key, text, run);
+    return this.#reads.analysis(this.#reader(source, origin, invalidUtf8), location, text, run);
+  }
+
+  /** The key of the shared analyses this loader makes for a source and origin. */
+  #reader(source: string | undefined, origin: string, invalidUtf8: boolean): string {
+    let byOrigin = this.#readers.get(source);
+    if (byOrigin === undefined) {
+      byOrigin = new Map();
+      this.#readers.set(source, byOrigin);
+    }
+    let who = byOrigin.get(origin);
+    if (who === undefined) {
+      who = `${this.#judging}\0${source ?? ""}\0${origin}`;
+      byOrigin.set(origin, who);
+    }
+    // Rare (a file that is not UTF-8): a key of its own.
+    return invalidUtf8 ? `${who}\0invalid-utf8` : who;
   }
 
   /** Applies strict mode to an analysis: any spec finding fails the skill. */

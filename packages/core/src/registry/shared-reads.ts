@@ -52,10 +52,10 @@ export class ReadMemo implements SharedReads, ParseMemo {
   readonly #reads = new Map<string, Map<string, Read>>();
   readonly #yaml = new Map<string, YamlResult>();
   readonly #summaries = new Map<string, { summary: string | undefined }>();
-  /** By who reads (rules, source, origin) and file: a whole analysis of one text. */
-  readonly #analyses = new Map<string, { text: string; analysis: Analysis }>();
-  /** By limit and path: what a load takes of a file (see {@link loadRead}). */
-  readonly #loadReads = new Map<string, unknown>();
+  /** By who reads (rules, source, origin), then by file: a whole analysis of one text. */
+  readonly #analyses = new Map<string, Map<string, { text: string; analysis: Analysis }>>();
+  /** By limit, then by path: what a load takes of a file (see {@link loadRead}). */
+  readonly #loadReads = new Map<number, Map<string, unknown>>();
   /** By SKILL.md path: the state of its Codex sidecar, and what it said once read. */
   readonly #sidecars = new Map<string, { readonly stat: FileStat | null; userOnly?: boolean }>();
 
@@ -78,7 +78,11 @@ export class ReadMemo implements SharedReads, ParseMemo {
    * reads), once per path and limit: every load that shares these reads gets the same text.
    */
   loadRead<T>(path: string, maxBytes: number, make: () => T): T {
-    return made(this.#loadReads, `${maxBytes}\0${path}`, make) as T;
+    return made(
+      made(this.#loadReads, maxBytes, () => new Map<string, unknown>()),
+      path,
+      make,
+    ) as T;
   }
 
   /** `statCodexSidecar(path)`, once per path; `userOnly` once it was read. */
@@ -126,15 +130,16 @@ export class ReadMemo implements SharedReads, ParseMemo {
   }
 
   /**
-   * `make()`, the analysis of `text` by one set of rules for one source (`key`), once: loads
-   * that read a file alike (agents with the same rules over a shared root) share it. An
-   * analysis is never changed after it is made.
+   * `make()`, the analysis of `text` at `location` by one set of rules for one source (`who`),
+   * once: loads that read a file alike (agents with the same rules over a shared root) share
+   * it. An analysis is never changed after it is made.
    */
-  analysis(key: string, text: string, make: () => Analysis): Analysis {
-    const known = this.#analyses.get(key);
+  analysis(who: string, location: string, text: string, make: () => Analysis): Analysis {
+    const byFile = made(this.#analyses, who, () => new Map<string, { text: string; analysis: Analysis }>());
+    const known = byFile.get(location);
     if (known !== undefined && known.text === text) return known.analysis;
     const analysis = make();
-    this.#analyses.set(key, { text, analysis });
+    byFile.set(location, { text, analysis });
     return analysis;
   }
 
