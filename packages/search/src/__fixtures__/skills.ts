@@ -48,7 +48,9 @@ export interface Request {
 }
 
 /** The hand-written requests of `test/__fixtures__/requests.json`, or of another set there. */
-export function requests(set: "requests.json" | "requests-users.json" = "requests.json"): Request[] {
+export function requests(
+  set: "requests.json" | "requests-users.json" | "requests-heldout.json" = "requests.json",
+): Request[] {
   const file = new URL(`../../test/__fixtures__/${set}`, import.meta.url);
   return (JSON.parse(readFileSync(file, "utf8")) as { requests: Request[] }).requests;
 }
