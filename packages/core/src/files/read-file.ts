@@ -137,11 +137,11 @@ export async function readSkillFile(
   return { ...decode(bytes, bytes.length, stats), bytes };
 }
 
-/** {@link readSkillFile}'s bytes and the file's stats, not decoded (for a caller that decodes them itself). */
-export async function readSkillBytes(
-  path: string,
-  maxBytes = DEFAULT_MAX_BYTES,
-): Promise<{ bytes: Buffer; stats: Stats }> {
+/**
+ * Opens a skill file and checks what it is (a regular file of at most `maxBytes`); the caller
+ * reads and closes `fd`. Every failure is a `SkillError` naming `path`.
+ */
+function openChecked(path: string, maxBytes: number): { fd: number; stats: Stats } {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);
@@ -151,6 +151,20 @@ export async function readSkillBytes(
   try {
     const stats = fstatSync(fd);
     checkFileStats(path, stats, maxBytes, "a file");
+    return { fd, stats };
+  } catch (error) {
+    closeQuietly(fd);
+    throw SkillError.isInstance(error) ? error : readError(path, error);
+  }
+}
+
+/** {@link readSkillFile}'s bytes and the file's stats, not decoded (for a caller that decodes them itself). */
+export async function readSkillBytes(
+  path: string,
+  maxBytes = DEFAULT_MAX_BYTES,
+): Promise<{ bytes: Buffer; stats: Stats }> {
+  const { fd, stats } = openChecked(path, maxBytes);
+  try {
     const buffer = Buffer.allocUnsafe(stats.size);
     const filled = await readFully(fd, buffer);
     return { bytes: buffer.subarray(0, filled), stats };
@@ -221,15 +235,8 @@ export function readSkillFileSync(
   maxBytes = DEFAULT_MAX_BYTES,
   headBytes = Number.POSITIVE_INFINITY,
 ): SkillFileText & { readonly complete: boolean } {
-  let fd: number;
+  const { fd, stats } = openChecked(path, maxBytes);
   try {
-    fd = openSync(path, OPEN_FLAGS);
-  } catch (error) {
-    throw readError(path, error);
-  }
-  try {
-    const stats = fstatSync(fd);
-    checkFileStats(path, stats, maxBytes, "a file");
     if (stats.size > headBytes) {
       const head = scratchBuffer(headBytes);
       const got = readSync(fd, head, 0, headBytes, 0);
@@ -245,11 +252,7 @@ export function readSkillFileSync(
   } catch (error) {
     throw SkillError.isInstance(error) ? error : readError(path, error);
   } finally {
-    try {
-      closeSync(fd);
-    } catch {
-      // Closing a read-only descriptor cannot lose data.
-    }
+    closeQuietly(fd);
   }
 }
 

@@ -67,10 +67,12 @@ export function analyzeSkill(text: string, location: string, options: AnalyzeOpt
   if (!parsed.ok) {
     const brokenYaml = options.brokenYaml ?? (options.lenient ? "repair" : "refuse");
     const failure = parsed.failure;
-    if (brokenYaml === "ignore") return ignoredYaml(failure, bounds.body, location, options, diagnostics);
+    if (brokenYaml === "ignore") {
+      return yamlReadAnyway(undefined, failure, bounds.body, location, options, diagnostics);
+    }
     if (brokenYaml === "lines") {
       const fields = fieldsByLines(bounds.frontmatter);
-      if (fields) return yamlByLines(fields, failure, bounds.body, location, options, diagnostics);
+      if (fields) return yamlReadAnyway(fields, failure, bounds.body, location, options, diagnostics);
       return yamlError(failure, normalized, location, diagnostics, undefined);
     }
     const repair = repairPlainScalars(bounds.frontmatter, brokenYaml !== "quote");
@@ -109,8 +111,12 @@ function withoutFrontmatter(
   return analyzeFields({}, Object.freeze({}), location, options, { diagnostics, body: normalized });
 }
 
-/** Broken YAML under `brokenYaml: "ignore"`: a warning, and a skill with no fields. */
-function ignoredYaml(
+/**
+ * Broken YAML read anyway, with a warning: under `brokenYaml: "ignore"` as a skill with no
+ * fields (`fields` undefined), under `"lines"` with the name and description read line by line.
+ */
+function yamlReadAnyway(
+  fields: { name: string; description: string } | undefined,
   failure: YamlFailure,
   body: string,
   location: string,
@@ -118,38 +124,18 @@ function ignoredYaml(
   diagnostics: Diagnostic[],
 ): Analysis {
   const fileLine = failure.line === undefined ? undefined : failure.line + 1;
+  const how = fields ? "its name and description were read line by line" : "read as a skill with no fields";
   diagnostics.push(
     diagnostic(
       "yaml-invalid",
       "warning",
-      `Failed to parse frontmatter: ${failure.reason} in ${location}; read as a skill with no fields`,
+      `Failed to parse frontmatter: ${failure.reason} in ${location}; ${how}`,
       location,
       optionalLine(fileLine),
     ),
   );
-  return analyzeFields({}, Object.freeze({}), location, options, { diagnostics, body });
-}
-
-/** Broken YAML under `brokenYaml: "lines"`: a warning, and the name and description read line by line. */
-function yamlByLines(
-  fields: { name: string; description: string },
-  failure: YamlFailure,
-  body: string,
-  location: string,
-  options: AnalyzeOptions,
-  diagnostics: Diagnostic[],
-): Analysis {
-  const fileLine = failure.line === undefined ? undefined : failure.line + 1;
-  diagnostics.push(
-    diagnostic(
-      "yaml-invalid",
-      "warning",
-      `Failed to parse frontmatter: ${failure.reason} in ${location}; its name and description were read line by line`,
-      location,
-      optionalLine(fileLine),
-    ),
-  );
-  return analyzeFields(fields, Object.freeze({ ...fields }), location, options, { diagnostics, body });
+  const stored = Object.freeze(fields ? { ...fields } : {});
+  return analyzeFields(fields ?? {}, stored, location, options, { diagnostics, body });
 }
 
 /** One warning per field whose unquoted `: ` the repair quoted. */
