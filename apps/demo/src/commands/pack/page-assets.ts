@@ -6,14 +6,14 @@ export const PAGE_STYLE = `
 :root {
   color-scheme: light dark;
   --bg: #f6f7f9; --card: #ffffff; --text: #1c2024; --muted: #5b6470; --line: #dfe3e8;
-  --accent: #2f5fd0; --chip: #eef2fb; --chip-text: #23418f; --code: #f1f3f6; --warn: #9a4b00;
+  --accent: #2f5fd0; --chip: #eef2fb; --chip-text: #23418f; --code: #f1f3f6; --warn: #9a4b00; --error: #b3261e;
   --font: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
   --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;
 }
 @media (prefers-color-scheme: dark) {
   :root {
     --bg: #111418; --card: #1a1e24; --text: #e6e9ee; --muted: #9aa4b1; --line: #2c323b;
-    --accent: #8fb0ff; --chip: #232a38; --chip-text: #b9cbff; --code: #0d1014; --warn: #f0b35a;
+    --accent: #8fb0ff; --chip: #232a38; --chip-text: #b9cbff; --code: #0d1014; --warn: #f0b35a; --error: #ff8a80;
   }
 }
 * { box-sizing: border-box; }
@@ -45,6 +45,11 @@ a { color: var(--accent); }
 .chips li { background: var(--chip); color: var(--chip-text); border-radius: 999px; padding: 0.05rem 0.6rem;
   font-family: var(--mono); font-size: 0.82rem; overflow-wrap: anywhere; }
 .none { color: var(--muted); }
+.findings { margin: 0; padding: 0; list-style: none; display: grid; gap: 0.25rem; }
+.findings li { overflow-wrap: anywhere; }
+.findings .sev { font-weight: 600; color: var(--warn); }
+.findings .error .sev { color: var(--error); }
+.findings .where { color: var(--muted); font-family: var(--mono); font-size: 0.8rem; }
 .cmds { display: grid; gap: 0.35rem; }
 .cmd { display: flex; align-items: stretch; border: 1px solid var(--line); border-radius: 0.4rem;
   background: var(--code); overflow: hidden; }

@@ -2,7 +2,7 @@ import type { SkillMetadata } from "@skill/core";
 import { describe, expect, it } from "vitest";
 import { escapeHtml, renderPage, scriptJson } from "./page-html.js";
 import { pageIndex } from "./page-search.js";
-import { indexUrl, installCommands, URL_PLACEHOLDER } from "./page-skills.js";
+import { indexUrl, installCommands, type PageSkill, URL_PLACEHOLDER } from "./page-skills.js";
 
 function skill(name: string, description: string): SkillMetadata {
   return {
@@ -84,6 +84,7 @@ describe("the pack's page", () => {
           description: "</script><script>alert(1)</script>\u202e",
           files: ["SKILL.md"],
           capabilities: { error: "<b>no</b>" },
+          findings: [],
           install: installCommands(`${URL_PLACEHOLDER}/index.json`, "x", "x/SKILL.md"),
           metadata: skill("x", "d"),
         },
@@ -96,5 +97,42 @@ describe("the pack's page", () => {
     expect(html).toContain("not audited: &lt;b&gt;no&lt;/b&gt;");
     expect(html).toContain('id="placeholder-note"');
     expect(html.match(/<script\b/g)).toHaveLength(2);
+  });
+
+  it("lists the audit's findings, errors first, as text, and no row when there are none", () => {
+    const page = (findings: PageSkill["findings"]) =>
+      renderPage({
+        title: "p",
+        skills: [
+          {
+            name: "x",
+            description: "d",
+            files: ["SKILL.md"],
+            capabilities: { error: "n/a" },
+            findings,
+            install: [],
+            metadata: skill("x", "d"),
+          },
+        ],
+        index: { words: [] },
+        placeholder: false,
+      });
+    expect(page([])).not.toContain("<dt>Findings</dt>");
+    const html = page([
+      { rule: "hidden-unicode", severity: "warning", path: "notes/<a>.md", message: "U+200B <b>here</b>" },
+      {
+        rule: "description-injection",
+        severity: "error",
+        path: "SKILL.md",
+        line: 3,
+        message: "talks to the model",
+      },
+    ]);
+    const row = html.slice(html.indexOf("<dt>Findings</dt>"), html.indexOf("<dt>Install</dt>"));
+    expect(row.indexOf("description-injection")).toBeLessThan(row.indexOf("hidden-unicode"));
+    expect(row).toContain('<li class="error"><span class="sev">error</span> talks to the model');
+    expect(row).toContain("SKILL.md:3 · description-injection");
+    expect(row).toContain("U+200B &lt;b&gt;here&lt;/b&gt;");
+    expect(row).toContain("notes/&lt;a&gt;.md · hidden-unicode");
   });
 });

@@ -79,6 +79,22 @@ function capabilitiesOf(capabilities: PageSkill["capabilities"]): string {
   return `<dt>Can do</dt><dd><span class="none">no tools, scripts, commands, hosts, environment variables or hooks</span></dd>`;
 }
 
+/** What the audit found, errors first: a row only when there is something to say. */
+function findingsOf(findings: PageSkill["findings"]): string {
+  if (findings.length === 0) return "";
+  const ordered = [...findings].sort(
+    (a, b) => Number(b.severity === "error") - Number(a.severity === "error"),
+  );
+  const each = ordered.map((f) => {
+    const where = f.line === undefined ? f.path : `${f.path}:${f.line}`;
+    return [
+      `<li class="${f.severity}"><span class="sev">${f.severity}</span> `,
+      `${shown(f.message)} <span class="where">${shown(where)} · ${shown(f.rule)}</span></li>`,
+    ].join("");
+  });
+  return `<dt>Findings</dt><dd><ul class="findings">${each.join("")}</ul></dd>`;
+}
+
 function commandsOf(commands: readonly string[]): string {
   const each = commands.map((c) => `<div class="cmd"><code>${shown(c)}</code></div>`);
   return `<div class="cmds">${each.join("")}</div>`;
@@ -91,6 +107,7 @@ function skillItem(skill: PageSkill, position: number): string {
     `<h2><a href="#${escapeHtml(id)}">${shown(skill.name)}</a></h2>`,
     `<p class="desc">${shown(skill.description)}</p>`,
     `<dl class="facts">`,
+    findingsOf(skill.findings),
     `<dt>Install</dt><dd>${commandsOf(skill.install)}</dd>`,
     `<dt>Files</dt><dd>${filesOf(skill.files)}</dd>`,
     capabilitiesOf(skill.capabilities),

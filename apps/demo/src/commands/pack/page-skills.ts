@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { auditSkill, type Capabilities } from "@skill/audit";
+import { type AuditFinding, auditSkill, type Capabilities } from "@skill/audit";
 import { errorMessage, loadSkillFile, printable, type SkillMetadata, skillFiles } from "@skill/core";
 import type { RemoteSkillManifest } from "@skill/remote";
 import type { Progress } from "../../progress.js";
@@ -15,6 +15,8 @@ export interface PageSkill {
   readonly files: readonly string[];
   /** What the skill can do, read by `@skill/audit`; a message when the audit failed. */
   readonly capabilities: Capabilities | { readonly error: string };
+  /** What the audit found that a reader should know before installing it (none when it failed). */
+  readonly findings: readonly AuditFinding[];
   /** The commands that install it: `skill add …`, then `npx skills add …`. */
   readonly install: readonly string[];
   /** What the page's search indexes. */
@@ -80,11 +82,13 @@ async function loadByName(skillPaths: readonly string[]): Promise<Map<string, Sk
   return byName;
 }
 
-async function capabilitiesOf(folder: string): Promise<PageSkill["capabilities"]> {
+/** The skill's capabilities and findings, by `@skill/audit`; its error as the capabilities when it fails. */
+async function auditOf(folder: string): Promise<Pick<PageSkill, "capabilities" | "findings">> {
   try {
-    return (await auditSkill(folder)).capabilities;
+    const { capabilities, findings } = await auditSkill(folder);
+    return { capabilities, findings };
   } catch (error) {
-    return { error: errorMessage(error) };
+    return { capabilities: { error: errorMessage(error) }, findings: [] };
   }
 }
 
@@ -112,7 +116,7 @@ export async function pageSkills(
       name: entry.name,
       description: entry.description ?? metadata.description,
       files,
-      capabilities: await capabilitiesOf(folder),
+      ...(await auditOf(folder)),
       install: installCommands(url, entry.name, entry.url),
       metadata,
     });
