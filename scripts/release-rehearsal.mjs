@@ -40,6 +40,7 @@ import { createServer } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { basename, delimiter, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import pLimit from "p-limit";
 import { publishedPackages } from "./package-cost.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -115,16 +116,8 @@ const tail = (text, lines) => text.trimEnd().split("\n").slice(-lines).join("\n"
 
 /** At most `limit` of fn(item) at a time; results in the items' order. */
 async function pool(items, limit, fn) {
-  const results = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const at = next++;
-      results[at] = await fn(items[at], at);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+  const run = pLimit(limit);
+  return Promise.all(items.map((item, at) => run(() => fn(item, at))));
 }
 
 /** How this machine reaches the network (a proxy, a certificate authority): passed through. */
