@@ -21,7 +21,8 @@ const SKILL_INTRO = [
 ].join(" ");
 
 const SEARCH_DESCRIPTION = [
-  'Search the available skills by what they do, in a few words from the task (e.g. "fill in a PDF form").',
+  "Search the available skills by what they do, in a few words that name the kind of work, the file type or the tool",
+  '(e.g. "fill in a PDF form", "slides", "kubernetes deploy"), not the whole request; when nothing fits, try other words.',
   `Returns the names and descriptions of the best matches, best first; load one with the ${SKILL_TOOL} tool.`,
 ].join(" ");
 
