@@ -32,8 +32,6 @@ export interface Entry {
   readonly head: SkillHead;
 }
 
-export { isMapping };
-
 export function isCount(value: unknown): value is number {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }

@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, openSync } from "node:fs";
 import { readFullySync } from "../files/read-file.js";
 import { deepFreeze } from "../parse/json-value.js";
 import { errorMessage } from "../util/error-text.js";
+import { isMapping } from "../util/mapping.js";
 import {
   type Columns,
   FORMAT_VERSION,
@@ -9,7 +10,6 @@ import {
   isCount,
   isEntry,
   isId,
-  isMapping,
   isTime,
   KEY_WIDTH,
   NO_COLUMNS,

@@ -99,7 +99,7 @@ async function packWithProgress(ctx: Context, root: string, skills: readonly str
 export async function run(
   ctx: Context,
   dir: string,
-  opts: { archives?: boolean; baseUrl?: string; skipInvalid?: boolean; quiet?: boolean; html?: boolean } = {},
+  opts: PackOptions & { quiet?: boolean } = {},
 ): Promise<number> {
   const root = resolve(dir); // relative to where the command runs
   // What the scan could not use (dangling links, unreadable folders) is the author's to see.
@@ -124,7 +124,6 @@ export async function run(
   const diagnostics = [...scanned.filter((d) => !reported.has(d.path)), ...result.diagnostics, ...overLimits];
   const { out } = ctx;
   const indexPath = join(root, "index.json");
-  // The page shows what the index lists: written after it, and only when it was.
   const page = result.page;
   if (out.json) {
     out.data({
