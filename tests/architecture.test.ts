@@ -8,6 +8,7 @@ import {
   ROOT,
   readSources,
   ruleBreaks,
+  secondMechanisms,
   testHelperImports,
   walkers,
 } from "./architecture.js";
@@ -74,6 +75,10 @@ describe("the house rules (DESIGN §12.1)", () => {
     expect(pathRules(sources, PATH_RULES)).toEqual([]);
   });
 
+  it("one of each small mechanism: core's isMapping, errorMessage, errnoOf, abortError, sha256Digest, isDigest", () => {
+    expect(secondMechanisms(sources)).toEqual([]);
+  });
+
   it("no published package's source imports @skill/test-utils", () => {
     expect(testHelperImports(sources)).toEqual([]);
   });
@@ -117,6 +122,14 @@ describe("each rule catches what it is for (planted violations)", () => {
       'import { createReadStream } from "node:fs";\nexport const open = (p: string) => createReadStream(p);\n';
     expect(privateReaders(planted("packages/mcp/src/stream.ts", text), READERS)).toEqual([
       "packages/mcp/src/stream.ts",
+    ]);
+  });
+
+  it("a mapping check of a package's own", () => {
+    const text =
+      'function isRecord(v: unknown): v is Record<string, unknown> {\n  return typeof v === "object" && v !== null;\n}\n';
+    expect(secondMechanisms(planted("packages/lock/src/shape.ts", text))).toEqual([
+      "packages/lock/src/shape.ts",
     ]);
   });
 

@@ -85,6 +85,18 @@ export function pathRules(sources: Sources, allowed: AllowList): string[] {
   );
 }
 
+/**
+ * A second copy of one of core's small mechanisms: a function of the same job (a mapping check,
+ * an error's text or code, an abort error, a digest) defined outside core's `util/` and `files/digest.ts`.
+ */
+export function secondMechanisms(sources: Sources): string[] {
+  const definesOne =
+    /\b(function\s+|const\s+)(isRecord|isMapping|isObject|isPlainObject|errorMessage|errnoOf|abortError|sha256Digest|isDigest)\b/;
+  return offenders(sources, definesOne, {}, true).filter(
+    (path) => !path.startsWith("packages/core/src/util/") && path !== "packages/core/src/files/digest.ts",
+  );
+}
+
 /** Published packages' sources that import the private test helpers. */
 export function testHelperImports(sources: Sources): string[] {
   return [...sources]

@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { errnoOf, type PermissionConfig, printable, similarNames } from "@skill/core";
+import { errnoOf, isMapping, type PermissionConfig, printable, similarNames } from "@skill/core";
 import { fromConfig } from "@skill/permissions";
 import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
 import { UserError } from "./errors.js";
@@ -40,10 +40,6 @@ export const CONFIG_FILES = [CONFIG_FILE, "opencode.jsonc", "opencode.json"] as 
 export const MAX_CONFIG_BYTES = 1024 * 1024;
 const EMPTY: Config = { skills: { paths: [], urls: [], pinned: [] }, agent: {}, mcp: [], ignored: [] };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function kind(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
@@ -67,7 +63,7 @@ function stringList(value: unknown, key: string, file: string): string[] {
 
 function permission(value: unknown, key: string, file: string): PermissionConfig | undefined {
   if (value === undefined) return undefined;
-  if (!isRecord(value))
+  if (!isMapping(value))
     throw new UserError(`${file}: '${key}' must be an object of rules, found ${kind(value)}`);
   try {
     fromConfig(value as PermissionConfig);
@@ -81,10 +77,10 @@ function permission(value: unknown, key: string, file: string): PermissionConfig
 
 /** Checks a parsed config and resolves its relative paths against the config file's folder. */
 export function parseConfig(value: unknown, file: string): Config {
-  if (!isRecord(value)) throw new UserError(`${file}: expected a JSON object, found ${kind(value)}`);
+  if (!isMapping(value)) throw new UserError(`${file}: expected a JSON object, found ${kind(value)}`);
   const ignored = unknownKeys(value, ["$schema", "skills", "permission", "agent", "mcp"], "");
   const skills = value.skills ?? {};
-  if (!isRecord(skills)) throw new UserError(`${file}: 'skills' must be an object, found ${kind(skills)}`);
+  if (!isMapping(skills)) throw new UserError(`${file}: 'skills' must be an object, found ${kind(skills)}`);
   ignored.push(...unknownKeys(skills, ["paths", "urls", "pinned"], "skills."));
   const base = dirname(file);
   const paths = stringList(skills.paths, "skills.paths", file).map((p) =>
@@ -98,10 +94,10 @@ export function parseConfig(value: unknown, file: string): Config {
     }
   }
   const agents = value.agent ?? {};
-  if (!isRecord(agents)) throw new UserError(`${file}: 'agent' must be an object, found ${kind(agents)}`);
+  if (!isMapping(agents)) throw new UserError(`${file}: 'agent' must be an object, found ${kind(agents)}`);
   const agent: Record<string, { permission?: PermissionConfig }> = {};
   for (const [name, entry] of Object.entries(agents)) {
-    if (!isRecord(entry))
+    if (!isMapping(entry))
       throw new UserError(`${file}: 'agent.${name}' must be an object, found ${kind(entry)}`);
     const rules = permission(entry.permission, `agent.${name}.permission`, file);
     agent[name] = rules ? { permission: rules } : {};
@@ -109,8 +105,8 @@ export function parseConfig(value: unknown, file: string): Config {
   }
   const rules = permission(value.permission, "permission", file);
   // A list of commands is ours; opencode's `mcp` is a map of server settings, not read here.
-  const mcp = isRecord(value.mcp) ? [] : stringList(value.mcp, "mcp", file);
-  if (isRecord(value.mcp)) ignored.push("mcp");
+  const mcp = isMapping(value.mcp) ? [] : stringList(value.mcp, "mcp", file);
+  if (isMapping(value.mcp)) ignored.push("mcp");
   return {
     skills: { paths, urls, pinned },
     agent,

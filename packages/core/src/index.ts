@@ -79,5 +79,6 @@ export { abortError } from "./util/abort.js";
 export { errnoOf } from "./util/errno.js";
 export { errorMessage } from "./util/error-text.js";
 export { noopLogger } from "./util/logger.js";
+export { isMapping } from "./util/mapping.js";
 export { similarNames } from "./util/similar.js";
 export { compareCodeUnits, formatBytes } from "./util/text.js";

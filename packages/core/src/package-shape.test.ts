@@ -69,6 +69,7 @@ describe("built package", { tags: ["built"] }, () => {
         "isInside",
         "isSkillFileName",
         "isDigest",
+        "isMapping",
         "isNonLocal",
         "linkInside",
         "listSkillFiles",

@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { invalid, isObject, readJsonObject } from "./read-json.js";
+import { isMapping } from "@skill/core";
+import { invalid, readJsonObject } from "./read-json.js";
 import { writeAtomic } from "./write-atomic.js";
 
 /**
@@ -57,15 +58,15 @@ export async function readGlobalLock(file: string): Promise<GlobalLock | undefin
   const value = await readJsonObject(file, WHAT);
   if (value === undefined) return undefined;
   if (value.version !== 3) throw invalid(file, WHAT, "version", "3", value.version);
-  if (!isObject(value.skills)) throw invalid(file, WHAT, "skills", "an object", value.skills);
+  if (!isMapping(value.skills)) throw invalid(file, WHAT, "skills", "an object", value.skills);
   for (const [name, entry] of Object.entries(value.skills)) {
-    if (!isObject(entry)) throw invalid(file, WHAT, `skills.${name}`, "an object", entry);
+    if (!isMapping(entry)) throw invalid(file, WHAT, `skills.${name}`, "an object", entry);
     for (const field of ["source", "sourceType"]) {
       if (typeof entry[field] !== "string")
         throw invalid(file, WHAT, `skills.${name}.${field}`, "a string", entry[field]);
     }
   }
-  if (value.dismissed !== undefined && !isObject(value.dismissed)) {
+  if (value.dismissed !== undefined && !isMapping(value.dismissed)) {
     throw invalid(file, WHAT, "dismissed", "an object", value.dismissed);
   }
   const agents = value.lastSelectedAgents;

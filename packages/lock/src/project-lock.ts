@@ -1,6 +1,6 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { compareCodeUnits } from "@skill/core";
-import { invalid, isObject, readJsonObject } from "./read-json.js";
+import { compareCodeUnits, isMapping } from "@skill/core";
+import { invalid, readJsonObject } from "./read-json.js";
 import { writeAtomic } from "./write-atomic.js";
 
 /** The project lock's file name, in the project's root folder. */
@@ -40,7 +40,7 @@ const OPTIONAL = ["sourceUrl", "ref", "skillPath", "wellKnownDigest"] as const;
 
 function checkEntry(file: string, name: string, entry: unknown): ProjectLockEntry {
   const at = `skills.${name}`;
-  if (!isObject(entry)) throw invalid(file, WHAT, at, "an object", entry);
+  if (!isMapping(entry)) throw invalid(file, WHAT, at, "an object", entry);
   for (const field of ["source", "sourceType", "computedHash"]) {
     if (typeof entry[field] !== "string")
       throw invalid(file, WHAT, `${at}.${field}`, "a string", entry[field]);
@@ -70,7 +70,7 @@ export async function readProjectLock(file: string): Promise<ProjectLock | undef
   const value = await readJsonObject(file, WHAT);
   if (value === undefined) return undefined;
   if (value.version !== 1) throw invalid(file, WHAT, "version", "1", value.version);
-  if (!isObject(value.skills)) throw invalid(file, WHAT, "skills", "an object", value.skills);
+  if (!isMapping(value.skills)) throw invalid(file, WHAT, "skills", "an object", value.skills);
   for (const [name, entry] of Object.entries(value.skills)) checkEntry(file, name, entry);
   return value as ProjectLock;
 }

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { describeKind, errnoOf, errorMessage, quote, SkillError } from "@skill/core";
+import { describeKind, errnoOf, errorMessage, isMapping, quote, SkillError } from "@skill/core";
 
 /** A JSON object read from `file`; undefined when there is no such file. */
 export async function readJsonObject(
@@ -28,7 +28,7 @@ export async function readJsonObject(
       { path: file, cause: error },
     );
   }
-  if (!isObject(value)) {
+  if (!isMapping(value)) {
     throw new SkillError(
       "PARSE_ERROR",
       `Broken ${what} ${file}: expected a JSON object, found ${describeKind(value)}`,
@@ -45,14 +45,10 @@ export async function readJsonObject(
  */
 export function plainData(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plainData);
-  if (!isObject(value)) return value;
+  if (!isMapping(value)) return value;
   const out: Record<string, unknown> = Object.create(null);
   for (const [key, field] of Object.entries(value)) out[key] = plainData(field);
   return out;
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export function invalid(

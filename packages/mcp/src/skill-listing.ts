@@ -1,4 +1,4 @@
-import { type Diagnostic, errorMessage, printable, quote, SkillError } from "@skill/core";
+import { type Diagnostic, errorMessage, isMapping, printable, quote, SkillError } from "@skill/core";
 import {
   decodeSegment,
   METHOD_NOT_FOUND,
@@ -7,7 +7,7 @@ import {
   SKILL_SCHEME,
   SKILLS_EXTENSION_ID,
 } from "./protocol.js";
-import { call, DeadlinePassed, errorCode, isRecord, type SourceContext } from "./source-request.js";
+import { call, DeadlinePassed, errorCode, type SourceContext } from "./source-request.js";
 
 /** A resource as listed: what its bytes must be. */
 export interface ListedResource {
@@ -155,10 +155,10 @@ function listedResources(raw: readonly unknown[]): { resources: ListedResource[]
   const resources: ListedResource[] = [];
   let bytes = 0;
   for (const r of raw) {
-    if (isRecord(r) && typeof r.size === "number" && Number.isSafeInteger(r.size) && r.size >= 0) {
+    if (isMapping(r) && typeof r.size === "number" && Number.isSafeInteger(r.size) && r.size >= 0) {
       bytes += r.size;
     }
-    if (!isRecord(r) || typeof r.uri !== "string") continue;
+    if (!isMapping(r) || typeof r.uri !== "string") continue;
     resources.push({
       uri: r.uri,
       ...(typeof r.digest === "string" ? { digest: r.digest } : {}),
@@ -191,7 +191,7 @@ function skillFolder(uri: unknown): { folder: string; last: string } | undefined
 /** One entry of a listing, checked; `undefined` (with a diagnostic) when it is no skill. */
 function checkEntry(source: SourceContext, raw: unknown, diagnostics: Diagnostic[]): Listed | undefined {
   const { id } = source;
-  const uri = isRecord(raw) ? raw.uri : undefined;
+  const uri = isMapping(raw) ? raw.uri : undefined;
   const at = skillFolder(uri);
   if (typeof uri !== "string" || at === undefined) {
     diagnostics.push(
@@ -219,7 +219,7 @@ function checkEntry(source: SourceContext, raw: unknown, diagnostics: Diagnostic
     uri,
     folder: at.folder,
     segment: decodeSegment(at.last),
-    ...(isRecord(record.frontmatter) ? { frontmatter: record.frontmatter } : {}),
+    ...(isMapping(record.frontmatter) ? { frontmatter: record.frontmatter } : {}),
   };
   if (record.resources === "dynamic") return { ...listed, dynamic: true };
   if (!Array.isArray(record.resources)) {

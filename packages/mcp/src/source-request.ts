@@ -1,4 +1,4 @@
-import { abortError, errorMessage, printable, quote, SkillError } from "@skill/core";
+import { abortError, errorMessage, isMapping, printable, quote, SkillError } from "@skill/core";
 import { anyResult, REQUEST_TIMEOUT } from "./protocol.js";
 
 /**
@@ -32,12 +32,8 @@ export interface SourceContext {
   readonly signal: AbortSignal | undefined;
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 export function errorCode(error: unknown): number | undefined {
-  const code = isRecord(error) || error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  const code = isMapping(error) || error instanceof Error ? (error as { code?: unknown }).code : undefined;
   // The SDK's v2 line reports its own timeout as an SdkError with a string code.
   if (code === "REQUEST_TIMEOUT") return REQUEST_TIMEOUT;
   return typeof code === "number" ? code : undefined;
@@ -94,7 +90,7 @@ export async function call(
       expired,
       ...(cancelled ? [cancelled] : []),
     ]);
-    if (!isRecord(result)) {
+    if (!isMapping(result)) {
       throw new SkillError(
         "REMOTE_ERROR",
         `Remote fetch failed: ${method} on ${id} answered ${quote(result)}`,
@@ -132,7 +128,7 @@ export async function readResource(
       cause: error,
     });
   }
-  const contents = Array.isArray(result.contents) ? result.contents.filter(isRecord) : [];
+  const contents = Array.isArray(result.contents) ? result.contents.filter(isMapping) : [];
   const content = contents.find((c) => c.uri === uri) ?? (contents.length === 1 ? contents[0] : undefined);
   if (content && typeof content.text === "string") return new TextEncoder().encode(content.text);
   if (content && typeof content.blob === "string") return new Uint8Array(Buffer.from(content.blob, "base64"));

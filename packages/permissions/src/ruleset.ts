@@ -1,4 +1,4 @@
-import { type PermissionAction, type PermissionConfig, SkillError } from "@skill/core";
+import { isMapping, type PermissionAction, type PermissionConfig, SkillError } from "@skill/core";
 import { wildcardMatch } from "./wildcard.js";
 
 /** One rule: for `permission` (e.g. `skill`) and values matching `pattern`, do `action`. */
@@ -12,16 +12,6 @@ export interface PermissionRule {
 export type Ruleset = readonly PermissionRule[];
 
 const ACTIONS: ReadonlySet<unknown> = new Set<PermissionAction>(["allow", "deny", "ask"]);
-
-/**
- * A plain mapping, as JSON, YAML or an object literal gives: a `Date`, `RegExp`, `Map` or class
- * instance is not one, and must not be read as "no rules" (which would let the default allow).
- */
-function isMapping(value: unknown): value is Readonly<Record<string, unknown>> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 function kindOf(value: unknown): string {
   if (Array.isArray(value)) return "a list";

@@ -1,6 +1,6 @@
 import { lstat, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { compareCodeUnits, resolveInside } from "@skill/core";
+import { compareCodeUnits, isMapping, resolveInside } from "@skill/core";
 import { legacyDirName } from "./cache-dir.js";
 import { nameProblem } from "./safe-path.js";
 
@@ -67,12 +67,8 @@ export function table<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function readFileState(value: unknown): FileState | undefined {
-  if (!isRecord(value) || typeof value.size !== "number") return undefined;
+  if (!isMapping(value) || typeof value.size !== "number") return undefined;
   return {
     size: value.size,
     ...(typeof value.etag === "string" ? { etag: value.etag } : {}),
@@ -82,7 +78,7 @@ function readFileState(value: unknown): FileState | undefined {
 }
 
 function readIndexState(value: unknown): IndexState | undefined {
-  if (!isRecord(value) || typeof value.url !== "string") return undefined;
+  if (!isMapping(value) || typeof value.url !== "string") return undefined;
   return {
     url: value.url,
     ...(typeof value.etag === "string" ? { etag: value.etag } : {}),
@@ -101,11 +97,11 @@ export async function readState(packDir: string): Promise<PackState | undefined>
   try {
     if (!(await lstat(path)).isFile()) return undefined;
     const value: unknown = JSON.parse(await readFile(path, "utf8"));
-    if (!isRecord(value) || value.format !== 1 || !isRecord(value.skills)) return undefined;
+    if (!isMapping(value) || value.format !== 1 || !isMapping(value.skills)) return undefined;
     if (typeof value.pullId !== "string" || typeof value.url !== "string") return undefined;
     const skills = table<SkillState>();
     for (const [name, raw] of Object.entries(value.skills)) {
-      if (!isRecord(raw) || !isRecord(raw.files)) continue;
+      if (!isMapping(raw) || !isMapping(raw.files)) continue;
       const files = table<FileState>();
       for (const [file, meta] of Object.entries(raw.files)) {
         const state = readFileState(meta);
@@ -115,7 +111,7 @@ export async function readState(packDir: string): Promise<PackState | undefined>
         raw.type === "skill-md" || raw.type === "archive" ? { type: raw.type } : {};
       skills[name] = {
         files,
-        ...(isRecord(raw.frontmatter) ? { frontmatter: raw.frontmatter } : {}),
+        ...(isMapping(raw.frontmatter) ? { frontmatter: raw.frontmatter } : {}),
         ...optionalString(raw, "version"),
         ...optionalString(raw, "digest"),
         ...optionalString(raw, "url"),

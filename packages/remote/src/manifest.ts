@@ -1,4 +1,4 @@
-import { describeKind, isDigest, quote, SkillError, type SkillErrorCode } from "@skill/core";
+import { describeKind, isDigest, isMapping, quote, SkillError, type SkillErrorCode } from "@skill/core";
 import { fileProblem, foldKey, MAX_FILES_PER_SKILL, nameProblem } from "./safe-path.js";
 import { label } from "./text.js";
 
@@ -63,10 +63,6 @@ export interface SkippedSkill {
   readonly code: SkillErrorCode;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 type EntryCheck =
   | { readonly entry: RemoteSkillEntry }
   | { readonly reason: string; readonly code: SkillErrorCode };
@@ -127,7 +123,7 @@ function checkFiles(raw: unknown): { files: string[] } | { reason: string; code:
 }
 
 function checkEntry(raw: unknown, index: number, version: "0.1" | "0.2"): EntryCheck {
-  if (!isRecord(raw)) {
+  if (!isMapping(raw)) {
     return {
       reason: `skills[${index}] must be an object with "name" and ${version === "0.2" ? '"url"' : '"files"'}, found ${describeKind(raw)} ${quote(raw)}`,
       code: "INVALID_FIELD",
@@ -186,8 +182,8 @@ function checkPinned(raw: Record<string, unknown>, common: { name: string }): En
 
 /** Why `value` is not `{ "skills": [...] }`, or `undefined` when it is. */
 export function shapeProblem(value: unknown): string | undefined {
-  if (isRecord(value) && Array.isArray(value.skills)) return undefined;
-  const found = isRecord(value)
+  if (isMapping(value) && Array.isArray(value.skills)) return undefined;
+  const found = isMapping(value)
     ? "skills" in value
       ? `an object whose "skills" is ${describeKind(value.skills)}`
       : 'an object without "skills"'
@@ -221,7 +217,7 @@ export function checkManifest(value: unknown): {
   listed: Set<string>;
 } {
   const problem = shapeProblem(value);
-  if (problem !== undefined || !isRecord(value) || !Array.isArray(value.skills)) {
+  if (problem !== undefined || !isMapping(value) || !Array.isArray(value.skills)) {
     throw new SkillError("REMOTE_ERROR", `Remote fetch failed: not a skill index: ${problem}`);
   }
   const version = indexVersion(value);
@@ -230,7 +226,7 @@ export function checkManifest(value: unknown): {
   const names = new Map<string, number>();
   const listed = new Set<string>();
   value.skills.forEach((raw: unknown, index: number) => {
-    const rawName = isRecord(raw) && typeof raw.name === "string" ? raw.name : undefined;
+    const rawName = isMapping(raw) && typeof raw.name === "string" ? raw.name : undefined;
     if (rawName !== undefined && nameProblem(rawName) === undefined) listed.add(rawName);
     const shown = rawName === undefined ? `skills[${index}]` : label(rawName);
     const checked = checkEntry(raw, index, version);

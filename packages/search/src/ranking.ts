@@ -1,6 +1,5 @@
-import { quote, SkillError } from "@skill/core";
+import { isMapping, quote, SkillError } from "@skill/core";
 import { FIELDS } from "./fields.js";
-import { isRecord } from "./is-record.js";
 
 type Field = (typeof FIELDS)[number];
 
@@ -50,11 +49,11 @@ export interface Ranking {
  * @throws SkillError `INVALID_FIELD` when an option is out of range
  */
 export function rankingOf(options: SkillIndexOptions): Ranking {
-  if (!isRecord(options)) {
+  if (!isMapping(options)) {
     throw new SkillError("INVALID_FIELD", `Expected search options as an object, found ${quote(options)}`);
   }
   const boost = options.boost ?? {};
-  if (!isRecord(boost)) {
+  if (!isMapping(boost)) {
     throw new SkillError(
       "INVALID_FIELD",
       `Expected 'boost' as an object of field weights, found ${quote(boost)}`,

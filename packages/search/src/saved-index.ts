@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
-import type { SkillMetadata } from "@skill/core";
+import { isMapping, type SkillMetadata } from "@skill/core";
 import { ANALYZER } from "./analyze.js";
-import { isRecord } from "./is-record.js";
 import type { Snapshot } from "./snapshot.js";
 
 /** Names a saved index; its version moves whenever the saved form changes, and another is not read. */
@@ -31,11 +30,11 @@ export function fingerprint(skill: SkillMetadata): string {
 
 /** `json` as a saved index of this version, or `undefined` for anything else. */
 export function readPersisted(json: unknown): Persisted | undefined {
-  if (!isRecord(json)) return undefined;
+  if (!isMapping(json)) return undefined;
   if (json.format !== FORMAT || json.version !== FORMAT_VERSION || json.analyzer !== ANALYZER)
     return undefined;
   const { index, fingerprints } = json;
-  if (!isRecord(index) || !Array.isArray(index.docs) || !Array.isArray(index.terms)) return undefined;
+  if (!isMapping(index) || !Array.isArray(index.docs) || !Array.isArray(index.terms)) return undefined;
   if (!Array.isArray(fingerprints) || fingerprints.length !== index.docs.length) return undefined;
   if (!index.docs.every(Array.isArray) || !index.terms.every(Array.isArray)) return undefined;
   return fingerprints.every((f) => typeof f === "string") ? (json as unknown as Persisted) : undefined;

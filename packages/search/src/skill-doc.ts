@@ -1,6 +1,5 @@
-import type { SkillMetadata } from "@skill/core";
+import { isMapping, type SkillMetadata } from "@skill/core";
 import type { Doc } from "./fields.js";
-import { isRecord } from "./is-record.js";
 
 /** Longest text indexed from one field of one skill. */
 const MAX_FIELD_LENGTH = 10_000;
@@ -10,8 +9,8 @@ const MAX_FIELD_LENGTH = 10_000;
  * `when_to_use`, and the body's summary when the load took one (nothing is read for it).
  */
 export function docOf(skill: SkillMetadata): Doc {
-  const frontmatter = isRecord(skill.frontmatter) ? skill.frontmatter : undefined;
-  const metadata = isRecord(frontmatter?.metadata) ? frontmatter.metadata : undefined;
+  const frontmatter = isMapping(skill.frontmatter) ? skill.frontmatter : undefined;
+  const metadata = isMapping(frontmatter?.metadata) ? frontmatter.metadata : undefined;
   const keywords = joinTexts(joinTexts(undefined, metadata?.keywords), metadata?.tags);
   const whenToUse = joinTexts(undefined, frontmatter?.when_to_use);
   return {

@@ -1,5 +1,6 @@
 import {
   compareCodeUnits,
+  isMapping,
   quote,
   SkillError,
   type SkillHit,
@@ -9,7 +10,6 @@ import {
 import MiniSearch from "minisearch";
 import { ANALYZER, fieldTerms, term, words } from "./analyze.js";
 import { type Doc, FIELDS, miniSearchOptions } from "./fields.js";
-import { isRecord } from "./is-record.js";
 import { buildIndex, loadIndex } from "./mini.js";
 import { type Ranking, rankingOf, type SkillIndexOptions } from "./ranking.js";
 import { EXPANSION_WEIGHT, expansionsOfTerm, isFiller } from "./request-words.js";
@@ -359,7 +359,7 @@ function byName(skills: readonly SkillMetadata[]): Map<string, SkillMetadata> {
 }
 
 function limitOf(options: { readonly limit?: number } | undefined): number {
-  const limit = isRecord(options) ? options.limit : undefined;
+  const limit = isMapping(options) ? options.limit : undefined;
   if (typeof limit !== "number" || Number.isNaN(limit)) return DEFAULT_SEARCH_LIMIT;
   return Math.max(0, Math.min(MAX_SEARCH_LIMIT, Math.floor(limit)));
 }

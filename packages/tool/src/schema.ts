@@ -1,3 +1,5 @@
+import { isMapping } from "@skill/core";
+
 /** A JSON Schema, as the tools declare their input. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
@@ -48,10 +50,6 @@ interface Property {
   readonly maximum?: number;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function found(value: unknown): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
@@ -84,7 +82,7 @@ export function checkInput(
     ok: false as const,
     error: `Invalid input for ${tool}: ${what}. Expected {${shape}}.`,
   });
-  if (!isRecord(input)) return fail(`expected an object, found ${found(input)}`);
+  if (!isMapping(input)) return fail(`expected an object, found ${found(input)}`);
   for (const key of Object.keys(input)) {
     if (!(key in properties)) return fail(`unknown field "${key}"`);
   }

@@ -1,4 +1,5 @@
 import { describeKind, printable, quote } from "../spec/errors.js";
+import { isMapping } from "../util/mapping.js";
 import { codePoints, singleLineLength } from "../util/text.js";
 import { addFinding, checkLength, type FieldCheck, type Level } from "./check-context.js";
 import { CLAUDE_CODE_FIELDS, SPEC_FIELDS, SPEC_LIMITS } from "./spec-fields.js";
@@ -12,10 +13,6 @@ const CLAUDE_CODE_LISTING_LIMIT = 1536;
 const GH_BODY_LINES = 500;
 
 type Fields = Readonly<Record<string, unknown>>;
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
-}
 
 /** Up to `max` items, then `and N more`. */
 function listSome(items: readonly string[], max = 5): string {
