@@ -14,6 +14,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { codexSkillsListInput } from "./codex-rpc.mjs";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const CODEX = { pkg: "@openai/codex", version: "0.171.0" };
@@ -112,19 +113,7 @@ function runners(prefix) {
   const node = process.execPath;
   const path = `${join(prefix, "node22")}:/usr/local/bin:/usr/bin:/bin`;
   const env = (home) => ({ PATH: path, HOME: home, TERM: "dumb", NO_COLOR: "1", OPENAI_API_KEY: "sk-dummy" });
-  const codexInput = (cwd) =>
-    [
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { clientInfo: { name: "marginal", version: "0" } },
-      },
-      { jsonrpc: "2.0", method: "initialized" },
-      { jsonrpc: "2.0", id: 2, method: "skills/list", params: { cwds: [cwd] } },
-    ]
-      .map((m) => `${JSON.stringify(m)}\n`)
-      .join("");
+  const codexInput = (cwd) => codexSkillsListInput(cwd, "marginal");
   return {
     ours: async ({ project, home }) => {
       const cli = join(repo, "apps/demo/dist/cli.js");

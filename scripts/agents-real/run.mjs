@@ -13,6 +13,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { codexSkillsListInput } from "./codex-rpc.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..", "..");
@@ -480,19 +481,7 @@ function agentCommands(prefix, node22bin) {
     codex: {
       cmd: bin("codex"),
       args: ["app-server"],
-      input: (cwd) =>
-        [
-          {
-            jsonrpc: "2.0",
-            id: 1,
-            method: "initialize",
-            params: { clientInfo: { name: "agents-real", version: "0" } },
-          },
-          { jsonrpc: "2.0", method: "initialized" },
-          { jsonrpc: "2.0", id: 2, method: "skills/list", params: { cwds: [cwd] } },
-        ]
-          .map((m) => `${JSON.stringify(m)}\n`)
-          .join(""),
+      input: (cwd) => codexSkillsListInput(cwd, "agents-real"),
       closeAfter: (out) => jsonLines(out).some((m) => m.id === 2),
       parse: (out) => {
         const answer = jsonLines(out).find((m) => m.id === 2);
