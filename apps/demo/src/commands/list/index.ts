@@ -143,9 +143,10 @@ export async function run(ctx: Context): Promise<number> {
   // A nested skill installed with its parent is found twice: not a shadow worth a warning.
   const shadowed = classifyShadowed(report.shadowed, all);
   const visible = service.all(ctx.agent);
+  const seen = new Set(visible);
   const listing: Listing = {
     visible,
-    hidden: all.filter((s) => !visible.includes(s)).map((s) => s.name),
+    hidden: all.filter((s) => !seen.has(s)).map((s) => s.name),
     shadowed,
     nested: shadowed.filter((s) => s.nested !== undefined).length,
     failed: report.failed,
