@@ -254,9 +254,11 @@ describe("skill add", () => {
     await put(join(pack, "c", "other", "SKILL.md"), skillMd("other"));
     const r = await w.skill(["add", pack, "--for", "codex"], w.project);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(
-      'skill: Not installing "dup": Duplicate skill name: "dup" (a/dup/SKILL.md) and "dup" (b/dup/SKILL.md) would both be installed in .agents/skills/dup; neither is installed',
-    );
+    const refusal =
+      'skill: Not installing "dup": Duplicate skill name: "dup" (a/dup/SKILL.md) and "dup" (b/dup/SKILL.md) would both be installed in .agents/skills/dup; neither is installed';
+    // Said once for both copies; both count as refused.
+    expect(r.stderr.split("\n").filter((l) => l === refusal)).toHaveLength(1);
+    expect(r.stdout).toContain("1 skill installed, 2 refused");
     expect(r.stdout).toContain("✓ other → .agents/skills/other");
     await expect(lstat(join(w.project, ".agents", "skills", "dup"))).rejects.toThrow();
     const lock = JSON.parse(await readFile(join(w.project, "skills-lock.json"), "utf8"));

@@ -207,8 +207,11 @@ async function printInstalled(
   }
   const refused = report.refused.map((r) => ({ name: r.name, code: r.code, reason: cliWords(r.reason) }));
   if (out.json) return { installed: json, refused, skipped: plan.skipped, lock: report.lock };
-  for (const r of refused)
-    out.error(`skill: Not installing ${JSON.stringify(printable(r.name))}: ${printable(r.reason)}`);
+  // Copies refused for one reason (two skills of one name) share their sentence: said once.
+  for (const line of new Set(
+    refused.map((r) => `${JSON.stringify(printable(r.name))}: ${printable(r.reason)}`),
+  ))
+    out.error(`skill: Not installing ${line}`);
   if (brief) for (const line of agentCounts(verdicts, done.length)) out.line(`  ${line}`);
   if (report.lock) out.line(c.dim(`lock: ${show(report.lock)}`));
   const notes = [
