@@ -3,6 +3,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { isInside, printable, resolveInside, SkillError } from "@skill/core";
 import { findSkills } from "./find.js";
 import { gitBinary } from "./git.js";
+import { hostedRepoUrl } from "./github.js";
 import type { LockedSkill } from "./lock-store.js";
 import type { ScopeLayout } from "./scope.js";
 import { cloneTemp, isUrl, tempFolder } from "./source.js";
@@ -120,14 +121,19 @@ function localPath(lockFile: string, path: string): string {
   return isAbsolute(path) ? path : resolve(dirname(lockFile), path);
 }
 
+/**
+ * A git source's clone, once per URL and ref in a session: `url` for a hosted repository
+ * (`github`, `gitlab`), else the entry's URL or local path (relative to the lock).
+ */
 async function fetchGit(
   lockFile: string,
   skill: LockedSkill,
   ports: FetchPorts,
   session: FetchSession,
+  hosted?: string,
 ): Promise<Fetched> {
   const given = skill.sourceUrl ?? skill.source;
-  const url = isUrl(given) ? given : localPath(lockFile, given);
+  const url = hosted ?? (isUrl(given) ? given : localPath(lockFile, given));
   const { dir, commit } = await session.once(`git\0${url}\0${skill.ref ?? ""}`, async () => {
     const cloned = await cloneTemp(ports.git ?? gitBinary(ports.env), url, skill.ref, ports.signal);
     return { value: cloned, cleanup: cloned.cleanup };
@@ -169,8 +175,9 @@ async function fetchSite(skill: LockedSkill, ports: FetchPorts, session: FetchSe
 
 /**
  * Fetches the source a lock entry names: a local folder (relative to the lock), a git
- * repository cloned at the entry's `ref` (a local one relative to the lock), or a site pulled
- * through `fetchSite`, each once per `session`.
+ * repository cloned at the entry's `ref` (a local one relative to the lock; `github` and
+ * `gitlab` entries, as Vercel's `skills` writes them, from `owner/repo` on that host), or a
+ * site pulled through `fetchSite`, each once per `session`.
  *
  * @throws SkillError `NOT_FOUND`, `UNSAFE_PATH` (a `skillPath` out of the source), `INVALID_URL`
  *   (a URL or ref starting with `-`, an unknown source type), `REMOTE_ERROR`.
@@ -185,9 +192,11 @@ export async function fetchLocked(
     return { dir: await skillFolderIn(localPath(lockFile, skill.source), skill, ports.home, ports.signal) };
   }
   if (skill.sourceType === "git") return fetchGit(lockFile, skill, ports, session);
+  if (skill.sourceType === "github" || skill.sourceType === "gitlab")
+    return fetchGit(lockFile, skill, ports, session, hostedRepoUrl(skill));
   if (skill.sourceType === "well-known") return fetchSite(skill, ports, session);
   throw new SkillError(
     "INVALID_URL",
-    `Cannot fetch ${JSON.stringify(printable(skill.name))}: source type ${JSON.stringify(printable(skill.sourceType))} is not one skill reads (local, git, well-known)`,
+    `Cannot fetch ${JSON.stringify(printable(skill.name))}: source type ${JSON.stringify(printable(skill.sourceType))} is not one skill reads (local, git, github, gitlab, well-known)`,
   );
 }

@@ -1,7 +1,8 @@
+import { realpath, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { isInside, printable, SkillError } from "@skill/core";
+import { isInside, printable, resolveInside, SkillError } from "@skill/core";
 import { hashFolder, skillFolderName } from "@skill/lock";
-import { type FoundSkill, findSkills } from "./find.js";
+import { type FoundSkill, type FoundSkills, findSkills } from "./find.js";
 import { inOrder } from "./limit.js";
 import { type LockedSkill, ScopeLock } from "./lock-store.js";
 import { type PlacementPlan, planPlacement } from "./placement.js";
@@ -90,12 +91,48 @@ export function refuseCollisions(
   return { kept, refused };
 }
 
+/**
+ * The skills of a fetched source, or of its `subpath` (GitHub's `owner/repo/sub/path`: a folder
+ * of the repository by core's path rule whose real path stays in it), their paths relative to
+ * the source either way, as a lock records them.
+ */
+async function sourceSkills(
+  opened: OpenedSource,
+  home: string,
+  signal: AbortSignal | undefined,
+): Promise<FoundSkills> {
+  const options = { home, ...(signal ? { signal } : {}) };
+  if (opened.subpath === undefined) return findSkills(opened.root, options);
+  const dir = resolveInside(opened.root, opened.subpath);
+  const real = await realpath(dir).catch(() => undefined);
+  if (real === undefined || !(await stat(real)).isDirectory()) {
+    throw new SkillError("NOT_FOUND", `No folder ${printable(opened.subpath)} in ${printable(opened.spec)}`, {
+      path: dir,
+    });
+  }
+  if (!isInside(opened.root, real)) {
+    throw new SkillError(
+      "UNSAFE_PATH",
+      `Unsafe path: ${printable(opened.subpath)} leads out of ${printable(opened.spec)} (to ${real}); nothing of it is read`,
+      { path: dir },
+    );
+  }
+  const below = (path: string) => `${opened.subpath}/${path}`;
+  const found = await findSkills(real, options);
+  return {
+    skills: found.skills.map((s) => ({ ...s, skillPath: below(s.skillPath) })),
+    skipped: found.skipped.map((s) => ({ ...s, path: below(s.path) })),
+  };
+}
+
 /** The skill entry a lock gets for a skill added from `source`, as `skills` writes it. */
 function lockEntry(source: OpenedSource, skill: FoundSkill, hash: string): LockedSkill & { hash: string } {
   const { lock } = source;
   // A git source always names the skill's file; a local one only when it is not the folder itself.
   const withPath =
-    lock.sourceType === "git" || (lock.sourceType === "local" && skill.skillPath !== "SKILL.md");
+    lock.sourceType === "git" ||
+    lock.sourceType === "github" ||
+    (lock.sourceType === "local" && skill.skillPath !== "SKILL.md");
   return {
     name: skill.name,
     ...lock,
@@ -197,14 +234,9 @@ export async function planAdd(source: string, options: AddOptions): Promise<Inst
   });
   try {
     options.onProgress?.({ step: "scan" });
-    const found = opened.site
-      ? siteSkills(opened)
-      : await findSkills(opened.root, {
-          home: layout.home,
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
+    const found = opened.site ? siteSkills(opened) : await sourceSkills(opened, layout.home, options.signal);
     const leftOut = new Map(found.skipped.map((s) => [s.path, s.reason]));
-    const asked = options.names ?? [];
+    const asked = options.names?.length ? options.names : opened.skill ? [opened.skill] : [];
     const siteRefused: RefusedSkill[] = asked
       .filter((n) => opened.site !== undefined && leftOut.has(n))
       .map((n) => ({

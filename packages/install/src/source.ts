@@ -4,6 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { printable, SkillError } from "@skill/core";
 import { portableSource } from "@skill/lock";
 import { checkGitArgument, gitBinary } from "./git.js";
+import { type GithubSpec, githubShorthand, githubSource } from "./github.js";
 import type { GitPort, SitePort } from "./types.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -11,7 +12,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** How a lock names a source (DESIGN §12.3 rule 6: a local path relative to the lock's folder). */
 export interface LockedSource {
   readonly source: string;
-  readonly sourceType: "local" | "git" | "well-known";
+  readonly sourceType: "local" | "git" | "github" | "well-known";
   readonly sourceUrl?: string;
   readonly ref?: string;
 }
@@ -26,6 +27,10 @@ export interface OpenedSource {
   readonly commit?: string;
   /** A site's skills, as the pull gave them (folders below `root`). */
   readonly site?: Awaited<ReturnType<SitePort["pull"]>>;
+  /** GitHub's `owner/repo/sub/path`: the folder of `root` its skills are taken from, `/`-separated. */
+  readonly subpath?: string;
+  /** GitHub's `owner/repo@skill`: the one skill asked for. */
+  readonly skill?: string;
   cleanup(): Promise<void>;
 }
 
@@ -123,16 +128,44 @@ async function openSite(spec: string, options: OpenOptions): Promise<OpenedSourc
   }
 }
 
+/** A GitHub repository cloned at its ref, locked as Vercel's `skills` locks it (`owner/repo`). */
+async function openGithub(spec: string, github: GithubSpec, options: OpenOptions): Promise<OpenedSource> {
+  const git = options.git ?? gitBinary(options.env);
+  const cloned = await cloneTemp(git, github.url, github.ref, options.signal);
+  return {
+    spec,
+    root: cloned.dir,
+    lock: {
+      source: github.repo,
+      sourceType: "github",
+      ...(github.ref === undefined ? {} : { ref: github.ref }),
+    },
+    commit: cloned.commit,
+    cleanup: cloned.cleanup,
+    ...(github.subpath === undefined ? {} : { subpath: github.subpath }),
+    ...(github.skill === undefined ? {} : { skill: github.skill }),
+  };
+}
+
 /**
- * Makes `spec` ready: a site (through `fetchSite`), a git repository cloned at its `#ref`
- * (a URL locked as given; a local repository by a path relative to the lock's folder), or a
- * local folder (locked relative to the lock's folder).
+ * Makes `spec` ready: a site (through `fetchSite`), a GitHub repository (`github:owner/repo`,
+ * a github.com URL, or `owner/repo[/path|@skill][#ref]` when no local folder has that name;
+ * locked as `owner/repo`), a git repository cloned at its `#ref` (a URL locked as given; a
+ * local repository by a path relative to the lock's folder), or a local folder (locked relative
+ * to the lock's folder).
  *
  * @throws SkillError `INVALID_URL` (a URL or ref starting with `-`, a site without a port),
  *   `NOT_FOUND` (no such folder), `REMOTE_ERROR` (git failed).
  */
 export async function openSource(spec: string, options: OpenOptions): Promise<OpenedSource> {
   if (isSiteSpec(spec)) return openSite(spec, options);
+  const github = githubSource(spec);
+  if (github) return openGithub(spec, github, options);
+  if (!isUrl(spec)) {
+    const path = resolve(options.cwd, spec.includes("#") ? spec.slice(0, spec.lastIndexOf("#")) : spec);
+    const shorthand = (await stat(path).catch(() => undefined)) ? undefined : githubShorthand(spec);
+    if (shorthand) return openGithub(spec, shorthand, options);
+  }
   if (!isGitSpec(spec)) {
     const dir = resolve(options.cwd, spec);
     const info = await stat(dir).catch(() => undefined);

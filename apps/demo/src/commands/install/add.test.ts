@@ -53,6 +53,30 @@ describe("skill add", () => {
     expect(out.installed[0].agents).toEqual([{ agent: "codex", skill: "pdf", loaded: true, name: "pdf" }]);
   });
 
+  it("installs GitHub's owner/repo@skill as Vercel's skills does (git's own insteadOf sends it to a mirror)", async () => {
+    const w = await world();
+    const dir = await taggedRepo(w.root);
+    // The home's git configuration maps https://github.com/acme/tools.git to the local repository.
+    await writeFile(
+      join(w.home, ".gitconfig"),
+      `[url "file://${dir}"]\n\tinsteadOf = https://github.com/acme/tools.git\n`,
+    );
+    const r = await w.skill(["add", "acme/tools@pdf", "--for", "codex"], w.project);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/✓ pdf → \.agents\/skills\/pdf \(from acme\/tools@pdf, [0-9a-f]{12}…\)/);
+    const lock = JSON.parse(await readFile(join(w.project, "skills-lock.json"), "utf8"));
+    expect(lock.skills.pdf).toEqual({
+      source: "acme/tools",
+      sourceType: "github",
+      skillPath: "skills/pdf/SKILL.md",
+      computedHash: await computedHash(join(w.project, ".agents", "skills", "pdf")),
+    });
+    await expect(lstat(join(w.project, ".agents", "skills", "csv"))).rejects.toThrow();
+    const check = await w.skill(["check"], w.project);
+    expect(check.stdout).toContain("pdf (acme/tools) up to date, unedited");
+  });
+
   it("refuses a hand-made folder in the way, changes nothing, and replaces it with --force", async () => {
     const w = await world();
     const src = join(w.root, "src", "pdf");

@@ -1,0 +1,181 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { computedHash } from "@skill/lock";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  commitAll,
+  git,
+  projectScope,
+  put,
+  removeWorlds,
+  skillMd,
+  type World,
+  world,
+} from "../test/world.js";
+import { applyPlan } from "./apply.js";
+import { githubShorthand, githubSource, hostedRepoUrl } from "./github.js";
+import { planAdd } from "./plan-add.js";
+import { restore } from "./restore.js";
+
+afterEach(removeWorlds);
+
+describe("GitHub sources as Vercel's skills names them", () => {
+  it("reads owner/repo, a folder of it, one skill of it, github: and github.com URLs, each with #ref", () => {
+    const url = "https://github.com/acme/tools.git";
+    expect(githubShorthand("acme/tools")).toEqual({ repo: "acme/tools", url });
+    expect(githubShorthand("acme/tools/skills/pdf/")).toEqual({
+      repo: "acme/tools",
+      url,
+      subpath: "skills/pdf",
+    });
+    expect(githubShorthand("acme/tools@pdf#v2")).toEqual({
+      repo: "acme/tools",
+      url,
+      ref: "v2",
+      skill: "pdf",
+    });
+    expect(githubSource("github:acme/tools#main")).toEqual({ repo: "acme/tools", url, ref: "main" });
+    expect(githubSource("https://github.com/acme/tools")).toEqual({ repo: "acme/tools", url });
+    expect(githubSource("https://github.com/acme/tools.git#v1")).toEqual({
+      repo: "acme/tools",
+      url,
+      ref: "v1",
+    });
+    expect(githubSource("https://github.com/acme/tools/tree/v1/skills/pdf")).toEqual({
+      repo: "acme/tools",
+      url,
+      ref: "v1",
+      subpath: "skills/pdf",
+    });
+  });
+
+  it("is not a path, a URL of another host, or a name GitHub would not give", () => {
+    for (const text of ["./acme/tools", "../acme/tools", "/acme/tools", "acme", "c:/acme/tools", "a\\b/c"]) {
+      expect(githubShorthand(text), text).toBeUndefined();
+    }
+    for (const text of ["-evil/tools", "acme/..", "acme/-u", "acme/to ols"]) {
+      expect(githubShorthand(text), text).toBeUndefined();
+    }
+    expect(githubSource("acme/tools")).toBeUndefined();
+    expect(githubSource("https://gitlab.com/acme/tools")).toBeUndefined();
+    expect(() => githubShorthand("acme/tools#--upload-pack=x")).toThrow(/does not start with "-"/);
+  });
+
+  it("clones a lock's github and gitlab entries from owner/repo on their host, or the URL they give", () => {
+    const entry = { name: "pdf", source: "acme/tools" };
+    expect(hostedRepoUrl({ ...entry, sourceType: "github" })).toBe("https://github.com/acme/tools.git");
+    expect(hostedRepoUrl({ ...entry, source: "grp/sub/tools", sourceType: "gitlab" })).toBe(
+      "https://gitlab.com/grp/sub/tools.git",
+    );
+    expect(
+      hostedRepoUrl({ ...entry, sourceType: "gitlab", sourceUrl: "https://git.example.test/t.git" }),
+    ).toBe("https://git.example.test/t.git");
+    for (const source of ["acme", "acme/../x", "-u/x", "a/b/c"]) {
+      expect(() => hostedRepoUrl({ ...entry, source, sourceType: "github" }), source).toThrow(
+        /is not owner\/repo or a URL/,
+      );
+    }
+  });
+});
+
+/**
+ * A world whose home's git configuration sends https://github.com/ to local repositories
+ * (`url.<base>.insteadOf`, as a mirror is set up): real clones, no network.
+ */
+async function githubWorld(): Promise<World & { repo: string }> {
+  const w = await world();
+  const hub = join(w.root, "hub");
+  await writeFile(join(w.home, ".gitconfig"), `[url "file://${hub}/"]\n\tinsteadOf = https://github.com/\n`);
+  // git clones https://github.com/acme/tools.git from here.
+  const repo = join(hub, "acme", "tools.git");
+  await put(join(repo, "skills", "pdf", "SKILL.md"), skillMd("pdf"));
+  await put(join(repo, "README.md"), "# tools\n");
+  commitAll(repo);
+  git(repo, "tag", "v1");
+  await put(join(repo, "skills", "csv", "SKILL.md"), skillMd("csv"));
+  git(repo, "add", "-A");
+  git(repo, "commit", "-qm", "csv");
+  return { ...w, repo };
+}
+
+const lockOf = async (project: string) =>
+  JSON.parse(await readFile(join(project, "skills-lock.json"), "utf8"));
+
+describe("skill add owner/repo (GitHub, through the git port)", () => {
+  it("installs a repository's skills and locks them as Vercel's skills does", {
+    tags: ["slow"],
+  }, async () => {
+    const w = await githubWorld();
+    const report = await applyPlan(await planAdd("acme/tools", { ...projectScope(w), agents: ["codex"] }));
+    expect(report.installed.map((s) => s.name).sort()).toEqual(["csv", "pdf"]);
+    const pdf = (await lockOf(w.project)).skills.pdf;
+    expect(pdf).toEqual({
+      source: "acme/tools",
+      sourceType: "github",
+      skillPath: "skills/pdf/SKILL.md",
+      computedHash: await computedHash(join(w.repo, "skills", "pdf")),
+    });
+  });
+
+  it("takes a folder of the repository, one skill of it, or a tree URL at a ref", {
+    tags: ["slow"],
+  }, async () => {
+    const w = await githubWorld();
+    const scope = { ...projectScope(w), agents: ["codex"] };
+    const folder = await planAdd("acme/tools/skills/csv", scope);
+    expect(folder.skills.map((s) => s.name)).toEqual(["csv"]);
+    await applyPlan(folder);
+    expect((await lockOf(w.project)).skills.csv).toMatchObject({ skillPath: "skills/csv/SKILL.md" });
+    const one = await planAdd("acme/tools@pdf", scope);
+    expect(one.skills.map((s) => s.name)).toEqual(["pdf"]);
+    await applyPlan(one);
+    const tree = await planAdd("https://github.com/acme/tools/tree/v1/skills", scope);
+    // The tag holds pdf alone: csv came later.
+    expect(tree.skills.map((s) => s.name)).toEqual(["pdf"]);
+    await applyPlan(tree);
+    expect((await lockOf(w.project)).skills.pdf).toMatchObject({
+      source: "acme/tools",
+      sourceType: "github",
+      ref: "v1",
+      skillPath: "skills/pdf/SKILL.md",
+    });
+  });
+
+  it("reads a folder of that name here as the folder, not as GitHub", { tags: ["slow"] }, async () => {
+    const w = await githubWorld();
+    await put(join(w.project, "acme", "tools", "SKILL.md"), skillMd("mine"));
+    const plan = await planAdd("acme/tools", { ...projectScope(w), agents: ["codex"] });
+    expect(plan.skills.map((s) => s.name)).toEqual(["mine"]);
+    await applyPlan(plan);
+    expect((await lockOf(w.project)).skills.mine).toMatchObject({
+      source: "./acme/tools",
+      sourceType: "local",
+    });
+  });
+
+  it("refuses a folder that climbs out of the repository, or one it does not hold", {
+    tags: ["slow"],
+  }, async () => {
+    const w = await githubWorld();
+    const scope = { ...projectScope(w), agents: ["codex"] };
+    await expect(planAdd("acme/tools/../../../outside", scope)).rejects.toMatchObject({
+      code: "UNSAFE_PATH",
+    });
+    await expect(planAdd("acme/tools/nothing/here", scope)).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: expect.stringContaining("No folder nothing/here in acme/tools"),
+    });
+  });
+
+  it("restores a lock Vercel's skills wrote for a GitHub source (frozen), keeping the lock as it was", {
+    tags: ["slow"],
+  }, async () => {
+    const w = await githubWorld();
+    const hash = await computedHash(join(w.repo, "skills", "pdf"));
+    const lock = `{\n  "version": 1,\n  "skills": {\n    "pdf": {\n      "source": "acme/tools",\n      "sourceType": "github",\n      "skillPath": "skills/pdf/SKILL.md",\n      "computedHash": "${hash}"\n    }\n  }\n}\n`;
+    await writeFile(join(w.project, "skills-lock.json"), lock);
+    const report = await restore({ ...projectScope(w), agents: ["codex"], frozen: true });
+    expect(report.installed).toEqual([expect.objectContaining({ name: "pdf", computedHash: hash })]);
+    expect(await readFile(join(w.project, "skills-lock.json"), "utf8")).toBe(lock);
+  });
+});
