@@ -293,6 +293,75 @@ try {
     d.status === 0 && theirHash === theirEntry.computedHash,
     `git source: skills experimental_install restores skill's lock at v1 (exit ${d.status})`,
   );
+
+  // 5. GitHub's owner/repo shorthand: both homes' git configuration sends https://github.com/
+  // to this server (`url.<base>.insteadOf`, as a mirror is set up), so `acme/tools#v1` is
+  // cloned by each tool from here; each lock names it as `owner/repo`, and each tool restores
+  // the other's.
+  gitRun(work, "clone", "-q", "--bare", gitSrc, join(work, "git", "acme", "tools.git"));
+  const mirror = `[url "${gitServer.url}/"]\n\tinsteadOf = https://github.com/\n`;
+  writeFileSync(join(work, "home-theirs", ".gitconfig"), mirror);
+  writeFileSync(join(work, "home-ours", ".gitconfig"), mirror);
+  const theirsHub = join(work, "hub-theirs");
+  const oursHub = join(work, "hub-ours");
+  mkdirSync(theirsHub);
+  mkdirSync(oursHub);
+  const e = await runAsync(node22, [skillsCli, "add", "acme/tools#v1", "--skill", "scripts", "-y"], {
+    cwd: theirsHub,
+    env: theirEnv,
+  });
+  const f = await runAsync(
+    process.execPath,
+    [skillCli, "add", "acme/tools#v1", "scripts", "--for", "codex"],
+    {
+      cwd: oursHub,
+      env: ourEnv,
+    },
+  );
+  check(
+    e.status === 0 && f.status === 0,
+    `skills add and skill add of acme/tools#v1 (GitHub shorthand) both exit 0 (${e.status}, ${f.status})${f.status === 0 ? "" : `: ${f.stderr.trim()}`}`,
+  );
+  const theirHubLock = readFileSync(join(theirsHub, "skills-lock.json"), "utf8");
+  const ourHubLock = readFileSync(join(oursHub, "skills-lock.json"), "utf8");
+  check(
+    theirHubLock === ourHubLock,
+    "GitHub shorthand: skill add writes the lock skills add writes, byte for byte",
+  );
+  if (theirHubLock !== ourHubLock) console.log(`skills:\n${theirHubLock}skill:\n${ourHubLock}`);
+  const hubEntry = JSON.parse(theirHubLock).skills.scripts;
+  console.log(
+    `note  GitHub entry fields: ${Object.keys(hubEntry).join(", ")}; source ${hubEntry.source}, sourceType ${hubEntry.sourceType}, ref ${hubEntry.ref}`,
+  );
+  const ourHubRestore = join(work, "hub-ours-restore");
+  mkdirSync(ourHubRestore);
+  writeFileSync(join(ourHubRestore, "skills-lock.json"), theirHubLock);
+  const g = await runAsync(process.execPath, [skillCli, "install", "--frozen", "--for", "codex"], {
+    cwd: ourHubRestore,
+    env: ourEnv,
+  });
+  const ourHubHash =
+    g.status === 0
+      ? await lock.computedHash(join(ourHubRestore, ".agents", "skills", "scripts"))
+      : "(not installed)";
+  check(
+    g.status === 0 && ourHubHash === hubEntry.computedHash,
+    `GitHub shorthand: skill install --frozen restores skills' github entry at v1, hash verified (exit ${g.status})${g.status === 0 ? "" : `: ${g.stderr.trim()}`}`,
+  );
+  const theirHubRestore = join(work, "hub-theirs-restore");
+  mkdirSync(theirHubRestore);
+  writeFileSync(join(theirHubRestore, "skills-lock.json"), ourHubLock);
+  const h = await runAsync(node22, [skillsCli, "experimental_install"], {
+    cwd: theirHubRestore,
+    env: theirEnv,
+  });
+  const theirHubHash = await lock
+    .computedHash(join(theirHubRestore, ".agents", "skills", "scripts"))
+    .catch(() => "(not installed)");
+  check(
+    h.status === 0 && theirHubHash === hubEntry.computedHash,
+    `GitHub shorthand: skills experimental_install restores skill's github entry at v1 (exit ${h.status})`,
+  );
 } finally {
   await gitServer.close();
 }
