@@ -13,6 +13,7 @@ import {
   world,
 } from "../test/world.js";
 import { applyPlan } from "./apply.js";
+import { checkInstalled } from "./check.js";
 import { githubShorthand, githubSource, hostedRepoUrl } from "./github.js";
 import { planAdd } from "./plan-add.js";
 import { restore } from "./restore.js";
@@ -139,6 +140,31 @@ describe("skill add owner/repo (GitHub, through the git port)", () => {
       ref: "v1",
       skillPath: "skills/pdf/SKILL.md",
     });
+  });
+
+  it("names it in the global lock by its git URL, so the bytes' hash stays checkable", {
+    tags: ["slow"],
+  }, async () => {
+    const w = await githubWorld();
+    const scope = { ...projectScope(w), scope: "global" as const, agents: ["codex"] };
+    await applyPlan(await planAdd("acme/tools@pdf", scope));
+    const url = "https://github.com/acme/tools.git";
+    const global = JSON.parse(await readFile(join(w.home, ".agents", ".skill-lock.json"), "utf8"));
+    expect(global.skills.pdf).toMatchObject({
+      source: url,
+      sourceType: "git",
+      sourceUrl: url,
+      skillPath: "skills/pdf/SKILL.md",
+      skillFolderHash: await computedHash(join(w.repo, "skills", "pdf")),
+    });
+    const report = await checkInstalled(scope);
+    expect(report.skills).toEqual([
+      expect.objectContaining({
+        name: "pdf",
+        installed: { status: "ok" },
+        upstream: expect.objectContaining({ status: "current" }),
+      }),
+    ]);
   });
 
   it("reads a folder of that name here as the folder, not as GitHub", { tags: ["slow"] }, async () => {

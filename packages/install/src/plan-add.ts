@@ -125,9 +125,24 @@ async function sourceSkills(
   };
 }
 
+/**
+ * How the global lock names a GitHub source: as a git URL. There `skills` keeps a GitHub tree
+ * SHA under `skillFolderHash` for `github` entries, not a hash of the bytes this lock holds.
+ */
+function globalLock(lock: OpenedSource["lock"]): OpenedSource["lock"] {
+  if (lock.sourceType !== "github") return lock;
+  const url = `https://github.com/${lock.source}.git`;
+  return { ...lock, source: url, sourceType: "git", sourceUrl: url };
+}
+
 /** The skill entry a lock gets for a skill added from `source`, as `skills` writes it. */
-function lockEntry(source: OpenedSource, skill: FoundSkill, hash: string): LockedSkill & { hash: string } {
-  const { lock } = source;
+function lockEntry(
+  source: OpenedSource,
+  skill: FoundSkill,
+  hash: string,
+  global: boolean,
+): LockedSkill & { hash: string } {
+  const lock = global ? globalLock(source.lock) : source.lock;
   // A git source always names the skill's file; a local one only when it is not the folder itself.
   const withPath =
     lock.sourceType === "git" ||
@@ -272,7 +287,9 @@ export async function planAdd(source: string, options: AddOptions): Promise<Inst
       layout,
       lock,
       placements,
-      entries: placements.map((p, i) => lockEntry(opened, kept[i] as FoundSkill, p.placement.hash)),
+      entries: placements.map((p, i) =>
+        lockEntry(opened, kept[i] as FoundSkill, p.placement.hash, layout.global),
+      ),
       cleanup: opened.cleanup,
     });
   } catch (error) {
