@@ -234,6 +234,12 @@ const COMMANDS: readonly CommandEntry[] = [
       option("--copy", "copy into each agent's folder instead of linking"),
       option("-y, --yes", "never ask (add asks nothing; accepted for scripts written for skills)"),
       option("--force", "replace folders and links skill did not install, saying what it replaces"),
+      option(
+        "-s, --skill <name>",
+        "a skill of the source to install (repeatable; the same as naming it after the source, as skills spells it)",
+        collect,
+      ),
+      option("-l, --list", "list the source's skills (name and description) and install nothing"),
     ],
     mcp: "explicit-only",
     load: () => import("./commands/install/add.js"),

@@ -77,6 +77,32 @@ describe("skill add", () => {
     expect(check.stdout).toContain("pdf (acme/tools) up to date, unedited");
   });
 
+  it("lists a source's skills with --list, installing nothing, and takes skills' --skill for a name", async () => {
+    const w = await world();
+    const pack = join(w.root, "pack");
+    await put(join(pack, "a", "pdf", "SKILL.md"), skillMd("pdf"));
+    await put(join(pack, "b", "csv", "SKILL.md"), skillMd("csv"));
+    const listed = await w.skill(["add", pack, "--list", "--for", "codex"], w.project);
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe(`${pack}: 2 skills`);
+    expect(lines.slice(1).map((l) => l.trim().split(/\s{2,}/))).toEqual(
+      expect.arrayContaining([
+        ["pdf", expect.stringContaining("pdf")],
+        ["csv", expect.stringContaining("csv")],
+      ]),
+    );
+    await expect(lstat(join(w.project, ".agents"))).rejects.toThrow();
+    await expect(lstat(join(w.project, "skills-lock.json"))).rejects.toThrow();
+    const json = JSON.parse((await w.skill(["add", pack, "-l", "-s", "csv", "--json"], w.project)).stdout);
+    expect(json.skills.map((s: { name: string }) => s.name)).toEqual(["csv"]);
+    const one = await w.skill(["add", pack, "--skill", "csv", "--for", "codex"], w.project);
+    expect(one.code).toBe(0);
+    expect(
+      Object.keys(JSON.parse(await readFile(join(w.project, "skills-lock.json"), "utf8")).skills),
+    ).toEqual(["csv"]);
+  });
+
   it("refuses a hand-made folder in the way, changes nothing, and replaces it with --force", async () => {
     const w = await world();
     const src = join(w.root, "src", "pdf");

@@ -1,6 +1,8 @@
-import { printable } from "@skill/core";
-import { applyPlan, type InstallPlan, type InstallProgress, planAdd } from "@skill/install";
+import { join } from "node:path";
+import { errorMessage, loadSkillFile, printable } from "@skill/core";
+import { applyPlan, discardPlan, type InstallPlan, type InstallProgress, planAdd } from "@skill/install";
 import type { Context } from "../../context.js";
+import { cut } from "../../output.js";
 import { type Progress, progressLine } from "../../progress.js";
 import { chosenAgents, cliError, type InstallFlags, scopeOf, showInstalled, sitePort } from "./installing.js";
 
@@ -17,7 +19,14 @@ function skipReason(reason: string): string {
  * (named with --for, else detected), applied, then what each agent makes of them. Skills the
  * source holds outside itself are skipped and named; names that collide are refused (exit 1).
  */
-export async function run(ctx: Context, spec: string, names: string[], flags: InstallFlags): Promise<number> {
+export async function run(
+  ctx: Context,
+  spec: string,
+  given: string[],
+  flags: InstallFlags & { readonly skill?: string[]; readonly list?: boolean },
+): Promise<number> {
+  const names = [...given, ...(flags.skill ?? [])];
+  if (flags.list) return list(ctx, spec, names, flags);
   const scope = scopeOf(ctx, flags);
   const agents = await chosenAgents(scope, flags);
   const progress = progressLine("skill add  {bar}  {value}/{total}  {detail}", { enabled: !ctx.out.json });
@@ -69,4 +78,56 @@ function showStep(progress: Progress, event: InstallProgress): void {
     event.name === undefined ? STEPS[event.step] : `${STEPS[event.step]} ${event.name}`,
   );
   progress.update(event.done ?? 0, { detail: detail.slice(0, 60) });
+}
+
+/**
+ * `skill add SOURCE --list`: the skills the source holds (or those named), each with its
+ * description as core reads its fetched SKILL.md, and what was left out; nothing installed.
+ */
+async function list(ctx: Context, spec: string, names: string[], flags: InstallFlags): Promise<number> {
+  const scope = scopeOf(ctx, flags);
+  const agents = await chosenAgents(scope, flags);
+  let plan: InstallPlan;
+  try {
+    plan = await planAdd(spec, {
+      ...scope,
+      agents: agents.map((a) => a.id),
+      ...(names.length > 0 ? { names } : {}),
+      fetchSite: sitePort(ctx),
+    });
+  } catch (error) {
+    throw cliError(error);
+  }
+  try {
+    const skills = await Promise.all(
+      plan.skills.map(async (s) => {
+        const description = await loadSkillFile(join(s.staged, "SKILL.md")).then(
+          ({ skill }) => skill.description,
+          (error: unknown) => `(unreadable: ${errorMessage(error)})`,
+        );
+        return { name: s.name, description };
+      }),
+    );
+    if (ctx.out.json) {
+      ctx.out.data({ source: spec, skills, refused: plan.refused, skipped: plan.skipped });
+      return 0;
+    }
+    const { out } = ctx;
+    const width = Math.max(0, ...skills.map((s) => printable(s.name).length));
+    // On a terminal a description is cut to the line; in a pipe it is whole.
+    const shown = (text: string) =>
+      out.isTTY ? cut(text, Math.max(20, out.width - width - 4)) : cut(text, Number.POSITIVE_INFINITY);
+    out.line(`${printable(spec)}: ${skills.length === 1 ? "1 skill" : `${skills.length} skills`}`);
+    for (const s of skills)
+      out.line(`  ${out.color.bold(printable(s.name).padEnd(width))}  ${shown(s.description)}`);
+    // Copies refused for one reason (two skills of one name) share their sentence: said once.
+    for (const line of new Set(
+      plan.refused.map((r) => `${printable(r.name)}: not installable: ${printable(r.reason)}`),
+    ))
+      out.line(`  ${line}`);
+    showSkipped(ctx, plan, names);
+    return 0;
+  } finally {
+    await discardPlan(plan);
+  }
 }
