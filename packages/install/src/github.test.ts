@@ -179,6 +179,18 @@ describe("skill add owner/repo (GitHub, through the git port)", () => {
     });
   });
 
+  it("says both readings when a name that is no folder here is no repository either", {
+    tags: ["slow"],
+  }, async () => {
+    const w = await githubWorld();
+    await expect(planAdd("acme/nothing", { ...projectScope(w), agents: ["codex"] })).rejects.toMatchObject({
+      code: "REMOTE_ERROR",
+      message: expect.stringMatching(
+        /^Cannot add acme\/nothing: no folder .*acme\/nothing here, and as GitHub's acme\/nothing: Remote fetch failed/,
+      ),
+    });
+  });
+
   it("refuses a folder that climbs out of the repository, or one it does not hold", {
     tags: ["slow"],
   }, async () => {

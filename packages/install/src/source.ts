@@ -164,7 +164,17 @@ export async function openSource(spec: string, options: OpenOptions): Promise<Op
   if (!isUrl(spec)) {
     const path = resolve(options.cwd, spec.includes("#") ? spec.slice(0, spec.lastIndexOf("#")) : spec);
     const shorthand = (await stat(path).catch(() => undefined)) ? undefined : githubShorthand(spec);
-    if (shorthand) return openGithub(spec, shorthand, options);
+    if (shorthand) {
+      return openGithub(spec, shorthand, options).catch((error: unknown) => {
+        // A mistyped folder reads as owner/repo too: say both readings.
+        if (!SkillError.isInstance(error) || error.code !== "REMOTE_ERROR") throw error;
+        throw new SkillError(
+          "REMOTE_ERROR",
+          `Cannot add ${printable(spec)}: no folder ${path} here, and as GitHub's ${shorthand.repo}: ${error.message}`,
+          { cause: error },
+        );
+      });
+    }
   }
   if (!isGitSpec(spec)) {
     const dir = resolve(options.cwd, spec);
