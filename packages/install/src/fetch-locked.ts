@@ -1,5 +1,5 @@
-import { realpath } from "node:fs/promises";
-import { dirname, isAbsolute, resolve } from "node:path";
+import { realpath, stat } from "node:fs/promises";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { isInside, printable, resolveInside, SkillError } from "@skill/core";
 import { findSkills } from "./find.js";
 import { gitBinary } from "./git.js";
@@ -125,6 +125,32 @@ function localPath(lockFile: string, path: string): string {
  * A git source's clone, once per URL and ref in a session: `url` for a hosted repository
  * (`github`, `gitlab`), else the entry's URL or local path (relative to the lock).
  */
+/** An npm package name (`name`, `@scope/name`): no path of its own. */
+const PACKAGE_NAME = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/i;
+
+/**
+ * The installed package a `node_modules` entry (Vercel's `skills experimental_sync`: a skill a
+ * dependency ships) names: `node_modules/<source>` in the lock's folder or the nearest folder
+ * above it that has one, as Node resolves a package.
+ */
+async function installedPackage(lockFile: string, skill: LockedSkill): Promise<string> {
+  if (!PACKAGE_NAME.test(skill.source)) {
+    throw new SkillError(
+      "INVALID_URL",
+      `Cannot fetch ${JSON.stringify(printable(skill.name))}: ${JSON.stringify(printable(skill.source))} is not an npm package name`,
+    );
+  }
+  for (let dir = dirname(lockFile); ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", skill.source);
+    if ((await stat(join(candidate, "package.json")).catch(() => undefined))?.isFile()) return candidate;
+    if (dirname(dir) === dir) break;
+  }
+  throw new SkillError(
+    "NOT_FOUND",
+    `Cannot fetch ${JSON.stringify(printable(skill.name))}: the package ${printable(skill.source)} is not installed (run your package manager's install first)`,
+  );
+}
+
 async function fetchGit(
   lockFile: string,
   skill: LockedSkill,
@@ -176,8 +202,9 @@ async function fetchSite(skill: LockedSkill, ports: FetchPorts, session: FetchSe
 /**
  * Fetches the source a lock entry names: a local folder (relative to the lock), a git
  * repository cloned at the entry's `ref` (a local one relative to the lock; `github` and
- * `gitlab` entries, as Vercel's `skills` writes them, from `owner/repo` on that host), or a
- * site pulled through `fetchSite`, each once per `session`.
+ * `gitlab` entries, as Vercel's `skills` writes them, from `owner/repo` on that host), a
+ * package a `node_modules` entry names (installed by the package manager), or a site pulled
+ * through `fetchSite`, each once per `session`.
  *
  * @throws SkillError `NOT_FOUND`, `UNSAFE_PATH` (a `skillPath` out of the source), `INVALID_URL`
  *   (a URL or ref starting with `-`, an unknown source type), `REMOTE_ERROR`.
@@ -191,12 +218,17 @@ export async function fetchLocked(
   if (skill.sourceType === "local") {
     return { dir: await skillFolderIn(localPath(lockFile, skill.source), skill, ports.home, ports.signal) };
   }
+  if (skill.sourceType === "node_modules") {
+    return {
+      dir: await skillFolderIn(await installedPackage(lockFile, skill), skill, ports.home, ports.signal),
+    };
+  }
   if (skill.sourceType === "git") return fetchGit(lockFile, skill, ports, session);
   if (skill.sourceType === "github" || skill.sourceType === "gitlab")
     return fetchGit(lockFile, skill, ports, session, hostedRepoUrl(skill));
   if (skill.sourceType === "well-known") return fetchSite(skill, ports, session);
   throw new SkillError(
     "INVALID_URL",
-    `Cannot fetch ${JSON.stringify(printable(skill.name))}: source type ${JSON.stringify(printable(skill.sourceType))} is not one skill reads (local, git, github, gitlab, well-known)`,
+    `Cannot fetch ${JSON.stringify(printable(skill.name))}: source type ${JSON.stringify(printable(skill.sourceType))} is not one skill reads (local, git, github, gitlab, node_modules, well-known)`,
   );
 }

@@ -68,6 +68,36 @@ describe("locks travel (rule 6)", () => {
   });
 });
 
+describe("a lock's node_modules entries (skills a dependency ships, as skills experimental_sync locks them)", () => {
+  const entry = (hash: string, source = "@acme/ui") =>
+    `{\n  "version": 1,\n  "skills": {\n    "ui-kit": {\n      "source": ${JSON.stringify(source)},\n      "sourceType": "node_modules",\n      "skillPath": "skills/ui-kit/SKILL.md",\n      "version": "1.2.0",\n      "computedHash": "${hash}"\n    }\n  }\n}\n`;
+
+  it("restores from the installed package, hash verified, and keeps the lock as it was", async () => {
+    const w = await world();
+    // Installed where the project's package manager puts it (here a folder above the project's).
+    const pkg = join(w.root, "node_modules", "@acme", "ui");
+    await put(join(pkg, "package.json"), '{ "name": "@acme/ui", "version": "1.2.0" }\n');
+    await put(join(pkg, "skills", "ui-kit", "SKILL.md"), skillMd("ui-kit"));
+    const lock = entry(await computedHash(join(pkg, "skills", "ui-kit")));
+    await writeFile(join(w.project, "skills-lock.json"), lock);
+    const report = await restore({ ...projectScope(w), agents: ["codex"], frozen: true });
+    expect(report.installed.map((s) => s.name)).toEqual(["ui-kit"]);
+    expect(await readFile(join(w.project, "skills-lock.json"), "utf8")).toBe(lock);
+  });
+
+  it("says the package is not installed, and refuses a source that is no package name", async () => {
+    const w = await world();
+    await writeFile(join(w.project, "skills-lock.json"), entry("0".repeat(64)));
+    await expect(restore({ ...projectScope(w), agents: ["codex"], frozen: true })).rejects.toThrow(
+      /the package @acme\/ui is not installed/,
+    );
+    await writeFile(join(w.project, "skills-lock.json"), entry("0".repeat(64), "../../etc"));
+    await expect(restore({ ...projectScope(w), agents: ["codex"], frozen: true })).rejects.toThrow(
+      /is not an npm package name/,
+    );
+  });
+});
+
 describe("nested skills as Vercel lays them out (rule 5)", () => {
   it("copies the parent with its nested folder and installs the nested skill as its own folder too", async () => {
     const w = await world();
