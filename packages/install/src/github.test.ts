@@ -42,6 +42,17 @@ describe("GitHub sources as Vercel's skills names them", () => {
       url,
       ref: "v1",
     });
+    expect(githubSource("https://github.com/acme/tools/blob/main/skills/pdf/SKILL.md")).toEqual({
+      repo: "acme/tools",
+      url,
+      ref: "main",
+      subpath: "skills/pdf",
+    });
+    expect(githubSource("https://github.com/acme/tools/blob/main/SKILL.md")).toEqual({
+      repo: "acme/tools",
+      url,
+      ref: "main",
+    });
     expect(githubSource("https://github.com/acme/tools/tree/v1/skills/pdf")).toEqual({
       repo: "acme/tools",
       url,

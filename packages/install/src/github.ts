@@ -4,7 +4,8 @@ import { checkGitArgument } from "./git.js";
 /**
  * A GitHub repository as Vercel's `skills` names one: `owner/repo`, `owner/repo/sub/path`,
  * `owner/repo@skill`, `github:owner/repo`, or a `https://github.com/owner/repo` URL (with
- * `/tree/<ref>/<path>`); each may end in `#ref`.
+ * `/tree/<ref>/<path>`, or `/blob/<ref>/<path>/SKILL.md`: that skill's folder); each may end
+ * in `#ref`.
  */
 export interface GithubSpec {
   /** `owner/repo`, as a lock records it (`sourceType: "github"`). */
@@ -21,7 +22,7 @@ export interface GithubSpec {
 /** An owner or repository name as GitHub allows it (never `.`, `..` or an option). */
 const NAME = /^(?!\.{1,2}$)(?!-)[A-Za-z0-9_.-]+$/;
 const URL_FORM =
-  /^https?:\/\/(?:www\.)?github\.com\/([^/]+)\/([^/]+?)(?:\.git)?(?:\/tree\/([^/]+)(?:\/(.+?))?)?\/?$/i;
+  /^https?:\/\/(?:www\.)?github\.com\/([^/]+)\/([^/]+?)(?:\.git)?(?:\/(?:tree|blob)\/([^/]+)(?:\/(.+?))?)?\/?$/i;
 const SKILL_FORM = /^([^/]+)\/([^/@]+)@([^/@]+)$/;
 const PATH_FORM = /^([^/]+)\/([^/]+)(?:\/(.+?))?\/?$/;
 
@@ -72,7 +73,9 @@ export function githubSource(text: string): GithubSpec | undefined {
   if (rest.startsWith("github:")) return shorthand(rest.slice("github:".length), ref);
   const url = URL_FORM.exec(rest);
   if (!url) return undefined;
-  const [, owner, name, treeRef, subpath] = url as unknown as [string, string, string, string?, string?];
+  const [, owner, name, treeRef, path] = url as unknown as [string, string, string, string?, string?];
+  // A SKILL.md's page (`/blob/<ref>/…/SKILL.md`) names the skill's folder.
+  const subpath = path?.replace(/(?:^|\/)SKILL\.md$/i, "") || undefined;
   return spec(owner, name, treeRef ?? ref, subpath);
 }
 
