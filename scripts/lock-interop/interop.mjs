@@ -299,7 +299,7 @@ try {
   // cloned by each tool from here; each lock names it as `owner/repo`, and each tool restores
   // the other's.
   gitRun(work, "clone", "-q", "--bare", gitSrc, join(work, "git", "acme", "tools.git"));
-  const mirror = `[url "${gitServer.url}/"]\n\tinsteadOf = https://github.com/\n`;
+  const mirror = `[url "${gitServer.url}/"]\n\tinsteadOf = https://github.com/\n\tinsteadOf = https://gitlab.com/\n`;
   writeFileSync(join(work, "home-theirs", ".gitconfig"), mirror);
   writeFileSync(join(work, "home-ours", ".gitconfig"), mirror);
   const theirsHub = join(work, "hub-theirs");
@@ -361,6 +361,66 @@ try {
   check(
     h.status === 0 && theirHubHash === hubEntry.computedHash,
     `GitHub shorthand: skills experimental_install restores skill's github entry at v1 (exit ${h.status})`,
+  );
+
+  // 6. A GitLab tree at a ref (https://gitlab.com/… goes to the same server): one lock from
+  // each tool, byte for byte, and each restores the other's.
+  const labUrl = "https://gitlab.com/acme/tools/-/tree/v1/skills";
+  const theirsLab = join(work, "lab-theirs");
+  const oursLab = join(work, "lab-ours");
+  mkdirSync(theirsLab);
+  mkdirSync(oursLab);
+  const i = await runAsync(node22, [skillsCli, "add", labUrl, "--skill", "scripts", "-y"], {
+    cwd: theirsLab,
+    env: theirEnv,
+  });
+  const j = await runAsync(process.execPath, [skillCli, "add", labUrl, "scripts", "--for", "codex"], {
+    cwd: oursLab,
+    env: ourEnv,
+  });
+  check(
+    i.status === 0 && j.status === 0,
+    `skills add and skill add of ${labUrl} both exit 0 (${i.status}, ${j.status})${j.status === 0 ? "" : `: ${j.stderr.trim()}`}`,
+  );
+  const theirLabLock = readFileSync(join(theirsLab, "skills-lock.json"), "utf8");
+  const ourLabLock = readFileSync(join(oursLab, "skills-lock.json"), "utf8");
+  check(
+    theirLabLock === ourLabLock,
+    "GitLab tree: skill add writes the lock skills add writes, byte for byte",
+  );
+  if (theirLabLock !== ourLabLock) console.log(`skills:\n${theirLabLock}skill:\n${ourLabLock}`);
+  const labEntry = JSON.parse(theirLabLock).skills.scripts;
+  console.log(
+    `note  GitLab entry fields: ${Object.keys(labEntry).join(", ")}; source ${labEntry.source}, sourceType ${labEntry.sourceType}`,
+  );
+  const ourLabRestore = join(work, "lab-ours-restore");
+  mkdirSync(ourLabRestore);
+  writeFileSync(join(ourLabRestore, "skills-lock.json"), theirLabLock);
+  const k = await runAsync(process.execPath, [skillCli, "install", "--frozen", "--for", "codex"], {
+    cwd: ourLabRestore,
+    env: ourEnv,
+  });
+  const ourLabHash =
+    k.status === 0
+      ? await lock.computedHash(join(ourLabRestore, ".agents", "skills", "scripts"))
+      : "(not installed)";
+  check(
+    k.status === 0 && ourLabHash === labEntry.computedHash,
+    `GitLab tree: skill install --frozen restores skills' gitlab entry, hash verified (exit ${k.status})${k.status === 0 ? "" : `: ${k.stderr.trim()}`}`,
+  );
+  const theirLabRestore = join(work, "lab-theirs-restore");
+  mkdirSync(theirLabRestore);
+  writeFileSync(join(theirLabRestore, "skills-lock.json"), ourLabLock);
+  const m = await runAsync(node22, [skillsCli, "experimental_install"], {
+    cwd: theirLabRestore,
+    env: theirEnv,
+  });
+  const theirLabHash = await lock
+    .computedHash(join(theirLabRestore, ".agents", "skills", "scripts"))
+    .catch(() => "(not installed)");
+  check(
+    m.status === 0 && theirLabHash === labEntry.computedHash,
+    `GitLab tree: skills experimental_install restores skill's gitlab entry (exit ${m.status})`,
   );
 } finally {
   await gitServer.close();

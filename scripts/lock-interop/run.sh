@@ -5,8 +5,9 @@
 # round-trips locks between the tools: `skills list` and `skills experimental_install` on a
 # lock `skill add` wrote, and `skill install --frozen` on a lock `skills add` wrote; for local
 # folders (one skill, and a folder of several, whose lock from `skills add` has no skillPath),
-# for a git repository at a tag served over HTTP on 127.0.0.1, and for GitHub's owner/repo
-# shorthand (both homes' git configuration sends https://github.com/ to that server).
+# for a git repository at a tag served over HTTP on 127.0.0.1, for GitHub's owner/repo
+# shorthand and for a GitLab tree URL (both homes' git configuration sends https://github.com/
+# and https://gitlab.com/ to that server).
 # Writes its output to last-output.txt beside this script.
 #
 #   scripts/lock-interop/run.sh           compare (exit 1 on any difference)

@@ -223,7 +223,7 @@ const COMMANDS: readonly CommandEntry[] = [
   {
     usage: "add <source> [names...]",
     description:
-      "install skills from a folder, a git repository (path or URL, #ref), GitHub's owner/repo (/path, @skill, #ref) or a skill site or pack URL into .agents/skills, linked for each agent, and lock them in skills-lock.json",
+      "install skills from a folder, a git repository (path or URL, #ref), GitHub's owner/repo (/path, @skill, #ref), a GitLab URL or a skill site or pack URL into .agents/skills, linked for each agent, and lock them in skills-lock.json",
     options: [
       option(
         "--for <agent>",

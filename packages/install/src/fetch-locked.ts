@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { isInside, printable, resolveInside, SkillError } from "@skill/core";
 import { findSkills } from "./find.js";
 import { gitBinary } from "./git.js";
-import { hostedRepoUrl } from "./github.js";
+import { hostedRepoUrl } from "./hosted.js";
 import type { LockedSkill } from "./lock-store.js";
 import type { ScopeLayout } from "./scope.js";
 import { cloneTemp, isUrl, tempFolder } from "./source.js";

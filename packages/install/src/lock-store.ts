@@ -149,8 +149,11 @@ export class ScopeLock {
     if (!this.has(name)) return undefined;
     const e = this.skills[name] as Readonly<Record<string, unknown>>;
     if (this.global) {
-      // `skills` records a GitHub tree SHA for github sources: not a hash of the bytes.
-      const hash = e.sourceType === "github" ? undefined : e.skillFolderHash;
+      // `skills` records a tree SHA (40 hex digits) for github sources: not a hash of the bytes.
+      const hash =
+        typeof e.skillFolderHash === "string" && /^[0-9a-f]{64}$/.test(e.skillFolderHash)
+          ? e.skillFolderHash
+          : undefined;
       return { ...pick(name, e), ...(typeof hash === "string" ? { hash } : {}) };
     }
     return { ...pick(name, e), hash: e.computedHash as string };

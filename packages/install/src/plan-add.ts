@@ -126,12 +126,12 @@ async function sourceSkills(
 }
 
 /**
- * How the global lock names a GitHub source: as a git URL. There `skills` keeps a GitHub tree
- * SHA under `skillFolderHash` for `github` entries, not a hash of the bytes this lock holds.
+ * How the global lock names a GitHub or GitLab source: as a git URL. There `skills` keeps a
+ * tree SHA under `skillFolderHash` for hosted entries, not a hash of the bytes this lock holds.
  */
 function globalLock(lock: OpenedSource["lock"]): OpenedSource["lock"] {
-  if (lock.sourceType !== "github") return lock;
-  const url = `https://github.com/${lock.source}.git`;
+  if (lock.sourceType !== "github" && lock.sourceType !== "gitlab") return lock;
+  const url = lock.sourceType === "github" ? `https://github.com/${lock.source}.git` : lock.source;
   return { ...lock, source: url, sourceType: "git", sourceUrl: url };
 }
 
@@ -147,6 +147,7 @@ function lockEntry(
   const withPath =
     lock.sourceType === "git" ||
     lock.sourceType === "github" ||
+    lock.sourceType === "gitlab" ||
     (lock.sourceType === "local" && skill.skillPath !== "SKILL.md");
   return {
     name: skill.name,

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { printable, SkillError } from "@skill/core";
 import { portableSource } from "@skill/lock";
 import { checkGitArgument, gitBinary } from "./git.js";
-import { type GithubSpec, githubShorthand, githubSource } from "./github.js";
+import { githubShorthand, type HostedSpec, hostedSource } from "./hosted.js";
 import type { GitPort, SitePort } from "./types.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -12,7 +12,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** How a lock names a source (DESIGN §12.3 rule 6: a local path relative to the lock's folder). */
 export interface LockedSource {
   readonly source: string;
-  readonly sourceType: "local" | "git" | "github" | "well-known";
+  readonly sourceType: "local" | "git" | "github" | "gitlab" | "well-known";
   readonly sourceUrl?: string;
   readonly ref?: string;
 }
@@ -128,29 +128,34 @@ async function openSite(spec: string, options: OpenOptions): Promise<OpenedSourc
   }
 }
 
-/** A GitHub repository cloned at its ref, locked as Vercel's `skills` locks it (`owner/repo`). */
-async function openGithub(spec: string, github: GithubSpec, options: OpenOptions): Promise<OpenedSource> {
+/**
+ * A GitHub or GitLab repository cloned at its ref, locked as Vercel's `skills` locks it
+ * (GitHub: `owner/repo`; GitLab: its URL, as `source` and `sourceUrl`).
+ */
+async function openHosted(spec: string, hosted: HostedSpec, options: OpenOptions): Promise<OpenedSource> {
   const git = options.git ?? gitBinary(options.env);
-  const cloned = await cloneTemp(git, github.url, github.ref, options.signal);
+  const cloned = await cloneTemp(git, hosted.url, hosted.ref, options.signal);
   return {
     spec,
     root: cloned.dir,
     lock: {
-      source: github.repo,
-      sourceType: "github",
-      ...(github.ref === undefined ? {} : { ref: github.ref }),
+      source: hosted.source,
+      ...(hosted.host === "gitlab" ? { sourceUrl: hosted.url } : {}),
+      sourceType: hosted.host,
+      ...(hosted.ref === undefined ? {} : { ref: hosted.ref }),
     },
     commit: cloned.commit,
     cleanup: cloned.cleanup,
-    ...(github.subpath === undefined ? {} : { subpath: github.subpath }),
-    ...(github.skill === undefined ? {} : { skill: github.skill }),
+    ...(hosted.subpath === undefined ? {} : { subpath: hosted.subpath }),
+    ...(hosted.skill === undefined ? {} : { skill: hosted.skill }),
   };
 }
 
 /**
- * Makes `spec` ready: a site (through `fetchSite`), a GitHub repository (`github:owner/repo`,
- * a github.com URL, or `owner/repo[/path|@skill][#ref]` when no local folder has that name;
- * locked as `owner/repo`), a git repository cloned at its `#ref` (a URL locked as given; a
+ * Makes `spec` ready: a GitHub repository (`github:owner/repo`, a github.com URL, or
+ * `owner/repo[/path|@skill][#ref]` when no local folder has that name; locked as `owner/repo`)
+ * or a GitLab one (`gitlab:…`, a gitlab.com URL, a `…/-/tree/<ref>/<path>`), a site (through
+ * `fetchSite`), a git repository cloned at its `#ref` (a URL locked as given; a
  * local repository by a path relative to the lock's folder), or a local folder (locked relative
  * to the lock's folder).
  *
@@ -158,19 +163,19 @@ async function openGithub(spec: string, github: GithubSpec, options: OpenOptions
  *   `NOT_FOUND` (no such folder), `REMOTE_ERROR` (git failed).
  */
 export async function openSource(spec: string, options: OpenOptions): Promise<OpenedSource> {
+  const hosted = hostedSource(spec);
+  if (hosted) return openHosted(spec, hosted, options);
   if (isSiteSpec(spec)) return openSite(spec, options);
-  const github = githubSource(spec);
-  if (github) return openGithub(spec, github, options);
   if (!isUrl(spec)) {
     const path = resolve(options.cwd, spec.includes("#") ? spec.slice(0, spec.lastIndexOf("#")) : spec);
     const shorthand = (await stat(path).catch(() => undefined)) ? undefined : githubShorthand(spec);
     if (shorthand) {
-      return openGithub(spec, shorthand, options).catch((error: unknown) => {
+      return openHosted(spec, shorthand, options).catch((error: unknown) => {
         // A mistyped folder reads as owner/repo too: say both readings.
         if (!SkillError.isInstance(error) || error.code !== "REMOTE_ERROR") throw error;
         throw new SkillError(
           "REMOTE_ERROR",
-          `Cannot add ${printable(spec)}: no folder ${path} here, and as GitHub's ${shorthand.repo}: ${error.message}`,
+          `Cannot add ${printable(spec)}: no folder ${path} here, and as GitHub's ${shorthand.source}: ${error.message}`,
           { cause: error },
         );
       });

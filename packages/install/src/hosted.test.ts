@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { computedHash } from "@skill/lock";
 import { afterEach, describe, expect, it } from "vitest";
@@ -14,7 +14,7 @@ import {
 } from "../test/world.js";
 import { applyPlan } from "./apply.js";
 import { checkInstalled } from "./check.js";
-import { githubShorthand, githubSource, hostedRepoUrl } from "./github.js";
+import { githubShorthand, hostedRepoUrl, hostedSource } from "./hosted.js";
 import { planAdd } from "./plan-add.js";
 import { restore } from "./restore.js";
 
@@ -23,42 +23,77 @@ afterEach(removeWorlds);
 describe("GitHub sources as Vercel's skills names them", () => {
   it("reads owner/repo, a folder of it, one skill of it, github: and github.com URLs, each with #ref", () => {
     const url = "https://github.com/acme/tools.git";
-    expect(githubShorthand("acme/tools")).toEqual({ repo: "acme/tools", url });
+    expect(githubShorthand("acme/tools")).toEqual({ host: "github", source: "acme/tools", url });
     expect(githubShorthand("acme/tools/skills/pdf/")).toEqual({
-      repo: "acme/tools",
+      host: "github",
+      source: "acme/tools",
       url,
       subpath: "skills/pdf",
     });
     expect(githubShorthand("acme/tools@pdf#v2")).toEqual({
-      repo: "acme/tools",
+      host: "github",
+      source: "acme/tools",
       url,
       ref: "v2",
       skill: "pdf",
     });
-    expect(githubSource("github:acme/tools#main")).toEqual({ repo: "acme/tools", url, ref: "main" });
-    expect(githubSource("https://github.com/acme/tools")).toEqual({ repo: "acme/tools", url });
-    expect(githubSource("https://github.com/acme/tools.git#v1")).toEqual({
-      repo: "acme/tools",
+    expect(hostedSource("github:acme/tools#main")).toEqual({
+      host: "github",
+      source: "acme/tools",
+      url,
+      ref: "main",
+    });
+    expect(hostedSource("https://github.com/acme/tools")).toEqual({
+      host: "github",
+      source: "acme/tools",
+      url,
+    });
+    expect(hostedSource("https://github.com/acme/tools.git#v1")).toEqual({
+      host: "github",
+      source: "acme/tools",
       url,
       ref: "v1",
     });
-    expect(githubSource("https://github.com/acme/tools/blob/main/skills/pdf/SKILL.md")).toEqual({
-      repo: "acme/tools",
+    expect(hostedSource("https://github.com/acme/tools/blob/main/skills/pdf/SKILL.md")).toEqual({
+      host: "github",
+      source: "acme/tools",
       url,
       ref: "main",
       subpath: "skills/pdf",
     });
-    expect(githubSource("https://github.com/acme/tools/blob/main/SKILL.md")).toEqual({
-      repo: "acme/tools",
+    expect(hostedSource("https://github.com/acme/tools/blob/main/SKILL.md")).toEqual({
+      host: "github",
+      source: "acme/tools",
       url,
       ref: "main",
     });
-    expect(githubSource("https://github.com/acme/tools/tree/v1/skills/pdf")).toEqual({
-      repo: "acme/tools",
+    expect(hostedSource("https://github.com/acme/tools/tree/v1/skills/pdf")).toEqual({
+      host: "github",
+      source: "acme/tools",
       url,
       ref: "v1",
       subpath: "skills/pdf",
     });
+  });
+
+  it("reads GitLab's gitlab:, gitlab.com URLs and any host's /-/tree/<ref>/<path>, and #ref@skill", () => {
+    const url = "https://gitlab.com/grp/sub/tools.git";
+    const lab = { host: "gitlab", source: url, url };
+    expect(hostedSource("gitlab:grp/sub/tools")).toEqual(lab);
+    expect(hostedSource("https://gitlab.com/grp/sub/tools#v1")).toEqual({ ...lab, ref: "v1" });
+    expect(hostedSource("https://git.example.test/grp/tools/-/tree/v1/skills/pdf")).toEqual({
+      host: "gitlab",
+      source: "https://git.example.test/grp/tools.git",
+      url: "https://git.example.test/grp/tools.git",
+      ref: "v1",
+      subpath: "skills/pdf",
+    });
+    expect(githubShorthand("acme/tools#v1@pdf")).toMatchObject({
+      source: "acme/tools",
+      ref: "v1",
+      skill: "pdf",
+    });
+    expect(hostedSource("https://example.test/skills/index.json")).toBeUndefined();
   });
 
   it("is not a path, a URL of another host, or a name GitHub would not give", () => {
@@ -68,8 +103,7 @@ describe("GitHub sources as Vercel's skills names them", () => {
     for (const text of ["-evil/tools", "acme/..", "acme/-u", "acme/to ols"]) {
       expect(githubShorthand(text), text).toBeUndefined();
     }
-    expect(githubSource("acme/tools")).toBeUndefined();
-    expect(githubSource("https://gitlab.com/acme/tools")).toBeUndefined();
+    expect(hostedSource("acme/tools")).toBeUndefined();
     expect(() => githubShorthand("acme/tools#--upload-pack=x")).toThrow(/does not start with "-"/);
   });
 
@@ -97,8 +131,11 @@ describe("GitHub sources as Vercel's skills names them", () => {
 async function githubWorld(): Promise<World & { repo: string }> {
   const w = await world();
   const hub = join(w.root, "hub");
-  await writeFile(join(w.home, ".gitconfig"), `[url "file://${hub}/"]\n\tinsteadOf = https://github.com/\n`);
-  // git clones https://github.com/acme/tools.git from here.
+  // Both hosts lead here: https://github.com/acme/tools.git and https://gitlab.com/acme/tools.git.
+  await writeFile(
+    join(w.home, ".gitconfig"),
+    `[url "file://${hub}/"]\n\tinsteadOf = https://github.com/\n\tinsteadOf = https://gitlab.com/\n`,
+  );
   const repo = join(hub, "acme", "tools.git");
   await put(join(repo, "skills", "pdf", "SKILL.md"), skillMd("pdf"));
   await put(join(repo, "README.md"), "# tools\n");
@@ -226,5 +263,32 @@ describe("skill add owner/repo (GitHub, through the git port)", () => {
     const report = await restore({ ...projectScope(w), agents: ["codex"], frozen: true });
     expect(report.installed).toEqual([expect.objectContaining({ name: "pdf", computedHash: hash })]);
     expect(await readFile(join(w.project, "skills-lock.json"), "utf8")).toBe(lock);
+  });
+});
+
+describe("skill add of a GitLab repository", () => {
+  it("installs a tree at a ref, locked by its URL as Vercel's skills does, and restores that entry", {
+    tags: ["slow"],
+  }, async () => {
+    const w = await githubWorld();
+    const scope = { ...projectScope(w), agents: ["codex"] };
+    await applyPlan(await planAdd("https://gitlab.com/acme/tools/-/tree/v1/skills", scope));
+    const url = "https://gitlab.com/acme/tools.git";
+    const hash = await computedHash(join(w.repo, "skills", "pdf"));
+    const text = await readFile(join(w.project, "skills-lock.json"), "utf8");
+    expect(JSON.parse(text).skills).toEqual({
+      pdf: {
+        source: url,
+        sourceUrl: url,
+        ref: "v1",
+        sourceType: "gitlab",
+        skillPath: "skills/pdf/SKILL.md",
+        computedHash: hash,
+      },
+    });
+    await rm(join(w.project, ".agents"), { recursive: true });
+    const report = await restore({ ...scope, frozen: true });
+    expect(report.installed).toEqual([expect.objectContaining({ name: "pdf", computedHash: hash })]);
+    expect(await readFile(join(w.project, "skills-lock.json"), "utf8")).toBe(text);
   });
 });
