@@ -239,188 +239,86 @@ try {
     DISABLE_TELEMETRY: "1",
   };
   const ourEnv = plainEnv(join(work, "home-ours"));
-  const theirsGit = join(work, "git-theirs");
-  const oursGit = join(work, "git-ours");
-  mkdirSync(theirsGit);
-  mkdirSync(oursGit);
-  const a = await runAsync(node22, [skillsCli, "add", `${url}#v1`, "--skill", "scripts", "-y"], {
-    cwd: theirsGit,
-    env: theirEnv,
-  });
-  const b = await runAsync(process.execPath, [skillCli, "add", `${url}#v1`, "scripts", "--for", "codex"], {
-    cwd: oursGit,
-    env: ourEnv,
-  });
-  check(
-    a.status === 0 && b.status === 0,
-    `skills add and skill add of ${url.replace(/:\d+/, ":PORT")}#v1 both exit 0 (${a.status}, ${b.status})`,
-  );
-  const theirGitLock = readFileSync(join(theirsGit, "skills-lock.json"), "utf8");
-  const ourGitLock = readFileSync(join(oursGit, "skills-lock.json"), "utf8");
-  check(
-    theirGitLock === ourGitLock,
-    "git source: skill add writes the lock skills add writes, byte for byte",
-  );
-  if (theirGitLock !== ourGitLock) console.log(`skills:\n${theirGitLock}skill:\n${ourGitLock}`);
-  const theirEntry = JSON.parse(theirGitLock).skills.scripts;
-  console.log(
-    `note  git entry fields: ${Object.keys(theirEntry).join(", ")}; ref ${theirEntry.ref}, skillPath ${theirEntry.skillPath}`,
+  /**
+   * One source added by each tool (`theirs` / `ours`: the add arguments after `add`), their
+   * locks compared byte for byte, and each lock restored by the other tool, hashes verified.
+   */
+  async function roundTrip(key, label, theirs, ours) {
+    const [theirsDir, oursDir, ourRestore, theirRestore] = [
+      "theirs",
+      "ours",
+      "ours-restore",
+      "theirs-restore",
+    ].map((side) => join(work, `${key}-${side}`));
+    for (const dir of [theirsDir, oursDir, ourRestore, theirRestore]) mkdirSync(dir);
+    const a = await runAsync(node22, [skillsCli, "add", ...theirs], { cwd: theirsDir, env: theirEnv });
+    const b = await runAsync(process.execPath, [skillCli, "add", ...ours], { cwd: oursDir, env: ourEnv });
+    check(
+      a.status === 0 && b.status === 0,
+      `skills add and skill add of ${label} both exit 0 (${a.status}, ${b.status})${b.status === 0 ? "" : `: ${b.stderr.trim()}`}`,
+    );
+    const theirLock = readFileSync(join(theirsDir, "skills-lock.json"), "utf8");
+    const ourLock = readFileSync(join(oursDir, "skills-lock.json"), "utf8");
+    check(theirLock === ourLock, `${label}: skill add writes the lock skills add writes, byte for byte`);
+    if (theirLock !== ourLock) console.log(`skills:\n${theirLock}skill:\n${ourLock}`);
+    const entry = JSON.parse(theirLock).skills.scripts;
+    console.log(
+      `note  ${label} entry fields: ${Object.keys(entry).join(", ")}; source ${entry.source.replace(/:\d+/, ":PORT")}, sourceType ${entry.sourceType}, ref ${entry.ref}, skillPath ${entry.skillPath}`,
+    );
+    writeFileSync(join(ourRestore, "skills-lock.json"), theirLock);
+    const c = await runAsync(process.execPath, [skillCli, "install", "--frozen", "--for", "codex"], {
+      cwd: ourRestore,
+      env: ourEnv,
+    });
+    const ourHash =
+      c.status === 0
+        ? await lock.computedHash(join(ourRestore, ".agents", "skills", "scripts"))
+        : "(not installed)";
+    check(
+      c.status === 0 && ourHash === entry.computedHash,
+      `${label}: skill install --frozen restores skills' lock, hash verified (exit ${c.status})${c.status === 0 ? "" : `: ${c.stderr.trim()}`}`,
+    );
+    writeFileSync(join(theirRestore, "skills-lock.json"), ourLock);
+    const d = await runAsync(node22, [skillsCli, "experimental_install"], {
+      cwd: theirRestore,
+      env: theirEnv,
+    });
+    const theirHash = await lock
+      .computedHash(join(theirRestore, ".agents", "skills", "scripts"))
+      .catch(() => "(not installed)");
+    check(
+      d.status === 0 && theirHash === entry.computedHash,
+      `${label}: skills experimental_install restores skill's lock (exit ${d.status})`,
+    );
+  }
+
+  // 3. A git URL at a tag.
+  await roundTrip(
+    "git",
+    "git source http://127.0.0.1:PORT/skills.git#v1",
+    [`${url}#v1`, "--skill", "scripts", "-y"],
+    [`${url}#v1`, "scripts", "--for", "codex"],
   );
 
-  const ourRestore = join(work, "git-ours-restore");
-  mkdirSync(ourRestore);
-  writeFileSync(join(ourRestore, "skills-lock.json"), theirGitLock);
-  const c = await runAsync(process.execPath, [skillCli, "install", "--frozen", "--for", "codex"], {
-    cwd: ourRestore,
-    env: ourEnv,
-  });
-  const restoredHash =
-    c.status === 0
-      ? await lock.computedHash(join(ourRestore, ".agents", "skills", "scripts"))
-      : "(not installed)";
-  check(
-    c.status === 0 && restoredHash === theirEntry.computedHash,
-    `git source: skill install --frozen restores skills' lock at v1, hash verified (exit ${c.status})${c.status === 0 ? "" : `: ${c.stderr.trim()}`}`,
-  );
-  const theirRestore = join(work, "git-theirs-restore");
-  mkdirSync(theirRestore);
-  writeFileSync(join(theirRestore, "skills-lock.json"), ourGitLock);
-  const d = await runAsync(node22, [skillsCli, "experimental_install"], { cwd: theirRestore, env: theirEnv });
-  const theirHash = await lock
-    .computedHash(join(theirRestore, ".agents", "skills", "scripts"))
-    .catch(() => "(not installed)");
-  check(
-    d.status === 0 && theirHash === theirEntry.computedHash,
-    `git source: skills experimental_install restores skill's lock at v1 (exit ${d.status})`,
-  );
-
-  // 5. GitHub's owner/repo shorthand: both homes' git configuration sends https://github.com/
-  // to this server (`url.<base>.insteadOf`, as a mirror is set up), so `acme/tools#v1` is
-  // cloned by each tool from here; each lock names it as `owner/repo`, and each tool restores
-  // the other's.
+  // 5. GitHub's owner/repo shorthand, and 6. a GitLab tree at a ref: both homes' git
+  // configuration sends https://github.com/ and https://gitlab.com/ to this server
+  // (`url.<base>.insteadOf`, as a mirror is set up), so each tool clones from here.
   gitRun(work, "clone", "-q", "--bare", gitSrc, join(work, "git", "acme", "tools.git"));
   const mirror = `[url "${gitServer.url}/"]\n\tinsteadOf = https://github.com/\n\tinsteadOf = https://gitlab.com/\n`;
   writeFileSync(join(work, "home-theirs", ".gitconfig"), mirror);
   writeFileSync(join(work, "home-ours", ".gitconfig"), mirror);
-  const theirsHub = join(work, "hub-theirs");
-  const oursHub = join(work, "hub-ours");
-  mkdirSync(theirsHub);
-  mkdirSync(oursHub);
-  const e = await runAsync(node22, [skillsCli, "add", "acme/tools#v1", "--skill", "scripts", "-y"], {
-    cwd: theirsHub,
-    env: theirEnv,
-  });
-  const f = await runAsync(
-    process.execPath,
-    [skillCli, "add", "acme/tools#v1", "scripts", "--for", "codex"],
-    {
-      cwd: oursHub,
-      env: ourEnv,
-    },
+  await roundTrip(
+    "hub",
+    "GitHub shorthand acme/tools#v1",
+    ["acme/tools#v1", "--skill", "scripts", "-y"],
+    ["acme/tools#v1", "scripts", "--for", "codex"],
   );
-  check(
-    e.status === 0 && f.status === 0,
-    `skills add and skill add of acme/tools#v1 (GitHub shorthand) both exit 0 (${e.status}, ${f.status})${f.status === 0 ? "" : `: ${f.stderr.trim()}`}`,
-  );
-  const theirHubLock = readFileSync(join(theirsHub, "skills-lock.json"), "utf8");
-  const ourHubLock = readFileSync(join(oursHub, "skills-lock.json"), "utf8");
-  check(
-    theirHubLock === ourHubLock,
-    "GitHub shorthand: skill add writes the lock skills add writes, byte for byte",
-  );
-  if (theirHubLock !== ourHubLock) console.log(`skills:\n${theirHubLock}skill:\n${ourHubLock}`);
-  const hubEntry = JSON.parse(theirHubLock).skills.scripts;
-  console.log(
-    `note  GitHub entry fields: ${Object.keys(hubEntry).join(", ")}; source ${hubEntry.source}, sourceType ${hubEntry.sourceType}, ref ${hubEntry.ref}`,
-  );
-  const ourHubRestore = join(work, "hub-ours-restore");
-  mkdirSync(ourHubRestore);
-  writeFileSync(join(ourHubRestore, "skills-lock.json"), theirHubLock);
-  const g = await runAsync(process.execPath, [skillCli, "install", "--frozen", "--for", "codex"], {
-    cwd: ourHubRestore,
-    env: ourEnv,
-  });
-  const ourHubHash =
-    g.status === 0
-      ? await lock.computedHash(join(ourHubRestore, ".agents", "skills", "scripts"))
-      : "(not installed)";
-  check(
-    g.status === 0 && ourHubHash === hubEntry.computedHash,
-    `GitHub shorthand: skill install --frozen restores skills' github entry at v1, hash verified (exit ${g.status})${g.status === 0 ? "" : `: ${g.stderr.trim()}`}`,
-  );
-  const theirHubRestore = join(work, "hub-theirs-restore");
-  mkdirSync(theirHubRestore);
-  writeFileSync(join(theirHubRestore, "skills-lock.json"), ourHubLock);
-  const h = await runAsync(node22, [skillsCli, "experimental_install"], {
-    cwd: theirHubRestore,
-    env: theirEnv,
-  });
-  const theirHubHash = await lock
-    .computedHash(join(theirHubRestore, ".agents", "skills", "scripts"))
-    .catch(() => "(not installed)");
-  check(
-    h.status === 0 && theirHubHash === hubEntry.computedHash,
-    `GitHub shorthand: skills experimental_install restores skill's github entry at v1 (exit ${h.status})`,
-  );
-
-  // 6. A GitLab tree at a ref (https://gitlab.com/… goes to the same server): one lock from
-  // each tool, byte for byte, and each restores the other's.
-  const labUrl = "https://gitlab.com/acme/tools/-/tree/v1/skills";
-  const theirsLab = join(work, "lab-theirs");
-  const oursLab = join(work, "lab-ours");
-  mkdirSync(theirsLab);
-  mkdirSync(oursLab);
-  const i = await runAsync(node22, [skillsCli, "add", labUrl, "--skill", "scripts", "-y"], {
-    cwd: theirsLab,
-    env: theirEnv,
-  });
-  const j = await runAsync(process.execPath, [skillCli, "add", labUrl, "scripts", "--for", "codex"], {
-    cwd: oursLab,
-    env: ourEnv,
-  });
-  check(
-    i.status === 0 && j.status === 0,
-    `skills add and skill add of ${labUrl} both exit 0 (${i.status}, ${j.status})${j.status === 0 ? "" : `: ${j.stderr.trim()}`}`,
-  );
-  const theirLabLock = readFileSync(join(theirsLab, "skills-lock.json"), "utf8");
-  const ourLabLock = readFileSync(join(oursLab, "skills-lock.json"), "utf8");
-  check(
-    theirLabLock === ourLabLock,
-    "GitLab tree: skill add writes the lock skills add writes, byte for byte",
-  );
-  if (theirLabLock !== ourLabLock) console.log(`skills:\n${theirLabLock}skill:\n${ourLabLock}`);
-  const labEntry = JSON.parse(theirLabLock).skills.scripts;
-  console.log(
-    `note  GitLab entry fields: ${Object.keys(labEntry).join(", ")}; source ${labEntry.source}, sourceType ${labEntry.sourceType}`,
-  );
-  const ourLabRestore = join(work, "lab-ours-restore");
-  mkdirSync(ourLabRestore);
-  writeFileSync(join(ourLabRestore, "skills-lock.json"), theirLabLock);
-  const k = await runAsync(process.execPath, [skillCli, "install", "--frozen", "--for", "codex"], {
-    cwd: ourLabRestore,
-    env: ourEnv,
-  });
-  const ourLabHash =
-    k.status === 0
-      ? await lock.computedHash(join(ourLabRestore, ".agents", "skills", "scripts"))
-      : "(not installed)";
-  check(
-    k.status === 0 && ourLabHash === labEntry.computedHash,
-    `GitLab tree: skill install --frozen restores skills' gitlab entry, hash verified (exit ${k.status})${k.status === 0 ? "" : `: ${k.stderr.trim()}`}`,
-  );
-  const theirLabRestore = join(work, "lab-theirs-restore");
-  mkdirSync(theirLabRestore);
-  writeFileSync(join(theirLabRestore, "skills-lock.json"), ourLabLock);
-  const m = await runAsync(node22, [skillsCli, "experimental_install"], {
-    cwd: theirLabRestore,
-    env: theirEnv,
-  });
-  const theirLabHash = await lock
-    .computedHash(join(theirLabRestore, ".agents", "skills", "scripts"))
-    .catch(() => "(not installed)");
-  check(
-    m.status === 0 && theirLabHash === labEntry.computedHash,
-    `GitLab tree: skills experimental_install restores skill's gitlab entry (exit ${m.status})`,
+  const tree = "https://gitlab.com/acme/tools/-/tree/v1/skills";
+  await roundTrip(
+    "lab",
+    `GitLab tree ${tree}`,
+    [tree, "--skill", "scripts", "-y"],
+    [tree, "scripts", "--for", "codex"],
   );
 } finally {
   await gitServer.close();
