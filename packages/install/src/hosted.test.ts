@@ -17,6 +17,7 @@ import { checkInstalled } from "./check.js";
 import { githubShorthand, hostedRepoUrl, hostedSource } from "./hosted.js";
 import { planAdd } from "./plan-add.js";
 import { restore } from "./restore.js";
+import { planUpdate } from "./update.js";
 
 afterEach(removeWorlds);
 
@@ -188,6 +189,26 @@ describe("skill add owner/repo (GitHub, through the git port)", () => {
       ref: "v1",
       skillPath: "skills/pdf/SKILL.md",
     });
+  });
+
+  it("updates from the repository's default branch, keeping the entry's github form", {
+    tags: ["slow"],
+  }, async () => {
+    const w = await githubWorld();
+    const scope = { ...projectScope(w), agents: ["codex"] };
+    await applyPlan(await planAdd("acme/tools@pdf", scope));
+    await put(join(w.repo, "skills", "pdf", "SKILL.md"), skillMd("pdf", "Second version\n"));
+    git(w.repo, "commit", "-qam", "pdf 2");
+    const plan = await planUpdate(scope);
+    expect(plan.skills.map((s) => s.name)).toEqual(["pdf"]);
+    await applyPlan(plan);
+    expect((await lockOf(w.project)).skills.pdf).toEqual({
+      source: "acme/tools",
+      sourceType: "github",
+      skillPath: "skills/pdf/SKILL.md",
+      computedHash: await computedHash(join(w.repo, "skills", "pdf")),
+    });
+    expect((await planUpdate(scope)).current).toEqual(["pdf"]);
   });
 
   it("names it in the global lock by its git URL, so the bytes' hash stays checkable", {
