@@ -75,7 +75,7 @@ describe("the house rules (DESIGN §12.1)", () => {
     expect(pathRules(sources, PATH_RULES)).toEqual([]);
   });
 
-  it("one of each small mechanism: core's isMapping, errorMessage, errnoOf, abortError, sha256Digest, isDigest", () => {
+  it("one of each small mechanism: core's isMapping, errorMessage, errnoOf, abortError, sha256Digest, isDigest, redactUrl", () => {
     expect(secondMechanisms(sources)).toEqual([]);
   });
 

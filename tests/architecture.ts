@@ -87,11 +87,12 @@ export function pathRules(sources: Sources, allowed: AllowList): string[] {
 
 /**
  * A second copy of one of core's small mechanisms: a function of the same job (a mapping check,
- * an error's text or code, an abort error, a digest) defined outside core's `util/` and `files/digest.ts`.
+ * an error's text or code, an abort error, a digest, a URL's credentials) defined outside core's
+ * `util/` and `files/digest.ts`.
  */
 export function secondMechanisms(sources: Sources): string[] {
   const definesOne =
-    /\b(function\s+|const\s+)(isRecord|isMapping|isObject|isPlainObject|errorMessage|errnoOf|abortError|sha256Digest|isDigest)\b/;
+    /\b(function\s+|const\s+)(isRecord|isMapping|isObject|isPlainObject|errorMessage|errnoOf|abortError|sha256Digest|isDigest|redactUrl|redactText|withoutCredentials)\b/;
   return offenders(sources, definesOne, {}, true).filter(
     (path) => !path.startsWith("packages/core/src/util/") && path !== "packages/core/src/files/digest.ts",
   );

@@ -80,5 +80,13 @@ export { errnoOf } from "./util/errno.js";
 export { errorMessage } from "./util/error-text.js";
 export { noopLogger } from "./util/logger.js";
 export { isMapping } from "./util/mapping.js";
+export {
+  redactError,
+  redactingLogger,
+  redactText,
+  redactThrown,
+  redactUrl,
+  withoutCredentials,
+} from "./util/redact.js";
 export { similarNames } from "./util/similar.js";
 export { compareCodeUnits, formatBytes } from "./util/text.js";

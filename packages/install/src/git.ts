@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { abortError, printable, quote, SkillError } from "@skill/core";
+import { abortError, printable, quote, redactText, SkillError } from "@skill/core";
 import type { GitPort } from "./types.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -59,9 +59,11 @@ function run(
           .slice(-3)
           .join(" ");
         reject(
-          new SkillError("REMOTE_ERROR", `Remote fetch failed: git ${args.join(" ")}: ${printable(said)}`, {
-            cause: error,
-          }),
+          // A credential in the URL (`https://token@host/…`) stays out of the message.
+          new SkillError(
+            "REMOTE_ERROR",
+            redactText(`Remote fetch failed: git ${args.join(" ")}: ${printable(said)}`),
+          ),
         );
       },
     );

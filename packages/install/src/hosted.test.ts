@@ -313,3 +313,37 @@ describe("skill add of a GitLab repository", () => {
     expect(await readFile(join(w.project, "skills-lock.json"), "utf8")).toBe(text);
   });
 });
+
+describe("a credential in a git URL", () => {
+  it("is used to clone, and kept out of the lock, the plan and an error's message", {
+    tags: ["slow"],
+  }, async () => {
+    const w = await githubWorld();
+    const secret = "ghp_SECRET123";
+    // The home's git configuration sends the URL with the token to the mirror.
+    await writeFile(
+      join(w.home, ".gitconfig"),
+      `[url "file://${join(w.root, "hub")}/"]\n\tinsteadOf = https://${secret}@github.com/\n`,
+    );
+    const scope = { ...projectScope(w), agents: ["codex"] };
+    const plan = await planAdd(`https://${secret}@github.com/acme/tools.git#v1`, scope);
+    expect(JSON.stringify(plan)).not.toContain(secret);
+    await applyPlan(plan);
+    const text = await readFile(join(w.project, "skills-lock.json"), "utf8");
+    expect(text).not.toContain(secret);
+    expect(JSON.parse(text).skills.pdf).toMatchObject({
+      source: "https://github.com/acme/tools.git",
+      sourceUrl: "https://github.com/acme/tools.git",
+      sourceType: "git",
+      ref: "v1",
+    });
+    const failed = await planAdd(`http://${secret}@127.0.0.1:9/x.git`, scope).catch(
+      (error: unknown) => error,
+    );
+    expect(failed).toMatchObject({ code: "REMOTE_ERROR" });
+    expect(String((failed as Error).message)).toContain("http://***@127.0.0.1:9/x.git");
+    expect(JSON.stringify({ ...(failed as object), message: (failed as Error).message })).not.toContain(
+      secret,
+    );
+  });
+});

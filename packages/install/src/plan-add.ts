@@ -1,6 +1,6 @@
 import { realpath, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { isInside, printable, resolveInside, SkillError } from "@skill/core";
+import { isInside, printable, redactUrl, resolveInside, SkillError } from "@skill/core";
 import { hashFolder, skillFolderName } from "@skill/lock";
 import { type FoundSkill, type FoundSkills, findSkills } from "./find.js";
 import { inOrder } from "./limit.js";
@@ -280,7 +280,7 @@ export async function planAdd(source: string, options: AddOptions): Promise<Inst
       ...(options.onProgress === undefined ? {} : { progress: options.onProgress }),
     });
     const plan: InstallPlan = {
-      skills: placements.map((p) => plannedSkill(p, source, opened.commit)),
+      skills: placements.map((p) => plannedSkill(p, redactUrl(source), opened.commit)),
       refused: [...siteRefused, ...refused],
       skipped: found.skipped,
     };

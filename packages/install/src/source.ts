@@ -1,7 +1,7 @@
 import { mkdtemp, realpath, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { printable, SkillError } from "@skill/core";
+import { printable, SkillError, withoutCredentials } from "@skill/core";
 import { portableSource } from "@skill/lock";
 import { checkGitArgument, gitBinary } from "./git.js";
 import { githubShorthand, type HostedSpec, hostedSource } from "./hosted.js";
@@ -139,8 +139,8 @@ async function openHosted(spec: string, hosted: HostedSpec, options: OpenOptions
     spec,
     root: cloned.dir,
     lock: {
-      source: hosted.source,
-      ...(hosted.host === "gitlab" ? { sourceUrl: hosted.url } : {}),
+      source: withoutCredentials(hosted.source),
+      ...(hosted.host === "gitlab" ? { sourceUrl: withoutCredentials(hosted.url) } : {}),
       sourceType: hosted.host,
       ...(hosted.ref === undefined ? {} : { ref: hosted.ref }),
     },
@@ -202,7 +202,8 @@ export async function openSource(spec: string, options: OpenOptions): Promise<Op
   const remote = isUrl(repo);
   const url = remote ? repo : resolve(options.cwd, repo);
   const cloned = await cloneTemp(options.git ?? gitBinary(options.env), url, ref, options.signal);
-  const locked = remote ? repo : portableSource(url, options.lockDir);
+  // The lock is committed: a credential in the URL is left to git's credential helper.
+  const locked = remote ? withoutCredentials(repo) : portableSource(url, options.lockDir);
   return {
     spec,
     root: cloned.dir,

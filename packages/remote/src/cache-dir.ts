@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
-import { quote, SkillError } from "@skill/core";
-import { redactUrl } from "./redact.js";
+import { quote, redactUrl, SkillError } from "@skill/core";
 
 const SLUG_MAX = 60;
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/;

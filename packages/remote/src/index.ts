@@ -1,3 +1,4 @@
+export { redactUrl } from "@skill/core";
 export { buildManifest, writeManifest } from "./build-manifest.js";
 export { defaultCacheDir, urlToDirName } from "./cache-dir.js";
 export type { FetchInit, FetchLike, FetchResponseLike } from "./http.js";
@@ -12,7 +13,6 @@ export type {
   PackProgress,
 } from "./pack-options.js";
 export { pull } from "./pull.js";
-export { redactUrl } from "./redact.js";
 export type { RefreshPolicy, RemoteSourceOptions } from "./remote-source.js";
 export { remoteSource } from "./remote-source.js";
 export type { VerifyProblem, VerifyReport } from "./verify-cache.js";

@@ -1,8 +1,17 @@
 import { resolve } from "node:path";
-import { describeKind, type Logger, noopLogger, quote, SkillError, type SkillErrorCode } from "@skill/core";
+import {
+  describeKind,
+  type Logger,
+  noopLogger,
+  quote,
+  redactingLogger,
+  redactText,
+  redactUrl,
+  SkillError,
+  type SkillErrorCode,
+} from "@skill/core";
 import type { FetchLike } from "./http.js";
 import type { SkippedSkill } from "./manifest.js";
-import { redact, redactingLogger, redactUrl } from "./redact.js";
 import { errorText, observing } from "./text.js";
 
 /** What a pull reports while it runs, for a progress bar. */
@@ -284,7 +293,8 @@ export function settle(options: PullOptions): Settings {
 
 function redactEvent(event: PullProgress): PullProgress {
   if (event.type === "index") return { ...event, url: redactUrl(event.url) };
-  if (event.type === "skill" && event.reason !== undefined) return { ...event, reason: redact(event.reason) };
+  if (event.type === "skill" && event.reason !== undefined)
+    return { ...event, reason: redactText(event.reason) };
   return event;
 }
 

@@ -1,11 +1,10 @@
 import { rm } from "node:fs/promises";
-import { compareCodeUnits, quote, SkillError, type SkillFolderStage } from "@skill/core";
+import { compareCodeUnits, quote, redactUrl, SkillError, type SkillFolderStage } from "@skill/core";
 import { archiveFormat, unpackArchive } from "./archive.js";
 import { type FileState, type SkillState, table } from "./cache-state.js";
 import { fetchBody } from "./fetch-body.js";
 import type { RemoteSkillEntry } from "./manifest.js";
 import type { PullContext } from "./pull-context.js";
-import { redactUrl } from "./redact.js";
 
 // A v0.2 entry's artifact: one SKILL.md or an archive, pinned by its digest, downloaded,
 // verified and written into core's stage of the skill folder.

@@ -1,6 +1,6 @@
 import { lstat, mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { errnoOf, SkillError } from "@skill/core";
+import { errnoOf, redactText, redactThrown, SkillError } from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
 import { acquireLock } from "./cache-lock.js";
 import { cachedState, legacyCopy, type PackState, readIndexCopy, readState, recover } from "./cache-state.js";
@@ -9,7 +9,6 @@ import { defaultFetch, fetchAborted } from "./http.js";
 import { fetchIndex, type IndexAnswer, indexCandidates, parseIndexText } from "./index-fetch.js";
 import { cacheError, type PullOptions, type PullResult, type Settings, settle } from "./options.js";
 import { loadLimiter, PackSync } from "./pack-sync.js";
-import { redact, redactThrown } from "./redact.js";
 
 export type { PullOptions, PullProgress, PullResult } from "./options.js";
 
@@ -38,7 +37,7 @@ export async function pull(url: string, options: PullOptions): Promise<PullResul
     const result = await pullPack(url, options);
     return {
       ...result,
-      skipped: result.skipped.map((s) => ({ ...s, reason: redact(s.reason) })),
+      skipped: result.skipped.map((s) => ({ ...s, reason: redactText(s.reason) })),
     };
   } catch (error) {
     throw redactThrown(error);

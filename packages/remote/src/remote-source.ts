@@ -3,6 +3,9 @@ import {
   abortError,
   type Diagnostic,
   type Logger,
+  redactError,
+  redactText,
+  redactUrl,
   type ScanContext,
   SkillError,
   type SkillSource,
@@ -14,7 +17,6 @@ import { cachedEntries } from "./cached-entry.js";
 import { readCachedPack } from "./cached-pack.js";
 import { PULL_DEFAULTS, type PullOptions, type PullResult } from "./options.js";
 import { pull } from "./pull.js";
-import { redact, redactError, redactUrl } from "./redact.js";
 import { errorText } from "./text.js";
 
 /** How often a source asks the server again: every scan, never once cached, or after an age. */
@@ -159,7 +161,7 @@ async function loadPack(
   const why = expiry.signal.aborted
     ? `Skill pack ${url} did not answer within ${waitMs} ms (timeoutMs)`
     : outcome.error.message;
-  return { url, result: cached.result, note: redact(`${why}; serving the copy cached at ${when}`) };
+  return { url, result: cached.result, note: redactText(`${why}; serving the copy cached at ${when}`) };
 }
 
 /**
@@ -198,7 +200,7 @@ async function scanOf(id: string, cacheDir: string, outcomes: readonly PackOutco
       diagnostics.push(
         warning(
           "pack-entry-skipped",
-          redact(`Skill pack ${o.result.indexUrl}: skipped ${s.name}: ${s.reason}`),
+          redactText(`Skill pack ${o.result.indexUrl}: skipped ${s.name}: ${s.reason}`),
           redactUrl(o.result.indexUrl),
         ),
       );

@@ -1,8 +1,7 @@
 import { join, resolve } from "node:path";
-import { compareCodeUnits } from "@skill/core";
+import { compareCodeUnits, redactThrown } from "@skill/core";
 import { urlToDirName } from "./cache-dir.js";
 import { cachedState, packDirs, readState } from "./cache-state.js";
-import { redactThrown } from "./redact.js";
 import { nameProblem } from "./safe-path.js";
 import { checkCachedSkill } from "./skill-check.js";
 

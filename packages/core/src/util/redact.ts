@@ -1,4 +1,5 @@
-import { type LogFields, type Logger, SkillError } from "@skill/core";
+import { SkillError } from "../spec/errors.js";
+import type { LogFields, Logger } from "../spec/logging.js";
 
 /** Query parameters whose value is a credential: tokens, keys, signatures, passwords, sessions. */
 const SECRET_PARAM = /token|secret|passw|pwd|auth|key|sig|credential|session|jwt|bearer|ticket|otp/i;
@@ -22,7 +23,20 @@ function redactQuery(text: string): string {
 }
 
 /**
- * A URL as remote prints it: userinfo becomes `***@`, and the value of every query parameter
+ * A URL with its userinfo dropped when it is an http(s) URL (`https://token@host/…`,
+ * `https://user:pass@host/…`), for what is stored and shared, such as a lock: a credential
+ * comes from git's credential helper, never from a committed file. Other URLs (`ssh://git@…`,
+ * whose user is no secret) and text that is not a URL are returned as they are.
+ */
+export function withoutCredentials(url: string): string {
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  if (parsed.username === "" && parsed.password === "") return url;
+  return url.replace(/^(https?:\/\/)[^/?#]*@/i, "$1");
+}
+
+/**
+ * A URL as messages and logs print it: userinfo becomes `***@`, and the value of every query parameter
  * whose name says it is a credential (`token`, `key`, `sig`, `password`, `X-Amz-Signature`…)
  * becomes `***`. Works on text that is not a valid URL too (an `INVALID_URL` quotes one).
  *
@@ -46,18 +60,18 @@ export function redactUrl(url: string): string {
  * Text with every URL in it passed through {@link redactUrl}, and credential-named query values
  * hidden wherever they appear: for messages and log lines.
  */
-export function redact(text: string): string {
+export function redactText(text: string): string {
   // Query secrets also where a server echoed a bare path (`/index.json?token=…` in a body).
   return redactQuery(text.replace(URL_IN_TEXT, (url) => redactUrl(url)));
 }
 
 /**
- * The error as remote reports it: message and `url` redacted. A `SkillError` whose text holds
+ * The error as a message may show it: message and `url` redacted. A `SkillError` whose text holds
  * nothing to hide is returned as is; otherwise a new one with the same code, path, field and
  * status, whose cause is the original's cause (the original's own message is what it hides).
  */
 export function redactError(error: SkillError): SkillError {
-  const message = redact(error.message);
+  const message = redactText(error.message);
   const url = error.url === undefined ? undefined : redactUrl(error.url);
   if (message === error.message && url === error.url) return error;
   const cause = (error as { cause?: unknown }).cause;
@@ -73,15 +87,15 @@ export function redactError(error: SkillError): SkillError {
 /** A cause whose message would repeat what its error hides is replaced by a redacted copy. */
 function redactCause(cause: unknown): unknown {
   if (SkillError.isInstance(cause)) return redactError(cause);
-  if (cause instanceof Error && redact(cause.message) !== cause.message) {
-    const copy = new Error(redact(cause.message));
+  if (cause instanceof Error && redactText(cause.message) !== cause.message) {
+    const copy = new Error(redactText(cause.message));
     copy.name = cause.name;
     return copy;
   }
   return cause;
 }
 
-/** Any thrown value as remote reports it: a `SkillError` redacted, anything else untouched. */
+/** Any thrown value as a message may show it: a `SkillError` redacted, anything else untouched. */
 export function redactThrown(error: unknown): unknown {
   return SkillError.isInstance(error) ? redactError(error) : error;
 }
@@ -92,7 +106,7 @@ export function redactingLogger(logger: Logger): Logger {
     f && typeof f.url === "string" ? { ...f, url: redactUrl(f.url) } : f;
   const debug = logger.debug?.bind(logger);
   return {
-    warn: (message, f) => logger.warn(redact(message), fields(f)),
-    ...(debug ? { debug: (message: string, f?: LogFields) => debug(redact(message), fields(f)) } : {}),
+    warn: (message, f) => logger.warn(redactText(message), fields(f)),
+    ...(debug ? { debug: (message: string, f?: LogFields) => debug(redactText(message), fields(f)) } : {}),
   };
 }
