@@ -103,6 +103,19 @@ describe("skill add", () => {
     ).toEqual(["csv"]);
   });
 
+  it("tells a user of Vercel's skills that --agent here is not the agent to install for", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf"));
+    const r = await w.skill(["add", "../src/pdf", "--agent", "claude-code"], w.project);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      "skill: note: --agent claude-code names whose permission rules apply; to install for claude-code, use --for claude-code (what Vercel's skills calls --agent)",
+    );
+    const quiet = await w.skill(["add", "../src/pdf", "--for", "codex", "--agent", "codex"], w.project);
+    expect(quiet.stderr).not.toContain("skill: note: --agent");
+  });
+
   it("refuses a hand-made folder in the way, changes nothing, and replaces it with --force", async () => {
     const w = await world();
     const src = join(w.root, "src", "pdf");

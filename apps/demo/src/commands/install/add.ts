@@ -28,7 +28,7 @@ export async function run(
   const names = [...given, ...(flags.skill ?? [])];
   if (flags.list) return list(ctx, spec, names, flags);
   const scope = scopeOf(ctx, flags);
-  const agents = await chosenAgents(scope, flags);
+  const agents = await chosenAgents(ctx, scope, flags);
   const progress = progressLine("skill add  {bar}  {value}/{total}  {detail}", { enabled: !ctx.out.json });
   let plan: InstallPlan | undefined;
   try {
@@ -86,7 +86,7 @@ function showStep(progress: Progress, event: InstallProgress): void {
  */
 async function list(ctx: Context, spec: string, names: string[], flags: InstallFlags): Promise<number> {
   const scope = scopeOf(ctx, flags);
-  const agents = await chosenAgents(scope, flags);
+  const agents = await chosenAgents(ctx, scope, flags);
   let plan: InstallPlan;
   try {
     plan = await planAdd(spec, {

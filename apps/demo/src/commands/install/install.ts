@@ -13,7 +13,7 @@ export interface RestoreFlags extends InstallFlags {
  */
 export async function run(ctx: Context, flags: RestoreFlags): Promise<number> {
   const scope = scopeOf(ctx, flags);
-  const agents = await chosenAgents(scope, flags);
+  const agents = await chosenAgents(ctx, scope, flags);
   try {
     let planned: InstallPlan | undefined;
     const report = await restore({

@@ -5,6 +5,7 @@ import { mkdir, readFile, readlink } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { printable, SkillError } from "@skill/core";
 import {
+  AGENT_TARGETS,
   type AgentTarget,
   agentTarget,
   detectAgents,
@@ -33,7 +34,33 @@ export function scopeOf(ctx: Context, flags: { readonly global?: boolean }): Ins
 }
 
 /** The agents `--for` names (each checked), or the ones detected in the scope. */
-export async function chosenAgents(scope: InstallScope, flags: InstallFlags): Promise<AgentTarget[]> {
+/**
+ * Vercel's `skills --agent claude-code` installs for Claude Code; here `--agent` names whose
+ * permission rules apply. Said once, on stderr, when it names an agent one installs for and
+ * `--for` is not given.
+ */
+export function noteAgentOption(ctx: Context, flags: InstallFlags): void {
+  if (flags.for?.length) return;
+  let name: string;
+  try {
+    name = ctx.agent.name;
+  } catch {
+    return; // A broken config: the install says so where it reads it.
+  }
+  if (!AGENT_TARGETS.some((t) => t.id === name)) return;
+  ctx.out.error(
+    printable(
+      `skill: note: --agent ${name} names whose permission rules apply; to install for ${name}, use --for ${name} (what Vercel's skills calls --agent)`,
+    ),
+  );
+}
+
+export async function chosenAgents(
+  ctx: Context,
+  scope: InstallScope,
+  flags: InstallFlags,
+): Promise<AgentTarget[]> {
+  noteAgentOption(ctx, flags);
   const names = flags.for?.length ? flags.for : await detectAgents(scope);
   const chosen: AgentTarget[] = [];
   for (const name of names) {

@@ -2,7 +2,7 @@ import { printable } from "@skill/core";
 import { removeSkills } from "@skill/install";
 import type { Context } from "../../context.js";
 import { displayPath } from "../../output.js";
-import { chosenAgents, cliError, scopeOf } from "./installing.js";
+import { chosenAgents, cliError, noteAgentOption, scopeOf } from "./installing.js";
 
 export interface RemoveFlags {
   readonly for?: string[];
@@ -17,7 +17,8 @@ export interface RemoveFlags {
  */
 export async function run(ctx: Context, names: string[], flags: RemoveFlags): Promise<number> {
   const scope = scopeOf(ctx, flags);
-  const agents = flags.for?.length ? await chosenAgents(scope, flags) : undefined;
+  const agents = flags.for?.length ? await chosenAgents(ctx, scope, flags) : undefined;
+  if (agents === undefined) noteAgentOption(ctx, flags);
   let report: Awaited<ReturnType<typeof removeSkills>>;
   try {
     report = await removeSkills(names, {
