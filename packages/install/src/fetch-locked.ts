@@ -1,7 +1,7 @@
 import { realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { isInside, printable, resolveInside, SkillError } from "@skill/core";
-import { findSkills } from "./find.js";
+import { findSkills, realInSource } from "./find.js";
 import { gitBinary } from "./git.js";
 import { hostedRepoUrl } from "./hosted.js";
 import type { LockedSkill } from "./lock-store.js";
@@ -88,18 +88,12 @@ async function skillFolderIn(
   });
   if (skill.skillPath !== undefined) {
     const file = resolveInside(realRoot, skill.skillPath);
-    const dir = await realpath(dirname(file)).catch(() => undefined);
+    const names = { shown: skill.skillPath, source: skill.source, at: file };
+    const dir = await realInSource(realRoot, dirname(file), names);
     if (dir === undefined) {
       throw new SkillError(
         "NOT_FOUND",
         `${printable(skill.skillPath)} is not in ${printable(skill.source)}`,
-        { path: file },
-      );
-    }
-    if (!isInside(realRoot, dir)) {
-      throw new SkillError(
-        "UNSAFE_PATH",
-        `Unsafe path: ${printable(skill.skillPath)} leads out of ${printable(skill.source)} (to ${dir}); nothing of it is read`,
         { path: file },
       );
     }
@@ -121,10 +115,6 @@ function localPath(lockFile: string, path: string): string {
   return isAbsolute(path) ? path : resolve(dirname(lockFile), path);
 }
 
-/**
- * A git source's clone, once per URL and ref in a session: `url` for a hosted repository
- * (`github`, `gitlab`), else the entry's URL or local path (relative to the lock).
- */
 /** An npm package name (`name`, `@scope/name`): no path of its own. */
 const PACKAGE_NAME = /^(?:@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/i;
 
@@ -151,15 +141,23 @@ async function installedPackage(lockFile: string, skill: LockedSkill): Promise<s
   );
 }
 
+/**
+ * A git source's clone, once per URL and ref in a session: the entry's URL; else, for a `git`
+ * entry, its local path (relative to the lock), for a hosted one (`github`, `gitlab`),
+ * `owner/repo` on its host.
+ */
 async function fetchGit(
   lockFile: string,
   skill: LockedSkill,
   ports: FetchPorts,
   session: FetchSession,
-  hosted?: string,
 ): Promise<Fetched> {
   const given = skill.sourceUrl ?? skill.source;
-  const url = hosted ?? (isUrl(given) ? given : localPath(lockFile, given));
+  const url = isUrl(given)
+    ? given
+    : skill.sourceType === "git"
+      ? localPath(lockFile, given)
+      : hostedRepoUrl(skill);
   const { dir, commit } = await session.once(`git\0${url}\0${skill.ref ?? ""}`, async () => {
     const cloned = await cloneTemp(ports.git ?? gitBinary(ports.env), url, skill.ref, ports.signal);
     return { value: cloned, cleanup: cloned.cleanup };
@@ -223,9 +221,8 @@ export async function fetchLocked(
       dir: await skillFolderIn(await installedPackage(lockFile, skill), skill, ports.home, ports.signal),
     };
   }
-  if (skill.sourceType === "git") return fetchGit(lockFile, skill, ports, session);
-  if (skill.sourceType === "github" || skill.sourceType === "gitlab")
-    return fetchGit(lockFile, skill, ports, session, hostedRepoUrl(skill));
+  if (skill.sourceType === "git" || skill.sourceType === "github" || skill.sourceType === "gitlab")
+    return fetchGit(lockFile, skill, ports, session);
   if (skill.sourceType === "well-known") return fetchSite(skill, ports, session);
   throw new SkillError(
     "INVALID_URL",

@@ -74,3 +74,27 @@ export async function findSkills(
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { skills: found.filter((s): s is FoundSkill => s !== undefined), skipped };
 }
+
+/**
+ * The real path of `path` (a file or folder of the fetched source `realRoot`, found by core's
+ * path rule), which must stay in the source: a link cannot lead out of it. `undefined` when
+ * there is nothing there.
+ *
+ * @throws SkillError `UNSAFE_PATH` naming `shown` (as the source or lock gave it), `source`
+ *   and `at` when it leads out
+ */
+export async function realInSource(
+  realRoot: string,
+  path: string,
+  names: { readonly shown: string; readonly source: string; readonly at: string },
+): Promise<string | undefined> {
+  const real = await realpath(path).catch(() => undefined);
+  if (real !== undefined && !isInside(realRoot, real)) {
+    throw new SkillError(
+      "UNSAFE_PATH",
+      `Unsafe path: ${printable(names.shown)} leads out of ${printable(names.source)} (to ${real}); nothing of it is read`,
+      { path: names.at },
+    );
+  }
+  return real;
+}

@@ -137,10 +137,10 @@ export function githubShorthand(text: string): HostedSpec | undefined {
 
 /**
  * The URL a lock entry of a hosted repository (`sourceType` `github` or `gitlab`, as Vercel's
- * `skills` writes them) is cloned from: its `sourceUrl`, else its `source` when that is a URL,
+ * `skills` writes them) is cloned from when its source is not a URL already: its `sourceUrl`,
  * else `owner/repo` (GitLab: `group/…/repo`) on the host.
  *
- * @throws SkillError `INVALID_URL` when `source` is none of those
+ * @throws SkillError `INVALID_URL` when `source` is not of that form
  */
 export function hostedRepoUrl(entry: {
   readonly name: string;
@@ -149,12 +149,14 @@ export function hostedRepoUrl(entry: {
   readonly sourceUrl?: string;
 }): string {
   if (entry.sourceUrl !== undefined) return entry.sourceUrl;
-  if (/^(?:https?|ssh):\/\/|^git@/i.test(entry.source)) return entry.source;
-  const segments = entry.source.replace(/\.git$/, "").split("/");
-  const gitlab = entry.sourceType === "gitlab";
-  if (segments.length >= 2 && (gitlab || segments.length === 2) && segments.every((s) => NAME.test(s))) {
-    return `https://${gitlab ? "gitlab.com" : "github.com"}/${segments.join("/")}.git`;
-  }
+  const [owner = "", name = "", ...more] = entry.source.split("/");
+  const hosted =
+    entry.sourceType === "gitlab"
+      ? gitlab("https://gitlab.com", entry.source, undefined, undefined, undefined)
+      : more.length === 0
+        ? github(owner, name.replace(/\.git$/, ""), undefined, undefined)
+        : undefined;
+  if (hosted) return hosted.url;
   throw new SkillError(
     "INVALID_URL",
     `Cannot fetch ${JSON.stringify(printable(entry.name))}: its ${entry.sourceType} source ${JSON.stringify(printable(entry.source))} is not owner/repo or a URL`,

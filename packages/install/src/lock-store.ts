@@ -154,7 +154,7 @@ export class ScopeLock {
         typeof e.skillFolderHash === "string" && /^[0-9a-f]{64}$/.test(e.skillFolderHash)
           ? e.skillFolderHash
           : undefined;
-      return { ...pick(name, e), ...(typeof hash === "string" ? { hash } : {}) };
+      return { ...pick(name, e), ...(hash === undefined ? {} : { hash }) };
     }
     return { ...pick(name, e), hash: e.computedHash as string };
   }

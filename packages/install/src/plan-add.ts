@@ -1,8 +1,8 @@
-import { realpath, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { isInside, printable, redactUrl, resolveInside, SkillError } from "@skill/core";
 import { hashFolder, skillFolderName } from "@skill/lock";
-import { type FoundSkill, type FoundSkills, findSkills } from "./find.js";
+import { type FoundSkill, type FoundSkills, findSkills, realInSource } from "./find.js";
 import { inOrder } from "./limit.js";
 import { type LockedSkill, ScopeLock } from "./lock-store.js";
 import { type PlacementPlan, planPlacement } from "./placement.js";
@@ -104,18 +104,12 @@ async function sourceSkills(
   const options = { home, ...(signal ? { signal } : {}) };
   if (opened.subpath === undefined) return findSkills(opened.root, options);
   const dir = resolveInside(opened.root, opened.subpath);
-  const real = await realpath(dir).catch(() => undefined);
+  const names = { shown: opened.subpath, source: opened.spec, at: dir };
+  const real = await realInSource(opened.root, dir, names);
   if (real === undefined || !(await stat(real)).isDirectory()) {
     throw new SkillError("NOT_FOUND", `No folder ${printable(opened.subpath)} in ${printable(opened.spec)}`, {
       path: dir,
     });
-  }
-  if (!isInside(opened.root, real)) {
-    throw new SkillError(
-      "UNSAFE_PATH",
-      `Unsafe path: ${printable(opened.subpath)} leads out of ${printable(opened.spec)} (to ${real}); nothing of it is read`,
-      { path: dir },
-    );
   }
   const below = (path: string) => `${opened.subpath}/${path}`;
   const found = await findSkills(real, options);

@@ -167,7 +167,7 @@ export async function openSource(spec: string, options: OpenOptions): Promise<Op
   if (hosted) return openHosted(spec, hosted, options);
   if (isSiteSpec(spec)) return openSite(spec, options);
   if (!isUrl(spec)) {
-    const path = resolve(options.cwd, spec.includes("#") ? spec.slice(0, spec.lastIndexOf("#")) : spec);
+    const path = resolve(options.cwd, splitRef(spec).repo);
     const shorthand = (await stat(path).catch(() => undefined)) ? undefined : githubShorthand(spec);
     if (shorthand) {
       return openHosted(spec, shorthand, options).catch((error: unknown) => {
