@@ -4,7 +4,15 @@ import { applyPlan, discardPlan, type InstallPlan, type InstallProgress, planAdd
 import type { Context } from "../../context.js";
 import { cut } from "../../output.js";
 import { type Progress, progressLine } from "../../progress.js";
-import { chosenAgents, cliError, type InstallFlags, scopeOf, showInstalled, sitePort } from "./installing.js";
+import {
+  chosenAgents,
+  cliError,
+  type InstallFlags,
+  refusalLines,
+  scopeOf,
+  showInstalled,
+  sitePort,
+} from "./installing.js";
 
 /** A reason the library gives for passing a path over, for people. */
 function skipReason(reason: string): string {
@@ -120,11 +128,7 @@ async function list(ctx: Context, spec: string, names: string[], flags: InstallF
     out.line(`${printable(spec)}: ${skills.length === 1 ? "1 skill" : `${skills.length} skills`}`);
     for (const s of skills)
       out.line(`  ${out.color.bold(printable(s.name).padEnd(width))}  ${shown(s.description)}`);
-    // Copies refused for one reason (two skills of one name) share their sentence: said once.
-    for (const line of new Set(
-      plan.refused.map((r) => `${printable(r.name)}: not installable: ${printable(r.reason)}`),
-    ))
-      out.line(`  ${line}`);
+    for (const line of refusalLines(plan.refused)) out.line(`  not installable: ${line}`);
     showSkipped(ctx, plan, names);
     return 0;
   } finally {

@@ -33,7 +33,6 @@ export function scopeOf(ctx: Context, flags: { readonly global?: boolean }): Ins
   return { cwd: ctx.cwd, home: ctx.home, scope: flags.global ? "global" : "project", env: ctx.env };
 }
 
-/** The agents `--for` names (each checked), or the ones detected in the scope. */
 /**
  * Vercel's `skills --agent claude-code` installs for Claude Code; here `--agent` names whose
  * permission rules apply. Said once, on stderr, when it names an agent one installs for and
@@ -55,6 +54,17 @@ export function noteAgentOption(ctx: Context, flags: InstallFlags): void {
   );
 }
 
+/**
+ * Each refusal as `"name": reason`, once: copies refused for one reason (two skills of one
+ * name) share their sentence.
+ */
+export function refusalLines(
+  refused: readonly { readonly name: string; readonly reason: string }[],
+): string[] {
+  return [...new Set(refused.map((r) => `${JSON.stringify(printable(r.name))}: ${printable(r.reason)}`))];
+}
+
+/** The agents `--for` names (each checked), or the ones detected in the scope. */
 export async function chosenAgents(
   ctx: Context,
   scope: InstallScope,
@@ -234,11 +244,7 @@ async function printInstalled(
   }
   const refused = report.refused.map((r) => ({ name: r.name, code: r.code, reason: cliWords(r.reason) }));
   if (out.json) return { installed: json, refused, skipped: plan.skipped, lock: report.lock };
-  // Copies refused for one reason (two skills of one name) share their sentence: said once.
-  for (const line of new Set(
-    refused.map((r) => `${JSON.stringify(printable(r.name))}: ${printable(r.reason)}`),
-  ))
-    out.error(`skill: Not installing ${line}`);
+  for (const line of refusalLines(refused)) out.error(`skill: Not installing ${line}`);
   if (brief) for (const line of agentCounts(verdicts, done.length)) out.line(`  ${line}`);
   if (report.lock) out.line(c.dim(`lock: ${show(report.lock)}`));
   const notes = [
