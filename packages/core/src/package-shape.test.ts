@@ -93,6 +93,7 @@ describe("built package", { tags: ["built"] }, () => {
         "sha256Digest",
         "sharedReads",
         "similarNames",
+        "skillCacheHome",
         "skillFiles",
         "splitFrontmatter",
         "stageSkillFolder",

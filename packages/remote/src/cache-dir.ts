@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
-import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
-import { quote, redactUrl, SkillError } from "@skill/core";
+import { join } from "node:path";
+import { quote, redactUrl, SkillError, skillCacheHome } from "@skill/core";
 
 const SLUG_MAX = 60;
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/;
@@ -97,7 +96,5 @@ export function legacyDirName(url: string): string | undefined {
  * path, else `~/.cache/skill/remote` (home from `env.HOME`, else `os.homedir()`).
  */
 export function defaultCacheDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  const xdg = env.XDG_CACHE_HOME;
-  if (xdg && isAbsolute(xdg)) return join(xdg, "skill", "remote");
-  return join(env.HOME || homedir(), ".cache", "skill", "remote");
+  return join(skillCacheHome(env), "remote");
 }
