@@ -56,6 +56,10 @@ const GLOBAL_OPTIONS: readonly Option[] = [
   option("--json", "machine-readable output on stdout"),
   option("--no-color", "no colours"),
   option("--verbose", "show shadowed and failed skills, warnings and stack traces"),
+  option(
+    "--no-head-cache",
+    "read every SKILL.md (default: one unchanged since an earlier run here is stat()ed, its head kept in $XDG_CACHE_HOME/skill/heads)",
+  ),
 ];
 
 /**

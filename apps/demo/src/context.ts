@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { type AgentInfo, type Logger, printable } from "@skill/core";
+import { type AgentInfo, type Logger, printable, skillCacheHome } from "@skill/core";
 import { DISCOVERY_PRESETS, type DiscoveryPreset, findWorktreeRoot, foldersBetween } from "@skill/discovery";
 import {
   type Config,
@@ -37,6 +37,8 @@ export interface GlobalOptions {
   readonly json?: boolean;
   readonly color?: boolean;
   readonly verbose?: boolean;
+  /** `--no-head-cache`: read every SKILL.md, keep no heads. */
+  readonly headCache?: boolean;
 }
 
 /**
@@ -67,6 +69,11 @@ export interface Context {
   readonly preset: Preset;
   readonly agent: AgentInfo;
   readonly cacheDir: string;
+  /**
+   * The file this run keeps the heads of SKILL.md files in (`fileHeadCache`), one per project
+   * folder and preset below `skillCacheHome`; `undefined` with `--no-head-cache`.
+   */
+  readonly headCacheFile?: string;
   readonly urls: readonly string[];
   /** Remote packs: serve the cache, never the network. */
   readonly offline: boolean;
@@ -260,6 +267,9 @@ export async function createContext(
       cacheDir = remote.defaultCacheDir({ ...env, HOME: options.home ? home : env.HOME });
       return cacheDir;
     },
+    ...(options.headCache === false
+      ? {}
+      : { headCacheFile: headCacheFile(cwd, preset, options.home ? { ...env, HOME: home } : env) }),
     offline: options.offline === true,
     ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
     limits: pullLimits(options),
@@ -273,6 +283,31 @@ export async function createContext(
 }
 
 const CONFIG_NAMES = "skill.config.json, opencode.jsonc, opencode.json";
+
+/**
+ * `heads/<hash>.json` below the user's skill cache, named for the folder a command runs in and
+ * its preset: a run stats each unchanged SKILL.md instead of reading it, reads only its own
+ * project's heads, and two presets' load rules never evict each other's.
+ */
+function headCacheFile(
+  cwd: string,
+  preset: Preset,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
+  const key = `${cwd}\0${preset}`;
+  return join(skillCacheHome(env), "heads", `${fnv1a(key, 0x811c9dc5)}${fnv1a(key, 0x01000193)}.json`);
+}
+
+/**
+ * FNV-1a over UTF-16 code units, as 8 hex digits: names a cache file without loading
+ * node:crypto at start-up. Two names that collide share a file, keyed by path inside: it
+ * costs reads, never a wrong head.
+ */
+function fnv1a(text: string, seed: number): string {
+  let hash = seed >>> 0;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, "0");
+}
 
 /** One line on stderr per config whose servers were not started, saying how to allow them. */
 function noteServers(out: Output, named: readonly NamedServer[], droppedFlags: number): void {

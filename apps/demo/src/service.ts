@@ -1,6 +1,7 @@
 // The skills a command reads: the sources an agent here would load, the service over them, and
 // what a server asked for with --mcp failed to give.
 import {
+  fileHeadCache,
   type LoadReport,
   printable,
   SkillService,
@@ -93,10 +94,32 @@ export async function loadSkills(ctx: Context, service: SkillService): Promise<L
   return report;
 }
 
+/** Most heads one project's cache file keeps (about 0.7 KB each). */
+const HEAD_CACHE_ENTRIES = 20_000;
+
 export function createService(ctx: Context, list: readonly SkillSource[] = sources(ctx)): SkillService {
   // The preset's load rules too: `--preset codex` reads skills as Codex does.
   const { rules } = agentProfile(discoveryOptions(ctx));
-  return new SkillService({ sources: list, permission: policy(ctx), logger: ctx.logger, ...rules });
+  // Unchanged SKILL.md files are stat()ed, not read; a cache that cannot be read or written
+  // costs reads, never a wrong skill, and says why under --verbose.
+  const headCache =
+    ctx.headCacheFile === undefined
+      ? undefined
+      : fileHeadCache(ctx.headCacheFile, {
+          maxEntries: HEAD_CACHE_ENTRIES,
+          logger: {
+            warn: (message) => {
+              if (ctx.out.verbose) ctx.out.error(printable(`skill: warning: ${message}`));
+            },
+          },
+        });
+  return new SkillService({
+    sources: list,
+    permission: policy(ctx),
+    logger: ctx.logger,
+    ...rules,
+    ...(headCache ? { headCache } : {}),
+  });
 }
 
 /** Pinned names from the config's `skills.pinned`, then `--pin`, each once. */

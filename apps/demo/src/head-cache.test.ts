@@ -1,0 +1,153 @@
+// @module-tag slow: every test here runs the built `skill` CLI in a child process.
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { CLI, type RunResult, runNode } from "../test/run-node.js";
+
+// The CLI keeps the heads of the SKILL.md files it loaded in one file per project folder and
+// preset below $XDG_CACHE_HOME/skill/heads; a later run stats an unchanged file instead of
+// reading it. Each test has its own project, home and cache folder.
+
+vi.setConfig({ testTimeout: 60_000 });
+
+let root: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "skill-head-cache-"));
+});
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const skillMd = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n\nWhat it does.\n`;
+
+/** A project with `.agents/skills/<name>/SKILL.md` per entry, a home and a cache folder. */
+async function world(skills: Record<string, string>) {
+  const dir = await mkdtemp(join(root, "w-"));
+  const project = join(dir, "project");
+  const home = join(dir, "home");
+  const cache = join(dir, "cache");
+  await mkdir(join(project, ".git"), { recursive: true });
+  await mkdir(home, { recursive: true });
+  for (const [name, description] of Object.entries(skills)) {
+    await mkdir(join(project, ".agents", "skills", name), { recursive: true });
+    await writeFile(join(project, ".agents", "skills", name, "SKILL.md"), skillMd(name, description));
+  }
+  const file = (name: string) => join(project, ".agents", "skills", name, "SKILL.md");
+  const list = (flags: readonly string[] = [], env: NodeJS.ProcessEnv = { XDG_CACHE_HOME: cache }) =>
+    runNode(CLI, ["list", "--json", "--cwd", project, "--home", home, ...flags], { cwd: project, home, env });
+  return { project, home, cache, file, list };
+}
+
+/** name → description of a `skill list --json`. */
+function described(result: RunResult): Record<string, string> {
+  expect(result.code, result.stderr).toBe(0);
+  const { skills } = JSON.parse(result.stdout) as { skills: { name: string; description: string }[] };
+  return Object.fromEntries(skills.map((s) => [s.name, s.description]));
+}
+
+/** Sets a file's times an hour back: older than the 2 s a head cache distrusts. */
+async function age(path: string): Promise<Date> {
+  const then = new Date(Date.now() - 3_600_000);
+  await utimes(path, then, then);
+  return then;
+}
+
+describe("the CLI's head cache", () => {
+  it("keeps one file per project folder below $XDG_CACHE_HOME/skill/heads, and a later run does not read an unchanged SKILL.md", async () => {
+    const w = await world({ alpha: "Formats alpha reports.", beta: "Checks beta builds." });
+    const then = await age(w.file("alpha"));
+    expect(described(await w.list())).toEqual({
+      alpha: "Formats alpha reports.",
+      beta: "Checks beta builds.",
+    });
+    const files = await readdir(join(w.cache, "skill", "heads"));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^[0-9a-f]{16}\.json$/);
+    expect(await readFile(join(w.cache, "skill", "heads", files[0] as string), "utf8")).toContain(
+      w.file("alpha"),
+    );
+
+    // Rewritten in place to the same size and given its old time back: the same inode, size and
+    // mtime, so the head comes from the cache and the file is not opened (as git's index does).
+    const before = await stat(w.file("alpha"));
+    await writeFile(w.file("alpha"), skillMd("alpha", "Formats ALPHA reports."));
+    await utimes(w.file("alpha"), then, then);
+    const after = await stat(w.file("alpha"));
+    expect([after.ino, after.size, after.mtimeMs]).toEqual([before.ino, before.size, before.mtimeMs]);
+    expect(described(await w.list()).alpha).toBe("Formats alpha reports.");
+    // --no-head-cache reads every file, and neither reads nor writes the cache.
+    const cacheBytes = await readFile(join(w.cache, "skill", "heads", files[0] as string));
+    expect(described(await w.list(["--no-head-cache"])).alpha).toBe("Formats ALPHA reports.");
+    expect(await readFile(join(w.cache, "skill", "heads", files[0] as string))).toEqual(cacheBytes);
+  });
+
+  it("reads a SKILL.md again once it changed, and a skill added or removed since shows as such", async () => {
+    const w = await world({ alpha: "Formats alpha reports.", beta: "Checks beta builds." });
+    await age(w.file("alpha"));
+    await age(w.file("beta"));
+    described(await w.list());
+    await writeFile(w.file("alpha"), skillMd("alpha", "Formats alpha and gamma reports."));
+    await rm(join(w.project, ".agents", "skills", "beta"), { recursive: true });
+    await mkdir(join(w.project, ".agents", "skills", "delta"), { recursive: true });
+    await writeFile(w.file("delta"), skillMd("delta", "Deploys delta."));
+    expect(described(await w.list())).toEqual({
+      alpha: "Formats alpha and gamma reports.",
+      delta: "Deploys delta.",
+    });
+  });
+
+  it("gives the same listing as reading every file, from a cold cache, a warm one and one per preset", async () => {
+    const w = await world({
+      alpha: "Formats alpha reports.",
+      beta: "Checks beta builds.",
+      "Bad Name": "Odd.",
+    });
+    for (const name of ["alpha", "beta", "Bad Name"]) await age(w.file(name));
+    const plain = await w.list(["--no-head-cache"]);
+    const cold = await w.list();
+    const warm = await w.list();
+    expect(cold.stdout).toBe(plain.stdout);
+    expect(warm.stdout).toBe(plain.stdout);
+    expect(warm.stderr).toBe(plain.stderr);
+    // Another preset reads by other rules: its own file, the same answers as without a cache.
+    const codexPlain = await w.list(["--preset", "codex", "--no-head-cache"]);
+    await w.list(["--preset", "codex"]);
+    expect((await w.list(["--preset", "codex"])).stdout).toBe(codexPlain.stdout);
+    expect(await readdir(join(w.cache, "skill", "heads"))).toHaveLength(2);
+  });
+
+  it("lists as usual when the cache cannot be written or holds garbage, and says why only under --verbose", async () => {
+    const w = await world({ alpha: "Formats alpha reports." });
+    const expected = (await w.list(["--no-head-cache"])).stdout;
+    // XDG_CACHE_HOME names a file: no folder can be made below it.
+    const blocker = join(w.cache, "not-a-folder");
+    await mkdir(w.cache, { recursive: true });
+    await writeFile(blocker, "x");
+    const blocked = await w.list([], { XDG_CACHE_HOME: blocker });
+    expect(blocked.stdout).toBe(expected);
+    expect(blocked.stderr).toBe("");
+    const told = await w.list(["--verbose"], { XDG_CACHE_HOME: blocker });
+    expect(told.code).toBe(0);
+    expect(told.stderr).toMatch(/skill: warning: Head cache .* could not be written/);
+
+    // A cache file of garbage is an empty cache, written anew.
+    await w.list();
+    const [file] = await readdir(join(w.cache, "skill", "heads"));
+    const path = join(w.cache, "skill", "heads", file as string);
+    await writeFile(path, "{ not json\n");
+    const garbage = await w.list();
+    expect(garbage.stdout).toBe(expected);
+    expect(garbage.stderr).toBe("");
+    expect(await readFile(path, "utf8")).toContain(w.file("alpha"));
+  });
+
+  it("follows --home for its folder when XDG_CACHE_HOME is not set", async () => {
+    const w = await world({ alpha: "Formats alpha reports." });
+    described(await w.list([], {}));
+    expect(await readdir(join(w.home, ".cache", "skill", "heads"))).toHaveLength(1);
+  });
+});
