@@ -118,15 +118,20 @@ function runners(prefix) {
   const path = `${join(prefix, "node22")}:/usr/local/bin:/usr/bin:/bin`;
   const env = (home) => ({ PATH: path, HOME: home, TERM: "dumb", NO_COLOR: "1", OPENAI_API_KEY: "sk-dummy" });
   const codexInput = (cwd) => codexSkillsListInput(cwd, "marginal");
+  const ourList = async ({ project, home }, flags) => {
+    const cli = join(repo, "apps/demo/dist/cli.js");
+    const r = await timed(node, [cli, "list", "--json", ...flags, "--cwd", project, "--home", home], {
+      cwd: project,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, NO_COLOR: "1" },
+    });
+    return { ms: r.ms, count: JSON.parse(r.stdout).skills.length };
+  };
   return {
-    ours: async ({ project, home }) => {
-      const cli = join(repo, "apps/demo/dist/cli.js");
-      const r = await timed(node, [cli, "list", "--json", "--cwd", project, "--home", home], {
-        cwd: project,
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, NO_COLOR: "1" },
-      });
-      return { ms: r.ms, count: JSON.parse(r.stdout).skills.length };
-    },
+    // `skill list` as a user runs it: from the second run here on, each unchanged SKILL.md is
+    // stat()ed and its head taken from the cache below HOME (the warm-up run fills it).
+    ours: (t) => ourList(t, []),
+    // Every SKILL.md opened and its first 4 KiB read and parsed, as on a first run.
+    "ours, every file read": (t) => ourList(t, ["--no-head-cache"]),
     codex: async ({ project, home }) => {
       const bin = join(prefix, "codex", "node_modules", ".bin", "codex");
       const r = await timed(bin, ["app-server"], {
@@ -155,11 +160,13 @@ async function main() {
   try {
     const trees = { empty: tree(join(root, "empty"), 0), full: tree(join(root, "full"), args.skills) };
     const who = runners(args.prefix);
-    const samples = { ours: { empty: [], full: [] }, codex: { empty: [], full: [] } };
-    // A warm-up each (file cache, Codex's first-run setup in its home), then interleaved runs.
-    for (const name of ["ours", "codex"]) for (const t of ["empty", "full"]) await who[name](trees[t]);
+    const names = Object.keys(who);
+    const samples = Object.fromEntries(names.map((name) => [name, { empty: [], full: [] }]));
+    // A warm-up each (file cache, our head cache, Codex's first-run setup in its home), then
+    // interleaved runs.
+    for (const name of names) for (const t of ["empty", "full"]) await who[name](trees[t]);
     for (let run = 0; run < args.runs; run++) {
-      for (const name of ["ours", "codex"]) {
+      for (const name of names) {
         for (const t of ["empty", "full"]) {
           const r = await who[name](trees[t]);
           const expected = t === "empty" ? 0 : args.skills;
@@ -169,8 +176,11 @@ async function main() {
       }
     }
     const per1000 = (s) => ((median(s.full) - median(s.empty)) / args.skills) * 1000;
-    const [ours, codex] = [per1000(samples.ours), per1000(samples.codex)];
+    const cost = Object.fromEntries(names.map((name) => [name, per1000(samples[name])]));
     const f = (n) => n.toFixed(0);
+    const row = (label, name) =>
+      `| ${label} | ${f(median(samples[name].empty))} ms | ${f(median(samples[name].full))} ms | ${f(cost[name])} ms |`;
+    const ratio = (name) => (cost[name] / cost.codex).toFixed(2);
     const lines = [
       `# The marginal cost of skills, ours and Codex's`,
       "",
@@ -178,10 +188,11 @@ async function main() {
       "",
       `| | no skills | ${args.skills} skills | per 1,000 skills past start-up |`,
       "|---|---|---|---|",
-      `| \`skill list --json\` | ${f(median(samples.ours.empty))} ms | ${f(median(samples.ours.full))} ms | ${f(ours)} ms |`,
-      `| Codex \`skills/list\` | ${f(median(samples.codex.empty))} ms | ${f(median(samples.codex.full))} ms | ${f(codex)} ms |`,
+      row("`skill list --json` (head cache warm)", "ours"),
+      row("`skill list --json --no-head-cache` (every SKILL.md read)", "ours, every file read"),
+      row("Codex `skills/list` (reads every SKILL.md)", "codex"),
       "",
-      `ours / Codex: ${(ours / codex).toFixed(2)}× (target ≤ 0.5×: ${ours / codex <= 0.5 ? "met" : "missed"})`,
+      `ours / Codex: ${ratio("ours")}× (target ≤ 0.5×: ${cost.ours / cost.codex <= 0.5 ? "met" : "missed"}); every SKILL.md read: ${ratio("ours, every file read")}×`,
       "",
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
