@@ -306,6 +306,9 @@ export class EntryLoader {
       }
     } else {
       try {
+        // A path the cache has never held (a first run, a new skill) is read at once: its stat
+        // could find nothing, and the read's own gives the key the head is stored under.
+        if (cache.has?.(location) === false) return undefined;
         const stats = statSync(location);
         if (!stats.isFile() || stats.size > this.maxBytes) return undefined;
         key = fileKey(location, stats);

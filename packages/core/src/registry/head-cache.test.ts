@@ -332,6 +332,22 @@ describe("fileHeadCache", () => {
     expect([...entriesOf(await readFile(file, "utf8")).keys()]).toEqual(["/s/b/SKILL.md"]);
   });
 
+  it("has tells whether a path is held in any state: in memory, from the file, until deleted", async () => {
+    const file = join(await tempDir(), "heads.json");
+    const cache = fileHeadCache(file, { now: clock });
+    expect(cache.has?.("/s/a/SKILL.md")).toBe(false);
+    cache.set(key("/s/a/SKILL.md"), head("a"));
+    expect(cache.has?.("/s/a/SKILL.md")).toBe(true);
+    await cache.flush();
+    const second = fileHeadCache(file, { now: clock });
+    // Held, though this state of the file misses: the loader then stats it to look it up.
+    expect(second.has?.("/s/a/SKILL.md")).toBe(true);
+    expect(second.get(key("/s/a/SKILL.md", { size: 999 }))).toBeUndefined();
+    expect(second.has?.("/s/b/SKILL.md")).toBe(false);
+    second.delete?.("/s/a/SKILL.md");
+    expect(second.has?.("/s/a/SKILL.md")).toBe(false);
+  });
+
   it("writes nothing when nothing changed", async () => {
     const dir = await tempDir();
     const file = join(dir, "heads.json");

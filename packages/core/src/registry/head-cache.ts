@@ -127,6 +127,10 @@ class FileHeadCache implements HeadCache {
     this.#trim(entries, true);
   }
 
+  has(path: string): boolean {
+    return this.#load().has(path);
+  }
+
   delete(path: string): void {
     if (this.#load().delete(path)) this.#dirty.add(path);
   }

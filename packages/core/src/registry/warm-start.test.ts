@@ -16,10 +16,15 @@ import fs from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
 import { join } from "node:path";
 let opens = 0;
+let stats = 0;
 const count = (p) => { if (String(p).endsWith("SKILL.md")) opens++; };
 for (const name of ["openSync", "open", "readFileSync", "readFile", "createReadStream"]) {
   const original = fs[name];
   fs[name] = function (p, ...rest) { count(p); return original.call(this, p, ...rest); };
+}
+for (const name of ["statSync", "lstatSync", "stat", "lstat"]) {
+  const original = fs[name];
+  fs[name] = function (p, ...rest) { if (String(p).endsWith("SKILL.md")) stats++; return original.call(this, p, ...rest); };
 }
 for (const name of ["open", "readFile"]) {
   const original = fs.promises[name];
@@ -40,11 +45,13 @@ const report = await service.discoverAndLoad();
 const watched = service.get(process.env.WATCH ?? "s0000");
 const body = process.env.READ ? await service.read(process.env.READ).then((s) => s.content, (e) => e.code) : undefined;
 const diagnostics = report.diagnostics.map((d) => JSON.stringify(d));
-console.log(JSON.stringify({ opens, loaded: report.loaded, failed: report.failed.length, description: watched?.description, summary: watched?.summary, body, diagnostics }));
+console.log(JSON.stringify({ opens, stats, loaded: report.loaded, failed: report.failed.length, description: watched?.description, summary: watched?.summary, body, diagnostics }));
 `;
 
 interface Run {
   opens: number;
+  /** `stat`s of a SKILL.md path (not counting `fstat` of an open file). */
+  stats: number;
   loaded: number;
   failed: number;
   description?: string;
@@ -89,8 +96,11 @@ describe("a warm start with fileHeadCache", { tags: ["slow"] }, () => {
     const cold = run();
     expect(cold).toMatchObject({ loaded: COUNT, failed: 0 });
     expect(cold.opens).toBeGreaterThanOrEqual(COUNT);
+    // A path the cache has never held is read at once: no stat to look it up first.
+    expect(cold.stats).toBe(0);
     expect(cold.summary).toBe("Skill 0");
     const warm = run();
+    expect(warm.stats).toBe(COUNT);
     // The body's summary is kept in the head: a warm start has it without opening the file.
     expect(warm).toMatchObject({
       loaded: COUNT,

@@ -85,6 +85,11 @@ export interface HeadCache {
   set(key: FileKey, head: SkillHead): void;
   /** Drops what is stored for `path` (the file no longer matches its head). */
   delete?(path: string): void;
+  /**
+   * Whether anything is stored for `path`, in whatever state. Optional: told no, a loader does
+   * not `stat` the file to look it up, and stores the head under the state its read saw.
+   */
+  has?(path: string): boolean;
   /** Writes what changed; called once at the end of `discoverAndLoad` and `update`. */
   flush(): Promise<void>;
 }
