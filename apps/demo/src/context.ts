@@ -267,9 +267,8 @@ export async function createContext(
       cacheDir = remote.defaultCacheDir({ ...env, HOME: options.home ? home : env.HOME });
       return cacheDir;
     },
-    ...(options.headCache === false
-      ? {}
-      : { headCacheFile: headCacheFile(cwd, preset, options.home ? { ...env, HOME: home } : env) }),
+    // The user's own cache, never below --home: that folder is only read for skills.
+    ...(options.headCache === false ? {} : { headCacheFile: headCacheFile(cwd, preset, env) }),
     offline: options.offline === true,
     ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
     limits: pullLimits(options),

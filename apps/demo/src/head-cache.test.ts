@@ -145,9 +145,16 @@ describe("the CLI's head cache", () => {
     expect(await readFile(path, "utf8")).toContain(w.file("alpha"));
   });
 
-  it("follows --home for its folder when XDG_CACHE_HOME is not set", async () => {
+  it("lives in HOME's .cache when XDG_CACHE_HOME is not set, never below --home", async () => {
     const w = await world({ alpha: "Formats alpha reports." });
-    described(await w.list([], {}));
-    expect(await readdir(join(w.home, ".cache", "skill", "heads"))).toHaveLength(1);
+    const user = join(w.project, "..", "user");
+    await mkdir(user);
+    const result = await runNode(CLI, ["list", "--json", "--cwd", w.project, "--home", w.home], {
+      cwd: w.project,
+      home: user,
+    });
+    expect(described(result)).toEqual({ alpha: "Formats alpha reports." });
+    expect(await readdir(join(user, ".cache", "skill", "heads"))).toHaveLength(1);
+    expect(await readdir(w.home)).toEqual([]);
   });
 });
