@@ -43,6 +43,11 @@ async function guarded(what: string, body: (work: string) => Promise<Group>, cli
   }
 }
 
+/** The CLI's own caches (its heads) in the run's folder, never the user's. */
+function cliEnv(work: string): Record<string, string> {
+  return { XDG_CACHE_HOME: join(work, "cache") };
+}
+
 /** The CLI's arguments that point it at a tree: `--home`, `--cwd` and a config naming the configured path. */
 function cliTreeArgs(manifest: TreeManifest, work: string): string[] {
   fs.writeFileSync(join(work, "config.json"), JSON.stringify({ skills: { paths: manifest.paths } }));
@@ -134,7 +139,10 @@ function measureChanges(manifest: TreeManifest, size: string): Promise<Group> {
 function measureBesideOurs(manifest: TreeManifest, rounds: Rounds, name: "doctor" | "mcp"): Promise<Group> {
   const body = async (work: string): Promise<Group> => {
     const server = [CLI, "serve-mcp", ...cliTreeArgs(manifest, work)];
-    const mcp: ChildTask = { approach: "mcp-load", input: { server, warmups: 2, reads: 20 } };
+    const mcp: ChildTask = {
+      approach: "mcp-load",
+      input: { server, warmups: 2, reads: 20, env: cliEnv(work) },
+    };
     const task = (): ChildTask => (name === "doctor" ? { approach: "doctor", input: manifest } : mcp);
     const check = (r: RunRecord) => mismatch(r, manifest);
     const ours = (): ChildTask => ({ approach: "ours", input: manifest });
@@ -225,7 +233,7 @@ function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<Group> 
     });
     const floor = [join(BENCH_DIR, "dist", "floor-list.js"), ...manifest.roots];
     const plans = [
-      spawn("cli", list, n),
+      spawn("cli", list, n, { env: cliEnv(work) }),
       spawn("node", ["-e", "0"]),
       spawn("floor", floor, n),
       spawn("version", [CLI, "--version"]),
@@ -237,7 +245,7 @@ function measureStartup(manifest: TreeManifest, rounds: Rounds): Promise<Group> 
       const env = { HOME: manifest.home, DO_NOT_TRACK: "1", DISABLE_TELEMETRY: "1", ...cache };
       const vercel = { node: peer.node, cwd: manifest.cwd, env, count: "vercel" };
       plans.push(spawn("vercel", [peer.cli, "list"], vercelExpected(manifest), vercel));
-      plans.push(spawn("cli22", list, n, { node: peer.node, env: cache }));
+      plans.push(spawn("cli22", list, n, { node: peer.node, env: { ...cache, ...cliEnv(work) } }));
     }
     // Start-ups are short and noisy: more runs, and a warm-up round for the compile cache.
     const [warmup, runs] = [Math.max(rounds.warmup, 1), Math.max(rounds.runs * 2, 10)];
@@ -279,7 +287,7 @@ function realSkillsProject(n: number): { project: string; home: string } {
 
 /** `skill list` as a terminal gets it (a table 100 columns wide), as `--json`, and in a pipe, at 1,000 and 2,000 real skills. */
 function measureList(rounds: Rounds): Promise<Group> {
-  const body = async (): Promise<Group> => {
+  const body = async (work: string): Promise<Group> => {
     const plans: Plan[] = [1_000, 2_000].flatMap((n) => {
       const { project, home } = realSkillsProject(n);
       const args = [CLI, "list", "--home", home, "--cwd", project];
@@ -290,7 +298,10 @@ function measureList(rounds: Rounds): Promise<Group> {
         count: "list" | "json",
       ): Plan => ({
         id: `${id}-${n}`,
-        task: () => ({ approach: "spawn", input: { args: [...args, ...more], env, count } }),
+        task: () => ({
+          approach: "spawn",
+          input: { args: [...args, ...more], env: { ...env, ...cliEnv(work) }, count },
+        }),
         check: found(n, "listed"),
       });
       return [

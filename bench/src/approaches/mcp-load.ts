@@ -4,9 +4,10 @@ import type { ChildOutput } from "../protocol.js";
 
 // `server` (`cli.js serve-mcp …`) started over stdio and warmed by `warmups` untimed loads; then one
 // `discoverAndLoad` of a fresh `SkillService` over it is timed, then `reads` single reads.
-type Input = { server: readonly string[]; warmups: number; reads: number };
+// `env`: more of the server's environment (its cache folder).
+type Input = { server: readonly string[]; warmups: number; reads: number; env?: Record<string, string> };
 export async function run(input: Input): Promise<ChildOutput> {
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", ...input.env };
   const source = mcpStdioSource(process.execPath, [...input.server], { id: "mcp:bench", env });
   try {
     for (let i = 0; i < Math.max(1, input.warmups); i++) {

@@ -22,6 +22,12 @@ const anyResult = {
 
 let root: string;
 let project: string;
+/** The server's environment: nothing of the caller's, its caches in the test's folder. */
+const serverEnv = () => ({
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  HOME: home,
+  XDG_CACHE_HOME: join(root, "cache"),
+});
 let home: string;
 let empty: string;
 
@@ -62,6 +68,7 @@ describe("skill serve-mcp", { tags: ["slow"], timeout: 30_000 }, () => {
       const transport = new StdioClientTransport({
         command: process.execPath,
         args: [cli, "serve-mcp", "--cwd", project, "--home", home, "--agent", "review"],
+        env: serverEnv(),
         stderr: "pipe",
       });
       const client =
@@ -115,7 +122,7 @@ describe("skill serve-mcp", { tags: ["slow"], timeout: 30_000 }, () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [cli, "serve-mcp", "--cwd", project, "--home", home],
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+      env: serverEnv(),
       stderr: "pipe",
     });
     const client = new Client({ name: "test", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
@@ -151,7 +158,9 @@ describe("skill serve-mcp", { tags: ["slow"], timeout: 30_000 }, () => {
   });
 
   it("exits when the client closes its stdin", async () => {
-    const child = spawn(process.execPath, [cli, "serve-mcp", "--cwd", project, "--home", home]);
+    const child = spawn(process.execPath, [cli, "serve-mcp", "--cwd", project, "--home", home], {
+      env: serverEnv(),
+    });
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
     child.stdin.end();
     expect(await exited).toBe(0);
