@@ -70,20 +70,21 @@ export function codexPolicyUserOnly(text: string): boolean {
   return isMapping(policy) && policy.allow_implicit_invocation === false;
 }
 
-/** A sidecar's state as a cached head keeps it: dev, ino, size, mtimeMs; `null` for none. */
+/** A sidecar's state as a cached head keeps it: dev, ino, size, mtimeMs, ctimeMs; `null` for none. */
 export function sidecarKey(stat: FileStat | null): readonly number[] | null {
-  return stat === null ? null : [stat.dev, stat.ino, stat.size, stat.mtimeMs];
+  return stat === null ? null : [stat.dev, stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs];
 }
 
-/** Whether a stored {@link sidecarKey} is this state. */
+/** Whether a stored {@link sidecarKey} is this state (one stored without a change time is not). */
 export function sameSidecarKey(stored: unknown, stat: FileStat | null): boolean {
   if (stat === null) return stored === null;
   return (
     Array.isArray(stored) &&
-    stored.length === 4 &&
+    stored.length === 5 &&
     stored[0] === stat.dev &&
     stored[1] === stat.ino &&
     stored[2] === stat.size &&
-    stored[3] === stat.mtimeMs
+    stored[3] === stat.mtimeMs &&
+    stored[4] === stat.ctimeMs
   );
 }

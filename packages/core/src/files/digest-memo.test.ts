@@ -62,7 +62,14 @@ describe("digestMemo", () => {
     const found = await memo.digest(root, "a.md");
     const stats = await stat(path);
     expect(found).toEqual({
-      key: { path, dev: stats.dev, ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs },
+      key: {
+        path,
+        dev: stats.dev,
+        ino: stats.ino,
+        size: stats.size,
+        mtimeMs: stats.mtimeMs,
+        ctimeMs: stats.ctimeMs,
+      },
       digest: sha256Digest(await readFile(path)),
       size: 7,
       utf8: true,
@@ -105,27 +112,33 @@ describe("digestMemo", () => {
     expect((await memo.digest(root, "a.md")).digest).toBe(sha256Digest("new!\n"));
   });
 
-  it("trusts a file older than 2 s at the hash: a rewrite that keeps size, inode and mtime is not seen until read", async () => {
+  it("sees a rewrite of a file older than 2 s that keeps size, inode and mtime: its change time moved", async () => {
     const path = await settled("a.md", "old!\n");
     const memo = digestMemo();
     await memo.digest(root, "a.md");
-    await rewriteInPlace(path, "new!\n");
-    // The documented limit, as for the head cache: nothing in the file's state changed.
     expect((await memo.digest(root, "a.md")).digest).toBe(sha256Digest("old!\n"));
+    expect(memo.stats()).toMatchObject({ hashed: 1, hits: 1 });
+    await rewriteInPlace(path, "new!\n");
+    expect((await memo.digest(root, "a.md")).digest).toBe(sha256Digest("new!\n"));
     // `read` always reads, and what it read replaces the digest held.
     const served = await memo.read(root, "a.md");
     expect(new TextDecoder().decode(served.bytes)).toBe("new!\n");
     expect(served.digest.digest).toBe(sha256Digest("new!\n"));
-    expect((await memo.digest(root, "a.md")).digest).toBe(sha256Digest("new!\n"));
   });
 
   it("uses the clock it is given for the racily-clean rule", async () => {
     const path = await fresh("a.md", "old!\n");
     const mtime = (await stat(path)).mtimeMs;
-    const memo = digestMemo({ now: () => mtime + 2_001 });
-    await memo.digest(root, "a.md");
-    await rewriteInPlace(path, "new!\n");
-    expect((await memo.digest(root, "a.md")).digest).toBe(sha256Digest("old!\n"));
+    // By its own clock the file is 2 s old at the hash: the second ask is a hit.
+    const later = digestMemo({ now: () => mtime + 2_001 });
+    await later.digest(root, "a.md");
+    await later.digest(root, "a.md");
+    expect(later.stats()).toMatchObject({ hashed: 1, hits: 1 });
+    // By the real clock it is racily clean: hashed again.
+    const now = digestMemo();
+    await now.digest(root, "a.md");
+    await now.digest(root, "a.md");
+    expect(now.stats()).toMatchObject({ hashed: 2, hits: 0 });
   });
 
   it("refuses what is gone, not a file, too large or outside, before any read", async () => {

@@ -2,8 +2,8 @@ import type { FileKey } from "../spec/skill-source.js";
 
 /**
  * The {@link FileKey} of a file: its path and the state `fs.stat` gave (device, inode, size in
- * bytes, modification time in milliseconds). Only those four fields are kept, so a whole
- * `fs.Stats` may be passed.
+ * bytes, modification and status change times in milliseconds). Only those fields are kept,
+ * so a whole `fs.Stats` may be passed.
  *
  * @example
  * const key = fileKey(path, await stat(path));
@@ -11,9 +11,18 @@ import type { FileKey } from "../spec/skill-source.js";
  */
 export function fileKey(
   path: string,
-  stats: { readonly dev: number; readonly ino: number; readonly size: number; readonly mtimeMs: number },
+  stats: {
+    readonly dev: number;
+    readonly ino: number;
+    readonly size: number;
+    readonly mtimeMs: number;
+    readonly ctimeMs?: number;
+  },
 ): FileKey {
-  return { path, dev: stats.dev, ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs };
+  const { dev, ino, size, mtimeMs, ctimeMs } = stats;
+  return ctimeMs === undefined
+    ? { path, dev, ino, size, mtimeMs }
+    : { path, dev, ino, size, mtimeMs, ctimeMs };
 }
 
 /**
@@ -32,6 +41,11 @@ export const RACY_MS = 2_000;
  */
 export function sameFileKey(a: FileKey, b: FileKey): boolean {
   return (
-    a.path === b.path && a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs
+    a.path === b.path &&
+    a.dev === b.dev &&
+    a.ino === b.ino &&
+    a.size === b.size &&
+    a.mtimeMs === b.mtimeMs &&
+    a.ctimeMs === b.ctimeMs
   );
 }

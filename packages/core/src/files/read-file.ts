@@ -55,10 +55,11 @@ export interface FileStat {
   readonly ino: number;
   readonly size: number;
   readonly mtimeMs: number;
+  readonly ctimeMs: number;
 }
 
 export function fileStatOf(stats: Stats): FileStat {
-  return { dev: stats.dev, ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs };
+  return { dev: stats.dev, ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs };
 }
 
 export function readError(path: string, error: unknown): SkillError {

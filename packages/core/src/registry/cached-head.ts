@@ -42,7 +42,7 @@ export interface CachedHead extends SkillHead {
   readonly rules?: string;
   /**
    * Under `codexPolicy`: the state of the skill's `agents/openai.yaml` when the head was stored
-   * (dev, ino, size, mtimeMs; `null`: there was none), part of the head's key, and whether it
+   * (dev, ino, size, mtimeMs, ctimeMs; `null`: there was none), part of the head's key, and whether it
    * made the skill user-only.
    */
   readonly codex?: { readonly sidecar: readonly number[] | null; readonly userOnly?: true };

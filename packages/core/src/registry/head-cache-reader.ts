@@ -11,8 +11,14 @@ import {
   isEntry,
   isId,
   isTime,
+  K_CTIME,
+  K_MTIME,
+  K_SHARED,
+  K_SIZE,
+  K_STORED,
   KEY_WIDTH,
   NO_COLUMNS,
+  NO_CTIME,
   READ_VERSIONS,
 } from "./head-cache-format.js";
 
@@ -92,7 +98,7 @@ function isShared(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Takes the entries of a version 3 document into `entries`, each a position in the columns
+ * Takes the entries of a version 4 document into `entries`, each a position in the columns
  * returned; a malformed entry is dropped alone (counted in `dropped`). A string: why the
  * document as a whole is unusable.
  */
@@ -120,15 +126,17 @@ export function readColumns(
   for (let at = 0; at < paths.length; at++) {
     const path: unknown = paths[at];
     const k = at * KEY_WIDTH;
-    const code: unknown = keys[k + 5];
+    const code: unknown = keys[k + K_SHARED];
     if (
       typeof path === "string" &&
       path !== "" &&
       isId(keys[k]) &&
       isId(keys[k + 1]) &&
-      isCount(keys[k + 2]) &&
-      isTime(keys[k + 3]) &&
-      isTime(keys[k + 4]) &&
+      isCount(keys[k + K_SIZE]) &&
+      isTime(keys[k + K_MTIME]) &&
+      isTime(keys[k + K_CTIME]) &&
+      (keys[k + K_CTIME] === NO_CTIME || keys[k + K_CTIME] >= 0) &&
+      isTime(keys[k + K_STORED]) &&
       isCount(code) &&
       usable[Math.floor(code / 2)] === true &&
       isMapping(frontmatter[at])

@@ -2,7 +2,15 @@ import { constants } from "node:fs";
 import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { SkillHead } from "../spec/skill-source.js";
-import { type Columns, entryAt, FORMAT_VERSION, type Held, KEY_WIDTH } from "./head-cache-format.js";
+import {
+  type Columns,
+  ctimeColumn,
+  entryAt,
+  FORMAT_VERSION,
+  type Held,
+  K_SHARED,
+  KEY_WIDTH,
+} from "./head-cache-format.js";
 
 /**
  * One record per changed path, in the order of the changes: `{"path","entry"}` for an entry
@@ -31,7 +39,7 @@ export function recordsOf(
 }
 
 /**
- * The version 3 document of `entries`, in their order. An entry whose head is nested deeper
+ * The version 4 document of `entries`, in their order. An entry whose head is nested deeper
  * than JSON.stringify recurses is dropped (and reported); nothing else is.
  */
 export function serializeDocument(
@@ -60,7 +68,7 @@ export function serializeDocument(
   for (const [path, held] of entries) {
     if (typeof held === "number") {
       const k = held * KEY_WIDTH;
-      const code = columns.keys[k + 5] as number;
+      const code = columns.keys[k + K_SHARED] as number;
       const old = Math.floor(code / 2);
       let at = fromColumns.get(old);
       if (at === undefined) {
@@ -74,7 +82,7 @@ export function serializeDocument(
         fromColumns.set(old, at);
       }
       paths.push(path);
-      for (let i = 0; i < 5; i++) keys.push(columns.keys[k + i] as number);
+      for (let i = 0; i < K_SHARED; i++) keys.push(columns.keys[k + i] as number);
       keys.push(at * 2 + (code % 2));
       frontmatter.push(columns.frontmatter[held] as Readonly<Record<string, unknown>>);
       continue;
@@ -90,7 +98,15 @@ export function serializeDocument(
       continue;
     }
     paths.push(path);
-    keys.push(held.dev, held.ino, held.size, held.mtimeMs, held.storedAt, intern(text) * 2 + (own ? 1 : 0));
+    keys.push(
+      held.dev,
+      held.ino,
+      held.size,
+      held.mtimeMs,
+      ctimeColumn(held.ctimeMs),
+      held.storedAt,
+      intern(text) * 2 + (own ? 1 : 0),
+    );
     frontmatter.push(fields);
   }
   const fields = frontmatterText(paths, keys, frontmatter, drop);

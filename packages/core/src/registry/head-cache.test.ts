@@ -74,27 +74,28 @@ interface StoredEntry {
   readonly ino: number;
   readonly size: number;
   readonly mtimeMs: number;
+  readonly ctimeMs?: number;
   readonly storedAt: number;
   readonly head: StoredHead;
 }
 
 /**
- * The entries of a version 3 document (its first line), path → entry, in the file's order,
+ * The entries of a version 4 document (its first line), path → entry, in the file's order,
  * read from its columns as the format's description says: written by hand here, so that a test
  * checks the format, not the code that reads it.
  */
 function entriesOf(document: string): Map<string, StoredEntry> {
   const doc = JSON.parse(document.split("\n")[0] as string);
-  expect(doc.version).toBe(3);
+  expect(doc.version).toBe(4);
   const out = new Map<string, StoredEntry>();
   doc.paths.forEach((path: string, i: number) => {
-    const [dev, ino, size, mtimeMs, storedAt, shared] = doc.keys.slice(i * 6, i * 6 + 6);
+    const [dev, ino, size, mtimeMs, ctimeMs, storedAt, shared] = doc.keys.slice(i * 7, i * 7 + 7);
     const head = {
       frontmatter: doc.frontmatter[i],
       ...doc.shared[Math.floor(shared / 2)],
       ...(shared % 2 === 1 ? { size } : {}),
     };
-    out.set(path, { dev, ino, size, mtimeMs, storedAt, head });
+    out.set(path, { dev, ino, size, mtimeMs, ...(ctimeMs === -1 ? {} : { ctimeMs }), storedAt, head });
   });
   return out;
 }
@@ -128,7 +129,7 @@ describe("fileHeadCache", () => {
 
     const text = await readFile(file, "utf8");
     const doc = JSON.parse(text);
-    expect(doc.version).toBe(3);
+    expect(doc.version).toBe(4);
     expect(doc.writtenAt).toBe(NOW);
     const entries = entriesOf(text);
     // Least recently used first: the get above made pdf the most recent.
@@ -192,7 +193,7 @@ describe("fileHeadCache", () => {
     expect(entriesOf(text).get("/s/c/SKILL.md")?.head).toEqual(heads[2]?.[1]);
   });
 
-  it("writes a version 3 file from an older one, with every entry as it was", async () => {
+  it("writes a version 4 file from an older one, with every entry as it was", async () => {
     const file = join(await tempDir(), "heads.json");
     const entries = new Map<string, StoredEntry>();
     for (const name of ["a", "b", "c"]) {
@@ -203,7 +204,7 @@ describe("fileHeadCache", () => {
     const cache = fileHeadCache(file, { now: clock, maxEntries: 3 });
     cache.set(key("/s/d/SKILL.md"), head("d", { rules: "r" })); // evicts a
     cache.delete?.("/s/b/SKILL.md");
-    // Past the share of records: written whole, in version 3.
+    // Past the share of records: written whole, in version 4.
     await cache.flush();
     const text = await readFile(file, "utf8");
     expect(text.split("\n")).toHaveLength(2);
@@ -483,11 +484,32 @@ describe("fileHeadCache with a bad cache file", () => {
     expect((await cacheWith(full)).cache.get(key("/s/a/SKILL.md"))).toBeDefined();
   });
 
-  it("ignores another version quietly", async () => {
+  it.each([3, 5])("ignores another version (%i) quietly", async (version) => {
+    // Version 3 held no change times: none of its entries could match a key that has one.
     const doc = JSON.parse(await validFile());
-    const { cache, logger } = await cacheWith(JSON.stringify({ ...doc, version: 4 }));
+    const { cache, logger } = await cacheWith(JSON.stringify({ ...doc, version }));
     expect(cache.get(key("/s/a/SKILL.md"))).toBeUndefined();
     expect(logger.lines.filter((l) => l.level === "warn")).toEqual([]);
+  });
+
+  it("keys on the change time too: a key with another, or none where one was stored, misses", async () => {
+    const file = join(await tempDir(), "heads.json");
+    const cache = fileHeadCache(file, { now: clock });
+    cache.set(key("/s/a/SKILL.md", { ctimeMs: NOW - 50_000 }), head("a"));
+    cache.set(key("/s/b/SKILL.md"), head("b"));
+    await cache.flush();
+    const second = fileHeadCache(file, { now: clock });
+    expect(second.get(key("/s/a/SKILL.md", { ctimeMs: NOW - 50_000 }))).toEqual(head("a"));
+    expect(second.get(key("/s/a/SKILL.md", { ctimeMs: NOW - 40_000 }))).toBeUndefined();
+    expect(second.get(key("/s/a/SKILL.md"))).toBeUndefined();
+    expect(second.get(key("/s/b/SKILL.md"))).toEqual(head("b"));
+    expect(second.get(key("/s/b/SKILL.md", { ctimeMs: NOW - 50_000 }))).toBeUndefined();
+    // Kept by a record too.
+    second.set(key("/s/c/SKILL.md", { ctimeMs: NOW - 30_000 }), head("c"));
+    await second.flush();
+    const third = fileHeadCache(file, { now: clock });
+    expect(third.get(key("/s/c/SKILL.md", { ctimeMs: NOW - 30_000 }))).toEqual(head("c"));
+    expect(third.get(key("/s/c/SKILL.md", { ctimeMs: NOW - 20_000 }))).toBeUndefined();
   });
 
   it("drops each malformed entry of a version 2 file alone and keeps the good ones", async () => {
@@ -518,18 +540,20 @@ describe("fileHeadCache with a bad cache file", () => {
     );
   });
 
-  it("drops each malformed entry of a version 3 file alone and keeps the good ones", async () => {
+  it("drops each malformed entry of a version 4 file alone and keeps the good ones", async () => {
     const doc = JSON.parse(await validFile());
-    const good = doc.keys.slice(0, 6);
+    const good = doc.keys.slice(0, 7);
     const bad: [string, unknown[], unknown][] = [
       ["/s/dev-string/SKILL.md", ["2049", ...good.slice(1)], {}],
       ["/s/ino-null/SKILL.md", [good[0], null, ...good.slice(2)], {}],
       ["/s/size-negative/SKILL.md", [...good.slice(0, 2), -1, ...good.slice(3)], {}],
       ["/s/mtime-text/SKILL.md", [...good.slice(0, 3), "1", ...good.slice(4)], {}],
-      ["/s/stored-null/SKILL.md", [...good.slice(0, 4), null, good[5]], {}],
-      ["/s/shared-beyond/SKILL.md", [...good.slice(0, 5), 2 * doc.shared.length], {}],
-      ["/s/shared-fraction/SKILL.md", [...good.slice(0, 5), 0.5], {}],
-      ["/s/shared-bad/SKILL.md", [...good.slice(0, 5), 2 * doc.shared.length + 2], {}],
+      ["/s/ctime-negative/SKILL.md", [...good.slice(0, 4), -5, ...good.slice(5)], {}],
+      ["/s/ctime-null/SKILL.md", [...good.slice(0, 4), null, ...good.slice(5)], {}],
+      ["/s/stored-null/SKILL.md", [...good.slice(0, 5), null, good[6]], {}],
+      ["/s/shared-beyond/SKILL.md", [...good.slice(0, 6), 2 * doc.shared.length], {}],
+      ["/s/shared-fraction/SKILL.md", [...good.slice(0, 6), 0.5], {}],
+      ["/s/shared-bad/SKILL.md", [...good.slice(0, 6), 2 * doc.shared.length + 2], {}],
       ["/s/frontmatter-list/SKILL.md", good, []],
       ["/s/frontmatter-null/SKILL.md", good, null],
       ["", good, {}],
@@ -560,7 +584,7 @@ describe("fileHeadCache with a bad cache file", () => {
     ["frontmatter missing", (doc: Record<string, unknown[]>) => ({ ...doc, frontmatter: undefined })],
     ["paths as an object", (doc: Record<string, unknown[]>) => ({ ...doc, paths: {} })],
     ["no writtenAt", (doc: Record<string, unknown[]>) => ({ ...doc, writtenAt: undefined })],
-  ])("starts empty from a version 3 document with %s, with a warning", async (_kind, damage) => {
+  ])("starts empty from a version 4 document with %s, with a warning", async (_kind, damage) => {
     const doc = JSON.parse(await validFile());
     const { cache, logger } = await cacheWith(JSON.stringify(damage(doc)));
     expect(cache.get(key("/s/a/SKILL.md"))).toBeUndefined();
@@ -572,14 +596,14 @@ describe("fileHeadCache with a bad cache file", () => {
   it("serves, then drops when it writes the file anew, heads nested deeper than JSON.stringify recurses", async () => {
     const doc = JSON.parse(await validFile());
     const deep = (depth: number) => `${'{"x":'.repeat(depth)}1${"}".repeat(depth)}`;
-    const a = doc.keys.slice(0, 6);
+    const a = doc.keys.slice(0, 7);
     // One entry whose shared fields are that deep, one whose frontmatter is.
-    const text = `{"version":3,"writtenAt":${NOW},"paths":${JSON.stringify([
+    const text = `{"version":4,"writtenAt":${NOW},"paths":${JSON.stringify([
       "/s/deep-shared/SKILL.md",
       "/s/deep-fields/SKILL.md",
       ...doc.paths,
     ])},"keys":${JSON.stringify([
-      ...a.slice(0, 5),
+      ...a.slice(0, 6),
       2 * doc.shared.length,
       ...a,
       ...doc.keys,

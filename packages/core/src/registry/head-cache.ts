@@ -8,11 +8,16 @@ import { errorMessage } from "../util/error-text.js";
 import { guardLogger } from "../util/logger.js";
 import {
   type Columns,
+  ctimeOf,
   type Held,
   headAt,
   isCount,
   isHead,
   isKey,
+  K_CTIME,
+  K_MTIME,
+  K_SIZE,
+  K_STORED,
   KEY_WIDTH,
   NO_COLUMNS,
   READ_VERSIONS,
@@ -85,10 +90,23 @@ class FileHeadCache implements HeadCache {
     if (typeof entry === "number") {
       const keys = this.#columns.keys as number[];
       const k = entry * KEY_WIDTH;
-      if (!stillHolds(key, keys[k], keys[k + 1], keys[k + 2], keys[k + 3], keys[k + 4])) return undefined;
+      const ctimeMs = ctimeOf(keys[k + K_CTIME]);
+      if (
+        !stillHolds(
+          key,
+          keys[k],
+          keys[k + 1],
+          keys[k + K_SIZE],
+          keys[k + K_MTIME],
+          ctimeMs,
+          keys[k + K_STORED],
+        )
+      )
+        return undefined;
       head = headAt(this.#columns, entry);
     } else {
-      if (!stillHolds(key, entry.dev, entry.ino, entry.size, entry.mtimeMs, entry.storedAt)) return undefined;
+      if (!stillHolds(key, entry.dev, entry.ino, entry.size, entry.mtimeMs, entry.ctimeMs, entry.storedAt))
+        return undefined;
       head = deepFreeze(entry.head);
     }
     // Most recently used last, once the order is needed (`#touch`). Not a change worth a write on its own.
@@ -119,6 +137,7 @@ class FileHeadCache implements HeadCache {
       ino: key.ino,
       size: key.size,
       mtimeMs: key.mtimeMs,
+      ...(key.ctimeMs === undefined ? {} : { ctimeMs: key.ctimeMs }),
       storedAt: this.#now(),
       head: data,
     });

@@ -73,6 +73,13 @@ export interface FileKey {
   readonly size: number;
   /** Modification time, milliseconds since the epoch. */
   readonly mtimeMs: number;
+  /**
+   * Status change time, milliseconds since the epoch, when known (`fileKey` takes it from a
+   * stat). No tool sets it back: a file replaced by one of the same inode, size and mtime (an
+   * archive's fixed times on a reused inode, `touch -r`, `cp -p`) or whose mode changed has a
+   * new one. Keys that have it match only keys with the same.
+   */
+  readonly ctimeMs?: number;
 }
 
 /**
