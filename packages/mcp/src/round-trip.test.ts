@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { McpServer, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
-import { memorySource, SkillService } from "@skill/core";
+import { digestMemo, memorySource, SkillService } from "@skill/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, pathSource, skillMd, writeTree } from "./__fixtures__/harness.js";
 import { anyResult, SKILLS_EXTENSION_ID } from "./protocol.js";
@@ -468,16 +468,15 @@ describe("registerSkills between listings", () => {
     registerSkills(other, service);
     const second = await connect(other);
     try {
-      // A whole-second mtime, so that it can be put back exactly.
       const notes = join(dir, "edit/notes.md");
       await utimes(notes, 1_700_000_000, 1_700_000_000);
       expect((await listed()).get("notes.md")).toBe(sha(Buffer.from("v1\n")));
-      // Same size, mtime put back: the stat key holds, so a server that hashed nothing of its own
-      // lists the digest the first one took, which shows it was shared.
+      expect((await listed(second.client)).get("notes.md")).toBe(sha(Buffer.from("v1\n")));
+      // An edit is hashed again, for both: even one that keeps size and mtime (its change time moved).
       await writeFile(notes, "v2\n");
       await utimes(notes, 1_700_000_000, 1_700_000_000);
-      expect((await listed(second.client)).get("notes.md")).toBe(sha(Buffer.from("v1\n")));
-      // An edit the stat key sees is hashed again, once, for both.
+      expect((await listed(second.client)).get("notes.md")).toBe(sha(Buffer.from("v2\n")));
+      expect((await listed()).get("notes.md")).toBe(sha(Buffer.from("v2\n")));
       await writeFile(notes, "version two\n");
       expect((await listed(second.client)).get("notes.md")).toBe(sha(Buffer.from("version two\n")));
       expect((await listed()).get("notes.md")).toBe(sha(Buffer.from("version two\n")));
@@ -492,6 +491,32 @@ describe("registerSkills between listings", () => {
       await third.close();
     } finally {
       await second.close();
+      await close();
+    }
+  });
+
+  it("hashes each file once between servers that share one digest memo", async () => {
+    const { dir, service, close } = await serveEdit();
+    const hourAgo = Date.now() / 1000 - 3600; // not racily clean: a digest held is trusted
+    for (const file of ["SKILL.md", "notes.md", "refs/a.md"])
+      await utimes(join(dir, "edit", file), hourAgo, hourAgo);
+    const digests = digestMemo();
+    const servers = await Promise.all(
+      ["t4", "t5"].map((name) => {
+        const server = new McpServer({ name, version: "1.0.0" });
+        registerSkills(server, service, { digests });
+        return connect(server);
+      }),
+    );
+    try {
+      const lists = [];
+      for (const { client } of servers)
+        lists.push(await client.request({ method: "skills/list", params: {} }, anyResult));
+      expect((lists[1] as Listed).skills).toEqual((lists[0] as Listed).skills);
+      // Three files hashed by the first listing, taken from the memo by the second.
+      expect(digests.stats()).toMatchObject({ hashed: 3, hits: 3 });
+    } finally {
+      for (const { close: closeOne } of servers) await closeOne();
       await close();
     }
   });
