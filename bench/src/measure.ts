@@ -102,20 +102,34 @@ function measureLoad(manifest: TreeManifest, size: string, rounds: Rounds): Prom
       const [heads, changed] = [join(work, "heads.json"), join(work, "changed.json")];
       const text = fs.readFileSync(edited, "utf8");
       let edits = 0;
-      const task = (id: string): ChildTask => {
-        if (id === "warm") return { approach: id, input: { layout: manifest, cache: heads } };
+      // A changed round's restore gives the edited file a new change time (its bytes and mtime
+      // are put back, not its ctime): the next warm round's cache learns it first, untimed.
+      let restored = false;
+      const task = async (id: string): Promise<ChildTask> => {
+        if (id === "warm") {
+          const warm: ChildTask = { approach: id, input: { layout: manifest, cache: heads } };
+          if (restored) await runChild(warm);
+          restored = false;
+          return warm;
+        }
         if (id !== "warm-changed") return { approach: id as "ours", input: manifest };
         fs.copyFileSync(heads, changed);
         fs.writeFileSync(edited, editDescription(text, ++edits));
         return { approach: "warm", input: { layout: manifest, cache: changed } };
       };
-      const prime = await runChild(task("warm"));
+      const prime = await runChild(await task("warm"));
       log(`  ${size} head cache written by an untimed load: ${prime.ms.toFixed(1)} ms, found ${prime.found}`);
       const plans = LOCAL.map((id) => ({
         id,
         task: () => task(id),
         check: checks[id] ?? ((r: RunRecord) => mismatch(r, manifest)),
-        after: id === "warm-changed" ? restore : undefined,
+        after:
+          id === "warm-changed"
+            ? () => {
+                restored = true;
+                return restore();
+              }
+            : undefined,
       }));
       const { stats } = await interleave(plans, { ...rounds, prefix: size });
       return { stats, facts: { skills: manifest.skills } };
