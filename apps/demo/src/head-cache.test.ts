@@ -39,8 +39,38 @@ async function world(skills: Record<string, string>) {
   const file = (name: string) => join(project, ".agents", "skills", name, "SKILL.md");
   const list = (flags: readonly string[] = [], env: NodeJS.ProcessEnv = { XDG_CACHE_HOME: cache }) =>
     runNode(CLI, ["list", "--json", "--cwd", project, "--home", home, ...flags], { cwd: project, home, env });
-  return { project, home, cache, file, list };
+  /** `list`, with a count of the SKILL.md files the process opened (through any fs call). */
+  const counted = async (flags: readonly string[] = []) => {
+    const count = join(dir, `opens-${++runs}.json`);
+    const result = await runNode(
+      "--require",
+      [preload, CLI, "list", "--json", "--cwd", project, "--home", home, ...flags],
+      { cwd: project, home, env: { XDG_CACHE_HOME: cache, SKILL_TEST_OPENS: count } },
+    );
+    return { result, opens: JSON.parse(await readFile(count, "utf8")) as number };
+  };
+  let runs = 0;
+  const preload = join(dir, "count-opens.cjs");
+  await writeFile(preload, COUNT_OPENS);
+  return { project, home, cache, file, list, counted };
 }
+
+// Counts every open of a SKILL.md by the process, through any fs entry point, sync or not.
+const COUNT_OPENS = `
+const fs = require("node:fs");
+let opens = 0;
+const count = (p) => { if (String(p).endsWith("SKILL.md")) opens++; };
+for (const name of ["openSync", "open", "readFileSync", "readFile", "createReadStream"]) {
+  const original = fs[name];
+  fs[name] = function (p, ...rest) { count(p); return original.call(this, p, ...rest); };
+}
+for (const name of ["open", "readFile"]) {
+  const original = fs.promises[name];
+  fs.promises[name] = function (p, ...rest) { count(p); return original.call(this, p, ...rest); };
+}
+require("node:module").syncBuiltinESMExports();
+process.on("exit", () => fs.writeFileSync(process.env.SKILL_TEST_OPENS, JSON.stringify(opens)));
+`;
 
 /** name → description of a `skill list --json`. */
 function described(result: RunResult): Record<string, string> {
@@ -57,32 +87,43 @@ async function age(path: string): Promise<Date> {
 }
 
 describe("the CLI's head cache", () => {
-  it("keeps one file per project folder below $XDG_CACHE_HOME/skill/heads, and a later run does not read an unchanged SKILL.md", async () => {
+  it("keeps one file per project folder below $XDG_CACHE_HOME/skill/heads, and a later run opens no unchanged SKILL.md", async () => {
     const w = await world({ alpha: "Formats alpha reports.", beta: "Checks beta builds." });
-    const then = await age(w.file("alpha"));
-    expect(described(await w.list())).toEqual({
-      alpha: "Formats alpha reports.",
-      beta: "Checks beta builds.",
-    });
+    await age(w.file("alpha"));
+    await age(w.file("beta"));
+    const cold = await w.counted();
+    expect(described(cold.result)).toEqual({ alpha: "Formats alpha reports.", beta: "Checks beta builds." });
+    expect(cold.opens).toBe(2);
     const files = await readdir(join(w.cache, "skill", "heads"));
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^[0-9a-f]{16}\.json$/);
     expect(await readFile(join(w.cache, "skill", "heads", files[0] as string), "utf8")).toContain(
       w.file("alpha"),
     );
+    const warm = await w.counted();
+    expect(warm.result.stdout).toBe(cold.result.stdout);
+    expect(warm.opens).toBe(0);
+    // --no-head-cache opens every file, and neither reads nor writes the cache.
+    const cacheBytes = await readFile(join(w.cache, "skill", "heads", files[0] as string));
+    const plain = await w.counted(["--no-head-cache"]);
+    expect(plain.result.stdout).toBe(cold.result.stdout);
+    expect(plain.opens).toBe(2);
+    expect(await readFile(join(w.cache, "skill", "heads", files[0] as string))).toEqual(cacheBytes);
+  });
 
-    // Rewritten in place to the same size and given its old time back: the same inode, size and
-    // mtime, so the head comes from the cache and the file is not opened (as git's index does).
+  it("reads again a SKILL.md replaced by one of the same inode, size and mtime, as an archive with fixed times makes", async () => {
+    const w = await world({ alpha: "Fill PDF forms v1.0.0" });
+    const then = await age(w.file("alpha"));
+    expect(described(await w.list()).alpha).toBe("Fill PDF forms v1.0.0");
+    // Rewritten in place (same inode) to the same size, its old mtime given back: only the
+    // change time tells (git compares it too).
     const before = await stat(w.file("alpha"));
-    await writeFile(w.file("alpha"), skillMd("alpha", "Formats ALPHA reports."));
+    await writeFile(w.file("alpha"), skillMd("alpha", "Fill PDF forms v1.0.1"));
     await utimes(w.file("alpha"), then, then);
     const after = await stat(w.file("alpha"));
     expect([after.ino, after.size, after.mtimeMs]).toEqual([before.ino, before.size, before.mtimeMs]);
-    expect(described(await w.list()).alpha).toBe("Formats alpha reports.");
-    // --no-head-cache reads every file, and neither reads nor writes the cache.
-    const cacheBytes = await readFile(join(w.cache, "skill", "heads", files[0] as string));
-    expect(described(await w.list(["--no-head-cache"])).alpha).toBe("Formats ALPHA reports.");
-    expect(await readFile(join(w.cache, "skill", "heads", files[0] as string))).toEqual(cacheBytes);
+    expect(described(await w.list()).alpha).toBe("Fill PDF forms v1.0.1");
+    expect(described(await w.list()).alpha).toBe("Fill PDF forms v1.0.1");
   });
 
   it("reads a SKILL.md again once it changed, and a skill added or removed since shows as such", async () => {
