@@ -80,8 +80,9 @@ export function readDocument(text: string, entries: Map<string, Held>): Document
     records = replayed.records;
     dropped += replayed.dropped;
   }
-  // A document without its closing newline was cut short where a record would follow.
-  return { ok: true, columns, records, dropped, appendable: end !== -1 };
+  // A document without its closing newline was cut short where a record would follow, and a
+  // record without its own (torn by a crash) would swallow the next one appended after it.
+  return { ok: true, columns, records, dropped, appendable: end !== -1 && text.endsWith("\n") };
 }
 
 /**

@@ -2,6 +2,7 @@ import { constants } from "node:fs";
 import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { SkillHead } from "../spec/skill-source.js";
+import { errnoOf } from "../util/errno.js";
 import {
   type Columns,
   ctimeColumn,
@@ -160,18 +161,18 @@ let temps = 0;
  */
 export async function replaceFile(file: string, text: string): Promise<void> {
   const dir = dirname(file);
-  // Unique among live processes by pid, within this one by count; made exclusively (`wx`).
-  // No random bytes: a CLI that loads node:crypto for this alone starts slower.
-  const temp = join(
-    dir,
-    `.${basename(file)}.${process.pid}.${Date.now().toString(36)}.${(++temps).toString(36)}.tmp`,
-  );
+  // Unique among live processes by pid, within this one by count, and across hosts or
+  // containers sharing the folder by a random part; made exclusively (`wx`). No random bytes
+  // from node:crypto: a CLI that loads it for this alone starts slower.
+  const unique = `${process.pid}.${(++temps).toString(36)}.${Math.random().toString(36).slice(2, 10)}`;
+  const temp = join(dir, `.${basename(file)}.${unique}.tmp`);
   try {
     await mkdir(dir, { recursive: true });
     await writeFile(temp, text, { flag: "wx" });
     await rename(temp, file);
   } catch (error) {
-    await rm(temp, { force: true }).catch(() => {});
+    // EEXIST: the name is another writer's; its file is not ours to remove.
+    if (errnoOf(error) !== "EEXIST") await rm(temp, { force: true }).catch(() => {});
     throw error;
   }
 }

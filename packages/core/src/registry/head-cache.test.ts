@@ -749,9 +749,18 @@ describe("fileHeadCache appends a few changes as records", () => {
     expect(whole.split("\n")).toHaveLength(3);
     // A torn last record without its newline is dropped the same way.
     await writeFile(file, `${whole}{"path":"/s/5/SKILL.md","entry":{"dev":2049`);
-    expect(fileHeadCache(file, { now: clock }).get(key("/s/5/SKILL.md", { ino: 5 }))?.frontmatter.name).toBe(
-      "s5",
-    );
+    const torn = fileHeadCache(file, { now: clock });
+    expect(torn.get(key("/s/5/SKILL.md", { ino: 5 }))?.frontmatter.name).toBe("s5");
+    // Nothing is appended onto the torn line (that record would be lost with it): the next flush
+    // writes the file whole, and what it stored is there for the next reader.
+    torn.set(key("/s/6/SKILL.md", { ino: 6, size: 2 }), head("six"));
+    await torn.flush();
+    const rewritten = await readFile(file, "utf8");
+    expect(rewritten.endsWith("\n")).toBe(true);
+    expect(rewritten.split("\n")).toHaveLength(2);
+    expect(
+      fileHeadCache(file, { now: clock }).get(key("/s/6/SKILL.md", { ino: 6, size: 2 }))?.frontmatter.name,
+    ).toBe("six");
   });
 
   it("never appends through a symlink or to anything but a regular file", async () => {
