@@ -1,6 +1,10 @@
 // The skills a command reads: the sources an agent here would load, the service over them, and
 // what a server asked for with --mcp failed to give.
+import { accessSync, constants } from "node:fs";
+import { dirname } from "node:path";
 import {
+  errnoOf,
+  errorMessage,
   fileHeadCache,
   type LoadReport,
   printable,
@@ -94,6 +98,34 @@ export async function loadSkills(ctx: Context, service: SkillService): Promise<L
   return report;
 }
 
+/**
+ * Whether a head cache at `file` can serve or be written: the file can be read, or its folder
+ * (or the nearest one that exists) written. Where neither holds (a read-only home, a sandbox),
+ * a cache would only cost its writes' preparation on every run: every SKILL.md is read instead,
+ * and --verbose says why.
+ */
+function usableCache(ctx: Context, file: string): boolean {
+  try {
+    accessSync(file, constants.R_OK);
+    return true;
+  } catch {}
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    try {
+      accessSync(dir, constants.W_OK);
+      return true;
+    } catch (error) {
+      if (errnoOf(error) === "ENOENT" && dirname(dir) !== dir) continue;
+      if (ctx.out.verbose)
+        ctx.out.error(
+          printable(
+            `skill: warning: Head cache ${file} cannot be written (${errorMessage(error)}); every SKILL.md is read`,
+          ),
+        );
+      return false;
+    }
+  }
+}
+
 /** Most heads one project's cache file keeps (about 0.7 KB each). */
 const HEAD_CACHE_ENTRIES = 20_000;
 
@@ -103,7 +135,7 @@ export function createService(ctx: Context, list: readonly SkillSource[] = sourc
   // Unchanged SKILL.md files are stat()ed, not read; a cache that cannot be read or written
   // costs reads, never a wrong skill, and says why under --verbose.
   const headCache =
-    ctx.headCacheFile === undefined
+    ctx.headCacheFile === undefined || !usableCache(ctx, ctx.headCacheFile)
       ? undefined
       : fileHeadCache(ctx.headCacheFile, {
           maxEntries: HEAD_CACHE_ENTRIES,
