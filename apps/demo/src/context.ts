@@ -268,7 +268,7 @@ export async function createContext(
       return cacheDir;
     },
     // The user's own cache, never below --home: that folder is only read for skills.
-    ...(options.headCache === false ? {} : { headCacheFile: headCacheFile(cwd, preset, env) }),
+    ...(options.headCache === false ? {} : { headCacheFile: headCacheFile(projectOf(cwd), preset, env) }),
     offline: options.offline === true,
     ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
     limits: pullLimits(options),
@@ -283,17 +283,27 @@ export async function createContext(
 
 const CONFIG_NAMES = "skill.config.json, opencode.jsonc, opencode.json";
 
+/** The project a folder is in: its git worktree's root, else the folder itself. */
+function projectOf(cwd: string): string {
+  try {
+    return findWorktreeRoot(cwd) ?? cwd;
+  } catch {
+    return cwd; // a folder on the way that cannot be entered: the config's load reports it
+  }
+}
+
 /**
- * `heads/<hash>.json` below the user's skill cache, named for the folder a command runs in and
- * its preset: a run stats each unchanged SKILL.md instead of reading it, reads only its own
- * project's heads, and two presets' load rules never evict each other's.
+ * `heads/<hash>.json` below the user's skill cache, named for the project a command runs in
+ * and its preset: a run stats each unchanged SKILL.md instead of reading it, reads only its
+ * own project's heads (one file for every folder of a repository: entries are keyed by path),
+ * and two presets' load rules never evict each other's.
  */
 function headCacheFile(
-  cwd: string,
+  project: string,
   preset: Preset,
   env: Readonly<Record<string, string | undefined>>,
 ): string {
-  const key = `${cwd}\0${preset}`;
+  const key = `${project}\0${preset}`;
   return join(skillCacheHome(env), "heads", `${fnv1a(key, 0x811c9dc5)}${fnv1a(key, 0x01000193)}.json`);
 }
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CLI, type RunResult, runNode } from "../test/run-node.js";
 
-// The CLI keeps the heads of the SKILL.md files it loaded in one file per project folder and
+// The CLI keeps the heads of the SKILL.md files it loaded in one file per repository and
 // preset below $XDG_CACHE_HOME/skill/heads; a later run stats an unchanged file instead of
 // reading it. Each test has its own project, home and cache folder.
 
@@ -87,7 +87,7 @@ async function age(path: string): Promise<Date> {
 }
 
 describe("the CLI's head cache", () => {
-  it("keeps one file per project folder below $XDG_CACHE_HOME/skill/heads, and a later run opens no unchanged SKILL.md", async () => {
+  it("keeps one file per repository below $XDG_CACHE_HOME/skill/heads, and a later run opens no unchanged SKILL.md", async () => {
     const w = await world({ alpha: "Formats alpha reports.", beta: "Checks beta builds." });
     await age(w.file("alpha"));
     await age(w.file("beta"));
@@ -103,6 +103,19 @@ describe("the CLI's head cache", () => {
     const warm = await w.counted();
     expect(warm.result.stdout).toBe(cold.result.stdout);
     expect(warm.opens).toBe(0);
+    // A subfolder of the repository shares its file: entries are keyed by path.
+    await mkdir(join(w.project, "src", "deep"), { recursive: true });
+    const below = await runNode(
+      CLI,
+      ["list", "--json", "--cwd", join(w.project, "src", "deep"), "--home", w.home],
+      {
+        cwd: w.project,
+        home: w.home,
+        env: { XDG_CACHE_HOME: w.cache },
+      },
+    );
+    expect(described(below)).toEqual({ alpha: "Formats alpha reports.", beta: "Checks beta builds." });
+    expect(await readdir(join(w.cache, "skill", "heads"))).toEqual(files);
     // --no-head-cache opens every file, and neither reads nor writes the cache.
     const cacheBytes = await readFile(join(w.cache, "skill", "heads", files[0] as string));
     const plain = await w.counted(["--no-head-cache"]);
