@@ -204,10 +204,14 @@ export async function createContext(
     }
   }
   let fields: ConfigFields;
+  // The project the command runs in: its git worktree's root, else the folder (also when a
+  // folder on the way cannot be entered: the config's load reports that).
+  let project = cwd;
   let usesMcp = false;
   const nested = Number(env[MCP_DEPTH_VARIABLE] ?? 0) > 0;
   try {
     const top = findWorktreeRoot(cwd) ?? cwd;
+    project = top;
     const levels = await loadConfigLevels({
       cwd,
       folders: foldersBetween(top, cwd) ?? [cwd],
@@ -268,7 +272,7 @@ export async function createContext(
       return cacheDir;
     },
     // The user's own cache, never below --home: that folder is only read for skills.
-    ...(options.headCache === false ? {} : { headCacheFile: headCacheFile(projectOf(cwd), preset, env) }),
+    ...(options.headCache === false ? {} : { headCacheFile: headCacheFile(project, preset, env) }),
     offline: options.offline === true,
     ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
     limits: pullLimits(options),
@@ -282,15 +286,6 @@ export async function createContext(
 }
 
 const CONFIG_NAMES = "skill.config.json, opencode.jsonc, opencode.json";
-
-/** The project a folder is in: its git worktree's root, else the folder itself. */
-function projectOf(cwd: string): string {
-  try {
-    return findWorktreeRoot(cwd) ?? cwd;
-  } catch {
-    return cwd; // a folder on the way that cannot be entered: the config's load reports it
-  }
-}
 
 /**
  * `heads/<hash>.json` below the user's skill cache, named for the project a command runs in

@@ -7,6 +7,7 @@ import {
   errorMessage,
   fileHeadCache,
   type LoadReport,
+  type Logger,
   printable,
   SkillService,
   type SkillSource,
@@ -104,7 +105,7 @@ export async function loadSkills(ctx: Context, service: SkillService): Promise<L
  * a cache would only cost its writes' preparation on every run: every SKILL.md is read instead,
  * and --verbose says why.
  */
-function usableCache(ctx: Context, file: string): boolean {
+function usableCache(file: string, logger: Logger): boolean {
   try {
     accessSync(file, constants.R_OK);
     return true;
@@ -115,12 +116,7 @@ function usableCache(ctx: Context, file: string): boolean {
       return true;
     } catch (error) {
       if (errnoOf(error) === "ENOENT" && dirname(dir) !== dir) continue;
-      if (ctx.out.verbose)
-        ctx.out.error(
-          printable(
-            `skill: warning: Head cache ${file} cannot be written (${errorMessage(error)}); every SKILL.md is read`,
-          ),
-        );
+      logger.warn(`Head cache ${file} cannot be written (${errorMessage(error)}); every SKILL.md is read`);
       return false;
     }
   }
@@ -133,18 +129,17 @@ export function createService(ctx: Context, list: readonly SkillSource[] = sourc
   // The preset's load rules too: `--preset codex` reads skills as Codex does.
   const { rules } = agentProfile(discoveryOptions(ctx));
   // Unchanged SKILL.md files are stat()ed, not read; a cache that cannot be read or written
-  // costs reads, never a wrong skill, and says why under --verbose.
+  // costs reads, never a wrong skill, and says why under --verbose (only).
+  const verbose: Logger = {
+    warn: (message) => {
+      if (ctx.out.verbose) ctx.out.error(printable(`skill: warning: ${message}`));
+    },
+  };
+  const file = ctx.headCacheFile;
   const headCache =
-    ctx.headCacheFile === undefined || !usableCache(ctx, ctx.headCacheFile)
+    file === undefined || !usableCache(file, verbose)
       ? undefined
-      : fileHeadCache(ctx.headCacheFile, {
-          maxEntries: HEAD_CACHE_ENTRIES,
-          logger: {
-            warn: (message) => {
-              if (ctx.out.verbose) ctx.out.error(printable(`skill: warning: ${message}`));
-            },
-          },
-        });
+      : fileHeadCache(file, { maxEntries: HEAD_CACHE_ENTRIES, logger: verbose });
   return new SkillService({
     sources: list,
     permission: policy(ctx),
