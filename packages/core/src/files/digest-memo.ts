@@ -122,7 +122,7 @@ function stateOf(full: string, maxBytes: number): FileKey {
 }
 
 function idOf(key: FileKey): string {
-  return `${key.dev}:${key.ino}:${key.size}:${key.mtimeMs}:${key.path}`;
+  return `${key.dev}:${key.ino}:${key.size}:${key.mtimeMs}:${key.ctimeMs}:${key.path}`;
 }
 
 class Memo implements DigestMemo {
