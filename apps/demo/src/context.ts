@@ -204,17 +204,14 @@ export async function createContext(
     }
   }
   let fields: ConfigFields;
-  // The project the command runs in: its git worktree's root, else the folder (also when a
-  // folder on the way cannot be entered: the config's load reports that).
-  let project = cwd;
+  let project = cwd; // its git worktree's root, found below (else the folder, as on a failure)
   let usesMcp = false;
   const nested = Number(env[MCP_DEPTH_VARIABLE] ?? 0) > 0;
   try {
-    const top = findWorktreeRoot(cwd) ?? cwd;
-    project = top;
+    project = findWorktreeRoot(cwd) ?? cwd;
     const levels = await loadConfigLevels({
       cwd,
-      folders: foldersBetween(top, cwd) ?? [cwd],
+      folders: foldersBetween(project, cwd) ?? [cwd],
       userFile: join(configHome(home, env), "skill", "config.json"),
       ...(options.config === undefined ? {} : { explicit: resolve(here, options.config) }),
     });
