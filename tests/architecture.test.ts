@@ -33,15 +33,10 @@ const READERS: AllowList = {
 
 /** Writes that are not of a skill's bytes. */
 const WRITERS: AllowList = {
-  "packages/lock/src/write-atomic.ts":
-    "the lock files (skills-lock.json, the global lock), written atomically",
   "packages/remote/src/cache-state.ts": "remote's own state file of a pack in its cache",
   "packages/remote/src/cache-lock.ts": "remote's lock file of a pack being pulled",
   "packages/remote/src/fetch-body.ts":
     "a downloaded archive too large for memory, to a scratch file of the cache",
-  "apps/demo/src/trust.ts": "the CLI's list of trusted folders",
-  "apps/demo/src/commands/pull/capabilities.ts":
-    "the CLI's snapshot of what pulled skills could do, for the next diff",
 };
 
 /** Lexical containment checks that are not the path rule of skill files. */

@@ -1,7 +1,7 @@
 // @module-tag slow: every test here runs the built `skill` CLI in a child process.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -64,6 +64,7 @@ describe("commands a checkout names", () => {
     expect(trusted.code).toBe(0);
     const file = join(home, ".config", "skill", "trusted.json");
     expect(JSON.parse(await readFile(file, "utf8")).folders).toEqual([repo]);
+    expect((await stat(file)).mode & 0o777).toBe(0o600); // the owner's alone
     const again = await skillCli(["list"], join(repo, "src"));
     expect(again.stderr).not.toContain("not starting");
     expect(existsSync(join(root, "PWNED"))).toBe(true);

@@ -1,6 +1,6 @@
-import { mkdir, readFile, realpath, rename, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { errnoOf, isInside } from "@skill/core";
+import { readFile, realpath } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { errnoOf, isInside, writeInside } from "@skill/core";
 import { UserError } from "./errors.js";
 
 /**
@@ -65,10 +65,9 @@ export async function changeTrust(file: string, folder: string, trust: boolean):
       ? current
       : [...current, folder].sort()
     : current.filter((f) => f !== folder);
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
   const state: TrustState = { version: 1, folders: next };
-  await writeFile(temp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  await rename(temp, file);
+  // Core's one writer: a temporary file beside it renamed over it, readable by its owner alone.
+  const text = `${JSON.stringify(state, null, 2)}\n`;
+  await writeInside(dirname(file), basename(file), Buffer.from(text, "utf8"), { mode: 0o600 });
   return next;
 }

@@ -19,7 +19,7 @@ export {
   listSkillFiles,
   skillFiles,
 } from "./files/skill-files.js";
-export type { SkillFolderStage } from "./files/write-inside.js";
+export type { SkillFolderStage, WriteInsideOptions } from "./files/write-inside.js";
 export { checkInside, linkInside, stageSkillFolder, writeInside } from "./files/write-inside.js";
 export { splitFrontmatter } from "./parse/frontmatter.js";
 export { loadSkillFile, parseSkill, validateSkillFile } from "./parse/parse-skill.js";

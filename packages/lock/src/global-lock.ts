@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { isMapping } from "@skill/core";
 import { invalid, readJsonObject } from "./read-json.js";
-import { writeAtomic } from "./write-atomic.js";
+import { writeFileAtomically } from "./write-file.js";
 
 /**
  * One skill of the global lock. Fields this package does not know (`gh skill`'s, newer
@@ -83,5 +83,5 @@ export async function readGlobalLock(file: string): Promise<GlobalLock | undefin
  * @throws SkillError `WRITE_ERROR` naming the file.
  */
 export async function writeGlobalLock(file: string, lock: GlobalLock): Promise<void> {
-  await writeAtomic(file, JSON.stringify({ ...lock, version: 3 }, null, 2));
+  await writeFileAtomically(file, JSON.stringify({ ...lock, version: 3 }, null, 2));
 }

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { removeTempDirs, tempDir } from "@skill/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
@@ -150,6 +150,16 @@ describe("atomic writes", () => {
     expect((error as Error).message).toContain(file);
     expect(await readdir(dir)).toEqual(["skills-lock.json"]);
     expect(await readdir(file)).toEqual(["keep"]);
+  });
+
+  it("replaces a link in the lock's place instead of writing through it (a hostile checkout)", async () => {
+    const dir = await temp();
+    const outside = join(await temp(), "victim.json");
+    await writeFile(outside, "untouched");
+    await symlink(outside, join(dir, "skills-lock.json"));
+    await writeProjectLock(join(dir, "skills-lock.json"), { version: 1, skills: {} });
+    expect((await lstat(join(dir, "skills-lock.json"))).isFile()).toBe(true);
+    expect(await readFile(outside, "utf8")).toBe("untouched");
   });
 
   it("creates the lock's folder", async () => {

@@ -1,7 +1,7 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { compareCodeUnits, isMapping } from "@skill/core";
 import { invalid, readJsonObject } from "./read-json.js";
-import { writeAtomic } from "./write-atomic.js";
+import { writeFileAtomically } from "./write-file.js";
 
 /** The project lock's file name, in the project's root folder. */
 export const PROJECT_LOCK_FILE = "skills-lock.json";
@@ -114,5 +114,5 @@ export function formatProjectLock(lock: ProjectLock, lockDir: string): string {
  * @throws SkillError `WRITE_ERROR` naming the file.
  */
 export async function writeProjectLock(file: string, lock: ProjectLock): Promise<void> {
-  await writeAtomic(file, formatProjectLock(lock, resolve(file, "..")));
+  await writeFileAtomically(file, formatProjectLock(lock, resolve(file, "..")));
 }

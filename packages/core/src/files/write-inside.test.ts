@@ -173,6 +173,17 @@ describe("writeInside", () => {
     expect(await readFile(join(outside, "keep.txt"), "utf8")).toBe("untouched");
   });
 
+  it("gives the file `mode` (less the umask), makes missing folders, and leaves no temporary file", async () => {
+    const { project } = await world();
+    await writeInside(join(project, "config", "skill"), "trusted.json", bytes("{}"), { mode: 0o600 });
+    await writeInside(project, "run.sh", bytes("#!/bin/sh"), { executable: true });
+    await writeInside(project, "plain.txt", bytes("x"));
+    expect((await stat(join(project, "config", "skill", "trusted.json"))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(project, "run.sh"))).mode & 0o100).toBe(0o100);
+    expect((await stat(join(project, "plain.txt"))).mode & 0o111).toBe(0);
+    expect(await listing(join(project, "config", "skill"))).toEqual(["trusted.json"]);
+  });
+
   it("refuses a folder on the way that links out of `within`", async () => {
     const { project, outside } = await world();
     await symlink(outside, join(project, "dist"));

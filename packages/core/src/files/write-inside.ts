@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { constants, type Stats } from "node:fs";
 import { lstat, mkdir, open, realpath, rename, rm, symlink } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -169,9 +168,12 @@ async function ensureChain(bound: Bound, folder: string): Promise<void> {
   if (await checkChain(bound, folder, true)) await checkChain(bound, folder);
 }
 
-/** Writes `bytes` to a new file `full` (never an existing one, never through a link). */
-async function createFile(full: string, bytes: Uint8Array, executable: boolean): Promise<void> {
-  const handle = await open(full, CREATE_FLAGS, executable ? 0o755 : 0o644);
+/**
+ * Writes `bytes` to a new file `full` (never an existing one, never through a link), with
+ * `mode` (less the umask).
+ */
+async function createFile(full: string, bytes: Uint8Array, mode: number): Promise<void> {
+  const handle = await open(full, CREATE_FLAGS, mode);
   try {
     await handle.writeFile(bytes);
   } finally {
@@ -179,8 +181,18 @@ async function createFile(full: string, bytes: Uint8Array, executable: boolean):
   }
 }
 
+/** Temporary names this process made, for unique names. */
+let temps = 0;
+
+/**
+ * A temporary name beside `path`: unique among live processes by pid, within this one by a
+ * count, and across hosts or containers sharing the folder by a random part. It need not be
+ * unguessable: what is made under it is made exclusively (`O_EXCL`, `mkdir`), never through a
+ * link. No random bytes from node:crypto: a CLI that loads it for this alone starts slower.
+ */
 function tempName(path: string, tag: string): string {
-  return join(dirname(path), `.${basename(path)}.${tag}-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const unique = `${process.pid}-${(++temps).toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  return join(dirname(path), `.${basename(path)}.${tag}-${unique}`);
 }
 
 /** Puts `fresh` at `dest`, moving what was there aside first and removing it after; on failure the old one goes back. */
@@ -284,7 +296,7 @@ export async function stageSkillFolder(
       const full = resolveInside(stagePath, path);
       try {
         await makeFolders(stagePath, relative(stagePath, dirname(full)).split(sep).filter(Boolean), made);
-        await createFile(full, bytes, writeOptions.executable === true);
+        await createFile(full, bytes, writeOptions.executable === true ? 0o755 : 0o644);
       } catch (error) {
         throw writeError(join(target, relative(stagePath, full)), error);
       }
@@ -307,30 +319,42 @@ export async function stageSkillFolder(
   };
 }
 
+/** Options of {@link writeInside}. */
+export interface WriteInsideOptions {
+  /** Mode 0755 (else 0644), less the umask. */
+  readonly executable?: boolean;
+  /** The file's mode, less the umask (default 0644, or 0755 when `executable`): 0600 for a file only its owner may read. */
+  readonly mode?: number;
+  /** The folder no byte may leave (default `root`); made when missing. */
+  readonly within?: string;
+}
+
 /**
- * The one writer of a single file into an existing tree (`skill pack`'s output, a pack's
- * commit): `bytes` to `path` below `root` (core's path rule), through a new temporary file in
- * the same folder renamed over the old one, so the file is old or new, never half. A link at
- * `path` is replaced, never written through. `root` and every folder on the way must stay inside
- * `within` (default `root`) by real path.
+ * The one writer of a single file into a tree (`skill pack`'s output, a pack's commit, a lock
+ * file, a cache or settings file): `bytes` to `path` below `root` (core's path rule), through
+ * a new temporary file in the same folder renamed over the old one, so the file is old or new,
+ * never half. Missing folders are made. A link at `path` is replaced, never written through.
+ * `root` and every folder on the way must stay inside `within` (default `root`) by real path.
  *
- * @throws SkillError `UNSAFE_PATH` (a bad `path`, or a link leaving `within`), `WRITE_ERROR`.
+ * @throws SkillError `UNSAFE_PATH` (a bad `path`, or a link leaving `within`), `WRITE_ERROR`
+ *   naming the file, with the system error as `cause`.
  */
 export async function writeInside(
   root: string,
   path: string,
   bytes: Uint8Array,
-  options: { readonly executable?: boolean; readonly within?: string } = {},
+  options: WriteInsideOptions = {},
 ): Promise<void> {
   const full = resolveInside(root, path);
   const bound = await boundOf(options.within ?? root);
   const temp = tempName(full, "write");
   try {
     await ensureChain(bound, dirname(full));
-    await createFile(temp, bytes, options.executable === true);
+    await createFile(temp, bytes, options.mode ?? (options.executable === true ? 0o755 : 0o644));
     await rename(temp, full);
   } catch (error) {
-    await rm(temp, { force: true }).catch(() => {});
+    // EEXIST: the temporary name is another writer's; its file is not ours to remove.
+    if (errnoOf(error) !== "EEXIST") await rm(temp, { force: true }).catch(() => {});
     throw writeError(full, error);
   }
 }

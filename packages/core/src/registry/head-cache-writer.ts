@@ -1,8 +1,6 @@
 import { constants } from "node:fs";
-import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { open } from "node:fs/promises";
 import type { SkillHead } from "../spec/skill-source.js";
-import { errnoOf } from "../util/errno.js";
 import {
   type Columns,
   ctimeColumn,
@@ -149,31 +147,6 @@ function frontmatterText(
     paths.length = kept;
     keys.length = kept * KEY_WIDTH;
     return `[${texts.join(",")}]`;
-  }
-}
-
-/** Temporary files this process made, for unique names. */
-let temps = 0;
-
-/**
- * Writes `text` as the whole file: to a temporary file in the same folder (parent folders
- * created), renamed over the file, so that a reader sees the old file or the new one.
- */
-export async function replaceFile(file: string, text: string): Promise<void> {
-  const dir = dirname(file);
-  // Unique among live processes by pid, within this one by count, and across hosts or
-  // containers sharing the folder by a random part; made exclusively (`wx`). No random bytes
-  // from node:crypto: a CLI that loads it for this alone starts slower.
-  const unique = `${process.pid}.${(++temps).toString(36)}.${Math.random().toString(36).slice(2, 10)}`;
-  const temp = join(dir, `.${basename(file)}.${unique}.tmp`);
-  try {
-    await mkdir(dir, { recursive: true });
-    await writeFile(temp, text, { flag: "wx" });
-    await rename(temp, file);
-  } catch (error) {
-    // EEXIST: the name is another writer's; its file is not ours to remove.
-    if (errnoOf(error) !== "EEXIST") await rm(temp, { force: true }).catch(() => {});
-    throw error;
   }
 }
 

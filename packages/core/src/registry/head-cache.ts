@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
+import { writeInside } from "../files/write-inside.js";
 import { deepFreeze, toJsonValue } from "../parse/json-value.js";
 import { SkillError } from "../spec/errors.js";
 import type { Logger } from "../spec/logging.js";
@@ -24,7 +25,7 @@ import {
   stillHolds,
 } from "./head-cache-format.js";
 import { readCacheText, readDocument } from "./head-cache-reader.js";
-import { appendText, recordsOf, replaceFile, serializeDocument } from "./head-cache-writer.js";
+import { appendText, recordsOf, serializeDocument } from "./head-cache-writer.js";
 
 const DEFAULT_MAX_ENTRIES = 100_000;
 /**
@@ -58,7 +59,7 @@ class FileHeadCache implements HeadCache {
   readonly #logger: Logger;
   /** Path → entry (or its place in `#columns`), least recently used first; `undefined` until the file is read. */
   #entries: Map<string, Held> | undefined;
-  /** The columns of the version 3 document read, which entries not changed since are held in. */
+  /** The columns of the version 4 document read, which entries not changed since are held in. */
   #columns: Columns = NO_COLUMNS;
   /** Paths whose entry (or its absence) the file does not hold yet. */
   readonly #dirty = new Set<string>();
@@ -280,7 +281,8 @@ class FileHeadCache implements HeadCache {
       const text = serializeDocument(ordered, this.#columns, this.#now(), (path, error) =>
         this.#dropUnwritable(ordered, path, error),
       );
-      await replaceFile(this.#file, text);
+      // Core's one writer: a temporary file beside it renamed over it, the folder made if missing.
+      await writeInside(dirname(this.#file), basename(this.#file), Buffer.from(text, "utf8"));
       this.#appendable = true;
       this.#records = 0;
     } catch (error) {
@@ -301,7 +303,9 @@ class FileHeadCache implements HeadCache {
     }
   }
 
-  #writeFailed(error: unknown): void {
+  #writeFailed(failure: unknown): void {
+    // The system error behind the writer's WRITE_ERROR, which names the file this message names too.
+    const error = SkillError.isInstance(failure) && failure.cause !== undefined ? failure.cause : failure;
     const errno = errnoOf(error);
     this.#logger.warn(
       `Head cache ${this.#file} could not be written (${errorMessage(error)}); the next load reads the skills again`,
@@ -317,9 +321,10 @@ class FileHeadCache implements HeadCache {
  * - The file is read once, synchronously, on the first `get`, `set` or `delete`. A missing,
  *   unreadable, corrupt or other-version file is an empty cache (a warning at most, never a
  *   throw); a malformed entry is dropped alone.
- * - `get` returns a head (deep-frozen JSON data) only when path, `dev`, `ino`, `size` and
- *   `mtimeMs` all match, and not when the file's mtime is within 2 s of (or after) the moment
- *   the head was stored (git's "racily clean" rule): such a file is read again.
+ * - `get` returns a head (deep-frozen JSON data) only when path, `dev`, `ino`, `size`,
+ *   `mtimeMs` and `ctimeMs` all match (a key without `ctimeMs` matches only an entry stored
+ *   without one), and not when the file's mtime is within 2 s of (or after) the moment the
+ *   head was stored (git's "racily clean" rule): such a file is read again.
  * - `set` stores the head as JSON data (see `toJsonValue`): `frontmatter`, `digest`, `size`
  *   and any other JSON-serialisable field the caller adds (parse diagnostics, a load-rules
  *   fingerprint) are kept as given; `undefined` fields are dropped.
@@ -332,16 +337,17 @@ class FileHeadCache implements HeadCache {
  *   failed write is reported to `logger` as `head-cache-write-failed` and never rejects; the
  *   next flush writes the file anew.
  *
- * File format: a first line `{ "version": 3, "writtenAt": <ms>, "paths": [<path>, …], "keys":
- * [dev, ino, size, mtimeMs, storedAt, shared, …], "shared": [{ <head fields> }, …],
- * "frontmatter": [{ … }, …] }`, entries least recently used first, in columns: entry `i` is
- * `paths[i]`, the six numbers from `keys[6 i]` and `frontmatter[i]`. Its head is that
- * frontmatter with the fields of `shared[⌊s / 2⌋]` (everything else the head held, stored once
- * for all heads that hold the same), plus `size` set to the file's size when `s` is odd. Then
- * zero or more records, one JSON object a line, in order: `{ "path", "entry": { "dev", "ino",
- * "size", "mtimeMs", "storedAt", "head" } }` stores an entry as the most recently used,
- * `{ "path" }` drops one. Files of versions 1 and 2 (a first line `{ "version", "writtenAt",
- * "entries": { "<path>": <entry> } }`) are read as they are.
+ * File format (version 4): a first line `{ "version": 4, "writtenAt": <ms>, "paths": [<path>,
+ * …], "keys": [dev, ino, size, mtimeMs, ctimeMs, storedAt, shared, …], "shared": [{ <head
+ * fields> }, …], "frontmatter": [{ … }, …] }`, entries least recently used first, in columns:
+ * entry `i` is `paths[i]`, the seven numbers from `keys[7 i]` (`ctimeMs` -1: stored without
+ * one) and `frontmatter[i]`. Its head is that frontmatter with the fields of `shared[⌊s / 2⌋]`
+ * (everything else the head held, stored once for all heads that hold the same), plus `size`
+ * set to the file's size when `s` is odd. Then zero or more records, one JSON object a line,
+ * in order: `{ "path", "entry": { "dev", "ino", "size", "mtimeMs", "ctimeMs", "storedAt",
+ * "head" } }` stores an entry as the most recently used, `{ "path" }` drops one. Files of
+ * versions 1 and 2 (a first line `{ "version", "writtenAt", "entries": { "<path>": <entry> }
+ * }`) are read as they are; a version 3 file is another version, an empty cache.
  *
  * @example
  * const service = new SkillService({ sources, headCache: fileHeadCache(join(cacheDir, "heads.json")) });

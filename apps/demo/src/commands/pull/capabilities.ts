@@ -1,9 +1,9 @@
 // What each skill of a pack could do before a pull, and what the pull changed: remembered in a
 // snapshot beside the cache, so that a warm pull audits only the skills it changed.
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { auditSkill, type Capabilities, type CapabilityDiff, diffCapabilities } from "@skill/audit";
-import { compareCodeUnits } from "@skill/core";
+import { compareCodeUnits, writeInside } from "@skill/core";
 import { scanSkillFiles } from "@skill/discovery";
 import { type PullResult, urlToDirName } from "@skill/remote";
 import type { Context } from "../../context.js";
@@ -54,13 +54,11 @@ export async function writeSnapshot(
 ): Promise<void> {
   if (!file) return;
   const sorted = Object.fromEntries([...skills].sort(([a], [b]) => compareCodeUnits(a, b)));
-  const temp = `${file}.${process.pid}.tmp`;
+  const text = `${JSON.stringify({ version: 1, skills: sorted })}\n`;
   try {
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(temp, `${JSON.stringify({ version: 1, skills: sorted })}\n`);
-    await rename(temp, file);
+    await writeInside(dirname(file), basename(file), Buffer.from(text, "utf8"));
   } catch {
-    await rm(temp, { force: true }).catch(() => {}); // a missing snapshot costs one full audit next time
+    // A missing snapshot costs one full audit next time.
   }
 }
 
