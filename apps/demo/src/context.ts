@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { type AgentInfo, type Logger, printable, skillCacheHome } from "@skill/core";
+import { type AgentInfo, type Logger, printable } from "@skill/core";
 import { DISCOVERY_PRESETS, type DiscoveryPreset, findWorktreeRoot, foldersBetween } from "@skill/discovery";
 import {
   type Config,
@@ -12,6 +12,7 @@ import {
   misspeltKeyNotes,
 } from "./config.js";
 import { UsageError, UserError } from "./errors.js";
+import { headCacheFile } from "./head-cache-files.js";
 import { loadMcp, MCP_DEPTH_VARIABLE, type McpCommand } from "./mcp.js";
 import type { Output } from "./output.js";
 import { type LayeredPolicy, layeredPolicy } from "./policy.js";
@@ -283,32 +284,6 @@ export async function createContext(
 }
 
 const CONFIG_NAMES = "skill.config.json, opencode.jsonc, opencode.json";
-
-/**
- * `heads/<hash>.json` below the user's skill cache, named for the project a command runs in
- * and its preset: a run stats each unchanged SKILL.md instead of reading it, reads only its
- * own project's heads (one file for every folder of a repository: entries are keyed by path),
- * and two presets' load rules never evict each other's.
- */
-function headCacheFile(
-  project: string,
-  preset: Preset,
-  env: Readonly<Record<string, string | undefined>>,
-): string {
-  const key = `${project}\0${preset}`;
-  return join(skillCacheHome(env), "heads", `${fnv1a(key, 0x811c9dc5)}${fnv1a(key, 0x01000193)}.json`);
-}
-
-/**
- * FNV-1a over UTF-16 code units, as 8 hex digits: names a cache file without loading
- * node:crypto at start-up. Two names that collide share a file, keyed by path inside: it
- * costs reads, never a wrong head.
- */
-function fnv1a(text: string, seed: number): string {
-  let hash = seed >>> 0;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return hash.toString(16).padStart(8, "0");
-}
 
 /** One line on stderr per config whose servers were not started, saying how to allow them. */
 function noteServers(out: Output, named: readonly NamedServer[], droppedFlags: number): void {

@@ -1,5 +1,16 @@
 // @module-tag slow: every test here runs the built `skill` CLI in a child process.
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import {
+  lutimes,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -210,5 +221,40 @@ describe("the CLI's head cache", () => {
     expect(described(result)).toEqual({ alpha: "Formats alpha reports." });
     expect(await readdir(join(user, ".cache", "skill", "heads"))).toHaveLength(1);
     expect(await readdir(w.home)).toEqual([]);
+  });
+
+  it("removes other projects' files no run wrote for 30 days, and stale temporary files, once it writes its own", async () => {
+    const w = await world({ alpha: "Formats alpha reports." });
+    await age(w.file("alpha"));
+    const heads = join(w.cache, "skill", "heads");
+    await mkdir(heads, { recursive: true });
+    const outside = join(w.home, "..", "outside.json");
+    await writeFile(outside, "keep");
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+    const put = async (name: string, days: number) => {
+      await writeFile(join(heads, name), "{}");
+      await utimes(join(heads, name), daysAgo(days), daysAgo(days));
+    };
+    await put("00000000000000aa.json", 40); // another project, untouched for 40 days: goes
+    await put("00000000000000bb.json", 20); // written 20 days ago: stays
+    await put(".00000000000000bb.json.write-7-1-x", 2); // a crashed write's temporary file: goes
+    await put(".00000000000000bb.json.write-7-2-y", 0); // one being written now: stays
+    await put("notes.txt", 40); // not a name the CLI makes: stays
+    await symlink(outside, join(heads, "00000000000000cc.json")); // a link: never followed nor removed
+    await lutimes(join(heads, "00000000000000cc.json"), daysAgo(40), daysAgo(40));
+    expect(described(await w.list())).toEqual({ alpha: "Formats alpha reports." });
+    const after = (await readdir(heads)).sort();
+    expect(after.filter((n) => !/^[0-9a-f]{16}\.json$/.test(n) || n.startsWith("0000"))).toEqual([
+      ".00000000000000bb.json.write-7-2-y",
+      "00000000000000bb.json",
+      "00000000000000cc.json",
+      "notes.txt",
+    ]);
+    expect(after).toHaveLength(5); // and this project's own file
+    expect(await readFile(outside, "utf8")).toBe("keep");
+    // A run that writes nothing (its skills unchanged) removes nothing.
+    await put("00000000000000dd.json", 40);
+    expect(described(await w.list())).toEqual({ alpha: "Formats alpha reports." });
+    expect(await readdir(heads)).toContain("00000000000000dd.json");
   });
 });

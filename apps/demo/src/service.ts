@@ -15,6 +15,7 @@ import {
 } from "@skill/core";
 import { agentProfile, type DiscoveryOptions } from "@skill/discovery";
 import { type Context, loadedRemote, policy, remoteOptions } from "./context.js";
+import { pruneHeadCaches } from "./head-cache-files.js";
 import { mcpSources } from "./mcp.js";
 
 function discoveryOptions(ctx: Context): DiscoveryOptions {
@@ -122,6 +123,9 @@ function usableCache(file: string, logger: Logger): boolean {
   }
 }
 
+/** Cache files whose pruning is queued for the end of this command (a command may make several services). */
+const pruning = new Set<string>();
+
 /** Most heads one project's cache file keeps (about 0.7 KB each). */
 const HEAD_CACHE_ENTRIES = 20_000;
 
@@ -140,6 +144,14 @@ export function createService(ctx: Context, list: readonly SkillSource[] = sourc
     file === undefined || !usableCache(file, verbose)
       ? undefined
       : fileHeadCache(file, { maxEntries: HEAD_CACHE_ENTRIES, logger: verbose });
+  if (headCache && file !== undefined && !pruning.has(file)) {
+    // Once the command is done: other projects' files nobody has written for a month go.
+    pruning.add(file);
+    const since = Date.now();
+    ctx.cleanup.push(async () => {
+      await pruneHeadCaches(file, since);
+    });
+  }
   return new SkillService({
     sources: list,
     permission: policy(ctx),
