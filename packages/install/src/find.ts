@@ -13,6 +13,8 @@ export interface FoundSkill {
   readonly skillPath: string;
   /** well-known sources: the index's digest of the skill, as the pull verified it. */
   readonly digest?: string;
+  /** The description its SKILL.md gives, as core parsed it when the skill was found. */
+  readonly description?: string;
 }
 
 /** What a source holds: its skills, and the paths passed over with why. */
@@ -64,7 +66,13 @@ export async function findSkills(
     }
     try {
       const { skill } = await loadSkillFile(real);
-      return { name: skill.name, dir: dirname(real), skillPath: rel } satisfies FoundSkill;
+      const found: FoundSkill = {
+        name: skill.name,
+        dir: dirname(real),
+        skillPath: rel,
+        description: skill.description,
+      };
+      return found;
     } catch (error) {
       if (!SkillError.isInstance(error) || error.code === "ABORTED") throw error;
       skipped.push({ path: rel, reason: `${error.code}: ${printable(error.message)}` });

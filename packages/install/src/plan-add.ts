@@ -274,7 +274,11 @@ export async function planAdd(source: string, options: AddOptions): Promise<Inst
       ...(options.onProgress === undefined ? {} : { progress: options.onProgress }),
     });
     const plan: InstallPlan = {
-      skills: placements.map((p) => plannedSkill(p, redactUrl(source), opened.commit)),
+      skills: placements.map((p, i) => {
+        const { description } = kept[i] as FoundSkill;
+        const planned = plannedSkill(p, redactUrl(source), opened.commit);
+        return description === undefined ? planned : { ...planned, description };
+      }),
       refused: [...siteRefused, ...refused],
       skipped: found.skipped,
     };

@@ -122,6 +122,8 @@ describe("plans", { tags: ["slow"] }, () => {
     commitAll(repo);
     const plan = await planAdd(`${repo}#main`, { ...projectScope(w), agents: ["codex", "claude-code"] });
     expect(JSON.parse(JSON.stringify(plan))).toEqual(plan);
+    // What a review shows: the description its SKILL.md gives, parsed once when it was found.
+    expect(plan.skills.map((s) => [s.name, s.description])).toEqual([["pdf", "The pdf skill."]]);
     const staged = plan.skills[0]?.staged as string;
     expect((await lstat(join(staged, "SKILL.md"))).isFile()).toBe(true);
     const report = await applyPlan(plan, { review: async () => false });

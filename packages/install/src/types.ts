@@ -86,6 +86,12 @@ export interface InstallPlan {
 /** One skill a plan installs. */
 export interface PlannedSkill {
   readonly name: string;
+  /**
+   * `planAdd` of a folder or git source: the description its fetched SKILL.md gives, as core
+   * parsed it when the skill was found (for a review, without reading the file again). A site's
+   * skills and the plans of `update` and `restore` leave it out.
+   */
+  readonly description?: string;
   /** The source as the user named it (`repo#ref`, a folder, a site). */
   readonly source: string;
   /** The skill's folder as fetched, to review before applying (removed by `applyPlan` or `discardPlan`). */

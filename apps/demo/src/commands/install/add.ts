@@ -109,10 +109,13 @@ async function list(ctx: Context, spec: string, names: string[], flags: InstallF
   try {
     const skills = await Promise.all(
       plan.skills.map(async (s) => {
-        const description = await loadSkillFile(join(s.staged, "SKILL.md")).then(
-          ({ skill }) => skill.description,
-          (error: unknown) => `(unreadable: ${errorMessage(error)})`,
-        );
+        // A site's skills come without one: their fetched SKILL.md is read here.
+        const description =
+          s.description ??
+          (await loadSkillFile(join(s.staged, "SKILL.md")).then(
+            ({ skill }) => skill.description,
+            (error: unknown) => `(unreadable: ${errorMessage(error)})`,
+          ));
         return { name: s.name, description };
       }),
     );
