@@ -109,10 +109,11 @@ function checkOptions(options: RegisterSkillsOptions) {
  *
  * A skill's file list and entry are kept between listings while the registry is the same
  * (`service.version`) and the folders holding its files keep their state (core's `FileKey`:
- * device, inode, size, mtime): a file added, removed or renamed over (SKILL.md too) is listed
- * anew at once. Digests come from core's digest memo (`digests`), which hashes a file once while it
- * keeps its state, however many clients ask at once, and again when it was racily clean (an
- * edit in place that puts the mtime back is seen when it follows the hash within 2 s). Bytes are
+ * device, inode, size, mtime, change time): a file added, removed or renamed over (SKILL.md
+ * too) is listed anew at once. Digests come from core's digest memo (`digests`), which hashes a
+ * file once while it keeps its state (an edit in place that puts size and mtime back still
+ * moves the change time), however many clients ask at once, and again when it was racily
+ * clean. Bytes are
  * always read when served, and a listing after a read shows the digest of the bytes served.
  * What is kept is shared by every server of the same service, whatever its agent: file lists
  * and entries by skill (and `prefix` and limits), the list of skills served by the set of names

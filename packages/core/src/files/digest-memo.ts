@@ -208,19 +208,18 @@ class Memo implements DigestMemo {
 
 /**
  * A {@link DigestMemo}: digests of files kept in memory by {@link FileKey} (path, device, inode,
- * size, mtime), never by who asks, so every caller sharing it shares one hash per file.
+ * size, mtime, change time), never by who asks, so every caller sharing it shares one hash per
+ * file.
  *
  * - `digest(root, path)` stats the file (following links) and answers from the memo when that
  *   state is the one the digest was taken in, else reads and hashes the file once for every
  *   caller asking meanwhile.
+ * - A file rewritten in place (same inode) with the same size and its mtime then set back is
+ *   seen: the rewrite moved its change time, which the key compares.
  * - A digest taken when the file's mtime was within 2 s of (or after) the moment it was hashed
  *   is not trusted later: the file is hashed again (git's "racily clean" rule, as in
- *   `fileHeadCache`), so a file rewritten in place with the same size just after it was hashed
- *   is seen even when its mtime is put back.
- * - What stays undetectable, as for the head cache: a file rewritten in place (same inode) with
- *   the same size and its mtime then set back to the old value, when that value was more than
- *   2 s older than the hash. Its old digest is answered until its state changes; `read` always
- *   reads, and the digest of the bytes it returns replaces the one held.
+ *   `fileHeadCache`).
+ * - `read` always reads, and the digest of the bytes it returns replaces the one held.
  *
  * @example
  * const memo = digestMemo();

@@ -33,8 +33,9 @@ export function fileKey(
 export const RACY_MS = 2_000;
 
 /**
- * Whether two {@link FileKey}s name the same file in the same state: path, device, inode, size
- * and mtime all equal. What a cache keyed by file state compares before it trusts what it holds.
+ * Whether two {@link FileKey}s name the same file in the same state: path, device, inode, size,
+ * mtime and change time (`ctimeMs`, absent on both or equal) all equal. What a cache keyed by
+ * file state compares before it trusts what it holds.
  *
  * @example
  * if (!sameFileKey(held.key, fileKey(path, statSync(path)))) walkAgain();

@@ -86,8 +86,9 @@ export function readDocument(text: string, entries: Map<string, Held>): Document
 }
 
 /**
- * Head fields a version 3 document stores once for every entry that has them: everything of a
- * head but `frontmatter`, and but `size` when it is the file's own size (most heads).
+ * Head fields a version 4 document (in columns, as since version 3) stores once for every entry
+ * that has them: everything of a head but `frontmatter`, and but `size` when it is the file's
+ * own size (most heads).
  */
 function isShared(value: unknown): value is Record<string, unknown> {
   return (
