@@ -114,13 +114,18 @@ describe("skill audit", () => {
     );
   });
 
-  it("with no argument audits every skill this agent sees", async () => {
+  it("with no argument audits every skill this agent sees, and the folders of those that failed to load", async () => {
     const { code, stdout } = await run([...base, "audit"], root);
     expect(code).toBe(0);
     expect(stdout).toContain(
       "pdf-tools  .agents/skills/pdf-tools\n  tools: Bash, Read\n  executables: scripts/extract.py\n",
     );
-    expect(stdout).toMatch(/\n8 skills audited: 0 errors, 0 warnings\n$/);
+    // The example without a description: no agent of this preset loads it, but its files are there.
+    expect(stdout).toMatch(
+      /^\.agents\/skills\/broken\/SKILL\.md +warning +load-failed +not loaded \(Missing frontmatter field 'description' \(found fields: name\)\); its files were audited\n/,
+    );
+    expect(stdout).toContain("broken  .agents/skills/broken\n");
+    expect(stdout).toMatch(/\n9 skills audited: 0 errors, 1 warning\n$/);
   });
 
   it("resolves a NAME through the skills this agent sees", async () => {

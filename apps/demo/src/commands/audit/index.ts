@@ -11,7 +11,7 @@ import { createService, loadSkills } from "../../service.js";
 
 /** A skill folder on disk, or a skill only its service can read (MCP, built-in): `location` is its URI. */
 type Target =
-  | { readonly name: string; readonly dir: string }
+  | { readonly name: string; readonly dir: string; readonly notLoaded?: string }
   | { readonly name: string; readonly location: string; readonly service: SkillService };
 
 function keyOf(target: Target): string {
@@ -37,10 +37,16 @@ function looksLikePath(arg: string): boolean {
 /** Skill folders named by the arguments: folders, SKILL.md files, trees of skills, or skill names. */
 async function targetsFor(ctx: Context, args: readonly string[]): Promise<Target[]> {
   let service: SkillService | undefined;
+  let failed: readonly { readonly path: string; readonly why: string }[] = [];
   const loaded = async (): Promise<SkillService> => {
     if (!service) {
       service = createService(ctx);
-      await loadSkills(ctx, service);
+      const report = await loadSkills(ctx, service);
+      // SKILL.md files that failed to load: their folders are audited too (their other files
+      // can still carry scripts and hidden instructions), and the audit says what it could not read.
+      failed = report.failed
+        .filter((f) => isAbsolute(f.path) && basename(f.path) === "SKILL.md")
+        .map((f) => ({ path: f.path, why: f.error.message.replace(` in ${f.path}`, "") }));
     }
     return service;
   };
@@ -52,6 +58,8 @@ async function targetsFor(ctx: Context, args: readonly string[]): Promise<Target
   if (args.length === 0) {
     const all = await loaded();
     for (const skill of all.all(ctx.agent)) targets.push(fromLocation(skill.name, skill.location, all));
+    for (const f of failed)
+      targets.push({ name: basename(dirname(f.path)), dir: dirname(f.path), notLoaded: f.why });
   }
   for (const arg of args) {
     const path = resolve(arg); // relative to where the command runs, like every path argument
@@ -125,6 +133,7 @@ export async function run(ctx: Context, args: readonly string[]): Promise<number
   let errors = 0;
   let warnings = 0;
   for (const a of audited) {
+    if ("notLoaded" in a && a.notLoaded !== undefined) warnings++;
     if ("error" in a) errors++;
     else
       for (const f of a.result.findings) {
@@ -136,7 +145,10 @@ export async function run(ctx: Context, args: readonly string[]): Promise<number
   if (out.json) {
     out.data({
       skills: audited.map((a) => {
-        const where = "dir" in a ? { dir: a.dir } : { location: a.location };
+        const where =
+          "dir" in a
+            ? { dir: a.dir, ...(a.notLoaded === undefined ? {} : { notLoaded: a.notLoaded }) }
+            : { location: a.location };
         return "error" in a
           ? { name: a.name, ...where, error: a.error }
           : {
@@ -157,6 +169,16 @@ export async function run(ctx: Context, args: readonly string[]): Promise<number
   const c = out.color;
   const rows: string[][] = [];
   for (const a of audited) {
+    if ("notLoaded" in a && a.notLoaded !== undefined) {
+      // An agent does not load it as it is, but its files are on disk all the same.
+      const why = `not loaded (${a.notLoaded}); its files were audited`;
+      rows.push([
+        findingPlace(ctx, a, "SKILL.md"),
+        c.yellow("warning"),
+        c.dim("load-failed"),
+        printable(why),
+      ]);
+    }
     if ("error" in a) {
       rows.push([placeOf(ctx, a), c.red("error"), c.dim("audit-failed"), printable(a.error)]);
       continue;
