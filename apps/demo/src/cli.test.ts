@@ -226,7 +226,7 @@ describe("skill prompt", () => {
     expect(data.text.length).toBeLessThanOrEqual(120);
     expect(data.omitted.length).toBeGreaterThan(0);
     const human = await run([...base, "prompt", "--budget", "120"]);
-    expect(human.stderr).toContain(`left out ${data.omitted.length} skill(s): ${data.omitted.join(", ")}`);
+    expect(human.stderr).toContain(`left out ${data.omitted.length} skills: ${data.omitted.join(", ")}`);
     expect(stderr).toBe("");
   });
 

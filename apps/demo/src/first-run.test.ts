@@ -225,10 +225,22 @@ describe("long lists", () => {
     const { code, stderr } = await run(["prompt", "--budget", "0"], { cwd: dir });
     expect(code).toBe(0);
     expect(stderr).toMatch(
-      /^budget 0: left out 40 skill\(s\): skill-00, .*skill-19 and 20 more \(--verbose lists all\)\nthe model can load those only by exact name; --search adds the skill_search tool, which finds them by what they do\n$/,
+      /^budget 0: not even one skill fits, so there is no catalog \(a harness leaves it out of the prompt\)\nbudget 0: left out 40 skills: skill-00, .*skill-19 and 20 more \(--verbose lists all\)\nthe model can load those only by exact name; --search adds the skill_search tool, which finds them by what they do\n$/,
     );
     const verbose = await run(["prompt", "--budget", "0", "--verbose"], { cwd: dir });
     expect(verbose.stderr).toContain(names.join(", "));
+  });
+
+  it("says why prompt prints no catalog in a folder without skills, and --style json is still JSON", async () => {
+    const dir = await project({});
+    const xml = await run(["prompt"], { cwd: dir });
+    expect(xml.code).toBe(0);
+    expect(xml.stdout).toBe("");
+    expect(xml.stderr).toBe(
+      "no skill for agent 'build' here, so there is no catalog (a harness leaves it out of the prompt)\n",
+    );
+    const json = await run(["prompt", "--style", "json"], { cwd: dir });
+    expect(JSON.parse(json.stdout)).toEqual([]);
   });
 });
 

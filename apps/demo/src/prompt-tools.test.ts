@@ -111,7 +111,7 @@ describe("skill prompt ranks by source", { timeout: 30_000 }, () => {
   it("when skills are left out, the catalog and stderr say how many", async () => {
     const { code, stdout, stderr } = await run(["prompt", "--budget", "1200"]);
     expect(code).toBe(0);
-    const left = Number(/left out (\d+) skill\(s\)/.exec(stderr)?.[1]);
+    const left = Number(/left out (\d+) skills/.exec(stderr)?.[1]);
     expect(left).toBeGreaterThan(0);
     expect(stdout).toContain(
       `  ${left} more skills are not listed here; load one by name if the task needs it.\n</available_skills>`,

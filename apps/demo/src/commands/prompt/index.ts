@@ -2,7 +2,7 @@ import { printable } from "@skill/core";
 import { catalogRank, formatCatalog } from "@skill/format";
 import type { Context } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { capList } from "../../output.js";
+import { capList, plural } from "../../output.js";
 import { createService, loadSkills, pinnedNames, presetTarget } from "../../service.js";
 import { DEFAULT_BUDGET, RANKS } from "./options.js";
 
@@ -94,7 +94,9 @@ export async function run(ctx: Context, options: PromptOptions): Promise<number>
     });
     return 0;
   }
+  // An empty catalog is no block at all (a harness leaves it out of the prompt); JSON is still JSON.
   if (result.text) ctx.out.line(result.text);
+  else if (style === "json") ctx.out.line("[]");
   if (definitions?.[0]) {
     ctx.out.line("");
     ctx.out.line(JSON.stringify(definitions[0], null, 2));
@@ -116,8 +118,17 @@ function notes(
 ): void {
   const all = ctx.out.verbose;
   const label = Number.isFinite(budget) ? `budget ${budget}` : "no budget";
+  if (result.text === "") {
+    ctx.out.error(
+      result.omitted.length > 0
+        ? `${label}: not even one skill fits, so there is no catalog (a harness leaves it out of the prompt)`
+        : `no skill for agent '${printable(ctx.agent.name)}' here, so there is no catalog (a harness leaves it out of the prompt)`,
+    );
+  }
   if (result.omitted.length > 0) {
-    ctx.out.error(`${label}: left out ${result.omitted.length} skill(s): ${names(result.omitted, all)}`);
+    ctx.out.error(
+      `${label}: left out ${plural(result.omitted.length, "skill")}: ${names(result.omitted, all)}`,
+    );
     if (!search) {
       ctx.out.error(
         "the model can load those only by exact name; --search adds the skill_search tool, which finds them by what they do",
