@@ -1,4 +1,3 @@
-import { basename, isAbsolute } from "node:path";
 import type { SkillSource } from "@skill/core";
 import { UsageError } from "./errors.js";
 
@@ -74,11 +73,48 @@ export function splitCommand(line: string): string[] {
   return words;
 }
 
+/** Programs that start the server: it is named by what they start. */
+const LAUNCHERS = new Set([
+  ...["node", "nodejs", "npx", "bunx", "bun", "deno", "uvx", "uv", "pipx", "python", "python3"],
+  ...["pnpm", "yarn", "npm", "docker", "podman", "env", "sh", "bash"],
+]);
+/** Their verbs (`npm exec`, `docker run`, `pnpm dlx`, `uv tool run`). */
+const LAUNCH_VERBS = new Set(["run", "exec", "dlx", "x", "tool", "start"]);
+/** Entry files named for what they are rather than for the server: the next word says more. */
+const GENERIC = new Set(["cli", "index", "main", "server", "bin", "app"]);
+
+/** A word of a command as a name: its last path segment, without an npm version or a script's extension. */
+function stem(word: string): string {
+  const last = word.split(/[/\\]/).pop() ?? word;
+  const bare = last.replace(/(?<=.)@.*$/, "").replace(/\.(m|c)?[jt]s$|\.py$/, "");
+  return bare.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "");
+}
+
+/**
+ * A server's short name, from its command: what the launcher starts (`npx -y docs-mcp-server`
+ * → `docs-mcp-server`, `uvx mcp-server-fetch` → `mcp-server-fetch`, `node /x/dist/cli.js
+ * serve-mcp` → `cli-serve-mcp`). A skill of the server whose name a local skill holds is listed
+ * as `<short name>:<name>`, so it must stay short; `mcp` when nothing is left.
+ */
+export function serverLabel(words: readonly string[]): string {
+  let at = 0;
+  while (at < words.length) {
+    const word = words[at] as string;
+    const launcher = LAUNCHERS.has(stem(word)) || (at > 0 && LAUNCH_VERBS.has(word));
+    if (!launcher && !word.startsWith("-")) break;
+    at++;
+  }
+  const first = stem(words[at] ?? "");
+  const next = words[at + 1];
+  if (GENERIC.has(first) && next !== undefined && !next.startsWith("-")) return `${first}-${stem(next)}`;
+  return first === "" ? "mcp" : first;
+}
+
 /**
  * One skill source per MCP server command; `close` ends the server processes; `timeoutMs`
- * is each server's deadline (default @skill/mcp's 30 s). A source's id
- * is `mcp:` and the command with absolute paths shortened to their last segment (`mcp:node
- * cli.js serve-mcp`), numbered when two would read the same.
+ * is each server's deadline (default @skill/mcp's 30 s). A source's id is `mcp:` and the
+ * server's short name ({@link serverLabel}), numbered when two would read the same
+ * (`mcp:docs-mcp-server-2`).
  */
 export function mcpSources(
   commands: readonly McpCommand[],
@@ -93,10 +129,10 @@ export function mcpSources(
   const seen = new Map<string, number>();
   const sources = commands.map((c) => {
     const [command, ...args] = splitCommand(c.line);
-    const label = [command as string, ...args].map((w) => (isAbsolute(w) ? basename(w) : w)).join(" ");
+    const label = serverLabel([command as string, ...args]);
     const n = (seen.get(label) ?? 0) + 1;
     seen.set(label, n);
-    const id = `mcp:${label}${n > 1 ? ` #${n}` : ""}`;
+    const id = `mcp:${label}${n > 1 ? `-${n}` : ""}`;
     return mcpStdioSource(command as string, args, {
       id,
       cwd: c.cwd,

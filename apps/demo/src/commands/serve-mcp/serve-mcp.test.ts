@@ -187,7 +187,7 @@ describe("skill list --mcp", { tags: ["slow"], timeout: 30_000 }, () => {
     ]);
     for (const s of data.skills) {
       expect(s.location).toBe(`skill://skills/${s.name}/SKILL.md`);
-      expect(s.source).toBe("mcp:node cli.js serve-mcp --cwd project --home home");
+      expect(s.source).toBe("mcp:cli-serve-mcp");
     }
   });
 
@@ -203,9 +203,7 @@ describe("skill list --mcp", { tags: ["slow"], timeout: 30_000 }, () => {
     expect(code).toBe(0);
     const data = JSON.parse(stdout) as { skills: { name: string; source: string }[] };
     expect(data.skills).toHaveLength(7);
-    expect(new Set(data.skills.map((s) => s.source))).toEqual(
-      new Set(["mcp:node cli.js serve-mcp --cwd ../project --home ../home"]),
-    );
+    expect(new Set(data.skills.map((s) => s.source))).toEqual(new Set(["mcp:cli-serve-mcp"]));
   });
 
   it("numbers sources whose commands read the same (their same URIs load once)", async () => {
@@ -214,9 +212,7 @@ describe("skill list --mcp", { tags: ["slow"], timeout: 30_000 }, () => {
       empty,
     );
     const data = JSON.parse(stdout) as { shadowed: { kept: string }[]; skills: { source: string }[] };
-    expect(new Set(data.skills.map((s) => s.source))).toEqual(
-      new Set(["mcp:node cli.js serve-mcp --cwd project --home home #2"]),
-    );
+    expect(new Set(data.skills.map((s) => s.source))).toEqual(new Set(["mcp:cli-serve-mcp-2"]));
     expect(data.skills).toHaveLength(7);
     expect(data.shadowed).toEqual([]);
   });
