@@ -108,6 +108,22 @@ function capabilityLines(capabilities: Capabilities, max: number): string[] {
 
 type Audited = Target & ({ readonly result: AuditResult } | { readonly error: string });
 
+/** Errors and warnings of an audit: findings, audits that failed, and skills that did not load. */
+function counted(audited: readonly Audited[]): { errors: number; warnings: number } {
+  let errors = 0;
+  let warnings = 0;
+  for (const a of audited) {
+    if ("notLoaded" in a && a.notLoaded !== undefined) warnings++;
+    if ("error" in a) errors++;
+    else
+      for (const f of a.result.findings) {
+        if (f.severity === "error") errors++;
+        else warnings++;
+      }
+  }
+  return { errors, warnings };
+}
+
 /** `skill audit [PATH… | NAME…]`: capabilities and hidden-instruction findings, exit 1 on any error. */
 export async function run(ctx: Context, args: readonly string[]): Promise<number> {
   const targets = await targetsFor(ctx, args);
@@ -130,17 +146,7 @@ export async function run(ctx: Context, args: readonly string[]): Promise<number
     progress.increment();
   }
   progress.stop();
-  let errors = 0;
-  let warnings = 0;
-  for (const a of audited) {
-    if ("notLoaded" in a && a.notLoaded !== undefined) warnings++;
-    if ("error" in a) errors++;
-    else
-      for (const f of a.result.findings) {
-        if (f.severity === "error") errors++;
-        else warnings++;
-      }
-  }
+  const { errors, warnings } = counted(audited);
   const { out } = ctx;
   if (out.json) {
     out.data({
