@@ -37,7 +37,7 @@ export function createOutput(options: { json?: boolean; color?: boolean; verbose
     color: pc.createColors(colorOn),
     isTTY,
     width: terminal
-      ? (process.stdout.columns ?? 100)
+      ? process.stdout.columns || 100 // 0 from a terminal that does not say
       : Number(forced) || Number(process.env.COLUMNS) || (isTTY ? 80 : Number.POSITIVE_INFINITY),
     line: (text = "") => process.stdout.write(`${text}\n`),
     error: (text) => process.stderr.write(`${text}\n`),

@@ -2,7 +2,7 @@ import { printable } from "@skill/core";
 import { createSkillIndex, DEFAULT_SEARCH_LIMIT } from "@skill/search";
 import type { Context } from "../../context.js";
 import { cut, plural, width } from "../../output.js";
-import { createService } from "../../service.js";
+import { createService, loadSkills } from "../../service.js";
 
 const GAP = "  ";
 /** The name column never takes more than this many cells; the description gets the rest. */
@@ -12,12 +12,13 @@ const DESCRIPTION_MIN = 16;
 /**
  * `skill search QUERY`: the skills this agent sees, ranked by how well they fit the words. The
  * index is built from `all(agent)`, so a denied skill is never found. Exit code 1 when nothing
- * matches, as grep does.
+ * matches, as grep does. On a terminal a table; in a pipe, as `list` writes it, a line per hit
+ * `name<TAB>score<TAB>description<TAB>location` with no header, and notes on stderr.
  */
 export async function run(ctx: Context, words: readonly string[], opts: { limit?: number }): Promise<number> {
   const query = words.join(" ");
   const service = createService(ctx);
-  await service.discoverAndLoad();
+  await loadSkills(ctx, service);
   const visible = service.all(ctx.agent);
   const byName = new Map(visible.map((s) => [s.name, s]));
   const hits = createSkillIndex(visible).search(query, { limit: opts.limit ?? DEFAULT_SEARCH_LIMIT });
@@ -39,10 +40,23 @@ export async function run(ctx: Context, words: readonly string[], opts: { limit?
     return hits.length > 0 ? 0 : 1;
   }
 
-  const about = `${plural(visible.length, "skill")} visible to agent '${ctx.agent.name}'`;
+  const about = `${plural(visible.length, "skill")} visible to agent '${printable(ctx.agent.name)}'`;
   if (hits.length === 0) {
-    out.line(`No skill matches ${JSON.stringify(printable(query))} (searched ${about}).`);
+    const none = `No skill matches ${JSON.stringify(printable(query))} (searched ${about}).`;
+    if (out.isTTY) out.line(none);
+    else out.error(none);
     return 1;
+  }
+  if (!out.isTTY) {
+    // A name or path keeps every character, a tab or line break in it escaped: four fields a line.
+    const line = (h: (typeof hits)[number]) => {
+      const skill = byName.get(h.name);
+      const description = printable((skill?.description ?? "").replace(/\s+/g, " ").trim());
+      return `${printable(h.name)}\t${h.score.toFixed(1)}\t${description}\t${printable(skill?.location ?? "")}`;
+    };
+    out.line(hits.map(line).join("\n"));
+    if (out.verbose) out.error(`${plural(hits.length, "match", "matches")} of ${about}`);
+    return 0;
   }
   const c = out.color;
   const names = hits.map((h) => cut(h.name, NAME_MAX));

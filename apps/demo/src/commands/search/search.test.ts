@@ -42,13 +42,32 @@ async function hits(args: readonly string[]): Promise<Hit[]> {
 
 describe("skill search", () => {
   it("ranks the skills for a request in plain words, with scores and descriptions", async () => {
-    const { code, stdout, stderr } = await search(["fill", "in", "a", "PDF", "form"]);
+    const { code, stdout, stderr } = await search(["fill", "in", "a", "PDF", "form"], {
+      SKILL_FORCE_TTY: "120",
+    });
     expect(stderr).toBe("");
     expect(code).toBe(0);
     const lines = stdout.split("\n");
     expect(lines[0]).toMatch(/^NAME\s+SCORE\s+DESCRIPTION$/);
     expect(lines[1]).toMatch(/^pdf-tools\s+\d+\.\d\s+Extract text and tables from PDF files/);
     expect(stdout).toMatch(/\n\d+ match(es)? of 8 skills visible to agent 'build'\n$/);
+  });
+
+  it("writes a line per hit in a pipe, as list does: name, score, description and location between tabs", async () => {
+    const { code, stdout, stderr } = await search(["fill", "in", "a", "PDF", "form"]);
+    expect(code).toBe(0);
+    expect(stderr).toBe("");
+    const rows = stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => line.split("\t"));
+    expect(rows[0]).toEqual([
+      "pdf-tools",
+      expect.stringMatching(/^\d+\.\d$/),
+      expect.stringMatching(/^Extract text and tables from PDF files/),
+      join(root, "project/.agents/skills/pdf-tools/SKILL.md"),
+    ]);
+    expect(rows.every((row) => row.length === 4)).toBe(true);
   });
 
   it("forgives typos and word forms", async () => {
@@ -85,16 +104,20 @@ describe("skill search", () => {
   });
 
   it("says so when nothing matches, and exits 1", async () => {
-    const { code, stdout } = await search(["zzqxj"]);
+    const none = `No skill matches "zzqxj" (searched 8 skills visible to agent 'build').\n`;
+    const { code, stdout } = await search(["zzqxj"], { SKILL_FORCE_TTY: "120" });
     expect(code).toBe(1);
-    expect(stdout).toBe(`No skill matches "zzqxj" (searched 8 skills visible to agent 'build').\n`);
+    expect(stdout).toBe(none);
+    // In a pipe stdout stays the hits alone: none, and the sentence on stderr.
+    const piped = await search(["zzqxj"]);
+    expect([piped.code, piped.stdout, piped.stderr]).toEqual([1, "", none]);
     const json = await search(["zzqxj", "--json"]);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ query: "zzqxj", hits: [] });
   });
 
   it("cuts descriptions to the terminal width", async () => {
-    const { stdout } = await search(["pdf", "tests", "git"], { COLUMNS: "50" });
+    const { stdout } = await search(["pdf", "tests", "git"], { SKILL_FORCE_TTY: "50" });
     const lines = stdout.trimEnd().split("\n");
     expect(lines.length).toBeGreaterThan(3);
     for (const line of lines) expect(width(line), line).toBeLessThanOrEqual(50);
