@@ -70,6 +70,30 @@ describe("commands a checkout names", () => {
     expect(existsSync(join(root, "PWNED"))).toBe(true);
   }, 60_000);
 
+  it("trust says what it changed: a folder that does not exist is refused, one not trusted has nothing to remove", async () => {
+    const file = join(home, ".config", "skill", "trusted.json");
+    const missing = await skillCli(["trust", join(root, "nope")]);
+    expect([missing.code, missing.stderr]).toEqual([
+      1,
+      `skill: No such folder: ${join(root, "nope")}; nothing was trusted\n`,
+    ]);
+    expect(existsSync(file)).toBe(false);
+    const notTrusted = await skillCli(["trust", "--remove"]);
+    expect([notTrusted.code, notTrusted.stdout]).toEqual([
+      0,
+      `Not trusted, so nothing was removed: ${repo}\n`,
+    ]);
+    expect(existsSync(file)).toBe(false);
+    await skillCli(["trust"]);
+    expect((await skillCli(["trust"])).stdout).toBe(`Already trusted: ${repo} (${file}).\n`);
+    const below = await skillCli(["trust", "--remove", "src"], repo);
+    expect(below.stdout).toBe(
+      `${join(repo, "src")} is trusted through ${repo}; \`skill trust --remove ${repo}\` ends that\n`,
+    );
+    expect((await skillCli(["trust", "--remove"])).stdout).toBe(`No longer trusted: ${repo}\n`);
+    expect(JSON.parse(await readFile(file, "utf8")).folders).toEqual([]);
+  });
+
   it("a user-level config's servers are trusted; serve-mcp starts none a config names", async () => {
     await mkdir(join(home, ".config", "skill"), { recursive: true });
     await writeFile(join(home, ".config", "skill", "config.json"), JSON.stringify({ mcp: [marker("USER")] }));

@@ -65,6 +65,7 @@ export async function changeTrust(file: string, folder: string, trust: boolean):
       ? current
       : [...current, folder].sort()
     : current.filter((f) => f !== folder);
+  if (next.length === current.length) return current; // nothing to change: nothing written
   const state: TrustState = { version: 1, folders: next };
   // Core's one writer: a temporary file beside it renamed over it, readable by its owner alone.
   const text = `${JSON.stringify(state, null, 2)}\n`;
