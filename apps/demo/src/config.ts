@@ -207,8 +207,15 @@ export async function loadConfig(cwd: string, explicit?: string, optional = fals
     text = await readConfigText(file);
   } catch (error) {
     if (error instanceof UserError) throw error;
-    if ((!explicit || optional) && errnoOf(error) === "ENOENT") return EMPTY;
-    throw new UserError(`Cannot read config ${file}: ${(error as Error).message}`);
+    const errno = errnoOf(error);
+    if ((!explicit || optional) && errno === "ENOENT") return EMPTY;
+    const why =
+      errno === "ENOENT"
+        ? "no such file"
+        : errno === "EACCES"
+          ? "permission denied"
+          : (error as Error).message;
+    throw new UserError(`Cannot read config ${file}: ${why}`);
   }
   return parseConfigText(text, file);
 }

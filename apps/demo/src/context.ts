@@ -198,11 +198,15 @@ export async function createContext(
   if (!PRESETS.includes(preset)) {
     throw new UsageError(`Unknown preset '${options.preset}' (expected one of: ${PRESETS.join(", ")})`);
   }
-  if (options.cwd !== undefined) {
-    const info = await stat(cwd).catch(() => undefined);
-    if (!info?.isDirectory()) {
-      throw new UserError(`--cwd ${cwd}: ${info ? "not a folder" : "no such folder"}`);
-    }
+  // A folder named on the command line must be one: a typo would silently drop its skills.
+  for (const [flag, given, path] of [
+    ["--cwd", options.cwd, cwd],
+    ["--home", options.home, home],
+  ] as const) {
+    if (given === undefined) continue;
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isDirectory())
+      throw new UserError(`${flag} ${path}: ${info ? "not a folder" : "no such folder"}`);
   }
   let fields: ConfigFields;
   let project = cwd; // its git worktree's root, found below (else the folder, as on a failure)

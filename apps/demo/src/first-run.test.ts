@@ -157,6 +157,23 @@ describe("wrong paths and names", () => {
     expect(stderr).toBe("skill: --cwd /nonexistent/project: no such folder\n");
   });
 
+  it("exits 1 for an --home that is no folder, and a --config that does not exist, each saying so", async () => {
+    const home = await run(["list", "--home", "/nonexistent/home"]);
+    expect([home.code, home.stdout, home.stderr]).toEqual([
+      1,
+      "",
+      "skill: --home /nonexistent/home: no such folder\n",
+    ]);
+    await writeFile(join(root, "a-file.txt"), "x");
+    const file = await run(["list", "--home", join(root, "a-file.txt")]);
+    expect(file.stderr).toBe(`skill: --home ${join(root, "a-file.txt")}: not a folder\n`);
+    const config = await run(["list", "--config", "/nonexistent/skill.config.json"]);
+    expect([config.code, config.stderr]).toEqual([
+      1,
+      "skill: Cannot read config /nonexistent/skill.config.json: no such file\n",
+    ]);
+  });
+
   it("warns about an --agent the config does not name", async () => {
     const dir = await project({ a: skillMd("a") });
     await writeFile(join(dir, "skill.config.json"), JSON.stringify({ agent: { review: {} } }));

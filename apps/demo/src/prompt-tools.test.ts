@@ -148,6 +148,7 @@ describe("skill serve-mcp --tools", { timeout: 30_000 }, () => {
   beforeAll(async () => {
     exampleProject = join(root, "example");
     await cp(join(examples, "project"), exampleProject, { recursive: true });
+    await mkdir(join(root, "nohome"), { recursive: true }); // a home without skills
   });
 
   it("serves skill and skill_search to an MCP SDK v2 client over stdio, permissions applied", async () => {
