@@ -198,16 +198,8 @@ export async function createContext(
   if (!PRESETS.includes(preset)) {
     throw new UsageError(`Unknown preset '${options.preset}' (expected one of: ${PRESETS.join(", ")})`);
   }
-  // A folder named on the command line must be one: a typo would silently drop its skills.
-  for (const [flag, given, path] of [
-    ["--cwd", options.cwd, cwd],
-    ["--home", options.home, home],
-  ] as const) {
-    if (given === undefined) continue;
-    const info = await stat(path).catch(() => undefined);
-    if (!info?.isDirectory())
-      throw new UserError(`${flag} ${path}: ${info ? "not a folder" : "no such folder"}`);
-  }
+  if (options.cwd !== undefined) await mustBeFolder("--cwd", cwd);
+  if (options.home !== undefined) await mustBeFolder("--home", home);
   let fields: ConfigFields;
   let project = cwd; // its git worktree's root, found below (else the folder, as on a failure)
   let usesMcp = false;
@@ -285,6 +277,13 @@ export async function createContext(
     configNote,
   };
   return Object.defineProperties(ctx, Object.getOwnPropertyDescriptors(fields)) as Context;
+}
+
+/** A folder named on the command line must be one: a typo would silently drop its skills. */
+async function mustBeFolder(flag: string, path: string): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isDirectory())
+    throw new UserError(`${flag} ${path}: ${info ? "not a folder" : "no such folder"}`);
 }
 
 const CONFIG_NAMES = "skill.config.json, opencode.jsonc, opencode.json";
