@@ -72,16 +72,23 @@ export function summaries(report: VisibilityReport): string[][] {
     let loaded = 0;
     let nested = 0;
     const reasons = new Map<string, number>();
+    const count = (key: string) => reasons.set(key, (reasons.get(key) ?? 0) + 1);
     for (const s of report.skills) {
       const cell = s.cells[agent];
       if (!cell) continue;
       if (cell.loaded) loaded++;
       else if (cell.nested !== undefined) nested++;
-      else if (cell.reason !== "not-scanned") reasons.set(cell.reason, (reasons.get(cell.reason) ?? 0) + 1);
+      // Copies the agent lists too, or keeps one of at random, are counted as their cells read.
+      else if (cell.reason === "shadowed" && cell.detail !== undefined && AGENT_DUPLICATES.has(cell.detail))
+        count(cell.detail);
+      else if (cell.reason !== "not-scanned") count(cell.reason);
     }
-    // Nested copies are counted where shadowed ones are, apart from them.
+    // Nested copies and the agent's own duplicates are counted where shadowed ones are, apart from them.
     const notes = VISIBILITY_REASONS.flatMap((r) => [
       ...(reasons.has(r) ? [`${reasons.get(r)} ${r}`] : []),
+      ...(r === "shadowed"
+        ? [...AGENT_DUPLICATES].filter((d) => reasons.has(d)).map((d) => `${reasons.get(d)} ${d}`)
+        : []),
       ...(r === "shadowed" && nested > 0 ? [plural(nested, "nested copy", "nested copies")] : []),
     ]);
     return [agent, [`${plural(loaded, "skill")} loaded`, ...notes].join(", ")];

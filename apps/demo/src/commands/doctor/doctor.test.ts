@@ -1,6 +1,7 @@
 // @module-tag slow: every test here runs the built `skill` CLI in a child process.
 import { spawnSync } from "node:child_process";
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { agentsWorld, DOCTOR_AGENTS, EXPECTED_CELLS, removeTempDirs } from "@skill/test-utils";
@@ -177,6 +178,31 @@ describe("skill doctor", () => {
     expect(lines.slice(-4, -1).map((l) => l.split(/\s{2,}/)[0])).toEqual(["claude-code", "codex", "gemini"]);
     expect(lines.at(-3)).toContain("8 skills loaded");
     expect(lines.at(-3)).toContain("1 too-deep, 1 dot-folder");
+  });
+
+  it("counts the copies an agent keeps one of at random as its cells name them, not as shadowed", async () => {
+    const examples = fileURLToPath(new URL("../../../../../examples/", import.meta.url));
+    const user = await mkdtemp(join(tmpdir(), "skill-doctor-home-"));
+    try {
+      const args = [
+        "--cwd",
+        join(examples, "project"),
+        "--home",
+        join(examples, "home"),
+        "--agents",
+        "opencode",
+      ];
+      const result = doctor(args, user, 200);
+      const lines = result.stdout.trimEnd().split("\n");
+      // The copies it may pass over (a loaded one reads "✓ nondeterministic").
+      const cells = lines.filter((l) => /\s{2}nondeterministic$/.test(l)).length;
+      expect(cells).toBe(2);
+      expect(lines.find((l) => /^opencode\s+\d+ skills loaded/.test(l))).toMatch(
+        /^opencode\s+\d+ skills loaded, 2 nondeterministic$/,
+      );
+    } finally {
+      await rm(user, { recursive: true, force: true });
+    }
   });
 
   it("agrees with validate --target codex on a long description with runs of spaces: both load it (Codex 0.171 does)", async () => {
