@@ -40,7 +40,7 @@ function lockedOf(lock: ScopeLock, names: readonly string[], show: (p: string) =
     if (locked === undefined) {
       throw new SkillError(
         "NOT_FOUND",
-        `${JSON.stringify(printable(name))} was not installed by skill here (it is not in ${show(lock.file)}); nothing was removed`,
+        `${JSON.stringify(printable(name))} was not installed by skill here (it is not in ${show(lock.file)}); nothing was removed.${lock.didYouMean(name)}`,
         { path: lock.file },
       );
     }

@@ -92,7 +92,7 @@ export async function planUpdate(options: UpdateOptions): Promise<UpdatePlan> {
   if (missing.length > 0) {
     throw new SkillError(
       "NOT_FOUND",
-      `${missing.map((n) => JSON.stringify(printable(n))).join(", ")} ${missing.length === 1 ? "is" : "are"} not in ${show(lock.file)}; nothing was changed`,
+      `${missing.map((n) => JSON.stringify(printable(n))).join(", ")} ${missing.length === 1 ? "is" : "are"} not in ${show(lock.file)}; nothing was changed.${missing.length === 1 ? lock.didYouMean(missing[0] as string) : ""}`,
       { path: lock.file },
     );
   }

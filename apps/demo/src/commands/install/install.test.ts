@@ -143,6 +143,17 @@ describe("skill remove", () => {
     const lock = JSON.parse(await readFile(join(w.project, "skills-lock.json"), "utf8"));
     expect(Object.keys(lock.skills)).toEqual(["pdf"]);
 
+    // A typo of a locked name is refused with the name it looks like, for remove and update alike.
+    const typo = await w.skill(["remove", "pfd"], w.project);
+    expect([typo.code, typo.stderr]).toEqual([
+      1,
+      'skill: "pfd" was not installed by skill here (it is not in skills-lock.json); nothing was removed. Did you mean "pdf"?\n',
+    ]);
+    const update = await w.skill(["update", "pdff", "--yes"], w.project);
+    expect(update.stderr).toContain(
+      '"pdff" is not in skills-lock.json; nothing was changed. Did you mean "pdf"?',
+    );
+
     const all = await w.skill(["remove", "pdf"], w.project);
     expect(all.code).toBe(0);
     await expect(lstat(join(w.project, ".goose", "skills", "pdf"))).rejects.toThrow();
