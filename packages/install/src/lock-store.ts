@@ -144,7 +144,9 @@ export class ScopeLock {
   /** ` Did you mean "pdf-tools"?` for a name the lock does not hold but one like it, else "". */
   didYouMean(name: string): string {
     const similar = similarNames(name, this.names()).slice(0, 3);
-    return similar.length === 0 ? "" : ` Did you mean ${similar.map((n) => JSON.stringify(printable(n))).join(", ")}?`;
+    return similar.length === 0
+      ? ""
+      : ` Did you mean ${similar.map((n) => JSON.stringify(printable(n))).join(", ")}?`;
   }
 
   has(name: string): boolean {
