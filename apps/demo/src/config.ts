@@ -284,24 +284,33 @@ const KNOWN_KEYS: readonly (readonly [RegExp, readonly string[]])[] = [
  * every run, since a misspelt `permission` silently drops the rules it holds.
  */
 export function misspeltKeyNotes(config: Config): string[] {
-  const notes: string[] = [];
+  return [...misspeltKeys(config)].map(
+    ([key, fixed]) =>
+      `${config.file ?? "config"}: unknown key '${printable(key)}' is ignored; did you mean '${fixed}'?`,
+  );
+}
+
+/** Each ignored key that looks like a misspelt key of ours, and that key. */
+function misspeltKeys(config: Config): Map<string, string> {
+  const misspelt = new Map<string, string>();
   for (const key of config.ignored) {
     const level = KNOWN_KEYS.find(([where]) => where.test(key));
     if (!level) continue;
     const last = key.slice(key.lastIndexOf(".") + 1);
     const [match] = similarNames(last, level[1]);
-    if (match !== undefined && match !== last) {
-      const fixed = key.slice(0, key.length - last.length) + match;
-      notes.push(
-        `${config.file ?? "config"}: unknown key '${printable(key)}' is ignored; did you mean '${fixed}'?`,
-      );
-    }
+    if (match !== undefined && match !== last)
+      misspelt.set(key, key.slice(0, key.length - last.length) + match);
   }
-  return notes;
+  return misspelt;
 }
 
-/** The one line --verbose prints about keys a config holds that this CLI does not use. */
+/**
+ * The one line --verbose prints about keys a config holds that this CLI does not use (an
+ * opencode.json's own keys), but those {@link misspeltKeyNotes} already warned about.
+ */
 export function ignoredKeysNote(config: Config): string | undefined {
-  if (!config.file || config.ignored.length === 0) return undefined;
-  return `${config.file}: ignored ${config.ignored.length === 1 ? "key" : "keys"} not used here: ${config.ignored.map((k) => printable(k)).join(", ")}`;
+  const misspelt = misspeltKeys(config);
+  const ignored = config.ignored.filter((k) => !misspelt.has(k));
+  if (!config.file || ignored.length === 0) return undefined;
+  return `${config.file}: ignored ${ignored.length === 1 ? "key" : "keys"} not used here: ${ignored.map((k) => printable(k)).join(", ")}`;
 }

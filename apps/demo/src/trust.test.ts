@@ -234,6 +234,10 @@ describe("what a newcomer is told", () => {
     const result = await skillCli(["list"]);
     expect(result.stderr).toContain("unknown key 'permision' is ignored; did you mean 'permission'?");
     expect(result.stderr).not.toContain("'model'");
+    // --verbose adds the keys opencode reads and this CLI does not, without warning twice of the misspelt one.
+    const verbose = await skillCli(["list", "--verbose"]);
+    expect(verbose.stderr.match(/permision/g)).toHaveLength(1);
+    expect(verbose.stderr).toContain("ignored key not used here: model\n");
   }, 30_000);
 });
 
