@@ -259,7 +259,10 @@ describe("skill init", () => {
     expect(again.stderr).toContain("already exists");
     const bad = await skillCli(["init", "Bad_Name"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("lowercase");
+    // No file is named (none was made), and the spelling that keeps the rules is offered.
+    expect(bad.stderr).toBe(
+      'skill: Field \'name\' may hold only lowercase letters a-z, digits and hyphens, found "Bad_Name"; try `skill init bad-name`\n',
+    );
   }, 30_000);
   it("writes through core's writer: a checkout whose .agents links elsewhere does not redirect it", async () => {
     const elsewhere = await mkdtemp(join(tmpdir(), "skill-init-elsewhere-"));

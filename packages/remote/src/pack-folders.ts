@@ -31,9 +31,10 @@ function packFolderError(root: string, error: unknown): SkillError {
       { path: error.path ?? root, cause: error },
     );
   }
+  const missing = code === "NOT_FOUND" || code === "ENOENT";
   return new SkillError(
-    code === "NOT_FOUND" || code === "ENOENT" ? "NOT_FOUND" : "READ_ERROR",
-    `Cannot read the skill pack folder ${root} (${errorText(error)})`,
+    missing ? "NOT_FOUND" : "READ_ERROR",
+    `Cannot read the skill pack folder ${root} (${missing ? "no such folder" : errorText(error)})`,
     { path: root, cause: error },
   );
 }

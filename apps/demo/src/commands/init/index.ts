@@ -31,7 +31,20 @@ export async function run(
     (d) => d.severity === "error",
   );
   if (problems.length > 0) {
-    throw new UsageError(problems.map((d) => printable(d.message)).join("; "));
+    // Nothing exists yet: the messages name no file, and a name that only breaks the rules of
+    // spelling gets the one that keeps them (`My Skill` → `my-skill`).
+    const slug = name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "");
+    const usable =
+      slug !== "" &&
+      slug !== name &&
+      validateFrontmatter({ name: slug, description }, join(root, slug, "SKILL.md"), { strict: true }).every(
+        (d) => d.severity !== "error",
+      );
+    const said = problems.map((d) => printable(d.message.replace(` in ${file}`, ""))).join("; ");
+    throw new UsageError(usable ? `${said}; try \`skill init ${slug}\`` : said);
   }
   if ((await lstat(folder).catch(() => undefined)) !== undefined) {
     throw new UserError(
