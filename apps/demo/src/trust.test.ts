@@ -261,7 +261,7 @@ describe("skill init", () => {
     expect(bad.code).toBe(2);
     // No file is named (none was made), and the spelling that keeps the rules is offered.
     expect(bad.stderr).toBe(
-      'skill: Field \'name\' may hold only lowercase letters a-z, digits and hyphens, found "Bad_Name"; try `skill init bad-name`\n',
+      "skill: Field 'name' may hold only lowercase letters a-z, digits and hyphens, found \"Bad_Name\"; try `skill init bad-name`\n",
     );
   }, 30_000);
   it("writes through core's writer: a checkout whose .agents links elsewhere does not redirect it", async () => {
