@@ -15,7 +15,8 @@ export async function run(
 ): Promise<number> {
   const service = createService(ctx);
   const report = await service.discoverAndLoad();
-  if (ctx.out.verbose) {
+  // A person at a terminal (no MCP client on stdin) is told what is going on, on stderr.
+  if (ctx.out.verbose || process.stdin.isTTY === true) {
     const n = service.all(ctx.agent).length;
     const what = options.tools
       ? "the skill tools over"
@@ -26,6 +27,10 @@ export async function run(
       ),
     );
     for (const f of report.failed) ctx.out.error(printable(`  failed  ${f.path}: ${f.error.message}`));
+    if (process.stdin.isTTY === true)
+      ctx.out.error(
+        "an MCP client speaks to it on stdin and stdout (add it to a client's config); Ctrl-C stops it",
+      );
   }
   if (options.tools) {
     await serveTools(ctx, service, pinnedNames(ctx, options.pin));

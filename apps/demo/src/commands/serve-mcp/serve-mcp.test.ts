@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -60,8 +60,25 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+const hasScript = spawnSync("script", ["--version"]).status === 0;
+
 // Each test starts one or two node processes: generous bounds for a loaded machine.
 describe("skill serve-mcp", { tags: ["slow"], timeout: 30_000 }, () => {
+  it.skipIf(!hasScript)("tells a person at a terminal what it serves and how to stop it, on stderr", () => {
+    // util-linux `script` gives it a terminal; its stdin at end, the server ends at once.
+    const command = [process.execPath, cli, "serve-mcp", "--cwd", project, "--home", home]
+      .map(quoted)
+      .join(" ");
+    const seen = spawnSync("script", ["-qefc", command, "/dev/null"], {
+      env: { ...serverEnv(), NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(seen.stdout).toContain("skill serve-mcp: serving 7 skills to agent 'build' over stdio");
+    expect(seen.stdout).toContain("Ctrl-C stops it");
+  });
+
   it.each(["2026-07-28", "2025-11-25"])(
     "answers a real SDK (v2) client over stdio at protocol %s with the skills the agent sees",
     async (era) => {
