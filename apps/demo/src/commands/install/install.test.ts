@@ -1,5 +1,5 @@
 // @module-tag slow: every test here runs the built `skill` CLI in a child process.
-import { lstat, mkdir, readFile, readlink, rm, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, readlink, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { put, removeWorlds, skillMd, taggedRepo, type World, world } from "../../../test/install-world.js";
@@ -159,6 +159,39 @@ describe("skill remove", () => {
     await expect(lstat(join(w.project, ".goose", "skills", "pdf"))).rejects.toThrow();
     await expect(lstat(canonical)).rejects.toThrow();
     expect(JSON.parse(await readFile(join(w.project, "skills-lock.json"), "utf8")).skills).toEqual({});
+  });
+
+  it("works on the project's lock from any folder of the repository, as list and init do", async () => {
+    const w = await world();
+    await mkdir(join(w.project, ".git"));
+    const deep = join(w.project, "src", "deep");
+    await mkdir(deep, { recursive: true });
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf"));
+    // No lock yet: a subfolder's add installs at the repository's root, where every agent looks.
+    expect((await w.skill(["add", src, "--for", "codex"], deep)).code).toBe(0);
+    expect((await stat(join(w.project, ".agents", "skills", "pdf", "SKILL.md"))).isFile()).toBe(true);
+    expect(
+      Object.keys(JSON.parse(await readFile(join(w.project, "skills-lock.json"), "utf8")).skills),
+    ).toEqual(["pdf"]);
+    expect(await readdir(deep)).toEqual([]);
+    // check and remove from the subfolder find that lock.
+    const check = await w.skill(["check", "--json"], deep);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain('"pdf"');
+    expect((await w.skill(["remove", "pdf"], deep)).code).toBe(0);
+    await expect(lstat(join(w.project, ".agents", "skills", "pdf"))).rejects.toThrow();
+    // A lock in a subfolder (a project managed from there) is that subfolder's own.
+    const sub = join(w.project, "packages", "app");
+    await mkdir(sub, { recursive: true });
+    await writeFile(join(sub, "skills-lock.json"), '{\n  "version": 1,\n  "skills": {}\n}\n');
+    await mkdir(join(sub, "lib"));
+    expect((await w.skill(["add", src, "--for", "codex"], join(sub, "lib"))).code).toBe(0);
+    expect((await stat(join(sub, ".agents", "skills", "pdf", "SKILL.md"))).isFile()).toBe(true);
+    expect(Object.keys(JSON.parse(await readFile(join(sub, "skills-lock.json"), "utf8")).skills)).toEqual([
+      "pdf",
+    ]);
+    await expect(lstat(join(w.project, ".agents", "skills", "pdf"))).rejects.toThrow();
   });
 
   it("never removes what it did not install", async () => {
