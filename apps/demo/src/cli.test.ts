@@ -164,6 +164,13 @@ describe("skill show", () => {
     const data = JSON.parse((await run([...base, "show", "pdf-tools", "--json"])).stdout);
     expect(data.files).toEqual(["forms.md", "scripts/extract.py"]);
     expect(data.access).toBe("allow");
+    // --limit cuts the list, and the block says how many files there are.
+    const one = await run([...base, "show", "pdf-tools", "--limit", "1"]);
+    expect(one.stdout).toContain("Note: 2 files are bundled; the first 1 (sorted) are listed.");
+    expect(one.stdout).toContain(`<file>${join(project, ".agents/skills/pdf-tools/forms.md")}</file>`);
+    expect(one.stdout).not.toContain(
+      `<file>${join(project, ".agents/skills/pdf-tools/scripts/extract.py")}</file>`,
+    );
   });
 
   it("names the available skills when one is missing", async () => {

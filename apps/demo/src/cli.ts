@@ -76,7 +76,9 @@ const COMMANDS: readonly CommandEntry[] = [
   {
     usage: "show <name>",
     description: "print the <skill_content> block an agent receives when it loads a skill",
-    options: [option("--limit <n>", "bundled files to list", positiveInt)],
+    options: [
+      option("--limit <n>", "bundled files to list (default 10; the block says how many more)", positiveInt),
+    ],
     load: () => import("./commands/show/index.js"),
   },
   {

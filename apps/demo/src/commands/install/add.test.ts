@@ -28,6 +28,12 @@ describe("skill add", () => {
     expect(r.stdout).toContain("claude-code: loads it");
     expect(r.stdout).toContain("codex: loads it");
     expect(r.stdout).toContain(".claude/skills/pdf -> ../../.agents/skills/pdf (claude-code)");
+    // Added again with the same bytes: said, so it does not read as a new install.
+    const again = await w.skill(["add", "../src/pdf", "--for", "claude-code", "--for", "codex"], w.project);
+    expect(again.stdout).toMatch(
+      /^✓ pdf → \.agents\/skills\/pdf \(already installed, unchanged; from \.\.\/src\/pdf, /,
+    );
+    expect(r.stdout).not.toContain("already installed");
   });
 
   it("installs from a local git repository at a ref, naming the skill's path", async () => {

@@ -231,18 +231,21 @@ async function printInstalled(
   for (const skill of done) {
     const links = await linksOf(skill);
     const replaced = (skill.overrides ?? []).map(show);
+    // Installed before with the same bytes: said, so a second add does not read as a new install.
+    const unchanged = skill.replaces?.computedHash === skill.computedHash;
     json.push({
       name: skill.name,
       path: skill.folder,
       source: skill.source,
       computedHash: skill.computedHash,
+      unchanged,
       replaced,
       links,
       agents: verdicts.filter((v) => v.skill === skill.name),
     });
     if (out.json) continue;
     out.line(
-      `${c.green("✓")} ${c.bold(printable(skill.name))} → ${show(skill.folder)} ${c.dim(`(from ${printable(skill.source)}, ${skill.computedHash.slice(0, 12)}…)`)}`,
+      `${c.green("✓")} ${c.bold(printable(skill.name))} → ${show(skill.folder)} ${c.dim(`(${unchanged ? "already installed, unchanged; " : ""}from ${printable(skill.source)}, ${skill.computedHash.slice(0, 12)}…)`)}`,
     );
     if (replaced.length > 0) out.line(`  ${c.yellow("replaced")} ${replaced.join(", ")}`);
     if (brief) continue;

@@ -8,6 +8,11 @@ import { createService, explicitMcpFailedInRun, loadSkills } from "../../service
 /** Where a skill from an MCP server is: `skill://…/<name>/SKILL.md`. */
 const SKILL_SCHEME = "skill://";
 
+/** Bundled files `show` lists by default (core's `files()` default). */
+const SHOWN_FILES = 10;
+/** Files counted for the note of how many more there are. */
+const FILES_COUNTED = 1_000;
+
 /**
  * `skill show NAME`: the block an agent receives when it loads the skill. Goes through
  * `read(name, agent)`: a skill the agent is denied is, for it, missing.
@@ -17,12 +22,11 @@ export async function run(ctx: Context, name: string, options: { limit?: number 
   const report = await loadSkills(ctx, service);
   try {
     const skill = await service.read(name, ctx.agent);
-    const files = await service.files(
-      name,
-      ctx.agent,
-      options.limit === undefined ? {} : { limit: options.limit },
-    );
-    const block = formatSkillContent(skill, { files, limit: files.length });
+    // The block lists `limit` files and says how many there are beyond them (up to the walk's own bound).
+    const limit = options.limit ?? SHOWN_FILES;
+    const found = await service.files(name, ctx.agent, { limit: Math.max(limit, FILES_COUNTED) });
+    const files = found.slice(0, limit);
+    const block = formatSkillContent(skill, { files: found, limit });
     if (ctx.out.json) {
       ctx.out.data({
         name: skill.name,
