@@ -114,7 +114,8 @@ const COMMANDS: readonly CommandEntry[] = [
   },
   {
     usage: "search <query...>",
-    description: "rank the skills this agent sees by how well they fit a request in plain words",
+    description:
+      "rank the skills this agent sees by how well they fit a request in plain words (exit 1 when nothing matches, as grep does)",
     options: [option("--limit <n>", "most results to show, 1 to 100 (default 8)", searchLimit)],
     load: () => import("./commands/search/index.js"),
   },
