@@ -198,8 +198,8 @@ export async function createContext(
   if (!PRESETS.includes(preset)) {
     throw new UsageError(`Unknown preset '${options.preset}' (expected one of: ${PRESETS.join(", ")})`);
   }
-  if (options.cwd !== undefined) await mustBeFolder("--cwd", cwd);
-  if (options.home !== undefined) await mustBeFolder("--home", home);
+  if (options.cwd !== undefined) await mustBeFolder("--cwd", options.cwd, cwd);
+  if (options.home !== undefined) await mustBeFolder("--home", options.home, home);
   let fields: ConfigFields;
   let project = cwd; // its git worktree's root, found below (else the folder, as on a failure)
   let usesMcp = false;
@@ -280,7 +280,9 @@ export async function createContext(
 }
 
 /** A folder named on the command line must be one: a typo would silently drop its skills. */
-async function mustBeFolder(flag: string, path: string): Promise<void> {
+async function mustBeFolder(flag: string, given: string, path: string): Promise<void> {
+  // An empty value (an unset "$VAR") would be the folder the command runs in: refused.
+  if (given.trim() === "") throw new UsageError(`${flag} needs a folder, found an empty value`);
   const info = await stat(path).catch(() => undefined);
   if (!info?.isDirectory())
     throw new UserError(`${flag} ${path}: ${info ? "not a folder" : "no such folder"}`);

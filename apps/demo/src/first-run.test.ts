@@ -167,6 +167,9 @@ describe("wrong paths and names", () => {
     await writeFile(join(root, "a-file.txt"), "x");
     const file = await run(["list", "--home", join(root, "a-file.txt")]);
     expect(file.stderr).toBe(`skill: --home ${join(root, "a-file.txt")}: not a folder\n`);
+    // An empty value (an unset "$VAR") is not the folder the command runs in.
+    const empty = await run(["list", "--home", ""]);
+    expect([empty.code, empty.stderr]).toEqual([2, "skill: --home needs a folder, found an empty value\n"]);
     const config = await run(["list", "--config", "/nonexistent/skill.config.json"]);
     expect([config.code, config.stderr]).toEqual([
       1,
@@ -234,6 +237,19 @@ describe("long lists", () => {
     expect(spec.omitted.length).toBeGreaterThan(0);
     expect(spec.omitted).toContain("Aa-Upper");
     expect(codex.included).toContain("Aa-Upper");
+  });
+
+  it("says when show's file list stops at 512, since files beyond it go unseen there", async () => {
+    const dir = await project({ many: skillMd("many"), few: skillMd("few") });
+    await mkdir(join(dir, ".agents", "skills", "many", "data"));
+    for (let i = 0; i < 520; i++)
+      await writeFile(join(dir, ".agents", "skills", "many", "data", `f${i}.txt`), "x");
+    const many = await run(["show", "many"], { cwd: dir });
+    expect(many.code).toBe(0);
+    expect(many.stderr).toBe(
+      "skill: note: 512 files are listed at most, and this skill has that many or more; `skill audit many` reads them all\n",
+    );
+    expect((await run(["show", "few"], { cwd: dir })).stderr).toBe("");
   });
 
   it("caps the names prompt --budget left out", async () => {

@@ -57,6 +57,8 @@ export async function pruneHeadCaches(
   try {
     if ((await lstat(file)).mtimeMs < since) return removed; // nothing written this run
     const dir = dirname(file);
+    // Only in a real folder: a `heads` that is a link leads to files that are not ours.
+    if (!(await lstat(dir)).isDirectory()) return removed;
     for (const name of await readdir(dir)) {
       const stale = CACHE_NAME.test(name)
         ? name !== basename(file) && STALE_CACHE_MS

@@ -252,6 +252,18 @@ describe("the CLI's head cache", () => {
     ]);
     expect(after).toHaveLength(5); // and this project's own file
     expect(await readFile(outside, "utf8")).toBe("keep");
+    // A heads folder that is a link leads to files that are not the CLI's: nothing there goes.
+    const elsewhere = join(w.home, "..", "elsewhere");
+    await mkdir(elsewhere);
+    await writeFile(join(elsewhere, "00000000000000ee.json"), "{}");
+    await utimes(join(elsewhere, "00000000000000ee.json"), daysAgo(40), daysAgo(40));
+    const linkedCache = join(w.home, "..", "linked-cache");
+    await mkdir(join(linkedCache, "skill"), { recursive: true });
+    await symlink(elsewhere, join(linkedCache, "skill", "heads"));
+    expect(described(await w.list([], { XDG_CACHE_HOME: linkedCache }))).toEqual({
+      alpha: "Formats alpha reports.",
+    });
+    expect(await readdir(elsewhere)).toContain("00000000000000ee.json");
     // A run that writes nothing (its skills unchanged) removes nothing.
     await put("00000000000000dd.json", 40);
     expect(described(await w.list())).toEqual({ alpha: "Formats alpha reports." });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { serverLabel, splitCommand } from "./mcp.js";
+import { serverLabel, splitCommand, uniqueLabel } from "./mcp.js";
 
 describe("serverLabel", () => {
   it("names a server by what its launcher starts, short enough to prefix a skill's name", () => {
@@ -14,5 +14,17 @@ describe("serverLabel", () => {
     expect(label("node '/home/me/skill kit/dist/cli.js' serve-mcp --cwd project")).toBe("cli-serve-mcp");
     expect(label("/usr/local/bin/skills-server.js")).toBe("skills-server");
     expect(label("npx")).toBe("mcp");
+  });
+});
+
+describe("uniqueLabel", () => {
+  it("numbers a label a server of the run already has until it is unique, though a label may end in -2 itself", () => {
+    const seen = new Set<string>();
+    expect(["foo", "foo", "foo-2", "foo"].map((l) => uniqueLabel(l, seen))).toEqual([
+      "foo",
+      "foo-2",
+      "foo-2-2",
+      "foo-3",
+    ]);
   });
 });

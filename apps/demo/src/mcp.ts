@@ -110,6 +110,14 @@ export function serverLabel(words: readonly string[]): string {
   return first === "" ? "mcp" : first;
 }
 
+/** `label`, or `label-2`, `label-3`… : the first that no server of this run has (a label may end in `-2` itself). */
+export function uniqueLabel(label: string, seen: Set<string>): string {
+  let unique = label;
+  for (let n = 2; seen.has(unique); n++) unique = `${label}-${n}`;
+  seen.add(unique);
+  return unique;
+}
+
 /**
  * One skill source per MCP server command; `close` ends the server processes; `timeoutMs`
  * is each server's deadline (default @skill/mcp's 30 s). A source's id is `mcp:` and the
@@ -126,13 +134,10 @@ export function mcpSources(
 } {
   if (!mcpModule) throw new Error("loadMcp() must run before mcpSources()");
   const { mcpStdioSource } = mcpModule;
-  const seen = new Map<string, number>();
+  const seen = new Set<string>();
   const sources = commands.map((c) => {
     const [command, ...args] = splitCommand(c.line);
-    const label = serverLabel([command as string, ...args]);
-    const n = (seen.get(label) ?? 0) + 1;
-    seen.set(label, n);
-    const id = `mcp:${label}${n > 1 ? `-${n}` : ""}`;
+    const id = `mcp:${uniqueLabel(serverLabel([command as string, ...args]), seen)}`;
     return mcpStdioSource(command as string, args, {
       id,
       cwd: c.cwd,

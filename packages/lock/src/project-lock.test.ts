@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { removeTempDirs, tempDir } from "@skill/test-utils";
@@ -118,6 +119,22 @@ describe("project lock", () => {
     expect((error as Error).message).toContain(file);
     expect((error as Error).message).toContain(message);
     expect(await readFile(file, "utf8")).toBe(text);
+  });
+
+  it("never waits on a FIFO in the lock's place, nor reads a link out of its folder (and never echoes its target)", {
+    tags: ["slow"],
+  }, async () => {
+    const dir = await temp();
+    const fifo = join(dir, "skills-lock.json");
+    execFileSync("mkfifo", [fifo]);
+    await expect(readProjectLock(fifo)).rejects.toMatchObject({ code: "READ_ERROR", path: fifo });
+    const project = await temp();
+    const secret = join(await temp(), "secret.txt");
+    await writeFile(secret, "SECRET=hunter2 not json");
+    await symlink(secret, join(project, "skills-lock.json"));
+    const error = await readProjectLock(join(project, "skills-lock.json")).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "UNSAFE_PATH", path: join(project, "skills-lock.json") });
+    expect((error as Error).message).not.toContain("hunter2");
   });
 
   it("reads a lock with a byte-order mark", async () => {

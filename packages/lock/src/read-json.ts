@@ -1,22 +1,30 @@
-import { readFile } from "node:fs/promises";
-import { describeKind, errnoOf, errorMessage, isMapping, quote, SkillError } from "@skill/core";
+import { basename, dirname } from "node:path";
+import { describeKind, errorMessage, isMapping, quote, readInside, SkillError } from "@skill/core";
 
-/** A JSON object read from `file`; undefined when there is no such file. */
+/** Largest lock file read (one of 10,000 skills is a few megabytes). */
+const MAX_LOCK_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A JSON object read from `file`; undefined when there is no such file. Read through core's
+ * reader: a regular file only (a FIFO or a device in its place is `READ_ERROR`, never a wait),
+ * and a link that leads out of its folder is `UNSAFE_PATH`, never read through.
+ */
 export async function readJsonObject(
   file: string,
   what: string,
 ): Promise<Record<string, unknown> | undefined> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    const bytes = await readInside(dirname(file), basename(file), { maxBytes: MAX_LOCK_BYTES });
+    text = new TextDecoder().decode(bytes);
   } catch (error) {
-    const code = errnoOf(error);
-    if (code === "ENOENT") return undefined;
-    const why = code ?? String(error);
-    throw new SkillError("READ_ERROR", `Failed to read ${what} ${file} (${why})`, {
-      path: file,
-      cause: error,
-    });
+    if (SkillError.isInstance(error) && error.code === "NOT_FOUND") return undefined;
+    const why = SkillError.isInstance(error) ? error.message : errorMessage(error);
+    throw new SkillError(
+      SkillError.isInstance(error) ? error.code : "READ_ERROR",
+      `Failed to read ${what} ${file}: ${why}`,
+      { path: file, cause: error },
+    );
   }
   let value: unknown;
   try {

@@ -177,7 +177,7 @@ export async function run(ctx: Context, args: readonly string[]): Promise<number
   for (const a of audited) {
     if ("notLoaded" in a && a.notLoaded !== undefined) {
       // An agent does not load it as it is, but its files are on disk all the same.
-      const why = `not loaded (${a.notLoaded}); its files were audited`;
+      const why = `not loaded (${a.notLoaded})${"error" in a ? "" : "; its files were audited"}`;
       rows.push([
         findingPlace(ctx, a, "SKILL.md"),
         c.yellow("warning"),

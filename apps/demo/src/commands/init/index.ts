@@ -1,10 +1,10 @@
 import { lstat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { printable, stageSkillFolder, validateFrontmatter, validateSkillFile } from "@skill/core";
-import { findWorktreeRoot } from "@skill/discovery";
 import type { Context } from "../../context.js";
 import { UsageError, UserError } from "../../errors.js";
 import { displayPath } from "../../output.js";
+import { projectRoot } from "../../project-root.js";
 
 const PLACEHOLDER = "Describe what this skill does and when an agent should use it.";
 
@@ -23,7 +23,8 @@ export async function run(
   name: string,
   opts: { readonly description?: string; readonly dir?: string },
 ): Promise<number> {
-  const root = opts.dir ? resolve(opts.dir) : join(findWorktreeRoot(ctx.cwd) ?? ctx.cwd, ".agents", "skills");
+  // The project's folder as the install commands find it, so `init` and `add` agree on it.
+  const root = opts.dir ? resolve(opts.dir) : join(projectRoot(ctx.cwd, ctx.home), ".agents", "skills");
   const folder = join(root, name);
   const file = join(folder, "SKILL.md");
   const description = (opts.description ?? PLACEHOLDER).replace(/\s+/g, " ").trim();

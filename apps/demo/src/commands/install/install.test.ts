@@ -194,6 +194,26 @@ describe("skill remove", () => {
     await expect(lstat(join(w.project, ".agents", "skills", "pdf"))).rejects.toThrow();
   });
 
+  it("takes no project root from a .git that is no git folder, nor from a home that is a repository", async () => {
+    const w = await world();
+    const src = join(w.root, "src", "pdf");
+    await put(join(src, "SKILL.md"), skillMd("pdf"));
+    // A .git file of junk in a parent folder (a shared folder someone else writes) chooses nothing.
+    await writeFile(join(w.root, ".git"), "junk\n");
+    expect((await w.skill(["add", src, "--for", "codex"], w.project)).code).toBe(0);
+    expect((await stat(join(w.project, ".agents", "skills", "pdf", "SKILL.md"))).isFile()).toBe(true);
+    await expect(lstat(join(w.root, "skills-lock.json"))).rejects.toThrow();
+    // A dotfiles home: its .agents/skills is the global folder, never a project's, for add and init alike.
+    await mkdir(join(w.home, ".git"));
+    const proj = join(w.home, "proj");
+    await mkdir(proj);
+    expect((await w.skill(["add", src, "--for", "codex"], proj)).code).toBe(0);
+    expect((await stat(join(proj, ".agents", "skills", "pdf", "SKILL.md"))).isFile()).toBe(true);
+    expect((await w.skill(["init", "notes"], proj)).code).toBe(0);
+    expect((await stat(join(proj, ".agents", "skills", "notes", "SKILL.md"))).isFile()).toBe(true);
+    await expect(lstat(join(w.home, ".agents"))).rejects.toThrow();
+  });
+
   it("never removes what it did not install", async () => {
     const w = await world();
     const mine = join(w.project, ".agents", "skills", "notes", "SKILL.md");

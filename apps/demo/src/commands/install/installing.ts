@@ -1,11 +1,9 @@
 // What the install commands (add, install, update, remove, check) share on the CLI's side:
 // flags to an install scope, the site port filled with @skill/remote, the library's words in
 // the CLI's, and the report of what was installed. The installing itself is @skill/install's.
-import { statSync } from "node:fs";
 import { mkdir, readFile, readlink } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { printable, SkillError } from "@skill/core";
-import { findWorktreeRoot, foldersBetween } from "@skill/discovery";
 import {
   AGENT_TARGETS,
   type AgentTarget,
@@ -20,6 +18,7 @@ import {
 import type { Context } from "../../context.js";
 import { UsageError, UserError } from "../../errors.js";
 import { displayPath, plural } from "../../output.js";
+import { projectRoot } from "../../project-root.js";
 import { type AgentVerdict, agentVerdicts } from "./agent-verdict.js";
 
 export interface InstallFlags {
@@ -34,23 +33,6 @@ export interface InstallFlags {
 export function scopeOf(ctx: Context, flags: { readonly global?: boolean }): InstallScope {
   const cwd = flags.global ? ctx.cwd : projectRoot(ctx.cwd, ctx.home);
   return { cwd, home: ctx.home, scope: flags.global ? "global" : "project", env: ctx.env };
-}
-
-/**
- * The folder a project's installs work in, wherever in it a command runs: the nearest folder
- * from `cwd` up to its git worktree's root that holds a `skills-lock.json` (a project managed
- * from there), else the worktree's root (where `skill init` writes, and where every agent
- * looks from anywhere in the repository), else `cwd`. A home folder that is itself a git
- * worktree (dotfiles) is no project root: its `.agents/skills` holds the global skills.
- */
-export function projectRoot(cwd: string, home: string): string {
-  const found = findWorktreeRoot(cwd);
-  const top = found === undefined || found === home ? undefined : found;
-  const folders = top === undefined ? [cwd] : (foldersBetween(top, cwd) ?? [cwd]);
-  for (const dir of [...folders].reverse()) {
-    if (statSync(join(dir, "skills-lock.json"), { throwIfNoEntry: false })?.isFile()) return dir;
-  }
-  return top ?? cwd;
 }
 
 /**

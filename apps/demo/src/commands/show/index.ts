@@ -10,8 +10,8 @@ const SKILL_SCHEME = "skill://";
 
 /** Bundled files `show` lists by default (core's `files()` default). */
 const SHOWN_FILES = 10;
-/** Files counted for the note of how many more there are. */
-const FILES_COUNTED = 1_000;
+/** Files counted for the note of how many more there are: all that core lists of a skill (512). */
+const FILES_COUNTED = 512;
 
 /**
  * `skill show NAME`: the block an agent receives when it loads the skill. Goes through
@@ -27,6 +27,14 @@ export async function run(ctx: Context, name: string, options: { limit?: number 
     const found = await service.files(name, ctx.agent, { limit: Math.max(limit, FILES_COUNTED) });
     const files = found.slice(0, limit);
     const block = formatSkillContent(skill, { files: found, limit });
+    if (found.length >= FILES_COUNTED && !ctx.out.json) {
+      // The listing stops there: more files may sit beyond it, unseen by it (an audit reads them all).
+      ctx.out.error(
+        printable(
+          `skill: note: ${FILES_COUNTED} files are listed at most, and this skill has that many or more; \`skill audit ${name}\` reads them all`,
+        ),
+      );
+    }
     if (ctx.out.json) {
       ctx.out.data({
         name: skill.name,
