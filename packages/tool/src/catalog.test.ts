@@ -41,6 +41,28 @@ describe("skillTools catalog tiers", () => {
     expect(catalog.text).not.toContain("not listed");
   });
 
+  it("says how many skills there are when a budget too small for even one name leaves them all out", async () => {
+    const source = countingSource("project:/repo/.agents/skills", generated("tiny", 3));
+    const service = new SkillService({ sources: [source] });
+    await service.discoverAndLoad();
+    const skill = (options: { search?: ReturnType<typeof substringSearch> }) =>
+      skillTools(service, { agent, budget: 20, ...options }).definitions.find((d) => d.name === SKILL_TOOL);
+    const searched = skill({ search: substringSearch() })?.description ?? "";
+    expect(searched).toMatch(
+      /\n\n3 skills are available but not listed here; use skill_search to find one\.$/,
+    );
+    expect(searched).not.toContain("No skills are available");
+    expect(skill({})?.description).toMatch(
+      /3 skills are available but not listed here; load one by its exact name/,
+    );
+    // With none at all, it says so.
+    const none = new SkillService({ sources: [countingSource("project:/repo/.agents/skills", [])] });
+    await none.discoverAndLoad();
+    expect(skillTools(none, { agent }).definitions[0]?.description).toMatch(
+      /No skills are available right now\.$/,
+    );
+  });
+
   it("at 2,000 skills in 8,000 characters: pinned and top-ranked descriptions, then names, then how many are left", async () => {
     // Lowest precedence first: user skills, configured paths, the project.
     const user = countingSource("global:/home/me/.agents/skills", generated("user", 1700));

@@ -27,11 +27,23 @@ const SEARCH_DESCRIPTION = [
 ].join(" ");
 
 /**
+ * What the `skill` tool says when its catalog lists no skill: that there are none, or, when a
+ * budget too small for even one name left them all out, how many there are and how to find one.
+ */
+function emptyListing(omitted: number, searchOffered: boolean): string {
+  if (omitted === 0) return "No skills are available right now.";
+  const count = omitted === 1 ? "1 skill is" : `${omitted} skills are`;
+  return searchOffered
+    ? `${count} available but not listed here; use ${SEARCH_TOOL} to find one.`
+    : `${count} available but not listed here; load one by its exact name if the task needs it.`;
+}
+
+/**
  * The tools to offer for a catalog: `skill`, its description holding the catalog, and
  * `skill_search` when `searchOffered`.
  */
 export function toolDefinitions(catalog: CatalogResult, searchOffered: boolean): readonly ToolDefinition[] {
-  const listing = catalog.text === "" ? "No skills are available right now." : catalog.text;
+  const listing = catalog.text === "" ? emptyListing(catalog.omitted.length, searchOffered) : catalog.text;
   const skill: ToolDefinition = {
     name: SKILL_TOOL,
     description: `${SKILL_INTRO}\n\n${listing}`,
