@@ -28,27 +28,27 @@ export function memorySource(id: string, skills: readonly MemorySkill[]): SkillS
   const entries: SourceEntry[] = [...skills]
     .sort((a, b) => compareCodeUnits(a.location, b.location))
     .map((skill) => {
-      const contents = skill.contents ? new Map(Object.entries(skill.contents)) : undefined;
-      const files = skill.files ? [...skill.files] : contents ? [...contents.keys()] : undefined;
+      const contents = new Map(Object.entries(skill.contents ?? {}));
+      const files = skill.files ? [...skill.files] : [...contents.keys()];
+      // Files are listed and read from memory only, even for a location that reads like a path:
+      // a folder on disk of that name is never walked nor read.
       const entry: SourceEntry = {
         location: skill.location,
         read: async () => skill.text,
-        ...(files === undefined ? {} : { listFiles: async () => files }),
-        ...(contents === undefined
-          ? {}
-          : {
-              readFile: async (path: string) => {
-                const value = contents.get(path);
-                if (value === undefined) {
-                  throw new SkillError(
-                    "NOT_FOUND",
-                    `Skill file not found: ${skill.location} has no ${quote(path)}`,
-                    { path },
-                  );
-                }
-                return typeof value === "string" ? new TextEncoder().encode(value) : value;
+        listFiles: async () => files,
+        readFile: async (path: string) => {
+          const value = contents.get(path);
+          if (value === undefined) {
+            throw new SkillError(
+              "NOT_FOUND",
+              `Skill file not found: ${skill.location} has no ${quote(path)}`,
+              {
+                path,
               },
-            }),
+            );
+          }
+          return typeof value === "string" ? new TextEncoder().encode(value) : value;
+        },
       };
       return entry;
     });

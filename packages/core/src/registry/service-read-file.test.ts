@@ -133,4 +133,16 @@ describe("SkillService.readFile", () => {
     expect(await memory.files("form")).toEqual(["t.md"]);
     expect(Buffer.from(await memory.readFile("form", "t.md")).toString()).toBe("form text");
   });
+
+  it("never lists nor reads a folder on disk for a memory skill whose location reads like a path", async () => {
+    // A real folder with files at the path the location names.
+    await skill("on-disk", "on-disk", { "secret.md": "from disk" });
+    const location = join(root, "skills", "on-disk", "SKILL.md");
+    const memory = new SkillService({
+      sources: [memorySource("gen", [{ location, text: "---\nname: generated\ndescription: d\n---\n" }])],
+    });
+    await memory.discoverAndLoad();
+    expect(await memory.files("generated")).toEqual([]);
+    await expect(memory.readFile("generated", "secret.md")).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
 });
