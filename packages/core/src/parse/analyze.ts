@@ -159,6 +159,23 @@ function repairWarnings(
   }
 }
 
+/**
+ * The last line before `end` whose value opens a `mark` quote that the line does not close
+ * (`description: "unclosed`), 1-based; `undefined` when none does.
+ */
+function unclosedQuoteLine(text: string, end: number, mark: '"' | "'"): number | undefined {
+  const lines = text.split("\n", end);
+  for (let n = Math.min(end, lines.length) - 1; n >= 1; n--) {
+    const value = /^\s*(?:-\s+)?[^\s#"'][^:]*:\s+(.*)$/.exec(lines[n] as string)?.[1];
+    if (value === undefined || !value.startsWith(mark)) continue;
+    // Closed when a quote follows that is not escaped (`\"`) or doubled (`''`).
+    const rest = value.slice(1);
+    const closed = mark === '"' ? /(^|[^\\])(\\\\)*"/.test(rest) : /'(?!')/.test(rest.replace(/''/g, ""));
+    if (!closed) return n + 1;
+  }
+  return undefined;
+}
+
 /** Broken YAML refused: where, what was found, and (`quoteKey`) which value quotes would fix. */
 function yamlError(
   failure: YamlFailure,
@@ -174,6 +191,13 @@ function yamlError(
   message += ` in ${location}`;
   if (found) message += ` (found ${quote(found.trim())})`;
   if (quoteKey !== undefined) message += `; put the value of '${printable(quoteKey)}' in quotes`;
+  // js-yaml tells where the stream ended, not where the quote that never closed was opened.
+  const kind = /within a (double|single) quoted scalar/.exec(failure.reason)?.[1];
+  const opened =
+    kind && fileLine !== undefined
+      ? unclosedQuoteLine(normalized, fileLine, kind === "double" ? '"' : "'")
+      : undefined;
+  if (opened !== undefined) message += `; the quote opened on line ${opened} is never closed`;
   const error = new SkillError("PARSE_ERROR", message, { path: location });
   return fail(diagnostics, error, "yaml-invalid", fileLine);
 }

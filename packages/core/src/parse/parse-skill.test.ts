@@ -162,6 +162,22 @@ describe("parseSkill", () => {
     expect(error.message).toContain("put the value of 'description' in quotes");
   });
 
+  it("names the line where a quote that never closes was opened, not only where the stream ended", () => {
+    const double = thrown(() => parseSkill(skillText('name: test-skill\ndescription: "unclosed quote'), LOC));
+    expect(double.message).toMatch(
+      /within a double quoted scalar at line \d+ .*; the quote opened on line 3 is never closed$/,
+    );
+    const single = thrown(() =>
+      parseSkill(skillText("name: test-skill\ndescription: 'it''s open\nlicense: MIT"), LOC),
+    );
+    expect(single.message).toMatch(/the quote opened on line 3 is never closed$/);
+    // A closed quote, or an escaped one inside, is not blamed.
+    const other = thrown(() =>
+      parseSkill(skillText('name: test-skill\ndescription: "a \\" b"\nx: [unclosed'), LOC),
+    );
+    expect(other.message).not.toContain("never closed");
+  });
+
   it("reports YAML that no repair fixes", () => {
     const error = thrown(() => parseSkill(skillText("name: [unclosed\ndescription: d"), LOC));
     expect(error.code).toBe("PARSE_ERROR");
