@@ -149,13 +149,25 @@ export function actionOf(
 export class Lookups {
   readonly #registry: Registry;
   readonly #policy: PermissionPolicy | undefined;
+  readonly #unfiltered: ((agent: AgentInfo) => void) | undefined;
 
-  constructor(registry: Registry, policy: PermissionPolicy | undefined) {
+  /** `unfiltered`: told of an agent whose own permission rules no policy applies (none given). */
+  constructor(
+    registry: Registry,
+    policy: PermissionPolicy | undefined,
+    unfiltered?: (agent: AgentInfo) => void,
+  ) {
     this.#registry = registry;
     this.#policy = policy;
+    this.#unfiltered = unfiltered;
+  }
+
+  #check(agent: AgentInfo | undefined): void {
+    if (agent?.permission !== undefined && this.#policy === undefined) this.#unfiltered?.(agent);
   }
 
   visible(name: string, agent: AgentInfo | undefined): Winner | undefined {
+    this.#check(agent);
     const winner = this.#registry.resolution.winners.get(name);
     if (!winner || actionOf(this.#policy, agent, winner) === "deny") return undefined;
     return winner;
@@ -174,6 +186,7 @@ export class Lookups {
   }
 
   all(agent: AgentInfo | undefined): SkillMetadata[] {
+    this.#check(agent);
     // Sorted once per registry: a harness asks for the list on every turn, a doctor per agent.
     const registry = this.#registry;
     registry.sortedWinners ??= [...registry.resolution.winners.values()].sort((a, b) =>

@@ -2,7 +2,7 @@ import { checkMaxBytes } from "../files/read-file.js";
 import { DEFAULT_MAX_FILE_BYTES } from "../files/read-inside.js";
 import type { AnalyzeOptions } from "../parse/analysis.js";
 import { resolveRules } from "../parse/load-rules.js";
-import { printable, SkillError } from "../spec/errors.js";
+import { printable, quote, SkillError } from "../spec/errors.js";
 import type { Logger, SkillEvents } from "../spec/logging.js";
 import type { LoadFailure, LoadReport } from "../spec/report.js";
 import type { AgentInfo, PermissionAction, SkillServiceOptions } from "../spec/service-options.js";
@@ -70,7 +70,7 @@ export class SkillService {
     );
     this.#maxFileBytes = checkMaxBytes(options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
     this.#registry = buildRegistry([...this.#sources.map((s) => emptyGroup(s)), emptyGroup()]);
-    this.#lookups = new Lookups(this.#registry, options.permission);
+    this.#lookups = new Lookups(this.#registry, options.permission, this.#unfiltered);
   }
 
   /**
@@ -286,9 +286,25 @@ export class SkillService {
 
   #swap(registry: Registry): void {
     this.#registry = registry;
-    this.#lookups = new Lookups(registry, this.#options.permission);
+    this.#lookups = new Lookups(registry, this.#options.permission, this.#unfiltered);
     this.#version++;
   }
+
+  /** Agents already told of (by name): one warning each. */
+  readonly #toldUnfiltered = new Set<string>();
+
+  /**
+   * An agent that carries permission rules, asked about by a service with no `permission`
+   * policy: nothing applies them, so a `deny` there hides nothing. Said once per agent.
+   */
+  readonly #unfiltered = (agent: AgentInfo): void => {
+    if (this.#toldUnfiltered.has(agent.name)) return;
+    this.#toldUnfiltered.add(agent.name);
+    this.#logger.warn(
+      `Agent ${quote(agent.name)} has permission rules, but this SkillService has no permission policy: they are not applied (pass permission: createPermissionPolicy() from @skill/permissions)`,
+      { code: "permission-unenforced" },
+    );
+  };
 
   #logDiagnostic(d: Diagnostic): void {
     this.#logger.warn(d.message, {
