@@ -23,6 +23,7 @@ const WALKS: AllowList = {
   "packages/remote/src/cache-state.ts":
     "remote's bookkeeping of its own cache folders, not of a skill folder",
   "packages/remote/src/commit.ts": "remote's recovery of its own staging folders after a crash",
+  "apps/demo/src/head-cache-files.ts": "the CLI's own head cache folder, pruned of stale cache files",
 };
 
 /** Streams and copies that are not of a skill's files. */

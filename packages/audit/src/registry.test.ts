@@ -166,7 +166,7 @@ describe("auditRegistrySkill", () => {
     const notes = result.findings.filter((f) => f.rule === "audit-incomplete");
     expect(notes.map((f) => f.path)).toEqual(["notes.txt", "scripts/setup.sh"]);
     expect(notes[0]?.message).toMatch(
-      /^could not read the file: Skill "demo" has no readable file "notes.txt"/,
+      /^could not read the file: Skill file not found: builtin:demo has no "notes.txt"/,
     );
   });
 
