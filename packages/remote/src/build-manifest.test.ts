@@ -205,6 +205,14 @@ describe("buildManifest", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it("says a pack folder that does not exist is no folder, once", async () => {
+    const missing = join(root, "nope");
+    await expect(buildManifest(missing)).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: `Cannot read the skill pack folder ${missing} (no such folder)`,
+    });
+  });
+
   it("stops walking a folder as soon as it passes the file limit", { tags: ["slow"] }, async () => {
     const files: Record<string, string> = { "big/SKILL.md": skillMd("big") };
     for (let i = 0; i < 1_200; i++) files[`big/f/${i}.md`] = "x";
