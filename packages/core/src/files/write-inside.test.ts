@@ -179,6 +179,9 @@ describe("writeInside", () => {
     await writeInside(project, "run.sh", bytes("#!/bin/sh"), { executable: true });
     await writeInside(project, "plain.txt", bytes("x"));
     expect((await stat(join(project, "config", "skill", "trusted.json"))).mode & 0o777).toBe(0o600);
+    // The folders it made for a file only its owner may read are its owner's alone too.
+    expect((await stat(join(project, "config"))).mode & 0o077).toBe(0);
+    expect((await stat(join(project, "config", "skill"))).mode & 0o077).toBe(0);
     expect((await stat(join(project, "run.sh"))).mode & 0o100).toBe(0o100);
     expect((await stat(join(project, "plain.txt"))).mode & 0o111).toBe(0);
     expect(await listing(join(project, "config", "skill"))).toEqual(["trusted.json"]);

@@ -31,10 +31,11 @@ function checkSignal(signal: AbortSignal | undefined, what: string): void {
  * caller's own folder, e.g. a `CLAUDE_CONFIG_DIR` not created yet); otherwise its real path is
  * its nearest existing folder's, plus the rest.
  */
-async function boundOf(within: string, make = true): Promise<Bound> {
+async function boundOf(within: string, make = true, folderMode?: number): Promise<Bound> {
   const lexical = resolve(within);
   try {
-    if (make) await mkdir(lexical, { recursive: true });
+    if (make)
+      await mkdir(lexical, { recursive: true, ...(folderMode === undefined ? {} : { mode: folderMode }) });
     return { within: lexical, real: await realOrNearest(lexical) };
   } catch (error) {
     throw new SkillError(
@@ -73,7 +74,7 @@ async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
  * in the way. Nothing is written unless `make`: then each missing folder on the way is made
  * (one at a time, never through a link) and the answer says whether one was.
  */
-async function checkChain(bound: Bound, path: string, make = false): Promise<boolean> {
+async function checkChain(bound: Bound, path: string, make = false, folderMode = 0o777): Promise<boolean> {
   const full = resolve(path);
   if (!isInside(bound.within, full) && !isInside(bound.real, full)) {
     throw new SkillError(
@@ -94,7 +95,7 @@ async function checkChain(bound: Bound, path: string, make = false): Promise<boo
     if (stats === undefined) {
       if (!make) return false; // made below a folder already checked
       try {
-        await mkdir(at);
+        await mkdir(at, folderMode);
         made = true;
       } catch (error) {
         if (errnoOf(error) !== "EEXIST") throw error; // made meanwhile: judged below as found
@@ -164,8 +165,8 @@ async function makeFolders(root: string, rel: readonly string[], made: Set<strin
  * file is in the way), each that does not is made. Then, only when a folder was made, the whole
  * chain is checked again (a folder made on the way was not swapped for a link meanwhile).
  */
-async function ensureChain(bound: Bound, folder: string): Promise<void> {
-  if (await checkChain(bound, folder, true)) await checkChain(bound, folder);
+async function ensureChain(bound: Bound, folder: string, folderMode?: number): Promise<void> {
+  if (await checkChain(bound, folder, true, folderMode)) await checkChain(bound, folder);
 }
 
 /**
@@ -323,7 +324,10 @@ export async function stageSkillFolder(
 export interface WriteInsideOptions {
   /** Mode 0755 (else 0644), less the umask. */
   readonly executable?: boolean;
-  /** The file's mode, less the umask (default 0644, or 0755 when `executable`): 0600 for a file only its owner may read. */
+  /**
+   * The file's mode, less the umask (default 0644, or 0755 when `executable`): 0600 for a file
+   * only its owner may read, whose missing folders below `within` are then made 0700.
+   */
   readonly mode?: number;
   /** The folder no byte may leave (default `root`); made when missing. */
   readonly within?: string;
@@ -346,10 +350,12 @@ export async function writeInside(
   options: WriteInsideOptions = {},
 ): Promise<void> {
   const full = resolveInside(root, path);
-  const bound = await boundOf(options.within ?? root);
+  // A file only its owner may read gets folders only its owner may enter, where it makes them.
+  const folderMode = options.mode !== undefined && (options.mode & 0o077) === 0 ? 0o700 : undefined;
+  const bound = await boundOf(options.within ?? root, true, folderMode);
   const temp = tempName(full, "write");
   try {
-    await ensureChain(bound, dirname(full));
+    await ensureChain(bound, dirname(full), folderMode);
     await createFile(temp, bytes, options.mode ?? (options.executable === true ? 0o755 : 0o644));
     await rename(temp, full);
   } catch (error) {
