@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { parse, resolve } from "node:path";
-import { type Logger, noopLogger, quote, SkillError } from "@skill/core";
+import { describeKind, type Logger, noopLogger, quote, SkillError } from "@skill/core";
 import type { DiscoveryOptions, DiscoveryRoot } from "./discovery-options.js";
 import { PRESET_LAYOUTS, RootList } from "./layouts.js";
 import { findWorktreeRoot, foldersBetween, resolvePath } from "./paths.js";
@@ -37,6 +37,17 @@ function projectFolders(cwd: string, home: string, stopAt: string | undefined, l
  * up looking for `.git`.
  */
 export function discoveryRoots(options: DiscoveryOptions): DiscoveryRoot[] {
+  // From JSON or plain JavaScript, a missing folder would be Node's own ERR_INVALID_ARG_TYPE.
+  for (const field of ["cwd", "home"] as const) {
+    const value: unknown = options?.[field];
+    if ((field === "cwd" || value !== undefined) && (typeof value !== "string" || value === "")) {
+      throw new SkillError(
+        "INVALID_FIELD",
+        `Invalid discovery option ${field}: expected the path of a folder, found ${value === "" ? "an empty string" : describeKind(value)}`,
+        { field },
+      );
+    }
+  }
   const env = options.env ?? process.env;
   const home = resolve(options.home ?? homedir());
   const cwd = resolve(options.cwd);

@@ -445,6 +445,22 @@ describe("agent presets", () => {
   });
 });
 
+describe("options from plain JavaScript or JSON", () => {
+  it("refuses a missing or empty cwd, and a home that is no path, naming the option", () => {
+    const refused = (options: unknown, field: string, found: string) =>
+      expect(() => discoverySources(options as { cwd: string })).toThrow(
+        expect.objectContaining({
+          code: "INVALID_FIELD",
+          field,
+          message: `Invalid discovery option ${field}: expected the path of a folder, found ${found}`,
+        }),
+      );
+    refused({}, "cwd", "undefined");
+    refused({ cwd: "" }, "cwd", "an empty string");
+    refused({ cwd: "/p", home: 42 }, "home", "a number");
+  });
+});
+
 describe("the real-skill corpus through SkillService", () => {
   it.each(corpora)("loads every SKILL.md of $label from a configured path", async ({ dir, expected }) => {
     const { home, project } = await tempWorld();
