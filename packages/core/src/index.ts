@@ -77,6 +77,7 @@ export type {
 export { SKILL_SPEC_VERSION } from "./spec/types.js";
 export { abortError } from "./util/abort.js";
 export { skillCacheHome } from "./util/cache-home.js";
+export { didYouMean } from "./util/did-you-mean.js";
 export { errnoOf } from "./util/errno.js";
 export { errorMessage } from "./util/error-text.js";
 export { noopLogger } from "./util/logger.js";

@@ -60,6 +60,7 @@ describe("built package", { tags: ["built"] }, () => {
         "codexSidecarUserOnly",
         "compareCodeUnits",
         "describeKind",
+        "didYouMean",
         "digestMemo",
         "errnoOf",
         "errorMessage",

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { printable, SkillError, similarNames } from "@skill/core";
+import { printable, SkillError } from "@skill/core";
 import {
   formatProjectLock,
   type GlobalLock,
@@ -139,14 +139,6 @@ export class ScopeLock {
 
   names(): string[] {
     return Object.keys(this.skills);
-  }
-
-  /** ` Did you mean "pdf-tools"?` for a name the lock does not hold but one like it, else "". */
-  didYouMean(name: string): string {
-    const similar = similarNames(name, this.names()).slice(0, 3);
-    return similar.length === 0
-      ? ""
-      : ` Did you mean ${similar.map((n) => JSON.stringify(printable(n))).join(", ")}?`;
   }
 
   has(name: string): boolean {

@@ -1,6 +1,6 @@
 import { realpath, rm, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { checkInside, printable, SkillError } from "@skill/core";
+import { checkInside, didYouMean, printable, SkillError } from "@skill/core";
 import { computedHash, skillFolderName } from "@skill/lock";
 import { type LockedSkill, ScopeLock } from "./lock-store.js";
 import { whatIsAt } from "./placement.js";
@@ -40,7 +40,7 @@ function lockedOf(lock: ScopeLock, names: readonly string[], show: (p: string) =
     if (locked === undefined) {
       throw new SkillError(
         "NOT_FOUND",
-        `${JSON.stringify(printable(name))} was not installed by skill here (it is not in ${show(lock.file)}); nothing was removed.${lock.didYouMean(name)}`,
+        `${JSON.stringify(printable(name))} was not installed by skill here (it is not in ${show(lock.file)}); nothing was removed.${didYouMean(name, lock.names())}`,
         { path: lock.file },
       );
     }

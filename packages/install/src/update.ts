@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { compareCodeUnits, printable, SkillError } from "@skill/core";
+import { compareCodeUnits, didYouMean, printable, SkillError } from "@skill/core";
 import { skillFolderName } from "@skill/lock";
 import { fileChanges } from "./changes.js";
 import { type CheckOptions, checkSkill, type SkillCheck } from "./check.js";
@@ -92,7 +92,7 @@ export async function planUpdate(options: UpdateOptions): Promise<UpdatePlan> {
   if (missing.length > 0) {
     throw new SkillError(
       "NOT_FOUND",
-      `${missing.map((n) => JSON.stringify(printable(n))).join(", ")} ${missing.length === 1 ? "is" : "are"} not in ${show(lock.file)}; nothing was changed.${missing.length === 1 ? lock.didYouMean(missing[0] as string) : ""}`,
+      `${missing.map((n) => JSON.stringify(printable(n))).join(", ")} ${missing.length === 1 ? "is" : "are"} not in ${show(lock.file)}; nothing was changed.${missing.length === 1 ? didYouMean(missing[0] as string, lock.names()) : ""}`,
       { path: lock.file },
     );
   }

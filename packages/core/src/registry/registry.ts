@@ -6,7 +6,7 @@ import type { LoadFailure, LoadReport } from "../spec/report.js";
 import type { AgentInfo, PermissionAction, PermissionPolicy } from "../spec/service-options.js";
 import type { SkillSource, SkippedPath } from "../spec/skill-source.js";
 import type { Diagnostic, ShadowedSkill, SkillMetadata } from "../spec/types.js";
-import { similarNames } from "../util/similar.js";
+import { didYouMean } from "../util/did-you-mean.js";
 import { compareCodeUnits } from "../util/text.js";
 import { failureDiagnostic } from "./outcome.js";
 import {
@@ -210,12 +210,6 @@ export class Lookups {
       `Skill ${quote(name)} not found.${didYouMean(name, visible)} Available skills: ${names.length > 0 ? shown + more : "none"}`,
     );
   }
-}
-
-/** ` Did you mean "pdf"?` when names the agent may see look like `name` (at most 3), else `""`. */
-export function didYouMean(name: string, visible: readonly string[]): string {
-  const similar = similarNames(name, visible).slice(0, 3);
-  return similar.length > 0 ? ` Did you mean ${similar.map((n) => quote(n)).join(", ")}?` : "";
 }
 
 /** The group a new location belongs to: the deepest dir holding it; on a tie, the later source. */
