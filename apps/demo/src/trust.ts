@@ -57,18 +57,25 @@ export async function realFolder(folder: string): Promise<string> {
   return realpath(folder).catch(() => folder);
 }
 
-/** Adds or removes a folder and writes the file atomically; returns the new list. */
-export async function changeTrust(file: string, folder: string, trust: boolean): Promise<string[]> {
+/**
+ * Adds or removes a folder and writes the file atomically; returns the new list, and whether
+ * it changed (an unchanged list is not written).
+ */
+export async function changeTrust(
+  file: string,
+  folder: string,
+  trust: boolean,
+): Promise<{ folders: string[]; changed: boolean }> {
   const current = await trustedFolders(file);
   const next = trust
     ? current.includes(folder)
       ? current
       : [...current, folder].sort()
     : current.filter((f) => f !== folder);
-  if (next.length === current.length) return current; // nothing to change: nothing written
+  if (next.length === current.length) return { folders: current, changed: false };
   const state: TrustState = { version: 1, folders: next };
   // Core's one writer: a temporary file beside it renamed over it, readable by its owner alone.
   const text = `${JSON.stringify(state, null, 2)}\n`;
   await writeInside(dirname(file), basename(file), Buffer.from(text, "utf8"), { mode: 0o600 });
-  return next;
+  return { folders: next, changed: true };
 }

@@ -51,7 +51,7 @@ export async function run(ctx: Context, words: readonly string[], opts: { limit?
     // A name or path keeps every character, a tab or line break in it escaped: four fields a line.
     const line = (h: (typeof hits)[number]) => {
       const skill = byName.get(h.name);
-      const description = printable((skill?.description ?? "").replace(/\s+/g, " ").trim());
+      const description = cut(skill?.description ?? "", Number.POSITIVE_INFINITY); // spacing collapsed, nothing cut
       return `${printable(h.name)}\t${h.score.toFixed(1)}\t${description}\t${printable(skill?.location ?? "")}`;
     };
     out.line(hits.map(line).join("\n"));

@@ -28,9 +28,7 @@ export async function run(
   if (!opts.remove && !(await stat(folder).catch(() => undefined))?.isDirectory()) {
     throw new UserError(`No such folder: ${printable(folder)}; nothing was trusted`);
   }
-  const before = await trustedFolders(file);
-  const folders = await changeTrust(file, folder, !opts.remove);
-  const changed = before.includes(folder) === Boolean(opts.remove);
+  const { folders, changed } = await changeTrust(file, folder, !opts.remove);
   if (out.json) out.data({ file, folder, trusted: !opts.remove, changed, folders });
   else if (opts.remove) out.line(removed(folder, changed, folders));
   else if (!changed) out.line(`Already trusted: ${printable(folder)} (${file}).`);
